@@ -1,0 +1,47 @@
+"""Nox sessions for privonline.
+
+* ``nox -s tests``      -- the test suite (pytest + hypothesis); fails loudly if no test is collected.
+* ``nox -s typecheck``  -- ``mypy --strict`` on reference, audit and tests.
+* ``nox -s lint``       -- ``ruff check`` and ``ruff format --check``.
+* ``nox -s experiment`` -- the main job for now: the reduced App. D experiment, report in
+  ``results/experiment``.
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "typecheck", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True
+
+PYTHON = None  # the interpreter that runs nox (Python >= 3.11)
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Run the test suite.  pytest exits with 5 when it collects no test; that is a failure here."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "pytest", *session.posargs, success_codes=[0])
+
+
+@nox.session(python=PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """``mypy --strict`` on the packages and the tests."""
+    session.install("-e", ".[dev]")
+    session.run("mypy", "--strict", "reference", "audit", "tests", "noxfile.py")
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """Lint and format check with ruff."""
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def experiment(session: nox.Session) -> None:
+    """The reduced App. D experiment with the four variants (report in results/experiment)."""
+    session.install("-e", ".")
+    session.run("privonline", "experiment", "--out", "results/experiment", *session.posargs)

@@ -1,0 +1,270 @@
+"""Experiment runner: Algorithm 1 with its four regularizer sources on the App. D environment.
+
+Run ``python -m reference.experiments --help`` (or ``privonline experiment --help``).
+
+The embedded default is a *reduced* version of App. D.2 that takes well under a minute on two
+cores: ``d = 5``, ``K = d² = 25``, gap ``Δ = 0.1``, ``ε = 1``, ``δ = 0.1``, ``α = 1/n`` as in the
+paper, but ``n = 2000`` rounds (paper: ``5·10⁷``) and 3 runs (paper: 35).  At this horizon the
+private regularizers (``ρ_min`` of order ``10⁴``–``10⁶``) dominate the Gram matrix, so the private
+variants' regret still grows linearly; the run shows the ordering against the non-private baseline,
+not the paper's long-horizon curves (those are issue-5 reproductions).
+
+Every finished run is written to ``<out>/runs/`` immediately, so an interrupted invocation resumes
+where it stopped (runs whose stored configuration matches are loaded, not recomputed).  Outputs:
+``<out>/results.json`` (configuration, constants, per-run final regrets, mean curves) and
+``<out>/regret.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from reference.rng import as_seed_sequence
+from reference.shariff_sheffet.bounds import RegularizerBounds, wishart_degrees_of_freedom
+from reference.shariff_sheffet.regularizers import (
+    VARIANTS,
+    PrivacyParameters,
+    ProblemConstants,
+    Variant,
+    make_regularizer,
+)
+from reference.shariff_sheffet.simulation import run_gap_experiment
+from reference.tree import tree_depth
+
+__all__ = ["ExperimentConfig", "build_parser", "main", "run_experiment"]
+
+SCHEMA_VERSION = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class ExperimentConfig:
+    """Configuration of one invocation (all fields are written to the JSON report)."""
+
+    n: int = 2000
+    d: int = 5
+    num_arms: int = 25
+    gap: float = 0.1
+    runs: int = 3
+    epsilon: float = 1.0
+    delta: float = 0.1
+    seed: int = 20181203
+    variants: tuple[Variant, ...] = VARIANTS
+    checkpoints: int = 200
+
+    def key(self) -> str:
+        """A short hash identifying the configuration (used to validate resumed runs)."""
+        payload = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _bounds_summary(config: ExperimentConfig) -> dict[str, dict[str, float]]:
+    """``ρ_min, ρ_max, γ, shift`` of every variant at this configuration."""
+    constants = ProblemConstants(d=config.d)
+    privacy = PrivacyParameters(config.epsilon, config.delta)
+    out: dict[str, dict[str, float]] = {}
+    for variant in config.variants:
+        source = make_regularizer(
+            variant, constants, config.n, 1.0 / config.n, np.random.default_rng(0), privacy
+        )
+        b: RegularizerBounds = source.bounds
+        out[variant] = dataclasses.asdict(b)
+    return out
+
+
+def _run_path(out: Path, variant: str, run: int) -> Path:
+    return out / "runs" / f"{variant}_{run:04d}.json"
+
+
+def _load_run(path: Path, key: str) -> dict[str, Any] | None:
+    if not path.exists():
+        return None
+    try:
+        stored: dict[str, Any] = json.loads(path.read_text())
+    except json.JSONDecodeError:
+        return None  # a run interrupted while writing: recompute it
+    return stored if stored.get("config_key") == key else None
+
+
+def run_experiment(config: ExperimentConfig, out: Path, *, progress: bool = True) -> dict[str, Any]:
+    """Run every (variant, run) pair, writing each finished run and finally the report."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "runs").mkdir(exist_ok=True)
+    key = config.key()
+    privacy = PrivacyParameters(config.epsilon, config.delta)
+    run_seeds = as_seed_sequence(config.seed).spawn(config.runs)
+    grid = np.unique(np.linspace(1, config.n, min(config.checkpoints, config.n)).astype(np.int64))
+    pairs = [(v, r) for v in config.variants for r in range(config.runs)]
+    records: dict[str, list[dict[str, Any]]] = {v: [] for v in config.variants}
+    resumed = 0
+    for variant, run in tqdm(pairs, disable=not progress, desc="runs"):
+        path = _run_path(out, variant, run)
+        record = _load_run(path, key)
+        if record is None:
+            result = run_gap_experiment(
+                variant,
+                d=config.d,
+                num_arms=config.num_arms,
+                gap=config.gap,
+                n=config.n,
+                seed=run_seeds[run],
+                privacy=privacy,
+            )
+            record = {
+                "config_key": key,
+                "variant": variant,
+                "run": run,
+                "final_regret": float(result.cumulative_regret[-1]),
+                "curve": result.cumulative_regret[grid - 1].tolist(),
+                "repairs": result.repairs,
+            }
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(record))
+            tmp.replace(path)
+        else:
+            resumed += 1
+        records[variant].append(record)
+
+    summary: dict[str, Any] = {}
+    for variant, recs in records.items():
+        finals = np.array([r["final_regret"] for r in recs])
+        curves = np.array([r["curve"] for r in recs])
+        summary[variant] = {
+            "final_regret_mean": float(finals.mean()),
+            "final_regret_se": float(finals.std(ddof=1) / math.sqrt(len(finals)))
+            if len(finals) > 1
+            else float("nan"),
+            "final_regrets": finals.tolist(),
+            "mean_curve": curves.mean(axis=0).tolist(),
+            "repairs": int(sum(r["repairs"] for r in recs)),
+        }
+    m = tree_depth(config.n)
+    report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "experiment": "shariff_sheffet_gap_reduced",
+        "config": dataclasses.asdict(config),
+        "config_key": key,
+        "constants": {
+            "m": m,
+            "k": wishart_degrees_of_freedom(config.d, m, config.epsilon, config.delta),
+            "alpha": 1.0 / config.n,
+            "bounds": _bounds_summary(config),
+        },
+        "checkpoints": grid.tolist(),
+        "results": summary,
+        "resumed_runs": resumed,
+    }
+    (out / "results.json").write_text(json.dumps(report, indent=2))
+    _plot(report, out / "regret.png")
+    return report
+
+
+def _plot(report: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = np.array(report["checkpoints"])
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for variant, res in report["results"].items():
+        ax.plot(grid, res["mean_curve"], label=variant)
+    cfg = report["config"]
+    ax.set_xlabel("round t")
+    ax.set_ylabel("mean cumulative pseudo-regret")
+    ax.set_title(
+        f"Algorithm 1, d={cfg['d']}, K={cfg['num_arms']}, Δ={cfg['gap']}, "
+        f"ε={cfg['epsilon']}, δ={cfg['delta']}, {cfg['runs']} runs"
+    )
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def build_parser(prog: str = "python -m reference.experiments") -> argparse.ArgumentParser:
+    """The command-line interface (``--help`` documents every option and its default)."""
+    defaults = ExperimentConfig()
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=(
+            "Run Algorithm 1 of Shariff & Sheffet (NonPrivate, Gaussian, Wishart, "
+            "WishartUnshifted) on the App. D environment and write results.json + regret.png. "
+            "Defaults are a reduced App. D.2 (paper: n=5e7, 35 runs)."
+        ),
+    )
+    parser.add_argument("--n", type=int, default=defaults.n, help="horizon (default %(default)s)")
+    parser.add_argument("--d", type=int, default=defaults.d, help="dimension (default %(default)s)")
+    parser.add_argument(
+        "--num-arms", type=int, default=None, help="arms per round K (default d**2)"
+    )
+    parser.add_argument(
+        "--gap", type=float, default=defaults.gap, help="reward gap Δ (default %(default)s)"
+    )
+    parser.add_argument(
+        "--runs", type=int, default=defaults.runs, help="independent runs (default %(default)s)"
+    )
+    parser.add_argument(
+        "--epsilon", type=float, default=defaults.epsilon, help="ε (default %(default)s)"
+    )
+    parser.add_argument(
+        "--delta", type=float, default=defaults.delta, help="δ (default %(default)s)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=defaults.seed, help="root seed (default %(default)s)"
+    )
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=VARIANTS,
+        default=list(defaults.variants),
+        help="variants to run (default: all four)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/experiment"),
+        help="output folder (default %(default)s)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m reference.experiments") -> int:
+    """Entry point; returns the process exit code."""
+    args = build_parser(prog).parse_args(argv)
+    try:
+        config = ExperimentConfig(
+            n=args.n,
+            d=args.d,
+            num_arms=args.num_arms if args.num_arms is not None else args.d**2,
+            gap=args.gap,
+            runs=args.runs,
+            epsilon=args.epsilon,
+            delta=args.delta,
+            seed=args.seed,
+            variants=tuple(args.variants),
+        )
+        report = run_experiment(config, args.out, progress=not args.no_progress)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out / 'results.json'} and {args.out / 'regret.png'}")
+    print(f"{'variant':<20} {'final regret (mean ± s.e.)':>30}")
+    for variant, res in report["results"].items():
+        print(f"{variant:<20} {res['final_regret_mean']:>18.1f} ± {res['final_regret_se']:<9.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,438 @@
+"""Constants and bounds of Shariff & Sheffet, "Differentially Private Contextual Linear Bandits".
+
+One function per equation or proposition of the paper (``../shared/seeds/003_751f400a85d7defd.txt``).
+Logarithms are natural except in the tree depth ``m`` (base 2).  All quantities are dimensionless
+unless stated; ``L_tilde`` (``L̃``) is the bound on the Euclidean norm of one row ``(x_t, y_t)``.
+
+Every function validates its inputs and raises :class:`ValueError` naming the parameter and its
+allowed range.  Proof notes: ``proofs_notes/shariff_sheffet/``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from reference.tree import tree_depth
+from reference.validation import (
+    check_alpha,
+    check_delta,
+    check_epsilon,
+    check_finite,
+    check_int_at_least,
+    check_positive,
+)
+
+__all__ = [
+    "RegularizerBounds",
+    "beta_bar",
+    "beta_t",
+    "claim14_min_pulls",
+    "cor15_regret_lower_bound",
+    "gaussian_bounds",
+    "gaussian_node_privacy",
+    "gaussian_noise_std",
+    "gaussian_operator_norm_bound",
+    "gaussian_operator_norm_bound_closed_form",
+    "nonprivate_bounds",
+    "regret_bound_thm5",
+    "regret_bound_thm6",
+    "tree_depth",
+    "wishart_degrees_of_freedom",
+    "wishart_node_privacy",
+    "wishart_shift",
+    "wishart_shifted_bounds",
+    "wishart_unshifted_bounds",
+]
+
+
+@dataclass(frozen=True)
+class RegularizerBounds:
+    """Accuracy bounds of Definition 3 plus the shift applied to the regularizer.
+
+    With probability ``>= 1 - α/2n`` per round: ``ρ_min I ⪯ H_t ⪯ ρ_max I`` and
+    ``‖h_t‖_{H_t^{-1}} ≤ γ``.  ``shift`` is the multiple of the identity added once to every
+    released top-left block (``-c`` for the shifted Wishart, ``+2Υ`` for the Gaussian, ``ρ`` for the
+    non-private ridge, ``0`` for the unshifted Wishart).
+    """
+
+    rho_min: float
+    rho_max: float
+    gamma: float
+    shift: float
+
+    def __post_init__(self) -> None:
+        check_positive("rho_min", self.rho_min)
+        check_positive("rho_max", self.rho_max)
+        if self.rho_max < self.rho_min:
+            raise ValueError(
+                f"rho_max must be >= rho_min={self.rho_min}, got rho_max={self.rho_max}"
+            )
+        check_finite("gamma", self.gamma)
+        if self.gamma < 0:
+            raise ValueError(f"gamma must be in [0, inf), got {self.gamma}")
+        check_finite("shift", self.shift)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-node privacy parameters (Sec. 4 and App. A.2)
+# --------------------------------------------------------------------------------------------
+
+
+def wishart_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, float]:
+    """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / (2m))`` for the Wishart tree.
+
+    Sec. 4 (line 165) and App. A.2: with these per-node parameters advanced composition over the
+    ``m`` nodes containing a leaf (with ``δ' = δ/2``) gives ``(ε, δ)`` for the whole tree.
+    """
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    m = check_int_at_least("m", m, 1)
+    return eps / math.sqrt(8.0 * m * math.log(2.0 / dlt)), dlt / (2.0 * m)
+
+
+def gaussian_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, float]:
+    """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / 2)`` for the Gaussian tree (Sec. 4.2, line 203).
+
+    Note ``δ/2``, not ``δ/2m``: the paper composes Gaussian nodes with zero-concentrated DP
+    (footnote 5); see proofs_notes R-GDELTA.
+    """
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    m = check_int_at_least("m", m, 1)
+    return eps / math.sqrt(8.0 * m * math.log(2.0 / dlt)), dlt / 2.0
+
+
+# --------------------------------------------------------------------------------------------
+# Wishart mechanism (Sec. 4.1, Eq. 4, Proposition 9)
+# --------------------------------------------------------------------------------------------
+
+
+def wishart_degrees_of_freedom(d: int, m: int, epsilon: float, delta: float) -> int:
+    """Per-node Wishart degrees of freedom ``k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉`` (Sec. 4.1).
+
+    Obtained from Theorem 8 (``k₀ ≥ d + 1 + 28 ε₀⁻² ln(4/δ₀)``) with the per-node parameters of
+    :func:`wishart_node_privacy`.  Theorem 23 requires ``ε₀ < 1`` and ``δ₀ < 1/e``; a call whose
+    per-node parameters violate this raises, because the privacy theorem would not apply.
+    """
+    d = check_int_at_least("d", d, 1)
+    eps0, delta0 = wishart_node_privacy(epsilon, delta, m)
+    if eps0 >= 1.0:
+        raise ValueError(
+            "epsilon too large for Theorem 23: the per-node epsilon_0 = epsilon/sqrt(8 m ln(2/delta))"
+            f" must be in (0, 1), got {eps0} (epsilon={epsilon}, m={m}, delta={delta})"
+        )
+    if delta0 >= 1.0 / math.e:  # pragma: no cover - impossible for delta < 1, m >= 1
+        raise ValueError(f"per-node delta_0 must be < 1/e, got {delta0}")
+    radicand = 224.0 * m * math.log(8.0 * m / delta) * math.log(2.0 / delta) / epsilon**2
+    return d + 1 + math.ceil(radicand)
+
+
+def _wishart_deviation(d: int, n: int, alpha: float, failure_factor: int) -> float:
+    """``√d + √(2 ln(failure_factor · n / α))`` (the deviation terms of Prop. 9 / Claims 17, 19)."""
+    return math.sqrt(d) + math.sqrt(2.0 * math.log(failure_factor * n / alpha))
+
+
+def _check_wishart_inputs(
+    d: int, m: int, k: int, L_tilde: float, n: int, alpha: float
+) -> tuple[int, int, int, float, int, float]:
+    d = check_int_at_least("d", d, 1)
+    m = check_int_at_least("m", m, 1)
+    k = check_int_at_least("k", k, d + 1)
+    L_tilde = check_positive("L_tilde", L_tilde)
+    n = check_int_at_least("n", n, 1)
+    alpha = check_alpha(alpha)
+    return d, m, k, L_tilde, n, alpha
+
+
+def wishart_unshifted_bounds(
+    d: int, m: int, k: int, L_tilde: float, n: int, alpha: float
+) -> RegularizerBounds:
+    """Proposition 9, unshifted: ``(α/2n)``-accurate ``ρ_min, ρ_max, γ`` for the Wishart tree.
+
+    With ``a = √(mk)`` and ``b₈ = √d + √(2 ln(8n/α))``, ``b₂ = √d + √(2 ln(2n/α))``:
+    ``ρ_min = L̃² (a − b₈)²``, ``ρ_max = L̃² (a + b₈)²``, ``γ = L̃ b₂``; shift ``0``.
+
+    Requires ``a > b₈`` (the precondition of Claim 19); raises otherwise.  Assumes every release
+    carries exactly ``m`` node noises (``H_t ~ W_d(L̃² I, mk)``; R-PAD).
+    """
+    d, m, k, L_tilde, n, alpha = _check_wishart_inputs(d, m, k, L_tilde, n, alpha)
+    a = math.sqrt(m * k)
+    b8 = _wishart_deviation(d, n, alpha, 8)
+    b2 = _wishart_deviation(d, n, alpha, 2)
+    if a <= b8:
+        raise ValueError(
+            "k too small for Proposition 9 / Claim 19: need sqrt(m k) > sqrt(d) + "
+            f"sqrt(2 ln(8n/alpha)) = {b8}, got sqrt(m k) = {a}"
+        )
+    return RegularizerBounds(
+        rho_min=L_tilde**2 * (a - b8) ** 2,
+        rho_max=L_tilde**2 * (a + b8) ** 2,
+        gamma=L_tilde * b2,
+        shift=0.0,
+    )
+
+
+def wishart_shift(d: int, m: int, k: int, L_tilde: float, n: int, alpha: float) -> float:
+    """The Wishart shift ``c`` of Eq. (4).
+
+    ``c = L̃² (√(mk) − √d − √(2 ln(8n/α)))² − 4 L̃² √(mk) (√d + √(2 ln(8n/α)))``; the regularizer
+    becomes ``H'_t = H_t − cI``.  ``c`` is chosen so that ``ρ'_min = ρ_min − c = ρ_max − ρ_min``
+    (App. C).  ``c`` is positive only when ``√(mk) > (3 + 2√2) b₈``; otherwise the "shift" adds
+    regularisation (allowed, but then it is not what the paper intends).
+    """
+    d, m, k, L_tilde, n, alpha = _check_wishart_inputs(d, m, k, L_tilde, n, alpha)
+    a = math.sqrt(m * k)
+    b8 = _wishart_deviation(d, n, alpha, 8)
+    return L_tilde**2 * (a - b8) ** 2 - 4.0 * L_tilde**2 * a * b8
+
+
+def wishart_shifted_bounds(
+    d: int,
+    m: int,
+    k: int,
+    L_tilde: float,
+    n: int,
+    alpha: float,
+    *,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+) -> RegularizerBounds:
+    """Proposition 9, shifted (``H'_t = H_t − cI``): ``ρ'_min, ρ'_max, γ'`` and shift ``−c``.
+
+    ``ρ'_min = 4 L̃² √(mk) b₈``, ``ρ'_max = 8 L̃² √(mk) b₈``, ``γ' = L̃ √(√(mk) b₂)`` (paper).
+    ``gamma_mode="tight"`` returns the intermediate bound of the proof, ``γ √(ρ_min / ρ'_min)``
+    (Claim 20), which is at most ``γ'/2`` (proofs_notes R-GAMMA-W).
+    """
+    unshifted = wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
+    a = math.sqrt(m * k)
+    b8 = _wishart_deviation(d, n, alpha, 8)
+    b2 = _wishart_deviation(d, n, alpha, 2)
+    c = wishart_shift(d, m, k, L_tilde, n, alpha)
+    rho_min = 4.0 * L_tilde**2 * a * b8
+    if gamma_mode == "paper":
+        gamma = L_tilde * math.sqrt(a * b2)
+    elif gamma_mode == "tight":
+        gamma = unshifted.gamma * math.sqrt(unshifted.rho_min / rho_min)
+    else:
+        raise ValueError(f"gamma_mode must be 'paper' or 'tight', got {gamma_mode!r}")
+    return RegularizerBounds(
+        rho_min=rho_min, rho_max=8.0 * L_tilde**2 * a * b8, gamma=gamma, shift=-c
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Gaussian mechanism (Sec. 4.2, Proposition 11)
+# --------------------------------------------------------------------------------------------
+
+
+def gaussian_noise_std(m: int, L_tilde: float, epsilon: float, delta: float) -> float:
+    """``σ_noise = √(16 m L̃⁴ ln(4/δ)² / ε²) = 4 √m L̃² ln(4/δ) / ε`` (Sec. 4.2, line 203).
+
+    The per-entry standard deviation of ``Z'`` before symmetrisation ``Z = (Z' + Z'^T)/√2``.
+    """
+    m = check_int_at_least("m", m, 1)
+    L_tilde = check_positive("L_tilde", L_tilde)
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    return math.sqrt(16.0 * m * L_tilde**4 * math.log(4.0 / dlt) ** 2 / eps**2)
+
+
+def gaussian_operator_norm_bound(sigma_noise: float, m: int, d: int, n: int, alpha: float) -> float:
+    """``Υ = σ_noise √(2m) (4√d + 2 ln(2n/α))`` (Sec. 4.2, line 205, first form).
+
+    High-probability bound on the operator norm of the top-left ``d×d`` block of ``N_t``.
+    """
+    sigma_noise = check_positive("sigma_noise", sigma_noise)
+    m = check_int_at_least("m", m, 1)
+    d = check_int_at_least("d", d, 1)
+    n = check_int_at_least("n", n, 1)
+    alpha = check_alpha(alpha)
+    return sigma_noise * math.sqrt(2.0 * m) * (4.0 * math.sqrt(d) + 2.0 * math.log(2.0 * n / alpha))
+
+
+def gaussian_operator_norm_bound_closed_form(
+    m: int, L_tilde: float, epsilon: float, delta: float, d: int, n: int, alpha: float
+) -> float:
+    """``Υ = √32 · m · L̃² ln(4/δ) (4√d + 2 ln(2n/α)) / ε`` (Sec. 4.2, line 205, second form).
+
+    Identical to :func:`gaussian_operator_norm_bound` at ``σ_noise`` of :func:`gaussian_noise_std`.
+    """
+    m = check_int_at_least("m", m, 1)
+    L_tilde = check_positive("L_tilde", L_tilde)
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    d = check_int_at_least("d", d, 1)
+    n = check_int_at_least("n", n, 1)
+    alpha = check_alpha(alpha)
+    return (
+        math.sqrt(32.0)
+        * m
+        * L_tilde**2
+        * math.log(4.0 / dlt)
+        * (4.0 * math.sqrt(d) + 2.0 * math.log(2.0 * n / alpha))
+        / eps
+    )
+
+
+def gaussian_bounds(
+    d: int, m: int, L_tilde: float, epsilon: float, delta: float, n: int, alpha: float
+) -> RegularizerBounds:
+    """Proposition 11: ``ρ_min = Υ``, ``ρ_max = 3Υ``, ``γ = σ_noise √(m/Υ) (√d + √(2 ln(2n/α)))``.
+
+    The shift is ``+2Υ``.  The paper's simplified upper bound on ``γ`` (line 211) is not used: it
+    does not hold for all parameters (proofs_notes R-GAMMA-G).
+    """
+    sigma_noise = gaussian_noise_std(m, L_tilde, epsilon, delta)
+    upsilon = gaussian_operator_norm_bound(sigma_noise, m, d, n, alpha)
+    gamma = (
+        sigma_noise
+        * math.sqrt(m / upsilon)
+        * (math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 * n / alpha)))
+    )
+    return RegularizerBounds(
+        rho_min=upsilon, rho_max=3.0 * upsilon, gamma=gamma, shift=2.0 * upsilon
+    )
+
+
+def nonprivate_bounds(rho: float = 1.0) -> RegularizerBounds:
+    """Non-private ridge regularizer ``H_t = ρI``, ``h_t = 0``: ``ρ_min = ρ_max = ρ``, ``γ = 0``."""
+    rho = check_positive("rho", rho)
+    return RegularizerBounds(rho_min=rho, rho_max=rho, gamma=0.0, shift=rho)
+
+
+# --------------------------------------------------------------------------------------------
+# Proposition 4 and Theorems 5, 6
+# --------------------------------------------------------------------------------------------
+
+
+def beta_t(
+    log_det_V: float, d: int, sigma: float, alpha: float, S: float, bounds: RegularizerBounds
+) -> float:
+    """Proposition 4: ``β_t = σ √(2 ln(2/α) + ln det V_t − d ln ρ_min) + S √ρ_max + γ``.
+
+    ``log_det_V`` is the natural log-determinant of ``V_t``.  The radicand is clamped at 0 (R-RAD):
+    on the accuracy event ``V_t ⪰ ρ_min I`` it is at least ``2 ln(2/α) > 0``, so the clamp only
+    matters off that event.
+    """
+    log_det_V = check_finite("log_det_V", log_det_V)
+    d = check_int_at_least("d", d, 1)
+    sigma = check_finite("sigma", sigma)
+    if sigma < 0:
+        raise ValueError(f"sigma must be in [0, inf), got {sigma}")
+    alpha = check_alpha(alpha)
+    S = check_finite("S", S)
+    if S < 0:
+        raise ValueError(f"S must be in [0, inf), got {S}")
+    radicand = 2.0 * math.log(2.0 / alpha) + log_det_V - d * math.log(bounds.rho_min)
+    return sigma * math.sqrt(max(0.0, radicand)) + S * math.sqrt(bounds.rho_max) + bounds.gamma
+
+
+def beta_bar(
+    t: int, d: int, L: float, sigma: float, alpha: float, S: float, bounds: RegularizerBounds
+) -> float:
+    """Proposition 4's upper bound ``β̄_t`` (Assumption 1, ``‖x‖ ≤ L``).
+
+    ``β̄_t = σ √(2 ln(2/α) + d ln(ρ_max/ρ_min + t L²/(d ρ_min))) + S √ρ_max + γ``; the theorems use
+    ``β̄_n``.  (The main text prints ``nL²``, the appendix ``tL²``; both are valid, R-P4.)
+    """
+    t = check_int_at_least("t", t, 0)
+    d = check_int_at_least("d", d, 1)
+    L = check_positive("L", L)
+    sigma = check_finite("sigma", sigma)
+    alpha = check_alpha(alpha)
+    S = check_finite("S", S)
+    if sigma < 0 or S < 0:
+        raise ValueError(f"sigma and S must be in [0, inf), got sigma={sigma}, S={S}")
+    radicand = 2.0 * math.log(2.0 / alpha) + d * math.log(
+        bounds.rho_max / bounds.rho_min + t * L**2 / (d * bounds.rho_min)
+    )
+    return sigma * math.sqrt(radicand) + S * math.sqrt(bounds.rho_max) + bounds.gamma
+
+
+def _theorem_bracket(
+    n: int, d: int, L: float, S: float, sigma: float, alpha: float, bounds: RegularizerBounds
+) -> float:
+    """The bracket shared by Eqs. (2) and (3)."""
+    n = check_int_at_least("n", n, 1)
+    d = check_int_at_least("d", d, 1)
+    L = check_positive("L", L)
+    S = check_finite("S", S)
+    sigma = check_finite("sigma", sigma)
+    alpha = check_alpha(alpha)
+    if sigma < 0 or S < 0:
+        raise ValueError(f"sigma and S must be in [0, inf), got sigma={sigma}, S={S}")
+    ratio = n * L**2 / (d * bounds.rho_min)
+    sigma_term = sigma * (
+        2.0 * math.log(2.0 / alpha) + d * math.log(bounds.rho_max / bounds.rho_min + ratio)
+    )
+    noise_term = (S * math.sqrt(bounds.rho_max) + bounds.gamma) * math.sqrt(d * math.log1p(ratio))
+    return sigma_term + noise_term
+
+
+def regret_bound_thm5(
+    n: int,
+    d: int,
+    L: float,
+    S: float,
+    B: float,
+    sigma: float,
+    alpha: float,
+    bounds: RegularizerBounds,
+) -> float:
+    """Theorem 5, Eq. (2): the pseudo-regret bound holding with probability ``>= 1 − α``.
+
+    ``R̂_n ≤ B √(8n) [σ(2 ln(2/α) + d ln(ρ_max/ρ_min + nL²/(dρ_min)))
+    + (S √ρ_max + γ) √(d ln(1 + nL²/(dρ_min)))]``.  Requires ``B ≥ 1`` (Assumption 2).
+    """
+    B = check_finite("B", B)
+    if B < 1.0:
+        raise ValueError(f"B must be in [1, inf) (Assumption 2, Remark 2), got {B}")
+    return B * math.sqrt(8.0 * n) * _theorem_bracket(n, d, L, S, sigma, alpha, bounds)
+
+
+def regret_bound_thm6(
+    n: int,
+    d: int,
+    L: float,
+    S: float,
+    B: float,
+    sigma: float,
+    alpha: float,
+    bounds: RegularizerBounds,
+    gap: float,
+) -> float:
+    """Theorem 6, Eq. (3): the gap-dependent bound ``(8B/Δ)[…]²`` (same bracket as Eq. (2)).
+
+    ``gap`` is the reward gap ``Δ > 0`` between optimal and sub-optimal actions in every ``D_t``.
+    The paper's ``B`` factor is kept as printed (for ``B = 1``, the only case used, it is exact;
+    proofs_notes R-THM6B).
+    """
+    B = check_finite("B", B)
+    if B < 1.0:
+        raise ValueError(f"B must be in [1, inf) (Assumption 2, Remark 2), got {B}")
+    gap = check_positive("gap", gap)
+    return 8.0 * B / gap * _theorem_bracket(n, d, L, S, sigma, alpha, bounds) ** 2
+
+
+# --------------------------------------------------------------------------------------------
+# Lower bounds (Claim 14, Corollary 15)
+# --------------------------------------------------------------------------------------------
+
+
+def claim14_min_pulls(n: int, epsilon: float, gap: float) -> float:
+    """Claim 14: an ε-DP MAB algorithm with regret ``≤ n^{3/4}`` pulls an arm of gap ``Δ_a`` at least
+    ``ln(n) / (100 ε Δ_a)`` times with probability ``≥ 1/2`` (for sufficiently large ``n``)."""
+    n = check_int_at_least("n", n, 2)
+    eps = check_epsilon(epsilon)
+    gap = check_positive("gap", gap)
+    return math.log(n) / (100.0 * eps * gap)
+
+
+def cor15_regret_lower_bound(num_arms: int, n: int, epsilon: float) -> float:
+    """Corollary 15: expected pseudo-regret of any ε-DP MAB algorithm is at least
+    ``(k − 1) ln(n) / (200 ε)`` (``Σ_{a≠a¹} Δ_a · ln(n)/(100 ε Δ_a) · 1/2``)."""
+    k = check_int_at_least("num_arms", num_arms, 2)
+    n = check_int_at_least("n", n, 2)
+    eps = check_epsilon(epsilon)
+    return (k - 1) * math.log(n) / (200.0 * eps)

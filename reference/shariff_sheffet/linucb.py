@@ -1,0 +1,159 @@
+"""Algorithm 1 of Shariff & Sheffet: linear UCB with changing perturbations.
+
+```
+1: G_1 ← 0, u_1 ← 0
+2: for t = 1..n:
+3:    receive D_t ⊂ R^d
+4:    receive V_t ← G_t + H_t and ũ_t ← u_t + h_t
+5:    θ̃_t ← V_t⁻¹ ũ_t
+6:    β_t from Proposition 4
+7:    x_t ← argmax_{x ∈ D_t} ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹}          (Eq. 1)
+8:    observe y_t
+9:    G_{t+1} ← G_t + x_t x_tᵀ, u_{t+1} ← u_t + x_t y_t
+```
+
+Lines 4 and 9 are delegated to a :class:`~reference.shariff_sheffet.regularizers.Regularizer`, which
+is where privacy lives.  :class:`LinUCB` itself is deterministic; all randomness is in the
+regularizer's generator.
+
+When ``V_t`` is not positive definite
+    On the accuracy event of Definition 3 (probability ``≥ 1 − α/2n`` per round)
+    ``V_t ⪰ H_t ⪰ ρ_min I``.  Off it, ``V_t`` may have eigenvalues below ``ρ_min`` or even be
+    indefinite (shifted Wishart, Gaussian).  ``pd_policy="repair"`` (default) raises every eigenvalue
+    below ``ρ_min`` to ``ρ_min`` -- a no-op on the accuracy event, post-processing of the release and
+    hence privacy-neutral -- counts it in :attr:`LinUCB.repairs` and warns with
+    :class:`AccuracyEventWarning` the first time.  ``pd_policy="raise"`` raises
+    :class:`AccuracyEventError` instead.  No NaN is ever produced silently.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+import numpy as np
+
+from reference._typing import FloatArray
+from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t
+from reference.shariff_sheffet.regularizers import ProblemConstants, Regularizer
+from reference.validation import check_alpha, check_array, check_row_norms
+
+__all__ = ["AccuracyEventError", "AccuracyEventWarning", "LinUCB", "PDPolicy", "RoundDiagnostics"]
+
+PDPolicy: TypeAlias = Literal["repair", "raise"]
+
+
+class AccuracyEventWarning(UserWarning):
+    """``V_t`` had an eigenvalue below ``ρ_min`` (outside the accuracy event) and was repaired."""
+
+
+class AccuracyEventError(RuntimeError):
+    """``V_t`` had an eigenvalue below ``ρ_min`` and ``pd_policy="raise"`` was chosen."""
+
+
+@dataclass(frozen=True)
+class RoundDiagnostics:
+    """What Algorithm 1 computed in one round (for audits and plots)."""
+
+    beta: float
+    log_det_V: float
+    lambda_min_V: float
+    repaired: bool
+    theta_tilde: FloatArray
+
+
+class LinUCB:
+    """Algorithm 1 (linear UCB with changing perturbations) as a policy object.
+
+    Use :meth:`select` with the decision set ``D_t`` (shape ``(K, d)``) to get the index of
+    ``x_t``, then :meth:`update` with ``x_t`` and the observed reward ``y_t``.
+
+    Args:
+        regularizer: source of ``(V_t, ũ_t)`` and of the bounds ``ρ_min, ρ_max, γ``.
+        constants: the problem constants (``d``, ``L``, ``S``, ``σ``).
+        alpha: confidence parameter ``α ∈ (0, 1)`` of Proposition 4 (the paper's experiments use
+            ``α = 1/n``).
+        pd_policy: ``"repair"`` or ``"raise"``, see the module docstring.
+    """
+
+    def __init__(
+        self,
+        regularizer: Regularizer,
+        constants: ProblemConstants,
+        alpha: float,
+        *,
+        pd_policy: PDPolicy = "repair",
+    ) -> None:
+        if regularizer.d != constants.d:
+            raise ValueError(
+                f"regularizer dimension {regularizer.d} does not match constants.d={constants.d}"
+            )
+        if pd_policy not in ("repair", "raise"):
+            raise ValueError(f"pd_policy must be 'repair' or 'raise', got {pd_policy!r}")
+        self.regularizer = regularizer
+        self.constants = constants
+        self.alpha = check_alpha(alpha)
+        self.pd_policy: PDPolicy = pd_policy
+        self.repairs = 0
+        self.rounds = 0
+        self.last: RoundDiagnostics | None = None
+
+    @property
+    def bounds(self) -> RegularizerBounds:
+        """The regularizer's accuracy bounds used in ``β_t``."""
+        return self.regularizer.bounds
+
+    def _eigendecomposition(self, V: FloatArray) -> tuple[FloatArray, FloatArray, bool]:
+        """Eigen-decomposition of ``V_t`` with the PD guard applied (module docstring)."""
+        lam, Q = np.linalg.eigh(V)
+        rho_min = self.bounds.rho_min
+        if lam[0] >= rho_min * (1.0 - 1e-9):
+            return lam, Q, False
+        if self.pd_policy == "raise":
+            raise AccuracyEventError(
+                f"round {self.rounds + 1}: lambda_min(V_t) = {lam[0]} < rho_min = {rho_min}"
+            )
+        if self.repairs == 0:
+            warnings.warn(
+                f"round {self.rounds + 1}: lambda_min(V_t) = {lam[0]} < rho_min = {rho_min}; "
+                "eigenvalues raised to rho_min (outside the accuracy event of Definition 3)",
+                AccuracyEventWarning,
+                stacklevel=3,
+            )
+        self.repairs += 1
+        return np.maximum(lam, rho_min), Q, True
+
+    def select(self, arms: FloatArray) -> int:
+        """Lines 4-7: the index of the arm maximising ``⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹}``.
+
+        Ties go to the lowest index.  ``arms`` has shape ``(K, d)``, ``K ≥ 1``, with every row of norm
+        at most ``L`` (Assumption 1).
+        """
+        d = self.constants.d
+        X = check_array("arms", arms, shape=(None, d))
+        if X.shape[0] == 0:
+            raise ValueError("arms must contain at least one action (shape (K, d) with K >= 1)")
+        check_row_norms("arms", X, self.constants.L)
+        V, u_tilde = self.regularizer.current()
+        lam, Q, repaired = self._eigendecomposition(V)
+        # V_t^{-1} = Q diag(1/λ) Qᵀ
+        theta_tilde = Q @ ((Q.T @ u_tilde) / lam)
+        log_det_V = float(np.sum(np.log(lam)))
+        beta = beta_t(log_det_V, d, self.constants.sigma, self.alpha, self.constants.S, self.bounds)
+        projected = X @ Q  # row i: Qᵀ x_i
+        width_sq = np.maximum(np.sum(projected**2 / lam, axis=1), 0.0)  # ‖x_i‖²_{V⁻¹}
+        ucb = X @ theta_tilde + beta * np.sqrt(width_sq)
+        self.last = RoundDiagnostics(
+            beta=beta,
+            log_det_V=log_det_V,
+            lambda_min_V=float(lam[0]),
+            repaired=repaired,
+            theta_tilde=theta_tilde,
+        )
+        return int(np.argmax(ucb))
+
+    def update(self, x: FloatArray, y: float) -> None:
+        """Lines 8-9: feed the chosen action ``x_t`` and its reward ``y_t`` to the regularizer."""
+        self.regularizer.update(x, y)
+        self.rounds += 1

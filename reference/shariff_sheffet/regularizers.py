@@ -1,0 +1,308 @@
+"""Regularizer sources for Algorithm 1: where ``(V_t, ũ_t) = (G_t + H_t, u_t + h_t)`` come from.
+
+Shariff & Sheffet Sec. 4: the history enters Algorithm 1 only through ``(V_t, ũ_t)``, so
+privatising the matrix ``M_t = Σ_{s<t} v_s v_sᵀ`` of rows ``v_s = (x_s, y_s) ∈ R^{d+1}`` with the
+tree mechanism makes the whole algorithm jointly DP (Claim 7).  The released prefix ``M_t + N_t``
+gives ``V_t`` as its top-left ``d×d`` block plus ``shift·I`` and ``ũ_t`` as the first ``d`` entries of
+its last column; hence ``H_t = N_t[:d, :d] + shift·I`` and ``h_t = N_t[:d, d]`` (Sec. 4, line 165).
+
+Sources:
+
+* :class:`ExactStatistics` -- non-private ridge ``H_t = ρI``, ``h_t = 0``.
+* :class:`TreeStatistics` -- the private tree release with a given node-noise law and shift.
+
+:func:`make_regularizer` builds the four variants of the paper's experiments.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeAlias
+
+import numpy as np
+
+from reference._typing import FloatArray
+from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
+from reference.shariff_sheffet.bounds import (
+    RegularizerBounds,
+    gaussian_bounds,
+    gaussian_noise_std,
+    nonprivate_bounds,
+    wishart_degrees_of_freedom,
+    wishart_shifted_bounds,
+    wishart_unshifted_bounds,
+)
+from reference.tree import PadMode, TreeAggregator, tree_depth
+from reference.validation import (
+    check_alpha,
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_finite,
+    check_int_at_least,
+    check_positive,
+)
+
+__all__ = [
+    "VARIANTS",
+    "ExactStatistics",
+    "PrivacyParameters",
+    "ProblemConstants",
+    "Regularizer",
+    "TreeStatistics",
+    "Variant",
+    "gaussian_node_noise",
+    "make_regularizer",
+    "wishart_node_noise",
+]
+
+Variant: TypeAlias = Literal["nonprivate", "gaussian", "wishart", "wishart_unshifted"]
+VARIANTS: tuple[Variant, ...] = ("nonprivate", "gaussian", "wishart", "wishart_unshifted")
+
+
+@dataclass(frozen=True)
+class ProblemConstants:
+    """The constants of Assumptions 1-6 (Sec. 3).
+
+    Attributes:
+        d: dimension of actions and of ``θ*``.
+        L: bound on every action's norm, ``‖x‖ ≤ L`` (Assumption 1).
+        S: bound on ``‖θ*‖`` (Assumption 3).
+        B: bound on mean rewards, ``|⟨θ*, x⟩| ≤ B``, with ``B ≥ 1`` (Assumption 2).
+        sigma: sub-Gaussian parameter of the reward noise (Assumption 5).
+        B_tilde: bound on rewards, ``|y| ≤ B̃`` (used for privacy, Assumption 6).
+    """
+
+    d: int
+    L: float = 1.0
+    S: float = 1.0
+    B: float = 1.0
+    sigma: float = 1.0
+    B_tilde: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_int_at_least("d", self.d, 1)
+        check_positive("L", self.L)
+        check_positive("S", self.S)
+        if check_finite("B", self.B) < 1.0:
+            raise ValueError(f"B must be in [1, inf) (Assumption 2), got {self.B}")
+        check_positive("sigma", self.sigma)
+        check_positive("B_tilde", self.B_tilde)
+
+    @property
+    def L_tilde(self) -> float:
+        """``L̃ = √(L² + B̃²)``, the bound on ``‖(x_t, y_t)‖`` (Assumption 6)."""
+        return math.sqrt(self.L**2 + self.B_tilde**2)
+
+
+@dataclass(frozen=True)
+class PrivacyParameters:
+    """The target ``(ε, δ)`` of joint differential privacy, ``ε > 0``, ``δ ∈ (0, 1)``."""
+
+    epsilon: float
+    delta: float
+
+    def __post_init__(self) -> None:
+        check_epsilon(self.epsilon)
+        check_delta(self.delta)
+
+
+class Regularizer(Protocol):
+    """A source of the regularized statistics that Algorithm 1 reads each round."""
+
+    @property
+    def d(self) -> int:
+        """Dimension of the actions."""
+        ...
+
+    @property
+    def bounds(self) -> RegularizerBounds:
+        """The ``(α/2n)``-accurate ``ρ_min, ρ_max, γ`` valid for this source (Definition 3)."""
+        ...
+
+    def current(self) -> tuple[FloatArray, FloatArray]:
+        """``(V_t, ũ_t)`` for the upcoming round (lines 4 of Algorithm 1)."""
+        ...
+
+    def update(self, x: FloatArray, y: float) -> None:
+        """Record the chosen action ``x_t`` and its reward ``y_t`` (line 9 of Algorithm 1)."""
+        ...
+
+
+def _check_action_and_reward(x: FloatArray, y: float, d: int, L: float) -> tuple[FloatArray, float]:
+    x_arr = check_array("x", x, shape=(d,))
+    norm = float(np.linalg.norm(x_arr))
+    if norm > L * (1.0 + 1e-9):
+        raise ValueError(f"x must have Euclidean norm <= L={L} (Assumption 1), got {norm}")
+    return x_arr, check_finite("y", y)
+
+
+class ExactStatistics:
+    """Non-private statistics: ``V_t = G_t + ρI``, ``ũ_t = u_t`` (Sec. 2; experiments use ρ = 1)."""
+
+    def __init__(self, constants: ProblemConstants, rho: float = 1.0) -> None:
+        self.constants = constants
+        self._bounds = nonprivate_bounds(rho)
+        self._gram = np.zeros((constants.d, constants.d))
+        self._u = np.zeros(constants.d)
+
+    @property
+    def d(self) -> int:
+        return self.constants.d
+
+    @property
+    def bounds(self) -> RegularizerBounds:
+        return self._bounds
+
+    def current(self) -> tuple[FloatArray, FloatArray]:
+        return self._gram + self._bounds.shift * np.eye(self.d), self._u.copy()
+
+    def update(self, x: FloatArray, y: float) -> None:
+        x_arr, y_val = _check_action_and_reward(x, y, self.d, self.constants.L)
+        self._gram = self._gram + np.outer(x_arr, x_arr)
+        self._u = self._u + x_arr * y_val
+
+
+RewardPolicy: TypeAlias = Literal["raise", "clip"]
+
+
+class TreeStatistics:
+    """Private statistics from the tree release of ``M_t + N_t`` (Sec. 4).
+
+    Each update inserts the leaf ``v vᵀ`` with ``v = (x_t, y_t) ∈ R^{d+1}``.  Privacy needs
+    ``‖v‖ ≤ L̃`` (Assumption 6).  Actions above ``L`` always raise.  Rewards outside ``[−B̃, B̃]``
+    raise under ``reward_policy="raise"`` (default); ``reward_policy="clip"`` clips them to
+    ``[−B̃, B̃]`` before they enter the tree (resolution R-CLIP; not in the paper, which assumes
+    bounded rewards -- it protects privacy but biases the estimate), counting each clip in
+    :attr:`clip_events`.
+
+    Args:
+        constants: the problem constants (``d``, ``L``, ``B̃``).
+        tree: a :class:`~reference.tree.TreeAggregator` over ``(d+1)×(d+1)`` items.
+        bounds: the accuracy bounds of this noise law and shift (they include the shift).
+        reward_policy: ``"raise"`` or ``"clip"``, see above.
+    """
+
+    def __init__(
+        self,
+        constants: ProblemConstants,
+        tree: TreeAggregator,
+        bounds: RegularizerBounds,
+        *,
+        reward_policy: RewardPolicy = "raise",
+    ) -> None:
+        p = constants.d + 1
+        if tree.shape != (p, p):
+            raise ValueError(f"tree items must have shape ({p}, {p}), got {tree.shape}")
+        if reward_policy not in ("raise", "clip"):
+            raise ValueError(f"reward_policy must be 'raise' or 'clip', got {reward_policy!r}")
+        self.constants = constants
+        self.tree = tree
+        self._bounds = bounds
+        self.reward_policy: RewardPolicy = reward_policy
+        self.clip_events = 0
+
+    @property
+    def d(self) -> int:
+        return self.constants.d
+
+    @property
+    def bounds(self) -> RegularizerBounds:
+        return self._bounds
+
+    def current(self) -> tuple[FloatArray, FloatArray]:
+        d = self.d
+        released = self.tree.release().value
+        V = released[:d, :d] + self._bounds.shift * np.eye(d)
+        u_tilde = released[:d, d].copy()
+        return V, u_tilde
+
+    def regularizer(self) -> tuple[FloatArray, FloatArray]:
+        """``(H_t, h_t)`` of the current release: ``N_t[:d,:d] + shift·I`` and ``N_t[:d, d]`` (audits)."""
+        d = self.d
+        noise = self.tree.release().noise
+        return noise[:d, :d] + self._bounds.shift * np.eye(d), noise[:d, d].copy()
+
+    def update(self, x: FloatArray, y: float) -> None:
+        x_arr, y_val = _check_action_and_reward(x, y, self.d, self.constants.L)
+        b_tilde = self.constants.B_tilde
+        if abs(y_val) > b_tilde:
+            if self.reward_policy == "raise":
+                raise ValueError(
+                    f"y must be in [-B_tilde, B_tilde] = [{-b_tilde}, {b_tilde}] (Assumption 6), "
+                    f"got {y_val}; pass reward_policy='clip' to clip rewards (R-CLIP)"
+                )
+            y_val = min(max(y_val, -b_tilde), b_tilde)
+            self.clip_events += 1
+        row = np.append(x_arr, y_val)
+        self.tree.insert(np.outer(row, row))
+
+
+def wishart_node_noise(d: int, k: int, L_tilde: float) -> WishartNoise:
+    """Node noise ``W_{d+1}(L̃² I, k)`` (Sec. 4.1; the text's ``L̃ I`` is a typo, R-SCALE)."""
+    return WishartNoise(dim=d + 1, degrees_of_freedom=k, scale=L_tilde**2)
+
+
+def gaussian_node_noise(d: int, sigma_noise: float) -> SymmetricGaussianNoise:
+    """Node noise ``(Z' + Z'ᵀ)/√2``, ``Z' ∈ R^{(d+1)×(d+1)}`` i.i.d. ``N(0, σ_noise²)`` (Sec. 4.2)."""
+    return SymmetricGaussianNoise(dim=d + 1, sigma=sigma_noise)
+
+
+def make_regularizer(
+    variant: Variant,
+    constants: ProblemConstants,
+    n: int,
+    alpha: float,
+    rng: np.random.Generator,
+    privacy: PrivacyParameters | None = None,
+    *,
+    rho: float = 1.0,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+    pad: PadMode = "fresh",
+    reward_policy: RewardPolicy = "raise",
+) -> Regularizer:
+    """Build one of the paper's four regularizer sources (App. D.2).
+
+    Args:
+        variant: ``"nonprivate"`` (``H = ρI``), ``"gaussian"`` (Sec. 4.2, shift ``+2Υ``),
+            ``"wishart"`` (Sec. 4.1, shift ``−c`` of Eq. 4), ``"wishart_unshifted"``.
+        constants: problem constants (``L̃`` is taken from them).
+        n: horizon; fixes the tree depth ``m = 1 + ⌈log₂ n⌉``.
+        alpha: failure probability ``α ∈ (0, 1)`` of the accuracy bounds.
+        rng: generator for all mechanism noise (unused by ``"nonprivate"``).
+        privacy: ``(ε, δ)``; required for the private variants.
+        rho: ridge parameter of ``"nonprivate"``.
+        gamma_mode: ``"paper"`` or ``"tight"`` ``γ'`` for ``"wishart"``.
+        pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).
+        reward_policy: what the private variants do with ``|y| > B̃``.
+    """
+    n = check_int_at_least("n", n, 1)
+    alpha = check_alpha(alpha)
+    if variant == "nonprivate":
+        return ExactStatistics(constants, rho)
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if privacy is None:
+        raise ValueError(f"privacy (epsilon, delta) is required for variant {variant!r}")
+    d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
+    noise: NodeNoise
+    if variant == "gaussian":
+        noise = gaussian_node_noise(
+            d, gaussian_noise_std(m, L_tilde, privacy.epsilon, privacy.delta)
+        )
+        bounds = gaussian_bounds(d, m, L_tilde, privacy.epsilon, privacy.delta, n, alpha)
+    else:
+        if pad != "fresh":
+            raise ValueError(
+                "pad must be 'fresh' for the Wishart variants: Proposition 9 needs exactly m "
+                f"node noises in every release (R-PAD), got pad={pad!r}"
+            )
+        k = wishart_degrees_of_freedom(d, m, privacy.epsilon, privacy.delta)
+        noise = wishart_node_noise(d, k, L_tilde)
+        if variant == "wishart":
+            bounds = wishart_shifted_bounds(d, m, k, L_tilde, n, alpha, gamma_mode=gamma_mode)
+        else:
+            bounds = wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
+    tree = TreeAggregator(n, noise, rng, pad=pad)
+    return TreeStatistics(constants, tree, bounds, reward_policy=reward_policy)

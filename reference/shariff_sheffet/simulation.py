@@ -1,0 +1,114 @@
+"""Running Algorithm 1 on an environment and accounting its pseudo-regret (Sec. 2, App. D)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from reference._typing import FloatArray, IntArray
+from reference.rng import named_generators
+from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
+from reference.shariff_sheffet.linucb import LinUCB, PDPolicy
+from reference.shariff_sheffet.regularizers import (
+    PrivacyParameters,
+    ProblemConstants,
+    Variant,
+    make_regularizer,
+)
+from reference.validation import check_alpha, check_int_at_least
+
+__all__ = ["EpisodeResult", "make_policy", "run_episode", "run_gap_experiment"]
+
+STREAMS = ("environment", "mechanism")
+"""Named random streams of one run, spawned from the run's seed in this order."""
+
+
+@dataclass(frozen=True)
+class EpisodeResult:
+    """Trajectory of one run.
+
+    Attributes:
+        cumulative_regret: ``R̂_t`` for ``t = 1..n`` (shape ``(n,)``).
+        actions: index of the chosen arm each round (shape ``(n,)``).
+        betas: ``β_t`` each round (shape ``(n,)``).
+        repairs: number of rounds whose ``V_t`` was repaired (outside the accuracy event).
+    """
+
+    cumulative_regret: FloatArray
+    actions: IntArray
+    betas: FloatArray
+    repairs: int
+
+
+def make_policy(
+    variant: Variant,
+    constants: ProblemConstants,
+    n: int,
+    alpha: float,
+    rng: np.random.Generator,
+    privacy: PrivacyParameters | None = None,
+    *,
+    rho: float = 1.0,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+    pd_policy: PDPolicy = "repair",
+) -> LinUCB:
+    """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`)."""
+    regularizer = make_regularizer(
+        variant, constants, n, alpha, rng, privacy, rho=rho, gamma_mode=gamma_mode
+    )
+    return LinUCB(regularizer, constants, alpha, pd_policy=pd_policy)
+
+
+def run_episode(
+    policy: LinUCB, environment: LinearGapEnvironment, n: int, *, progress: bool = False
+) -> EpisodeResult:
+    """Run ``policy`` for ``n`` rounds on ``environment`` and record its pseudo-regret."""
+    n = check_int_at_least("n", n, 1)
+    regret = np.zeros(n)
+    actions = np.zeros(n, dtype=np.int64)
+    betas = np.zeros(n)
+    for t in tqdm(range(n), disable=not progress, leave=False, desc="rounds"):
+        round_t = environment.next_round()
+        index = policy.select(round_t.arms)
+        policy.update(round_t.arms[index], float(round_t.rewards[index]))
+        regret[t] = round_t.pseudo_regret(index)
+        actions[t] = index
+        betas[t] = policy.last.beta if policy.last is not None else np.nan
+    return EpisodeResult(
+        cumulative_regret=np.cumsum(regret), actions=actions, betas=betas, repairs=policy.repairs
+    )
+
+
+def run_gap_experiment(
+    variant: Variant,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    seed: int | np.random.SeedSequence,
+    privacy: PrivacyParameters | None,
+    alpha: float | None = None,
+    reward_model: RewardModel = "rademacher",
+    constants: ProblemConstants | None = None,
+    progress: bool = False,
+) -> EpisodeResult:
+    """One run of App. D: ``θ*``, arms and rewards from the ``"environment"`` stream of ``seed``,
+    mechanism noise from its ``"mechanism"`` stream (so every variant sees the same environment).
+
+    ``alpha`` defaults to the paper's ``1/n``; ``constants`` to ``L = S = B = σ = B̃ = 1``.
+    """
+    n = check_int_at_least("n", n, 1)
+    if alpha is None:
+        if n < 2:
+            raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
+        alpha = 1.0 / n
+    alpha = check_alpha(alpha)
+    streams = named_generators(seed, STREAMS)
+    consts = constants if constants is not None else ProblemConstants(d=d)
+    env = LinearGapEnvironment(d, num_arms, gap, streams["environment"], reward_model=reward_model)
+    policy = make_policy(variant, consts, n, alpha, streams["mechanism"], privacy)
+    return run_episode(policy, env, n, progress=progress)

@@ -1,0 +1,219 @@
+"""Tree-based (binary / dyadic) aggregation mechanism for private prefix sums.
+
+Source: Shariff & Sheffet (NeurIPS 2018), Sec. 1.3, Sec. 4 and App. A.2, after Dwork et al. (2010)
+and Chan et al. (2011).  The same object is Algorithm 2 of Agarwal & Singh (ICML 2017).
+
+Leaves ``ℓ = 1..n`` hold one round's contribution each.  Node ``(j, i)`` at level ``j = 0..m-1``
+covers the leaves ``[(i-1)·2^j + 1, i·2^j]``; it is *complete* once its last leaf is inserted, at
+which moment its noise is drawn -- **once** -- and kept with it.  Every prefix ``[1..s]`` is the
+disjoint union of the complete nodes given by the binary expansion of ``s``
+(:func:`dyadic_decomposition`), at most ``m = 1 + ⌈log₂ n⌉`` of them (paper, Sec. 4).
+
+Padding (resolution R-PAD, see ``proofs_notes/shariff_sheffet/tree_mechanism.md``): Proposition 9
+needs every released noise to be the sum of *exactly* ``m`` node-noise draws, while a prefix uses
+only ``popcount(s) ≤ m - 1`` nodes.  With ``pad="fresh"`` (default) each release adds one draw of
+the law of the sum of ``m - popcount(s)`` further node noises, independent of every node noise;
+this is data-independent post-processing and so costs no privacy.  ``pad="none"`` gives the paper's
+literal "at most m" release.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+import numpy as np
+
+from reference._typing import FloatArray
+from reference.noise import NodeNoise
+from reference.validation import check_array, check_int_at_least
+
+__all__ = [
+    "Node",
+    "PadMode",
+    "Release",
+    "TreeAggregator",
+    "dyadic_decomposition",
+    "node_leaf_range",
+    "nodes_containing_leaf",
+    "tree_depth",
+]
+
+Node: TypeAlias = tuple[int, int]
+"""A tree node ``(level j, index i)``, covering leaves ``(i-1)·2^j + 1 .. i·2^j``."""
+
+PadMode: TypeAlias = Literal["fresh", "none"]
+
+
+def tree_depth(n: int) -> int:
+    """Number of tree levels ``m = 1 + ⌈log₂ n⌉`` for a horizon of ``n ≥ 1`` leaves.
+
+    Shariff & Sheffet Sec. 4 (``m := 1 + ⌈log₂ n⌉``; App. A.2 writes ``⌈log(n) + 1⌉``, the same
+    number).  Computed in exact integer arithmetic: ``⌈log₂ n⌉ = (n - 1).bit_length()``, so the
+    result is exact for any ``n`` (a float ``log2`` is off by one for some ``n`` near ``2^53``).
+    """
+    check_int_at_least("n", n, 1)
+    return 1 + (n - 1).bit_length()
+
+
+def node_leaf_range(node: Node) -> tuple[int, int]:
+    """First and last leaf (1-based, inclusive) covered by ``node = (j, i)``."""
+    level, index = node
+    check_int_at_least("node level", level, 0)
+    check_int_at_least("node index", index, 1)
+    return (index - 1) * 2**level + 1, index * 2**level
+
+
+def dyadic_decomposition(s: int) -> tuple[Node, ...]:
+    """The complete nodes whose disjoint union is the prefix ``[1..s]``, highest level first.
+
+    For the binary expansion ``s = Σ_j b_j 2^j`` the nodes are ``{(j, ⌊s / 2^j⌋) : b_j = 1}``;
+    e.g. ``s = 6 = 110₂`` gives ``((2, 1), (1, 3))``, i.e. leaves ``[1, 4]`` and ``[5, 6]``.
+    ``s = 0`` (the empty prefix) gives no node.  The number of nodes is ``popcount(s)``.
+    """
+    check_int_at_least("s", s, 0)
+    return tuple((j, s >> j) for j in reversed(range(s.bit_length())) if (s >> j) & 1)
+
+
+def nodes_containing_leaf(leaf: int, m: int) -> tuple[Node, ...]:
+    """The ``m`` nodes on the path from ``leaf`` to the root of a depth-``m`` tree, level 0 first.
+
+    Node ``(j, ⌈leaf / 2^j⌉)`` at each level ``j = 0..m-1``: a change in one round's contribution
+    changes exactly these ``m`` node sums (App. A.2: "the partial sums stored at no more than m
+    nodes ... are different").
+    """
+    check_int_at_least("leaf", leaf, 1)
+    check_int_at_least("m", m, 1)
+    if leaf > 2 ** (m - 1):
+        raise ValueError(f"leaf must be in [1, 2^(m-1)] = [1, {2 ** (m - 1)}], got {leaf}")
+    return tuple((j, -(-leaf // 2**j)) for j in range(m))
+
+
+@dataclass(frozen=True)
+class Release:
+    """One noisy prefix sum released by :class:`TreeAggregator`.
+
+    Attributes:
+        count: ``s``, the number of leaves summed (round ``t = s + 1`` of Algorithm 1 sees it).
+        value: the released noisy prefix ``Σ_{ℓ ≤ s} item_ℓ + noise``.
+        noise: the accumulated noise of this release (audits read ``H_t``, ``h_t`` off it).
+        nodes: the tree nodes whose (noisy) values were summed, :func:`dyadic_decomposition` of ``s``.
+        pad_terms: number of extra independent node-noise terms added by padding.
+    """
+
+    count: int
+    value: FloatArray
+    noise: FloatArray
+    nodes: tuple[Node, ...]
+    pad_terms: int
+
+    @property
+    def noise_terms(self) -> int:
+        """Number of node-noise terms in ``noise`` (``m`` whenever padding is on)."""
+        return len(self.nodes) + self.pad_terms
+
+
+class TreeAggregator:
+    """Streaming binary-tree mechanism over items of a fixed shape (Shariff & Sheffet App. A.2).
+
+    Args:
+        n: horizon, the maximum number of leaves (``>= 1``); fixes ``m = 1 + ⌈log₂ n⌉``.
+        noise: the node-noise law; its ``shape`` is the shape of every item.
+        rng: the generator that draws every node and padding noise.
+        pad: ``"fresh"`` (default) pads every release to exactly ``m`` noise terms with independent
+            draws; ``"none"`` releases the bare dyadic sum (``popcount(s)`` terms).
+
+    Memory is ``O(m)`` items: for each level, the open partial data sum and the latest complete node
+    (its data sum and its noise, the noise drawn once at completion and reused by every release that
+    uses the node).
+    """
+
+    def __init__(
+        self,
+        n: int,
+        noise: NodeNoise,
+        rng: np.random.Generator,
+        *,
+        pad: PadMode = "fresh",
+    ) -> None:
+        self.n = check_int_at_least("n", n, 1)
+        if pad not in ("fresh", "none"):
+            raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
+        self.m = tree_depth(n)
+        self.noise = noise
+        self.pad: PadMode = pad
+        self._rng = rng
+        self._shape = tuple(noise.shape)
+        self.count = 0
+        self._open = [np.zeros(self._shape) for _ in range(self.m)]
+        self._node_data: list[FloatArray | None] = [None] * self.m
+        self._node_noise: list[FloatArray | None] = [None] * self.m
+        self._total = np.zeros(self._shape)
+        self._release: Release | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of every item and of every release."""
+        return self._shape
+
+    def insert(self, item: FloatArray) -> None:
+        """Insert the next leaf ``ℓ = count + 1`` and complete the nodes that end at it.
+
+        Node ``(j, ℓ / 2^j)`` completes when ``2^j`` divides ``ℓ``; its noise is drawn now, once.
+        """
+        value = check_array("item", item, shape=self._shape)
+        if self.count >= self.n:
+            raise ValueError(f"cannot insert more than n={self.n} leaves")
+        self.count += 1
+        leaf = self.count
+        self._total = self._total + value
+        for j in range(self.m):
+            self._open[j] = self._open[j] + value
+        for j in range(self.m):
+            if leaf % (2**j) == 0:
+                self._node_data[j] = self._open[j]
+                self._node_noise[j] = self.noise.sample(self._rng)
+                self._open[j] = np.zeros(self._shape)
+        self._release = None
+
+    def release(self) -> Release:
+        """The noisy sum of all leaves inserted so far.
+
+        The release for a given count is computed once (its padding drawn once) and returned again
+        on repeated calls until the next :meth:`insert`.
+        """
+        if self._release is not None:
+            return self._release
+        s = self.count
+        nodes = dyadic_decomposition(s)
+        data = np.zeros(self._shape)
+        noise = np.zeros(self._shape)
+        for level, _index in nodes:
+            node_data = self._node_data[level]
+            node_noise = self._node_noise[level]
+            if node_data is None or node_noise is None:  # pragma: no cover - invariant
+                raise RuntimeError(f"node at level {level} used before completion")
+            data = data + node_data
+            noise = noise + node_noise
+        pad_terms = self.m - len(nodes) if self.pad == "fresh" else 0
+        if pad_terms > 0:
+            noise = noise + self.noise.sample_sum(self._rng, pad_terms)
+        self._release = Release(
+            count=s, value=data + noise, noise=noise, nodes=nodes, pad_terms=pad_terms
+        )
+        return self._release
+
+    def exact_prefix(self) -> FloatArray:
+        """The exact (noise-free) sum of all inserted leaves -- for tests and audits only."""
+        return self._total.copy()
+
+    def completed_nodes(self) -> dict[Node, tuple[FloatArray, FloatArray]]:
+        """The latest complete node at each level: ``{node: (data sum, noise)}`` -- audits only."""
+        out: dict[Node, tuple[FloatArray, FloatArray]] = {}
+        for level in range(self.m):
+            data = self._node_data[level]
+            noise = self._node_noise[level]
+            if data is not None and noise is not None:
+                index = (self.count >> level) if level else self.count
+                out[(level, index)] = (data.copy(), noise.copy())
+        return out
