@@ -21,7 +21,7 @@ PYTHON = None  # the interpreter that runs nox (Python >= 3.11)
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Run the test suite.  pytest exits with 5 when it collects no test; that is a failure here."""
-    session.install("-e", ".[dev]")
+    session.install("-e", ".[test]")
     session.run("python", "-m", "pytest", *session.posargs, success_codes=[0])
 
 
@@ -29,7 +29,7 @@ def tests(session: nox.Session) -> None:
 def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` on the packages and the tests."""
     session.install("-e", ".[dev]")
-    session.run("mypy", "--strict", "reference", "audit", "tests", "noxfile.py")
+    session.run("mypy", "--strict", "reference", "audit", "tests")
 
 
 @nox.session(python=PYTHON)

@@ -36,6 +36,7 @@ __all__ = [
     "dyadic_decomposition",
     "node_leaf_range",
     "nodes_containing_leaf",
+    "nodes_used_by_leaf",
     "tree_depth",
 ]
 
@@ -87,6 +88,23 @@ def nodes_containing_leaf(leaf: int, m: int) -> tuple[Node, ...]:
     if leaf > 2 ** (m - 1):
         raise ValueError(f"leaf must be in [1, 2^(m-1)] = [1, {2 ** (m - 1)}], got {leaf}")
     return tuple((j, -(-leaf // 2**j)) for j in range(m))
+
+
+def nodes_used_by_leaf(leaf: int, n: int) -> tuple[Node, ...]:
+    """The nodes containing ``leaf`` that some release ``s ∈ [0, n − 1]`` actually sums, level 0 first.
+
+    Node ``(j, i)`` enters the dyadic decomposition of ``s`` iff ``i = ⌊s/2^j⌋`` and bit ``j`` of
+    ``s`` is set, i.e. iff ``i`` is odd and ``i·2^j ≤ s``.  So of the ``m`` nodes on the leaf's path
+    (:func:`nodes_containing_leaf`) only those with an odd index completing by leaf ``n − 1`` are
+    used.  Leaf 1 is the worst case: it is in ``⌊log₂(n − 1)⌋ + 1 = m − 1`` used nodes (``n ≥ 2``).
+    This count is the number of node mechanisms a user's privacy loss composes over.
+    """
+    check_int_at_least("n", n, 1)
+    check_int_at_least("leaf", leaf, 1)
+    if leaf > n:
+        raise ValueError(f"leaf must be in [1, n] = [1, {n}], got {leaf}")
+    path = nodes_containing_leaf(leaf, tree_depth(n))
+    return tuple((j, i) for j, i in path if i % 2 == 1 and i * 2**j <= n - 1)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from reference.tree import (
     dyadic_decomposition,
     node_leaf_range,
     nodes_containing_leaf,
+    nodes_used_by_leaf,
     tree_depth,
 )
 
@@ -232,3 +233,19 @@ def test_completed_nodes_reports_latest_node_per_level() -> None:
     # after 3 leaves: (0, 3) = leaf 3, (1, 1) = leaves 1..2; no complete level-2 node yet
     assert set(nodes) == {(0, 3), (1, 1)}
     assert nodes[(0, 3)][0][0] == 3.0 and nodes[(1, 1)][0][0] == 3.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 13, 64, 100])
+def test_nodes_used_by_leaf_matches_brute_force_over_releases(n: int) -> None:
+    # brute force: the nodes containing the leaf that occur in some dyadic decomposition s < n
+    for leaf in range(1, n + 1):
+        used: set[tuple[int, int]] = set()
+        for s in range(n):
+            for node in dyadic_decomposition(s):
+                first, last = node_leaf_range(node)
+                if first <= leaf <= last:
+                    used.add(node)
+        assert set(nodes_used_by_leaf(leaf, n)) == used
+    if n >= 2:  # leaf 1 is the worst case: m - 1 used nodes
+        assert len(nodes_used_by_leaf(1, n)) == tree_depth(n) - 1
+        assert all(len(nodes_used_by_leaf(t, n)) <= tree_depth(n) - 1 for t in range(1, n + 1))

@@ -11,6 +11,7 @@ allowed range.  Proof notes: ``proofs_notes/shariff_sheffet/``.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Literal
 
@@ -123,8 +124,11 @@ def wishart_degrees_of_freedom(d: int, m: int, epsilon: float, delta: float) -> 
             "epsilon too large for Theorem 23: the per-node epsilon_0 = epsilon/sqrt(8 m ln(2/delta))"
             f" must be in (0, 1), got {eps0} (epsilon={epsilon}, m={m}, delta={delta})"
         )
-    if delta0 >= 1.0 / math.e:  # pragma: no cover - impossible for delta < 1, m >= 1
-        raise ValueError(f"per-node delta_0 must be < 1/e, got {delta0}")
+    if delta0 >= 1.0 / math.e:  # reachable only for m = 1 and delta > 2/e
+        raise ValueError(
+            "delta too large for Theorem 23: the per-node delta_0 = delta/(2m) must be < 1/e, "
+            f"got {delta0} (delta={delta}, m={m})"
+        )
     radicand = 224.0 * m * math.log(8.0 * m / delta) * math.log(2.0 / delta) / epsilon**2
     return d + 1 + math.ceil(radicand)
 
@@ -185,6 +189,11 @@ def wishart_shift(d: int, m: int, k: int, L_tilde: float, n: int, alpha: float) 
     d, m, k, L_tilde, n, alpha = _check_wishart_inputs(d, m, k, L_tilde, n, alpha)
     a = math.sqrt(m * k)
     b8 = _wishart_deviation(d, n, alpha, 8)
+    if a <= b8:
+        raise ValueError(
+            "k too small for Eq. (4) / Proposition 9: need sqrt(m k) > sqrt(d) + "
+            f"sqrt(2 ln(8n/alpha)) = {b8}, got sqrt(m k) = {a}"
+        )
     return L_tilde**2 * (a - b8) ** 2 - 4.0 * L_tilde**2 * a * b8
 
 
@@ -202,23 +211,33 @@ def wishart_shifted_bounds(
 
     ``ρ'_min = 4 L̃² √(mk) b₈``, ``ρ'_max = 8 L̃² √(mk) b₈``, ``γ' = L̃ √(√(mk) b₂)`` (paper).
     ``gamma_mode="tight"`` returns the intermediate bound of the proof, ``γ √(ρ_min / ρ'_min)``
-    (Claim 20), which is at most ``γ'/2`` (proofs_notes R-GAMMA-W).
+    (Claim 20, valid for ``c ≥ 0``), which is at most ``γ'/2`` (proofs_notes R-GAMMA-W).  When
+    ``c < 0`` (``√(mk) < (3 + 2√2) b₈``) the "shift" adds regularisation and Claim 20 does not
+    apply; the tight bound is then ``γ √(ρ_max / ρ'_max)`` (from ``H − cI ⪰ (1 − c/ρ_max) H``), and a
+    :class:`UserWarning` says that the paper's intended regime is not met.
     """
     unshifted = wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
     a = math.sqrt(m * k)
     b8 = _wishart_deviation(d, n, alpha, 8)
     b2 = _wishart_deviation(d, n, alpha, 2)
     c = wishart_shift(d, m, k, L_tilde, n, alpha)
+    if c <= 0.0:
+        warnings.warn(
+            f"Eq. (4) shift c = {c} <= 0 (sqrt(m k) < (3 + 2 sqrt 2)(sqrt d + sqrt(2 ln(8n/alpha)))):"
+            " subtracting cI adds regularisation instead of removing it",
+            UserWarning,
+            stacklevel=2,
+        )
     rho_min = 4.0 * L_tilde**2 * a * b8
+    rho_max = 8.0 * L_tilde**2 * a * b8
     if gamma_mode == "paper":
         gamma = L_tilde * math.sqrt(a * b2)
     elif gamma_mode == "tight":
-        gamma = unshifted.gamma * math.sqrt(unshifted.rho_min / rho_min)
+        ratio = unshifted.rho_min / rho_min if c >= 0.0 else unshifted.rho_max / rho_max
+        gamma = unshifted.gamma * math.sqrt(ratio)
     else:
         raise ValueError(f"gamma_mode must be 'paper' or 'tight', got {gamma_mode!r}")
-    return RegularizerBounds(
-        rho_min=rho_min, rho_max=8.0 * L_tilde**2 * a * b8, gamma=gamma, shift=-c
-    )
+    return RegularizerBounds(rho_min=rho_min, rho_max=rho_max, gamma=gamma, shift=-c)
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,7 +407,8 @@ def regret_bound_thm5(
     B = check_finite("B", B)
     if B < 1.0:
         raise ValueError(f"B must be in [1, inf) (Assumption 2, Remark 2), got {B}")
-    return B * math.sqrt(8.0 * n) * _theorem_bracket(n, d, L, S, sigma, alpha, bounds)
+    bracket = _theorem_bracket(n, d, L, S, sigma, alpha, bounds)  # validates n first
+    return B * math.sqrt(8.0 * n) * bracket
 
 
 def regret_bound_thm6(

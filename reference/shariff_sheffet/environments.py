@@ -66,9 +66,10 @@ def rotation_to(theta: FloatArray) -> FloatArray:
     ``θ`` (not against it).
     """
     v = check_array("theta", theta, ndim=1)
-    norm = float(np.linalg.norm(v))
-    if norm == 0.0:
+    largest = float(np.max(np.abs(v))) if v.size else 0.0
+    if largest == 0.0:
         raise ValueError("theta must be a non-zero vector")
+    v = v / largest  # rescale first so that tiny vectors do not underflow in the QR
     q, r = np.linalg.qr(v.reshape(-1, 1), mode="complete")
     return np.asarray(q * (1.0 if r[0, 0] > 0 else -1.0), dtype=np.float64)
 
@@ -190,12 +191,12 @@ class LinearGapEnvironment:
                 f"reward_model must be 'rademacher' or 'gaussian', got {reward_model!r}"
             )
         self.reward_model: RewardModel = reward_model
+        # validate before drawing anything, so bad input never advances the caller's generator
+        if not 0.0 <= self.gap < OPTIMAL_MEAN - LOWEST_MEAN:
+            raise ValueError(f"gap must be in [0, {OPTIMAL_MEAN - LOWEST_MEAN}), got {gap}")
         self._rng = rng
         self.theta = sample_unit_vector(rng, self.d)
         self.rotation = rotation_to(self.theta)
-        # validate the gap once, with the same rule as sample_gap_arms
-        if not 0.0 <= self.gap < OPTIMAL_MEAN - LOWEST_MEAN:
-            raise ValueError(f"gap must be in [0, {OPTIMAL_MEAN - LOWEST_MEAN}), got {gap}")
 
     def next_round(self) -> DecisionRound:
         """Draw the next decision set and its reward table."""
