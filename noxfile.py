@@ -3,8 +3,8 @@
 * ``nox -s tests``      -- the test suite (pytest + hypothesis); fails loudly if no test is collected.
 * ``nox -s typecheck``  -- ``mypy --strict`` on reference, audit and tests.
 * ``nox -s lint``       -- ``ruff check`` and ``ruff format --check``.
-* ``nox -s experiment`` -- the main job for now: the reduced App. D experiment, report in
-  ``results/experiment``.
+* ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
+* ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
 """
 
 from __future__ import annotations
@@ -45,3 +45,10 @@ def experiment(session: nox.Session) -> None:
     """The reduced App. D experiment with the four variants (report in results/experiment)."""
     session.install("-e", ".")
     session.run("privonline", "experiment", "--out", "results/experiment", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def audit(session: nox.Session) -> None:
+    """The default privacy-audit battery (about a minute); report in results/audit."""
+    session.install("-e", ".")
+    session.run("privonline", "audit", "privacy", "--out", "results/audit", *session.posargs)

@@ -1,19 +1,138 @@
 """The ``privonline`` command line.
 
-Subcommands:
-
-* ``privonline experiment ...`` -- the experiment runner of :mod:`reference.experiments`.
+* ``privonline audit privacy`` -- the default privacy-audit battery (:mod:`audit.battery`);
+  writes ``report.json``, ``report.md`` and ``privacy_curves.png``; exit code 1 on a violation.
+* ``privonline audit zoo`` -- power and false-alarm rates of the audit on the bug zoo.
+* ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from reference import experiments
 
 __all__ = ["main"]
+
+
+def _audit_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="privonline audit",
+        description="Empirical privacy audits of the reference mechanisms.",
+    )
+    sub = parser.add_subparsers(dest="audit_command", required=True, metavar="AUDIT")
+    privacy = sub.add_parser(
+        "privacy",
+        help="run the default privacy battery (node mechanisms, tree, Algorithm 1 end to end)",
+        description=(
+            "Audit the Shariff & Sheffet mechanisms against the printed claims and the exact "
+            "guarantees of the correct mechanisms, with Holm family-wise control. Exit code 1 "
+            "if any test is rejected."
+        ),
+    )
+    privacy.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/audit"),
+        help="report folder (default %(default)s)",
+    )
+    privacy.add_argument("--seed", type=int, default=2026, help="root seed (default %(default)s)")
+    privacy.add_argument(
+        "--samples",
+        type=int,
+        default=200_000,
+        help="privacy-loss / output samples per side (default %(default)s)",
+    )
+    privacy.add_argument(
+        "--stream-runs",
+        type=int,
+        default=1000,
+        help="runs of Algorithm 1 per stream (default %(default)s)",
+    )
+    privacy.add_argument(
+        "--alpha", type=float, default=0.05, help="family-wise error rate (default %(default)s)"
+    )
+    privacy.add_argument(
+        "--quick", action="store_true", help="a 10x smaller budget (smoke test; less power)"
+    )
+    privacy.add_argument("--json", action="store_true", help="print the JSON report to stdout")
+    privacy.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    zoo = sub.add_parser(
+        "zoo",
+        help="measure power and false alarms on deliberately broken mechanisms",
+        description="Audit each zoo mechanism REPS times and report rejection rates.",
+    )
+    zoo.add_argument(
+        "--reps", type=int, default=60, help="repetitions per case (default %(default)s)"
+    )
+    zoo.add_argument(
+        "--samples",
+        type=int,
+        default=100_000,
+        help="privacy-loss samples per side (default %(default)s)",
+    )
+    zoo.add_argument("--seed", type=int, default=11, help="root seed (default %(default)s)")
+    zoo.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/audit"),
+        help="folder for zoo.json (default %(default)s)",
+    )
+    zoo.add_argument("--json", action="store_true", help="print the JSON rows to stdout")
+    return parser
+
+
+def _run_audit(argv: Sequence[str]) -> int:
+    from audit.battery import BatteryConfig, run_privacy_battery, run_zoo
+    from audit.results import to_jsonable
+
+    args = _audit_parser().parse_args(argv)
+    if args.audit_command == "privacy":
+        scale = 10 if args.quick else 1
+        try:
+            config = BatteryConfig(
+                white_box_samples=args.samples // scale,
+                black_box_samples=args.samples // scale,
+                stream_runs=max(4, args.stream_runs // scale),
+                family_alpha=args.alpha,
+                seed=args.seed,
+            )
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        report = run_privacy_battery(config, progress=not args.no_progress)
+        report.write(args.out)
+        if args.json:
+            print(json.dumps(report.to_dict(), indent=2))
+        else:
+            print(report.summary_table())
+            print()
+            print(report.slack_markdown())
+            print(f"\nreport: {args.out / 'report.md'}  (JSON: {args.out / 'report.json'})")
+            print(f"verdict: {'VIOLATION' if report.violations else 'pass'}")
+        return 1 if report.violations else 0
+    rows = run_zoo(reps=args.reps, samples=args.samples, seed=args.seed, progress=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    payload = to_jsonable(rows)
+    (args.out / "zoo.json").write_text(json.dumps(payload, indent=2))
+    if args.json:
+        print(json.dumps(payload, indent=2))
+    else:
+        print(
+            "| case | broken | rejected (exact claim) | rate 95% CP bounds | rejected (printed) |"
+        )
+        print("|---|---|---|---|---|")
+        for r in rows:
+            print(
+                f"| {r.name} | {r.broken} | {r.rejected_exact}/{r.reps} | "
+                f"[{r.rate_exact_lower:.3f}, {r.rate_exact_upper:.3f}] | "
+                f"{r.rejected_printed}/{r.reps} |"
+            )
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,18 +144,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser(
+        "audit", help="privacy audits: 'privonline audit privacy|zoo --help'", add_help=False
+    )
+    sub.add_parser(
         "experiment",
         help="run Algorithm 1 of Shariff & Sheffet on the App. D environment",
         add_help=False,
     )
-    if not args or args[0] in ("-h", "--help") or args[0] not in sub.choices:
-        parser.parse_args(args)  # prints help or an error and exits
+    if not args or args[0] not in sub.choices:
+        parser.parse_args(args)  # prints help (exit 0) or an error (exit 2)
         parser.print_help()
         return 2
     command, rest = args[0], args[1:]
-    if command == "experiment":
-        return experiments.main(rest, prog="privonline experiment")
-    return 2  # pragma: no cover - unreachable, argparse rejected unknown commands
+    if command == "audit":
+        return _run_audit(rest)
+    return experiments.main(rest, prog="privonline experiment")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,327 @@
+"""White-box privacy audits: exact privacy-loss laws, exact privacy curves, and the sampled
+hockey-stick test.
+
+For neighbouring inputs with output laws ``P`` and ``Q``, the privacy-loss random variable is
+``L = ln(dP/dQ)(O)`` with ``O ~ P``, and the mechanism is ``(ε, δ)``-DP on the pair iff
+``δ_{P‖Q}(ε) = E_P[(1 − e^{ε − L})₊] ≤ δ`` and the same with ``P`` and ``Q`` swapped (Balle & Wang
+2018, Thm 5; Dong et al. 2022).  :func:`privacy_loss_audit` estimates both divergences from loss
+samples with empirical-Bernstein confidence bounds (:mod:`audit.stats`), and rejects a claim
+when a *lower* confidence bound exceeds the claimed ``δ``.
+
+Closed forms:
+
+* Gaussian shift (Gaussian mechanism, and the symmetrised Gaussian matrix mechanism of Shariff &
+  Sheffet Sec. 4.2 whose upper-triangle coordinates are independent): ``L ~ N(μ²/2, μ²)`` with
+  ``μ = ‖Δ‖ / σ`` in the Mahalanobis norm of the noise; :func:`gaussian_delta`.
+* Laplace (sensitivity ``Δ``, scale ``b``, ``ε₀ = Δ/b``):
+  ``δ(ε) = max(0, 1 − e^{(ε − ε₀)/2})``; :func:`laplace_delta`.
+* Wishart node ``W_p(s I, k)`` (Shariff & Sheffet Sec. 4.1; spec 003 §3.6): the loss depends on
+  the output only through ``vᵀN⁻¹v = r/X`` with ``r = ‖v‖²/s`` and ``X ~ χ²_{k−p+1}`` (Muirhead
+  Thm 3.2.12).  With ``a = (k − p − 1)/2``: add (``P`` has the row ``v``, ``Q`` not)
+  ``L_{P‖Q} = −a ln(1 + r/X) + r/2``; remove ``L_{Q‖P} = −a ln(1 − r/X) − r/2`` for ``X > r`` and
+  ``+∞`` otherwise.  Replacement ``v → v'`` with ``v ⊥ v'``, ``‖v‖ = ‖v'‖ = √s``:
+  ``L = −a ln det(I₂ + J T)`` with ``J = diag(1, −1)``, ``T⁻¹ ~ W₂(I₂, k − p + 2)`` (Muirhead
+  Thm 3.2.11), ``+∞`` when the determinant is ``≤ 0``; both directions have this law.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Literal, TypeVar
+
+import numpy as np
+from scipy import optimize, special
+
+from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim
+from audit.results import CurvePoint, PrivacyAuditResult
+from audit.stats import (
+    empirical_bernstein_bounds,
+    empirical_bernstein_pvalue,
+    hockey_stick_summands,
+)
+from reference._typing import FloatArray
+from reference.validation import check_in_range, check_int_at_least, check_positive
+
+__all__ = [
+    "compose_losses",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "gaussian_losses",
+    "laplace_delta",
+    "laplace_epsilon",
+    "privacy_loss_audit",
+    "white_box_audit",
+    "wishart_add_remove_losses",
+    "wishart_replacement_losses",
+]
+
+DataT = TypeVar("DataT")
+
+
+# --------------------------------------------------------------------------------------------
+# Closed-form privacy curves
+# --------------------------------------------------------------------------------------------
+
+
+def gaussian_delta(mu: float, epsilon: float) -> float:
+    """Exact ``δ(ε)`` of a Gaussian shift with ``L ~ N(μ²/2, μ²)`` (μ-GDP):
+    ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)``, computed in log space for stability."""
+    mu = check_positive("mu", mu)
+    eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
+    first = special.ndtr(-eps / mu + mu / 2.0)
+    second = math.exp(eps + float(special.log_ndtr(-eps / mu - mu / 2.0)))
+    return max(0.0, float(first) - second)
+
+
+def gaussian_epsilon(mu: float, delta: float) -> float:
+    """The smallest ``ε ≥ 0`` with ``gaussian_delta(μ, ε) ≤ δ`` (0 if ``δ(0) ≤ δ``)."""
+    mu = check_positive("mu", mu)
+    delta = check_in_range("delta", delta, 0.0, 1.0)
+    if gaussian_delta(mu, 0.0) <= delta:
+        return 0.0
+    upper = 1.0
+    while gaussian_delta(mu, upper) > delta:
+        upper *= 2.0
+    return float(optimize.brentq(lambda e: gaussian_delta(mu, e) - delta, 0.0, upper, xtol=1e-12))
+
+
+def laplace_delta(epsilon_0: float, epsilon: float) -> float:
+    """Exact ``δ(ε)`` of the Laplace mechanism with ``ε₀ = Δ/b``: ``max(0, 1 − e^{(ε − ε₀)/2})``."""
+    eps0 = check_positive("epsilon_0", epsilon_0)
+    eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
+    return max(0.0, -math.expm1((eps - eps0) / 2.0))
+
+
+def laplace_epsilon(epsilon_0: float, delta: float) -> float:
+    """The smallest ``ε ≥ 0`` with ``laplace_delta(ε₀, ε) ≤ δ``: ``max(0, ε₀ + 2 ln(1 − δ))``."""
+    eps0 = check_positive("epsilon_0", epsilon_0)
+    delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
+    return max(0.0, eps0 + 2.0 * math.log1p(-delta))
+
+
+# --------------------------------------------------------------------------------------------
+# Privacy-loss samplers (closed-form laws)
+# --------------------------------------------------------------------------------------------
+
+
+def gaussian_losses(rng: np.random.Generator, size: int, mu: float) -> FloatArray:
+    """``size`` draws of the Gaussian-shift privacy loss ``N(μ²/2, μ²)`` (either direction)."""
+    size = check_int_at_least("size", size, 1)
+    mu = check_positive("mu", mu)
+    return rng.normal(mu**2 / 2.0, mu, size=size)
+
+
+def _wishart_a(k: int, p: int) -> float:
+    k = check_int_at_least("k", k, p + 1)
+    return (k - p - 1) / 2.0
+
+
+def wishart_add_remove_losses(
+    rng: np.random.Generator,
+    size: int,
+    *,
+    k: int,
+    p: int,
+    r: float = 1.0,
+    direction: Literal["add", "remove"] = "add",
+) -> FloatArray:
+    """Privacy loss of one Wishart node ``W_p(sI, k)`` for adding (``"add"``: ``L_{P‖Q}``, ``P``
+    holds the row) or removing (``"remove"``: ``L_{Q‖P}``) a row of squared norm ``r·s``."""
+    size = check_int_at_least("size", size, 1)
+    p = check_int_at_least("p", p, 1)
+    a = _wishart_a(k, p)
+    r = check_positive("r", r)
+    x = rng.chisquare(k - p + 1, size=size)
+    if direction == "add":
+        return -a * np.log1p(r / x) + r / 2.0
+    if direction == "remove":
+        out = np.full(size, np.inf)
+        ok = x > r
+        out[ok] = -a * np.log1p(-r / x[ok]) - r / 2.0
+        return out
+    raise ValueError(f"direction must be 'add' or 'remove', got {direction!r}")
+
+
+def wishart_replacement_losses(
+    rng: np.random.Generator, size: int, *, k: int, p: int, r: float = 1.0
+) -> FloatArray:
+    """Privacy loss of one Wishart node ``W_p(sI, k)`` for replacing a row ``v`` by ``v' ⊥ v`` of
+    the same squared norm ``r·s`` (``r = 1``: the worst case of spec 003 §1.4, ``‖v‖ = L̃`` with
+    ``s = L̃²``).  ``T = UᵀN⁻¹U = r·T₀`` with ``T₀⁻¹ ~ W₂(I₂, k − p + 2)``; both directions have
+    this law by symmetry."""
+    size = check_int_at_least("size", size, 1)
+    p = check_int_at_least("p", p, 1)
+    a = _wishart_a(k, p)
+    r = check_positive("r", r)
+    # T₀⁻¹ ~ W₂(I₂, df) by the Bartlett decomposition A Aᵀ, A = [[√c₁, 0], [z, √c₂]],
+    # c₁ ~ χ²_df, c₂ ~ χ²_{df−1}, z ~ N(0, 1) (vectorised 2×2 case of scipy.stats.wishart, which
+    # the tests cross-check); then T = r·T₀ in closed form: T₀ = adj(T₀⁻¹)/det(T₀⁻¹).
+    df = k - p + 2
+    c1 = rng.chisquare(df, size=size)
+    c2 = rng.chisquare(df - 1, size=size)
+    z = rng.standard_normal(size)
+    det_inv = c1 * c2
+    t = np.empty((size, 2, 2))
+    t[:, 0, 0] = r * (z**2 + c2) / det_inv
+    t[:, 1, 1] = r * c1 / det_inv
+    t[:, 0, 1] = t[:, 1, 0] = -r * z * np.sqrt(c1) / det_inv
+    # det(I + J T) with J = diag(1, -1): (1 + T11)(1 - T22) + T12 T21
+    det = (1.0 + t[:, 0, 0]) * (1.0 - t[:, 1, 1]) + t[:, 0, 1] * t[:, 1, 0]
+    out = np.full(size, np.inf)
+    ok = det > 0.0
+    out[ok] = -a * np.log(det[ok])
+    return out
+
+
+def compose_losses(
+    sampler: Callable[[np.random.Generator, int], FloatArray],
+    nodes: int,
+    rng: np.random.Generator,
+    size: int,
+) -> FloatArray:
+    """Privacy loss of ``nodes`` independent mechanisms with i.i.d. losses: the sum of ``nodes``
+    independent draws of ``sampler`` (the tree's node-level view, Shariff & Sheffet App. A.2)."""
+    nodes = check_int_at_least("nodes", nodes, 1)
+    total = np.zeros(check_int_at_least("size", size, 1))
+    for _ in range(nodes):
+        total = total + sampler(rng, size)
+    return total
+
+
+# --------------------------------------------------------------------------------------------
+# The sampled hockey-stick test
+# --------------------------------------------------------------------------------------------
+
+
+def _default_grid(losses: Sequence[FloatArray], claim: PrivacyClaim) -> FloatArray:
+    finite = np.concatenate([x[np.isfinite(x)] for x in losses])
+    top = float(np.quantile(finite, 0.9999)) if finite.size else 0.0
+    hi = max(2.0 * claim.epsilon, top, 1e-3)
+    return np.linspace(0.0, hi, 81)
+
+
+def privacy_loss_audit(
+    losses_p: FloatArray,
+    losses_q: FloatArray,
+    claim: PrivacyClaim,
+    *,
+    name: str,
+    mechanism: str,
+    confidence: float = 0.95,
+    epsilons: FloatArray | None = None,
+    seed: int | None = None,
+    started: float | None = None,
+) -> PrivacyAuditResult:
+    """Test ``claim`` from privacy-loss samples in both directions.
+
+    Args:
+        losses_p: draws of ``L_{P‖Q}`` (outputs drawn under ``P``).
+        losses_q: draws of ``L_{Q‖P}`` (outputs drawn under ``Q``).
+        claim: the claimed ``(ε, δ)``.
+        confidence: ``1 − β``.  Each direction is tested at ``β/2`` (Bonferroni), so the test's
+            false-alarm probability on a pair where the claim holds is at most ``β``.
+        epsilons: grid for the reported curve (default: 81 points up to the 99.99% loss quantile).
+
+    The verdict is a violation iff ``max`` over directions of the level-``β/2`` empirical-Bernstein
+    lower bound on ``δ(ε_claim)`` exceeds ``δ_claim``.  ``epsilon_lower_bound`` is the largest
+    grid ``ε`` at which that lower bound still exceeds ``δ_claim`` (a lower confidence bound on the
+    pair's true ``ε(δ_claim)``, up to grid resolution).
+    """
+    t0 = time.perf_counter() if started is None else started
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    beta = 1.0 - confidence
+    lp = np.asarray(losses_p, dtype=np.float64).ravel()
+    lq = np.asarray(losses_q, dtype=np.float64).ravel()
+    grid = _default_grid([lp, lq], claim) if epsilons is None else np.asarray(epsilons)
+
+    def bounds_at(eps: float) -> tuple[CurvePoint, list[FloatArray]]:
+        summands = [hockey_stick_summands(x, eps) for x in (lp, lq)]
+        results = [empirical_bernstein_bounds(z, beta / 2.0) for z in summands]
+        point = CurvePoint(
+            epsilon=eps,
+            delta_estimate=max(r.estimate for r in results),
+            delta_lower=max(r.lower for r in results),
+            delta_upper=max(r.upper for r in results),
+        )
+        return point, summands
+
+    at_claim, claim_summands = bounds_at(claim.epsilon)
+    p_value = min(
+        1.0, 2.0 * min(empirical_bernstein_pvalue(z, claim.delta) for z in claim_summands)
+    )
+    curve = tuple(bounds_at(float(e))[0] for e in grid)
+    violating = [pt.epsilon for pt in curve if pt.delta_lower > claim.delta]
+    eps_lb = max(violating) if violating else -math.inf
+    if at_claim.delta_lower > claim.delta:
+        eps_lb = max(eps_lb, claim.epsilon)
+    certified = [pt.epsilon for pt in curve if pt.delta_upper <= claim.delta]
+    return PrivacyAuditResult(
+        name=name,
+        mechanism=mechanism,
+        method="white_box",
+        claim=claim,
+        violation=at_claim.delta_lower > claim.delta,
+        p_value=p_value,
+        confidence=confidence,
+        epsilon_lower_bound=eps_lb,
+        delta_at_claim=at_claim,
+        curve=curve,
+        samples=int(min(lp.size, lq.size)),
+        seed=seed,
+        runtime_seconds=time.perf_counter() - t0,
+        details={
+            "epsilon_certified_upper": min(certified) if certified else math.inf,
+            "infinite_loss_fraction_p": float(np.mean(lp == np.inf)),
+            "infinite_loss_fraction_q": float(np.mean(lq == np.inf)),
+            "mean_loss_p": float(np.mean(lp[np.isfinite(lp)]))
+            if np.isfinite(lp).any()
+            else math.nan,
+        },
+    )
+
+
+def white_box_audit(
+    mechanism: DensityMechanism[DataT],
+    pair: NeighbouringPair[DataT],
+    claim: PrivacyClaim,
+    *,
+    samples: int,
+    seed: int,
+    name: str = "white_box",
+    confidence: float = 0.95,
+    epsilons: FloatArray | None = None,
+) -> PrivacyAuditResult:
+    """Sample outputs under both inputs of ``pair``, compute the exact privacy loss from the
+    mechanism's log-density, and run :func:`privacy_loss_audit`.
+
+    ``L = log p_x(o) − log p_{x'}(o)``; an output impossible under the other input gives ``+∞``.
+    Outputs are drawn from two independent streams spawned from ``seed``.
+    """
+    t0 = time.perf_counter()
+    samples = check_int_at_least("samples", samples, 2)
+    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+
+    def losses(data: DataT, other: DataT, rng: np.random.Generator) -> FloatArray:
+        outputs = mechanism.sample(data, rng, samples)
+        own = np.asarray(mechanism.log_density(data, outputs), dtype=np.float64)
+        alt = np.asarray(mechanism.log_density(other, outputs), dtype=np.float64)
+        if np.any(~np.isfinite(own)):
+            raise ValueError("log_density of the input that generated the outputs must be finite")
+        out = np.full(own.shape, np.inf)
+        possible = np.isfinite(alt)
+        out[possible] = own[possible] - alt[possible]
+        return out
+
+    return privacy_loss_audit(
+        losses(pair.x, pair.x_prime, rng_p),
+        losses(pair.x_prime, pair.x, rng_q),
+        claim,
+        name=name,
+        mechanism=repr(mechanism),
+        confidence=confidence,
+        epsilons=epsilons,
+        seed=seed,
+        started=t0,
+    )

@@ -1,0 +1,135 @@
+"""Typed, printable, JSON-serialisable results of privacy audits.
+
+One :class:`PrivacyAuditResult` per test, in the spirit of scipy's named results and statsmodels'
+results objects: the numbers a reviewer needs (claim, estimate, confidence bounds, p-value, sample
+size, seed, runtime) and a :meth:`~PrivacyAuditResult.summary`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from audit.protocols import PrivacyClaim
+
+__all__ = ["SCHEMA_VERSION", "AuditMethod", "CurvePoint", "PrivacyAuditResult", "to_jsonable"]
+
+SCHEMA_VERSION = 1
+"""Version of the JSON report schema; bumped on any incompatible change."""
+
+AuditMethod: TypeAlias = Literal["white_box", "black_box", "closed_form"]
+
+
+def to_jsonable(value: Any) -> Any:
+    """Recursively convert dataclasses, tuples and non-finite floats into JSON-safe values.
+
+    ``inf``/``-inf``/``nan`` become the strings ``"inf"``, ``"-inf"``, ``"nan"`` so reports stay
+    valid JSON.
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return to_jsonable(value.item())
+    return value
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One point of an estimated privacy curve ``ε ↦ δ(ε) = max(δ_{P‖Q}(ε), δ_{Q‖P}(ε))``."""
+
+    epsilon: float
+    delta_estimate: float
+    delta_lower: float
+    delta_upper: float
+
+
+@dataclass(frozen=True)
+class PrivacyAuditResult:
+    """The outcome of one privacy test of one mechanism against one claim.
+
+    Attributes:
+        name: the test's name (unique within a battery).
+        mechanism: a description of the audited mechanism.
+        method: ``"white_box"`` (sampled privacy loss), ``"black_box"`` (event counts) or
+            ``"closed_form"`` (exact formula, no sampling).
+        claim: the claimed ``(ε, δ)`` and relation.
+        violation: ``True`` when the test rejects the claim at its confidence level.
+        p_value: p-value of ``H₀: the claim holds on this neighbouring pair`` (super-uniform
+            under ``H₀``).
+        confidence: ``1 − β``, the level at which ``violation`` and the bounds are stated.
+        epsilon_lower_bound: a ``1 − β`` lower confidence bound on the smallest ``ε`` that is
+            valid at ``claim.delta`` for this pair (``-inf`` when there is no evidence).
+        delta_at_claim: estimate and bounds of ``δ(claim.epsilon)`` (white box), or ``None``.
+        curve: estimated privacy curve (white box), possibly empty.
+        samples: number of mechanism outputs (or privacy-loss draws) per side.
+        seed: the root seed of the test.
+        runtime_seconds: wall-clock time of the test.
+        details: method-specific extras (event chosen, counts, ...).
+    """
+
+    name: str
+    mechanism: str
+    method: AuditMethod
+    claim: PrivacyClaim
+    violation: bool
+    p_value: float
+    confidence: float
+    epsilon_lower_bound: float
+    delta_at_claim: CurvePoint | None
+    curve: tuple[CurvePoint, ...]
+    samples: int
+    seed: int | None
+    runtime_seconds: float
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        """``"VIOLATION"`` or ``"pass"``."""
+        return "VIOLATION" if self.violation else "pass"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dictionary (see :func:`to_jsonable`) tagged with the schema version."""
+        out: dict[str, Any] = to_jsonable(self)
+        out["schema_version"] = SCHEMA_VERSION
+        out["verdict"] = self.verdict
+        return out
+
+    def to_json(self) -> str:
+        """The result as a JSON string."""
+        return json.dumps(self.to_dict(), indent=2)
+
+    def summary(self) -> str:
+        """A short human-readable report."""
+        c = self.claim
+        lines = [
+            f"{self.name}: {self.verdict}",
+            f"  mechanism      {self.mechanism}",
+            f"  method         {self.method}, {self.samples} samples per side, seed {self.seed}",
+            f"  claim          (ε={c.epsilon:.6g}, δ={c.delta:.3g}) under {c.relation}"
+            + (f" [{c.label}]" if c.label else ""),
+            f"  ε lower bound  {self.epsilon_lower_bound:.6g} at confidence {self.confidence:.4g}",
+            f"  p-value        {self.p_value:.4g}",
+        ]
+        if self.delta_at_claim is not None:
+            d = self.delta_at_claim
+            lines.append(
+                f"  δ(ε_claim)     {d.delta_estimate:.4g} in [{d.delta_lower:.4g}, {d.delta_upper:.4g}]"
+            )
+        lines.append(f"  runtime        {self.runtime_seconds:.2f} s")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()

@@ -1,0 +1,41 @@
+"""The privacy battery end to end (a small budget) and the ``privonline audit`` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from audit.battery import BatteryConfig, run_privacy_battery
+from audit.cli import main
+
+
+def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
+    config = BatteryConfig(white_box_samples=20_000, black_box_samples=20_000, stream_runs=40)
+    report = run_privacy_battery(config, progress=False)
+    assert report.violations == []
+    names = [r.name for r in report.results]
+    assert any(n.startswith("wishart_tree vs exact") for n in names)
+    assert any(n.startswith("algorithm1_wishart_stream") for n in names)
+    # Holm-adjusted p-values are never below the raw ones
+    assert all(
+        a >= r.p_value - 1e-15 for a, r in zip(report.holm_pvalues, report.results, strict=True)
+    )
+    report.write(tmp_path)
+    payload = json.loads((tmp_path / "report.json").read_text())
+    assert payload["schema_version"] == 1 and payload["verdict"] == "pass"
+    assert payload["family_wise"] == {"method": "holm", "alpha": 0.05}
+    assert (tmp_path / "privacy_curves.png").stat().st_size > 0
+    slack = {(row["mechanism"], row["n"], row["delta"]): row for row in payload["slack"]}
+    # at the printed δ = 0.1 the exact ε of the Gaussian tree is 0: the calibration is loose
+    assert slack[("gaussian tree", 1000, 0.1)]["exact_epsilon"] == 0.0
+
+
+def test_cli_help_and_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", "privacy", "--help"])
+    assert exc.value.code == 0
+    assert "--quick" in capsys.readouterr().out
+    assert main(["audit", "privacy", "--alpha", "2", "--out", str(tmp_path)]) == 2
+    assert "family_alpha must be in (0.0, 1.0)" in capsys.readouterr().err

@@ -1,0 +1,74 @@
+"""The black-box event audit: its false-alarm rate, its power, and agreement with the white box."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from audit.blackbox import EventCounts, epsilon_lower_bound, event_audit, event_audit_from_samples
+from audit.exact import gaussian_epsilon, laplace_epsilon, white_box_audit
+from audit.mechanisms import GaussianMechanism, LaplaceMechanism
+from audit.protocols import NeighbouringPair, PrivacyClaim
+
+PAIR = NeighbouringPair(np.zeros(1), np.ones(1))
+
+
+def test_false_alarm_rate_on_a_correct_mechanism_at_its_exact_guarantee() -> None:
+    # 200 audits of the Gaussian mechanism (μ = 1) against its *exact* (ε(δ), δ): each rejects with
+    # probability ≤ β = 0.05, so ≤ 21 rejections (the 0.999 quantile of Bin(200, 0.05)).
+    claim = PrivacyClaim(gaussian_epsilon(1.0, 1e-2), 1e-2)
+    rejections = sum(
+        event_audit(GaussianMechanism(1.0), PAIR, claim, samples=4000, seed=s).violation
+        for s in range(200)
+    )
+    assert rejections <= int(stats.binom(200, 0.05).ppf(0.999))
+
+
+def test_power_against_a_mechanism_with_half_the_noise() -> None:
+    # σ = 0.5 instead of 1 (μ = 2): δ(ε_claim) is far above the claim; 30 of 30 audits reject
+    claim = PrivacyClaim(gaussian_epsilon(1.0, 1e-2), 1e-2)
+    hits = sum(
+        event_audit(GaussianMechanism(0.5), PAIR, claim, samples=20000, seed=s).violation
+        for s in range(30)
+    )
+    assert hits == 30
+
+
+def test_black_box_lower_bound_never_exceeds_the_white_box_curve() -> None:
+    # the black box can only see events, so its ε lower bound must sit below the true ε(δ)
+    for scale in (0.5, 1.0, 2.0):
+        mech = LaplaceMechanism(scale)
+        claim = PrivacyClaim(1.0 / scale, 0.0)
+        bb = event_audit(mech, PAIR, claim, samples=100_000, seed=7)
+        wb = white_box_audit(mech, PAIR, claim, samples=100_000, seed=7)
+        assert not bb.violation and not wb.violation
+        assert bb.epsilon_lower_bound <= laplace_epsilon(1.0 / scale, 0.0) + 1e-12
+        assert bb.epsilon_lower_bound > 0.5 / scale  # and it is informative (half the true ε)
+
+
+def test_epsilon_lower_bound_formula_by_hand() -> None:
+    # c = 900/1000, c' = 100/1000, δ = 0: ln(P̲/P̄') with one-sided CP at β/2 = 0.025
+    counts = EventCounts(900, 1000, 100, 1000)
+    p_low = stats.beta.ppf(0.025, 900, 101)
+    q_high = stats.beta.ppf(0.975, 101, 900)
+    assert epsilon_lower_bound(counts, 0.0, 0.05) == pytest.approx(math.log(p_low / q_high))
+    assert epsilon_lower_bound(EventCounts(1, 1000, 1, 1000), 0.1, 0.05) == -math.inf
+
+
+def test_discrete_outputs_use_the_count_likelihood_ratio() -> None:
+    # randomized response on 3 bits: outputs are discrete, several features -> count LR score
+    rng = np.random.default_rng(3)
+    p_keep = math.exp(1.0) / (1 + math.exp(1.0))  # each bit ε = 1, three bits ε = 3
+    truth, other = np.zeros(3), np.ones(3)
+
+    def rr(bits: np.ndarray, size: int) -> np.ndarray:
+        flip = rng.uniform(size=(size, 3)) > p_keep
+        return np.where(flip, 1 - bits, bits)
+
+    result = event_audit_from_samples(
+        rr(truth, 100_000), rr(other, 100_000), PrivacyClaim(2.0, 0.0), name="rr", mechanism="rr"
+    )
+    assert result.violation and 2.0 < result.epsilon_lower_bound <= 3.0

@@ -1,0 +1,157 @@
+"""The exact (white-box) audit: closed forms, reduced Wishart laws, and the sampled test."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from dp_accounting.pld import privacy_loss_distribution as pld
+from scipy import stats
+
+from audit.exact import (
+    gaussian_delta,
+    gaussian_epsilon,
+    laplace_delta,
+    laplace_epsilon,
+    privacy_loss_audit,
+    white_box_audit,
+    wishart_add_remove_losses,
+    wishart_replacement_losses,
+)
+from audit.mechanisms import (
+    GaussianMechanism,
+    NodeViewMechanism,
+    SymmetricGaussianMatrixMechanism,
+    WishartMechanism,
+    gaussian_mu,
+)
+from audit.protocols import NeighbouringPair, PrivacyClaim
+
+KS_LEVEL = 1e-3
+
+
+@pytest.mark.parametrize("mu", [0.1, 0.5, 1.0, 2.0])
+def test_gaussian_curve_matches_dp_accounting(mu: float) -> None:
+    # independent implementation: Google's PLD accountant (pessimistic discretisation 1e-4)
+    accountant = pld.from_gaussian_mechanism(
+        standard_deviation=1.0 / mu, sensitivity=1.0, value_discretization_interval=1e-4
+    )
+    for eps in (0.0, 0.1, 0.5, 1.0, 2.0):
+        assert gaussian_delta(mu, eps) == pytest.approx(
+            accountant.get_delta_for_epsilon(eps), rel=1e-3, abs=1e-9
+        )
+    for delta in (1e-2, 1e-5):
+        eps = gaussian_epsilon(mu, delta)
+        assert gaussian_delta(mu, eps) == pytest.approx(delta, rel=1e-8)
+
+
+@pytest.mark.parametrize("eps0", [0.5, 1.0, 3.0])
+def test_laplace_curve_matches_dp_accounting(eps0: float) -> None:
+    accountant = pld.from_laplace_mechanism(
+        parameter=1.0 / eps0, sensitivity=1.0, value_discretization_interval=1e-5
+    )
+    for eps in (0.0, eps0 / 4, eps0 / 2, 0.9 * eps0, eps0, 2 * eps0):
+        assert laplace_delta(eps0, eps) == pytest.approx(
+            accountant.get_delta_for_epsilon(eps), rel=1e-4, abs=1e-9
+        )
+    assert laplace_epsilon(eps0, 0.0) == pytest.approx(eps0)
+    assert laplace_delta(eps0, laplace_epsilon(eps0, 0.01)) == pytest.approx(0.01, rel=1e-9)
+
+
+def _brute_force_losses(
+    k: int, p: int, v: np.ndarray, v_prime: np.ndarray | None, size: int, seed: int
+) -> np.ndarray:
+    """L_{P‖Q} from the full Wishart densities (scipy logpdf), P with row v, Q with v' (or none)."""
+    mech = WishartMechanism(p, k, 2.0)
+    g = np.outer(v, v)
+    g_prime = np.zeros((p, p)) if v_prime is None else np.outer(v_prime, v_prime)
+    out = mech.sample(g, np.random.default_rng(seed), size)
+    own, other = mech.log_density(g, out), mech.log_density(g_prime, out)
+    return np.where(np.isfinite(other), own - other, np.inf)
+
+
+def test_wishart_add_remove_reduction_matches_brute_force_and_catches_a_wrong_exponent() -> None:
+    # spec 003 §3.6: L = −a ln(1 + r/X) + r/2, X ~ χ²_{k−p+1}, a = (k−p−1)/2.  p = 3, k = 20.
+    k, p, size = 20, 3, 20000
+    v = np.array([1.0, 0.0, 1.0])  # ‖v‖² = 2 = scale ⇒ r = 1
+    brute = _brute_force_losses(k, p, v, None, size, seed=201)
+    reduced = wishart_add_remove_losses(np.random.default_rng(202), size, k=k, p=p, r=1.0)
+    assert stats.ks_2samp(brute, reduced).pvalue > KS_LEVEL
+    a_wrong = (k - p) / 2  # a off by 1/2: a plausible slip
+    x = np.random.default_rng(203).chisquare(k - p + 1, size=size)
+    wrong = -a_wrong * np.log1p(1.0 / x) + 0.5
+    assert stats.ks_2samp(brute, wrong).pvalue < 1e-6
+
+
+def test_wishart_replacement_reduction_matches_brute_force() -> None:
+    k, p, size = 20, 3, 20000
+    v, w = np.array([1.0, 0.0, 1.0]), np.array([-1.0, 0.0, 1.0])  # orthogonal, norm² = 2
+    brute = _brute_force_losses(k, p, v, w, size, seed=204)
+    reduced = wishart_replacement_losses(np.random.default_rng(205), size, k=k, p=p)
+    finite_b, finite_r = brute[np.isfinite(brute)], reduced[np.isfinite(reduced)]
+    assert stats.ks_2samp(finite_b, finite_r).pvalue > KS_LEVEL
+    # the 2×2 Bartlett sampler inside agrees with scipy's Wishart sampler
+    ti = stats.wishart(df=k - p + 2, scale=np.eye(2)).rvs(size=size, random_state=206)
+    t = np.linalg.inv(ti)
+    det = (1 + t[:, 0, 0]) * (1 - t[:, 1, 1]) + t[:, 0, 1] * t[:, 1, 0]
+    via_scipy = -(k - p - 1) / 2 * np.log(det[det > 0])
+    assert stats.ks_2samp(finite_r, via_scipy).pvalue > KS_LEVEL
+
+
+def test_impossible_outputs_give_infinite_loss_at_the_exact_rate() -> None:
+    # removing a row: O − G' − vvᵀ must stay positive definite; it fails iff X ≤ r, X ~ χ²_{k−p+1}
+    k, p, size = 5, 3, 40000
+    losses = wishart_add_remove_losses(
+        np.random.default_rng(207), size, k=k, p=p, r=1.0, direction="remove"
+    )
+    rate = float(np.mean(np.isinf(losses)))
+    expected = stats.chi2(k - p + 1).cdf(1.0)
+    assert abs(rate - expected) < 5 * math.sqrt(expected * (1 - expected) / size)
+    # such outputs make pure DP impossible: the audit rejects ε-DP for any ε
+    result = privacy_loss_audit(
+        np.zeros(size), losses, PrivacyClaim(5.0, 0.0), name="remove", mechanism="wishart k=5"
+    )
+    assert result.violation
+    assert result.details["infinite_loss_fraction_q"] == pytest.approx(rate)
+
+
+def test_white_box_audit_passes_the_exact_claim_and_rejects_too_little_noise() -> None:
+    pair = NeighbouringPair(np.zeros(1), np.ones(1))
+    exact = PrivacyClaim(gaussian_epsilon(1.0, 1e-3), 1e-3)  # σ = 1, Δ = 1 ⇒ μ = 1
+    good = white_box_audit(GaussianMechanism(1.0), pair, exact, samples=200_000, seed=208)
+    assert not good.violation
+    assert good.delta_at_claim is not None
+    assert good.delta_at_claim.delta_lower <= 1e-3 <= good.delta_at_claim.delta_upper
+    bad = white_box_audit(GaussianMechanism(0.7), pair, exact, samples=200_000, seed=208)
+    assert bad.violation and bad.p_value < 1e-6
+    assert bad.epsilon_lower_bound > exact.epsilon
+
+
+def test_node_view_white_box_estimate_matches_the_closed_form_curve() -> None:
+    p, sigma, nodes = 3, 1.5, 4
+    v, w = np.array([1.0, 0.0, 1.0]), np.array([-1.0, 0.0, 1.0])
+    x, xp = np.outer(v, v), np.outer(w, w)
+    mu = math.sqrt(nodes) * gaussian_mu(x - xp, sigma)  # ‖D‖_F = 2√2 ⇒ μ_node = 2/σ
+    assert mu == pytest.approx(math.sqrt(nodes) * 2.0 / sigma)
+    mech = NodeViewMechanism(SymmetricGaussianMatrixMechanism(p, sigma), nodes)
+    claim = PrivacyClaim(1.0, 0.5)
+    result = white_box_audit(mech, NeighbouringPair(x, xp), claim, samples=100_000, seed=209)
+    assert result.delta_at_claim is not None
+    assert result.delta_at_claim.delta_lower <= gaussian_delta(mu, 1.0)
+    assert gaussian_delta(mu, 1.0) <= result.delta_at_claim.delta_upper
+
+
+def test_bad_inputs() -> None:
+    with pytest.raises(ValueError, match=r"mu must be in \(0, inf\)"):
+        gaussian_delta(0.0, 1.0)
+    with pytest.raises(ValueError, match="epsilon must be in"):
+        laplace_delta(1.0, -1.0)
+    with pytest.raises(ValueError, match="direction must be"):
+        wishart_add_remove_losses(np.random.default_rng(0), 5, k=10, p=3, direction="both")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="k must be an integer >= 4"):
+        wishart_replacement_losses(np.random.default_rng(0), 5, k=3, p=3)
+    with pytest.raises(ValueError, match="delta must be in"):
+        PrivacyClaim(1.0, 1.0)
+    with pytest.raises(ValueError, match="relation must be"):
+        PrivacyClaim(1.0, 0.1, "swap")  # type: ignore[arg-type]

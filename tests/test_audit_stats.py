@@ -1,0 +1,90 @@
+"""Coverage of the audit's confidence bounds: each holds at (at least) its nominal level.
+
+These are the auditor's own soundness checks: a published auditor once shipped a DKW margin that
+held only with probability 1/2 (STYLE.md).  Each simulation has a fixed seed; its acceptance
+threshold is the 0.999 quantile of Binomial(reps, β), so a correct bound fails the test with
+probability < 1e-3, while a bound of level 2β (half as wide in log-confidence) is caught.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from audit.stats import (
+    clopper_pearson,
+    empirical_bernstein_bounds,
+    empirical_bernstein_pvalue,
+    hockey_stick_summands,
+)
+
+REPS = 3000
+BETA = 0.05
+ACCEPT = int(stats.binom(REPS, BETA).ppf(0.999))  # 177 misses of 3000 at most
+
+
+def test_clopper_pearson_coverage() -> None:
+    rng = np.random.default_rng(101)
+    p, n = 0.07, 60
+    counts = rng.binomial(n, p, size=REPS)
+    lows = np.array([clopper_pearson(int(c), n, BETA)[0] for c in counts])
+    highs = np.array([clopper_pearson(int(c), n, BETA)[1] for c in counts])
+    assert int(np.sum(lows > p)) <= ACCEPT
+    assert int(np.sum(highs < p)) <= ACCEPT
+
+
+def test_a_too_narrow_binomial_bound_is_caught_by_the_same_check() -> None:
+    # the plug-in normal interval p̂ ± z·se at small n p misses far more often than β
+    rng = np.random.default_rng(102)
+    p, n = 0.02, 60
+    counts = rng.binomial(n, p, size=REPS)
+    phat = counts / n
+    wald_high = phat + stats.norm.ppf(1 - BETA) * np.sqrt(phat * (1 - phat) / n)
+    assert int(np.sum(wald_high < p)) > ACCEPT
+
+
+def test_clopper_pearson_edges_and_bad_input() -> None:
+    assert clopper_pearson(0, 10, 0.05)[0] == 0.0
+    assert clopper_pearson(10, 10, 0.05)[1] == 1.0
+    # one-sided upper bound at 0 successes: 1 − β^{1/n}
+    assert clopper_pearson(0, 10, 0.05)[1] == pytest.approx(1 - 0.05 ** (1 / 10), rel=1e-9)
+    with pytest.raises(ValueError, match="successes must be in"):
+        clopper_pearson(11, 10, 0.05)
+    with pytest.raises(ValueError, match=r"beta must be in \(0.0, 0.5\)"):
+        clopper_pearson(1, 10, 0.5)
+
+
+def test_empirical_bernstein_coverage_on_skewed_unit_variables() -> None:
+    # Z = (1 − e^{ε−L})₊ for Gaussian losses: the very variables the hockey-stick audit averages
+    rng = np.random.default_rng(103)
+    mu, eps, n = 0.5, 0.8, 400
+    # true mean by a huge independent sample (its error ~1e-5 is negligible against the bounds)
+    true = float(hockey_stick_summands(rng.normal(mu**2 / 2, mu, size=4_000_000), eps).mean())
+    misses_low = misses_high = 0
+    for _ in range(REPS):
+        z = hockey_stick_summands(rng.normal(mu**2 / 2, mu, size=n), eps)
+        b = empirical_bernstein_bounds(z, BETA)
+        misses_low += int(b.lower > true)
+        misses_high += int(b.upper < true)
+    assert misses_low <= ACCEPT and misses_high <= ACCEPT
+
+
+def test_empirical_bernstein_pvalue_is_consistent_with_the_bound() -> None:
+    rng = np.random.default_rng(104)
+    z = rng.beta(0.5, 5.0, size=5000)
+    b = empirical_bernstein_bounds(z, 0.01)
+    # at threshold = lower bound the p-value is exactly the bound's level
+    assert empirical_bernstein_pvalue(z, b.lower) == pytest.approx(0.01, rel=1e-6)
+    assert empirical_bernstein_pvalue(z, float(z.mean()) + 0.1) == 1.0
+    with pytest.raises(ValueError, match=r"values must lie in \[0, 1\]"):
+        empirical_bernstein_bounds(np.array([0.5, 1.5]), 0.05)
+
+
+def test_hockey_stick_summands_handle_infinite_losses() -> None:
+    out = hockey_stick_summands(np.array([math.inf, -math.inf, 0.0, 1.0, 3.0]), 1.0)
+    np.testing.assert_allclose(out, [1.0, 0.0, 0.0, 0.0, 1 - math.exp(-2.0)])
+    with pytest.raises(ValueError, match="losses must not contain NaN"):
+        hockey_stick_summands(np.array([math.nan]), 1.0)
