@@ -26,6 +26,7 @@ from statsmodels.stats.multitest import multipletests
 from tqdm.auto import tqdm
 
 from audit.accuracy import AccuracyAuditResult, regularizer_accuracy_audit
+from audit.billboard import RedrawingTree, billboard_audit
 from audit.blackbox import event_audit_from_samples
 from audit.exact import gaussian_epsilon
 from audit.mechanisms import NodeViewMechanism, SymmetricGaussianMatrixMechanism, gaussian_mu
@@ -54,6 +55,7 @@ from reference.shariff_sheffet.bounds import (
 )
 from reference.shariff_sheffet.regularizers import PrivacyParameters, ProblemConstants, Variant
 from reference.shariff_sheffet.simulation import make_policy
+from reference.tree import TreeAggregator
 from reference.validation import check_in_range, check_int_at_least
 
 __all__ = [
@@ -61,6 +63,7 @@ __all__ = [
     "BatteryReport",
     "SlackRow",
     "ZooRow",
+    "run_billboard_zoo",
     "run_privacy_battery",
     "run_zoo",
     "shift_forgotten_audit",
@@ -428,7 +431,19 @@ def run_privacy_battery(
             )
         ]
 
+    def billboard() -> list[PrivacyAuditResult]:
+        return [
+            billboard_audit(
+                TreeAggregator,
+                seed=int(seeds[23]),
+                name="gaussian_tree_billboard",
+                confidence=confidence,
+                replicates=max(1000, config.black_box_samples // 20),
+            )
+        ]
+
     jobs += [
+        billboard,
         black_box_gaussian,
         black_box_laplace,
         lambda: _stream_tests(config, int(seeds[22]), confidence),
@@ -455,14 +470,15 @@ def run_privacy_battery(
 
 @dataclass(frozen=True)
 class ZooRow:
-    """Detection counts of one case over ``reps`` independent audits."""
+    """Detection counts of one case over ``reps`` independent audits (``rejected_printed`` is
+    ``None`` for cases that have no printed claim, such as the scaled billboard setting)."""
 
     name: str
     description: str
     broken: bool
     reps: int
     rejected_exact: int
-    rejected_printed: int
+    rejected_printed: int | None
     rate_exact_lower: float
     rate_exact_upper: float
 
@@ -532,3 +548,29 @@ def shift_forgotten_audit(
         name="wishart_shift_forgotten" if forget else "wishart_shifted",
         shift=0.0 if forget else None,
     )
+
+
+def run_billboard_zoo(*, reps: int = 60, seed: int = 12, progress: bool = False) -> list[ZooRow]:
+    """Power against the "node noise redrawn at each use" bug, and false alarms on the correct
+    tree, through the billboard audit (:mod:`audit.billboard`); same bounds as :func:`run_zoo`."""
+    reps = check_int_at_least("reps", reps, 1)
+    rows: list[ZooRow] = []
+    cases: list[tuple[str, str, bool, Any]] = [
+        ("tree_billboard", "correct tree, billboard view (n=256, μ=0.5)", False, TreeAggregator),
+        (
+            "tree_node_noise_redrawn",
+            "tree that redraws node noise at every release",
+            True,
+            RedrawingTree,
+        ),
+    ]
+    for child, (name, description, broken, factory) in zip(
+        np.random.SeedSequence(seed).spawn(len(cases)), cases, strict=True
+    ):
+        hits = 0
+        for s in tqdm(child.generate_state(reps), disable=not progress, desc=name, leave=False):
+            hits += int(billboard_audit(factory, seed=int(s), name=name).violation)
+        low, _ = clopper_pearson(hits, reps, 0.05)
+        _, high = clopper_pearson(hits, reps, 0.05)
+        rows.append(ZooRow(name, description, broken, reps, hits, None, low, high))
+    return rows

@@ -87,7 +87,7 @@ def _audit_parser() -> argparse.ArgumentParser:
 
 
 def _run_audit(argv: Sequence[str]) -> int:
-    from audit.battery import BatteryConfig, run_privacy_battery, run_zoo
+    from audit.battery import BatteryConfig, run_billboard_zoo, run_privacy_battery, run_zoo
     from audit.results import to_jsonable
 
     args = _audit_parser().parse_args(argv)
@@ -116,6 +116,7 @@ def _run_audit(argv: Sequence[str]) -> int:
             print(f"verdict: {'VIOLATION' if report.violations else 'pass'}")
         return 1 if report.violations else 0
     rows = run_zoo(reps=args.reps, samples=args.samples, seed=args.seed, progress=True)
+    rows += run_billboard_zoo(reps=args.reps, seed=args.seed + 1, progress=True)
     args.out.mkdir(parents=True, exist_ok=True)
     payload = to_jsonable(rows)
     (args.out / "zoo.json").write_text(json.dumps(payload, indent=2))
@@ -127,10 +128,10 @@ def _run_audit(argv: Sequence[str]) -> int:
         )
         print("|---|---|---|---|---|")
         for r in rows:
+            printed = "–" if r.rejected_printed is None else f"{r.rejected_printed}/{r.reps}"
             print(
                 f"| {r.name} | {r.broken} | {r.rejected_exact}/{r.reps} | "
-                f"[{r.rate_exact_lower:.3f}, {r.rate_exact_upper:.3f}] | "
-                f"{r.rejected_printed}/{r.reps} |"
+                f"[{r.rate_exact_lower:.3f}, {r.rate_exact_upper:.3f}] | {printed} |"
             )
     return 0
 

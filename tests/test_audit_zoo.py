@@ -8,9 +8,11 @@ rate is 0.049 (≤ β = 0.05).  Rates are asserted through those bounds.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from audit.battery import ZooRow, run_zoo, shift_forgotten_audit
+from audit.battery import ZooRow, run_billboard_zoo, run_zoo, shift_forgotten_audit
+from audit.billboard import correct_billboard_mu
 from audit.zoo import privacy_zoo
 
 REPS = 60
@@ -68,3 +70,23 @@ def test_shift_forgotten_is_caught_by_the_accuracy_event() -> None:
     assert not correct.violation
     # slack: the shifted bounds bracket the released eigenvalues
     assert correct.lambda_min_quantiles[0] > 0
+
+
+def test_node_noise_redrawn_at_each_use_is_caught_through_the_billboard() -> None:
+    # the node-level view cannot see this bug (each node is still one noisy value per release);
+    # the billboard audit against the correct tree's exact GDP curve catches it 60/60
+    rows = {row.name: row for row in run_billboard_zoo(reps=REPS, seed=12)}
+    assert rows["tree_node_noise_redrawn"].rate_exact_lower >= 0.95
+    assert rows["tree_billboard"].rate_exact_upper <= 0.05
+
+
+def test_correct_billboard_mu_matches_the_release_structure() -> None:
+    # n = 2: releases P(0) (2 pad terms) and P(1) = leaf 1 + node (0,1) + 1 pad; t = 1.
+    # Σ = diag(2, 2) (no shared node), Δ = (0, d): μ² = d²/2
+    assert correct_billboard_mu(2, 1, 1.0, 1.0) ** 2 == pytest.approx(0.5)
+    # n = 4, t = 1: P(1) uses (0,1), P(2) uses (1,1), P(3) uses (1,1),(0,3); m = 3
+    # Σ = [[3,0,0,0],[0,3,0,0],[0,0,3,1],[0,0,1,3]] and Δ = (0,1,1,1)
+    sigma = np.array([[3.0, 0, 0, 0], [0, 3, 0, 0], [0, 0, 3, 1], [0, 0, 1, 3]])
+    delta = np.array([0.0, 1, 1, 1])
+    expected = float(delta @ np.linalg.solve(sigma, delta))
+    assert correct_billboard_mu(4, 1, 1.0, 1.0) ** 2 == pytest.approx(expected)
