@@ -10,8 +10,10 @@
   node depends only on the user's contribution; the data of a node is therefore represented by that
   contribution alone.
 
-The node-noise samplers are the reference samplers of :mod:`reference.noise`, so these audits
-exercise the code the algorithms use.
+These mechanisms take their parameters from the reference noise laws of :mod:`reference.noise`
+and draw the same laws (vectorised, or through :data:`scipy.stats.wishart`); they do not call the
+reference samplers, whose laws are checked separately (``tests/test_noise.py``) and which the
+stream and accuracy audits run directly.
 """
 
 from __future__ import annotations

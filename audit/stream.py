@@ -11,7 +11,8 @@ billboard and the actions are post-processing of it, so its exact curve is the g
 correct algorithm has, and the claim the black-box stream audit is also run against.
 
 :func:`worst_case_streams` builds the streams of spec 003 §4.2.5: ``d = 2``; on every day but
-``t`` two unit arms at ±45° around ``e₁ + e₂`` with fixed ``±1`` reward tables; on day ``t`` a
+``t`` two unit arms at ±45° around ``e₁`` with fixed ``±1`` reward tables (means from
+``θ = (0.6, 0.3)``, so the arms differ); on day ``t`` a
 single arm, ``e₁`` versus ``−e₁``, with reward ``B̃``, so that the rows ``v = (e₁, 1)`` and
 ``v' = (−e₁, 1)`` are orthogonal and of norm ``L̃``.
 """
@@ -70,8 +71,8 @@ class Stream:
 def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream]:
     """The t-neighbouring pair of spec 003 §4.2.5 (module docstring), ``d = 2``, ``L = B̃ = 1``.
 
-    Reward tables of the other days are fixed ``±1`` draws (from ``seed``) with means given by the
-    direction ``θ = (1, 0)``; they are identical in both streams.
+    Reward tables of the other days are fixed ``±1`` draws (from ``seed``) with means
+    ``⟨θ, x⟩``, ``θ = (0.6, 0.3)``; they are identical in both streams.
     """
     n = check_int_at_least("n", n, 2)
     t = check_int_at_least("t", t, 1)
@@ -82,7 +83,7 @@ def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream
     rng = np.random.default_rng(seed)
     c = 1.0 / math.sqrt(2.0)
     arms = np.array([[c, c], [c, -c]])
-    means = arms @ np.array([0.6, 0.0])
+    means = arms @ np.array([0.6, 0.3])
     days_s: list[FloatArray] = []
     days_sp: list[FloatArray] = []
     rewards: list[FloatArray] = []

@@ -28,6 +28,7 @@ import numpy as np
 
 from audit.exact import (
     compose_losses,
+    density_privacy_losses,
     gaussian_epsilon,
     laplace_epsilon,
     privacy_loss_audit,
@@ -40,7 +41,7 @@ from audit.mechanisms import (
     SymmetricGaussianMatrixMechanism,
     gaussian_mu,
 )
-from audit.protocols import PrivacyClaim
+from audit.protocols import DensityMechanism, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference._typing import FloatArray
@@ -169,6 +170,17 @@ class LossCase:
         )[0]
 
 
+def _density_sampler(
+    mechanism: DensityMechanism[FloatArray], data: FloatArray, other: FloatArray
+) -> LossSampler:
+    """Privacy-loss draws of a white-box mechanism (:func:`audit.exact.density_privacy_losses`)."""
+
+    def draw(rng: np.random.Generator, size: int) -> FloatArray:
+        return density_privacy_losses(mechanism, data, other, rng, size)
+
+    return draw
+
+
 # --------------------------------------------------------------------------------------------
 # Gaussian tree
 # --------------------------------------------------------------------------------------------
@@ -196,13 +208,6 @@ def gaussian_tree_case(
     x, x_prime = config.replacement_difference()
     mechanism = NodeViewMechanism(SymmetricGaussianMatrixMechanism(config.p, actual_sigma), used)
 
-    def sampler(data: FloatArray, other: FloatArray) -> LossSampler:
-        def draw(rng: np.random.Generator, size: int) -> FloatArray:
-            out = mechanism.sample(data, rng, size)
-            return mechanism.log_density(data, out) - mechanism.log_density(other, out)
-
-        return draw
-
     correct_used = 1 if per_node else config.used_nodes
     mu = math.sqrt(correct_used) * gaussian_mu(x - x_prime, config.sigma)
     if per_node:
@@ -217,8 +222,8 @@ def gaussian_tree_case(
         name=name,
         description=description,
         broken=broken,
-        loss_p=sampler(x, x_prime),
-        loss_q=sampler(x_prime, x),
+        loss_p=_density_sampler(mechanism, x, x_prime),
+        loss_q=_density_sampler(mechanism, x_prime, x),
         printed=printed,
         exact=exact,
         tags=("gaussian", "node" if per_node else "tree"),
@@ -247,34 +252,46 @@ def wishart_exact_epsilon(
     delta: float = DELTA_STAR,
     samples: int = 1_000_000,
     seed: int = 7,
-    steps: int = 40,
+    confidence_loss: float = 1e-3,
 ) -> float:
-    """A conservative ε for the correct Wishart view at ``δ``, from an independent reference sample
-    of the replacement loss composed over ``nodes`` nodes.
+    """A conservative ε for the correct Wishart view at ``δ``, valid with probability
+    ``≥ 1 − confidence_loss``.
 
-    Bisection over ε for the smallest value whose empirical-Bernstein *upper* bound on ``δ(ε)`` is
-    at most ``δ``; each of the ``steps`` bounds is taken at level ``1e-3/steps`` (Bonferroni), so
-    with probability ``≥ 1 − 1e-3`` every bound used holds and the returned ε is valid for the true
-    curve.  Audits of the correct mechanism against it are therefore sound.
+    Two independent reference samples of the replacement loss composed over ``nodes`` nodes:
+
+    1. on sample A, bisection finds a candidate ``ε_c`` whose empirical-Bernstein upper bound on
+       ``δ(ε)`` is at most ``δ`` (any search is allowed here: A only *proposes*);
+    2. on sample B, the candidates ``ε_c·1.05^j`` (``j = 0, 1, …``, fixed by A alone) are checked
+       in turn with the level-``confidence_loss/2^{j+1}`` upper bound; the first that passes is
+       returned.  By a union bound over ``j`` every check made holds with probability
+       ``≥ 1 − confidence_loss``, so the returned ε satisfies ``δ(ε) ≤ δ`` with that probability.
+
+    Audits of the correct mechanism against the resulting claim are therefore sound up to an
+    extra ``confidence_loss`` of false-alarm probability.
     """
-    losses = _wishart_sampler(k, p, 1.0, nodes)(np.random.default_rng(seed), samples)
-    level = 1e-3 / steps
+    rng_a, rng_b = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    sampler = _wishart_sampler(k, p, 1.0, nodes)
+    proposal = sampler(rng_a, samples)
 
-    def upper(eps: float) -> float:
+    def upper(losses: FloatArray, eps: float, level: float) -> float:
         return empirical_bernstein_bounds(hockey_stick_summands(losses, eps), level).upper
 
-    if upper(0.0) <= delta:
-        return 0.0
-    lo, hi = 0.0, max(float(np.quantile(losses, 0.99999)), 1e-6)
-    while upper(hi) > delta:
-        hi *= 2.0
-    for _ in range(steps - 1):
-        mid = (lo + hi) / 2.0
-        if upper(mid) <= delta:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    if upper(proposal, 0.0, confidence_loss) <= delta:
+        candidate = 0.0
+    else:
+        lo, hi = 0.0, max(float(np.quantile(proposal, 0.99999)), 1e-6)
+        while upper(proposal, hi, confidence_loss) > delta:
+            hi *= 2.0
+        for _ in range(40):
+            mid = (lo + hi) / 2.0
+            lo, hi = (lo, mid) if upper(proposal, mid, confidence_loss) <= delta else (mid, hi)
+        candidate = hi
+    check = sampler(rng_b, samples)
+    for j in range(60):
+        eps = candidate * 1.05**j if candidate > 0 else (0.0 if j == 0 else 1e-6 * 2.0**j)
+        if upper(check, eps, confidence_loss / 2.0 ** (j + 1)) <= delta:
+            return float(eps)
+    raise RuntimeError("wishart_exact_epsilon: no candidate confirmed; increase samples")
 
 
 def wishart_tree_case(
@@ -367,19 +384,12 @@ def laplace_case(
     mechanism = LaplaceMechanism(used_sensitivity / epsilon)
     x, x_prime = np.zeros(1), np.full(1, sensitivity)
 
-    def sampler(data: FloatArray, other: FloatArray) -> LossSampler:
-        def draw(rng: np.random.Generator, size: int) -> FloatArray:
-            out = mechanism.sample(data, rng, size)
-            return mechanism.log_density(data, out) - mechanism.log_density(other, out)
-
-        return draw
-
     return LossCase(
         name=name,
         description=repr(mechanism) + f" on a query of sensitivity {sensitivity:g}",
         broken=broken,
-        loss_p=sampler(x, x_prime),
-        loss_q=sampler(x_prime, x),
+        loss_p=_density_sampler(mechanism, x, x_prime),
+        loss_q=_density_sampler(mechanism, x_prime, x),
         printed=PrivacyClaim(epsilon, 0.0, "replace_one", "printed pure ε"),
         exact=PrivacyClaim(
             laplace_epsilon(epsilon, DELTA_STAR),

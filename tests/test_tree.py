@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from audit.billboard import RedrawingTree
 from reference._typing import FloatArray
 from reference.noise import SymmetricGaussianNoise, ZeroNoise
 from reference.tree import (
-    Release,
     TreeAggregator,
     dyadic_decomposition,
     node_leaf_range,
@@ -160,15 +160,8 @@ def test_pad_none_releases_bare_dyadic_sum() -> None:
 
 
 def test_broken_tree_that_redraws_node_noise_is_detected() -> None:
-    """The reuse check above must fail for a tree that redraws a node's noise at each release."""
-
-    class RedrawingTree(TreeAggregator):
-        def release(self) -> Release:
-            for level in range(self.m):
-                if self._node_noise[level] is not None:
-                    self._node_noise[level] = self.noise.sample(self._rng)
-            self._release = None
-            return super().release()
+    """The reuse check above must fail for a tree that redraws a node's noise at each release
+    (the broken tree of the billboard audit's zoo)."""
 
     noise = TaggedNoise(size=64)
     tree = RedrawingTree(8, noise, np.random.default_rng(0))

@@ -389,6 +389,14 @@ def _theorem_bracket(
     return sigma_term + noise_term
 
 
+def _check_reward_bound(B: float) -> float:
+    """Assumption 2 with Remark 2: the mean-reward bound ``B`` is at least 1."""
+    B = check_finite("B", B)
+    if B < 1.0:
+        raise ValueError(f"B must be in [1, inf) (Assumption 2, Remark 2), got {B}")
+    return B
+
+
 def regret_bound_thm5(
     n: int,
     d: int,
@@ -404,9 +412,7 @@ def regret_bound_thm5(
     ``R̂_n ≤ B √(8n) [σ(2 ln(2/α) + d ln(ρ_max/ρ_min + nL²/(dρ_min)))
     + (S √ρ_max + γ) √(d ln(1 + nL²/(dρ_min)))]``.  Requires ``B ≥ 1`` (Assumption 2).
     """
-    B = check_finite("B", B)
-    if B < 1.0:
-        raise ValueError(f"B must be in [1, inf) (Assumption 2, Remark 2), got {B}")
+    B = _check_reward_bound(B)
     bracket = _theorem_bracket(n, d, L, S, sigma, alpha, bounds)  # validates n first
     return B * math.sqrt(8.0 * n) * bracket
 
@@ -428,9 +434,7 @@ def regret_bound_thm6(
     The paper's ``B`` factor is kept as printed (for ``B = 1``, the only case used, it is exact;
     proofs_notes R-THM6B).
     """
-    B = check_finite("B", B)
-    if B < 1.0:
-        raise ValueError(f"B must be in [1, inf) (Assumption 2, Remark 2), got {B}")
+    B = _check_reward_bound(B)
     gap = check_positive("gap", gap)
     return 8.0 * B / gap * _theorem_bracket(n, d, L, S, sigma, alpha, bounds) ** 2
 
