@@ -164,7 +164,7 @@ class BatteryReport:
             "|---|---|---|---|---|---|",
         ]
         for s in self.slack:
-            bound = "≤ " if s.exact_is_upper_bound else ""
+            bound = "≤ " if s.exact_is_upper_bound and s.exact_epsilon > 0 else ""
             lines.append(
                 f"| {s.mechanism} | {s.n:.3g} | {s.d} | ({s.claimed_epsilon:g}, {s.claimed_delta:g}) "
                 f"| {s.delta:g} | {bound}{s.exact_epsilon:.4g} |"
