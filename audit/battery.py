@@ -39,6 +39,12 @@ from audit.stream import (
     collect_transcripts,
     worst_case_streams,
 )
+from audit.theorem_checks import (
+    RunAuditResult,
+    confidence_ellipsoid_audit,
+    proof_failure_rate,
+    regularizer_run_audit,
+)
 from audit.zoo import (
     DELTA_STAR,
     LossCase,
@@ -53,7 +59,13 @@ from reference.noise import WishartNoise
 from reference.shariff_sheffet.bounds import (
     wishart_shifted_bounds,
 )
-from reference.shariff_sheffet.regularizers import PrivacyParameters, ProblemConstants, Variant
+from reference.shariff_sheffet.regularizers import (
+    PrivacyParameters,
+    ProblemConstants,
+    TreeStatistics,
+    Variant,
+    make_regularizer,
+)
 from reference.shariff_sheffet.simulation import make_policy
 from reference.tree import TreeAggregator
 from reference.validation import check_in_range, check_int_at_least
@@ -63,6 +75,7 @@ __all__ = [
     "BatteryReport",
     "SlackRow",
     "ZooRow",
+    "quick_accuracy_audits",
     "run_billboard_zoo",
     "run_privacy_battery",
     "run_zoo",
@@ -80,6 +93,7 @@ class BatteryConfig:
     black_box_samples: int = 200_000
     stream_n: int = 16
     stream_runs: int = 1000
+    accuracy_runs: int = 30
     family_alpha: float = 0.05
     seed: int = 2026
 
@@ -88,6 +102,7 @@ class BatteryConfig:
         check_int_at_least("black_box_samples", self.black_box_samples, 100)
         check_int_at_least("stream_n", self.stream_n, 2)
         check_int_at_least("stream_runs", self.stream_runs, 4)
+        check_int_at_least("accuracy_runs", self.accuracy_runs, 3)
         check_in_range("family_alpha", self.family_alpha, 0.0, 1.0)
 
 
@@ -115,11 +130,14 @@ class BatteryReport:
     holm_reject: list[bool]
     slack: list[SlackRow]
     runtime_seconds: float
+    accuracy: list[RunAuditResult] = field(default_factory=list)
 
     @property
     def violations(self) -> list[str]:
-        """Names of the tests rejected after the family-wise correction."""
-        return [r.name for r, rej in zip(self.results, self.holm_reject, strict=True) if rej]
+        """Names of the privacy tests rejected after the family-wise correction, and of the
+        accuracy audits that rejected their theorem."""
+        privacy = [r.name for r, rej in zip(self.results, self.holm_reject, strict=True) if rej]
+        return privacy + [a.name for a in self.accuracy if a.violation]
 
     def to_dict(self) -> dict[str, Any]:
         tests = []
@@ -137,6 +155,7 @@ class BatteryReport:
             "violations": self.violations,
             "tests": tests,
             "slack": to_jsonable(self.slack),
+            "accuracy": to_jsonable(self.accuracy),
             "runtime_seconds": self.runtime_seconds,
         }
 
@@ -171,6 +190,23 @@ class BatteryReport:
             )
         return "\n".join(lines)
 
+    def accuracy_markdown(self) -> str:
+        """A Markdown table of the accuracy audits (failing runs and slack quantiles)."""
+        lines = [
+            "| audit | failing runs | nominal rate | CP bounds | slack (1%, 50%, 99% of ratio to bound) | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
+        for a in self.accuracy:
+            slack = "; ".join(
+                f"{k}: {q[0]:.3g}, {q[1]:.3g}, {q[2]:.3g}" for k, q in a.slack.items()
+            )
+            lines.append(
+                f"| {a.name} | {a.failures}/{a.runs} | {a.nominal_failure_rate:.3g} | "
+                f"[{a.failure_rate_lower:.3g}, {a.failure_rate_upper:.3g}] | {slack} | "
+                f"{'**VIOLATION**' if a.violation else 'pass'} |"
+            )
+        return "\n".join(lines)
+
     def write(self, out: Path) -> None:
         """Write ``report.json``, ``report.md`` and ``privacy_curves.png`` into ``out``."""
         out.mkdir(parents=True, exist_ok=True)
@@ -190,6 +226,10 @@ class BatteryReport:
             "## Slack of the printed calibrations",
             "",
             self.slack_markdown(),
+            "",
+            "## Accuracy against the theorems (quick)",
+            "",
+            self.accuracy_markdown(),
             "",
             "![privacy curves](privacy_curves.png)",
             "",
@@ -460,7 +500,63 @@ def run_privacy_battery(
         holm_reject=[bool(r) for r in reject],
         slack=slack_table(),
         runtime_seconds=time.perf_counter() - t0,
+        accuracy=quick_accuracy_audits(
+            seed=int(seeds[24]), runs=config.accuracy_runs, family_alpha=config.family_alpha
+        ),
     )
+
+
+def quick_accuracy_audits(
+    *, seed: int, runs: int = 30, family_alpha: float = 0.05
+) -> list[RunAuditResult]:
+    """Definition 3 over whole runs (n = 32, α = 0.5) for the three private sources and the
+    Prop. 4 ellipsoid (n = 60, α = 0.1, ``runs // 3`` runs) for all four variants.  The seven
+    binomial tests run at confidence ``1 − family_alpha/7`` (Bonferroni)."""
+    confidence = 1.0 - family_alpha / 7.0
+    n, alpha, d = 32, 0.5, 2
+    constants = ProblemConstants(d=d)
+    privacy = PrivacyParameters(1.0, 0.1)
+    out: list[RunAuditResult] = []
+    children = np.random.SeedSequence(seed).generate_state(8)
+    private: tuple[Variant, ...] = ("gaussian", "wishart", "wishart_unshifted")
+    for i, variant in enumerate(private):
+
+        def source(rng: np.random.Generator, v: Variant = variant) -> TreeStatistics:
+            built = make_regularizer(v, constants, n, alpha, rng, privacy)
+            if not isinstance(built, TreeStatistics):  # pragma: no cover - private variants
+                raise TypeError(f"{v} did not build a tree source")
+            return built
+
+        claimed = source(np.random.default_rng(0)).bounds
+        out.append(
+            regularizer_run_audit(
+                source,
+                claimed,
+                n,
+                proof_failure_rate(variant, alpha),
+                runs=runs,
+                seed=int(children[i]),
+                name=f"definition3_run_{variant}",
+                confidence=confidence,
+            )
+        )
+    variants: tuple[Variant, ...] = ("nonprivate", *private)
+    for i, variant in enumerate(variants):
+        out.append(
+            confidence_ellipsoid_audit(
+                variant,
+                d=d,
+                num_arms=4,
+                gap=0.1,
+                n=60,
+                alpha=0.1,
+                runs=max(1, runs // 3),
+                seed=int(children[3 + i]),
+                privacy=privacy,
+                confidence=confidence,
+            )
+        )
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -98,6 +98,7 @@ def _run_audit(argv: Sequence[str]) -> int:
                 white_box_samples=args.samples // scale,
                 black_box_samples=args.samples // scale,
                 stream_runs=max(4, args.stream_runs // scale),
+                accuracy_runs=max(3, 30 // scale),
                 family_alpha=args.alpha,
                 seed=args.seed,
             )
@@ -112,6 +113,8 @@ def _run_audit(argv: Sequence[str]) -> int:
             print(report.summary_table())
             print()
             print(report.slack_markdown())
+            print()
+            print(report.accuracy_markdown())
             print(f"\nreport: {args.out / 'report.md'}  (JSON: {args.out / 'report.json'})")
             print(f"verdict: {'VIOLATION' if report.violations else 'pass'}")
         return 1 if report.violations else 0

@@ -12,7 +12,9 @@ from audit.cli import main
 
 
 def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
-    config = BatteryConfig(white_box_samples=20_000, black_box_samples=20_000, stream_runs=40)
+    config = BatteryConfig(
+        white_box_samples=20_000, black_box_samples=20_000, stream_runs=40, accuracy_runs=6
+    )
     report = run_privacy_battery(config, progress=False)
     assert report.violations == []
     names = [r.name for r in report.results]
@@ -27,6 +29,9 @@ def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
     assert payload["schema_version"] == 1 and payload["verdict"] == "pass"
     assert payload["family_wise"] == {"method": "holm", "alpha": 0.05}
     assert (tmp_path / "privacy_curves.png").stat().st_size > 0
+    accuracy = {row["name"]: row for row in payload["accuracy"]}
+    assert "definition3_run_wishart" in accuracy and "confidence_ellipsoid_gaussian" in accuracy
+    assert all(not row["violation"] for row in accuracy.values())
     slack = {(row["mechanism"], row["n"], row["delta"]): row for row in payload["slack"]}
     # at the printed δ = 0.1 the exact ε of the Gaussian tree is 0: the calibration is loose
     assert slack[("gaussian tree", 1000, 0.1)]["exact_epsilon"] == 0.0
