@@ -25,7 +25,7 @@ import numpy as np
 from statsmodels.stats.multitest import multipletests
 from tqdm.auto import tqdm
 
-from audit.accuracy import AccuracyAuditResult, regularizer_accuracy_audit
+from audit.accuracy import RunAuditResult, regularizer_accuracy_audit
 from audit.billboard import RedrawingTree, billboard_audit
 from audit.blackbox import event_audit_from_samples
 from audit.exact import gaussian_epsilon
@@ -40,7 +40,6 @@ from audit.stream import (
     worst_case_streams,
 )
 from audit.theorem_checks import (
-    RunAuditResult,
     confidence_ellipsoid_audit,
     proof_failure_rate,
     regularizer_run_audit,
@@ -624,7 +623,7 @@ def run_zoo(
 
 def shift_forgotten_audit(
     config: TreeConfig | None = None, *, releases: int = 200, seed: int = 5, forget: bool = True
-) -> AccuracyAuditResult:
+) -> RunAuditResult:
     """The "shift forgotten" bug: the shifted-Wishart bounds of Prop. 9 claimed for a release whose
     ``−cI`` shift was not applied.  Audited through the accuracy event (Definition 3): the bounds
     are evaluated at ``α = 0.5`` so the nominal per-release failure rate is testable

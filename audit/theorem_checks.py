@@ -24,12 +24,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from audit.stats import clopper_pearson
+from audit.accuracy import RunAuditResult, binomial_verdict, ratio_quantiles
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
@@ -42,7 +41,6 @@ from reference.shariff_sheffet.simulation import make_policy
 from reference.validation import check_alpha, check_in_range, check_int_at_least
 
 __all__ = [
-    "RunAuditResult",
     "claim18_coverage",
     "claim19_coverage",
     "confidence_ellipsoid_audit",
@@ -50,27 +48,6 @@ __all__ = [
     "proof_failure_rate",
     "regularizer_run_audit",
 ]
-
-
-@dataclass(frozen=True)
-class RunAuditResult:
-    """Failure count over independent runs, its Clopper–Pearson bounds, and slack quantiles.
-
-    ``slack`` maps a quantity to its (1%, 50%, 99%) empirical quantiles over runs, each expressed
-    as a ratio to its bound (``≤ 1`` on the event; e.g. ``rho_min / min_t λ_min(H_t)``).
-    """
-
-    name: str
-    runs: int
-    failures: int
-    nominal_failure_rate: float
-    failure_rate_lower: float
-    failure_rate_upper: float
-    violation: bool
-    confidence: float
-    seed: int
-    runtime_seconds: float
-    slack: dict[str, tuple[float, float, float]]
 
 
 def proof_failure_rate(variant: Variant, alpha: float, *, ellipsoid: bool = False) -> float:
@@ -87,20 +64,6 @@ def proof_failure_rate(variant: Variant, alpha: float, *, ellipsoid: bool = Fals
         "wishart_unshifted": 0.75 * alpha,
     }[variant]
     return min(1.0, regularizer + (alpha / 2.0 if ellipsoid else 0.0))
-
-
-def _quantiles(x: np.ndarray) -> tuple[float, float, float]:
-    a, b, c = np.quantile(x, [0.01, 0.5, 0.99], method="inverted_cdf")  # no inf − inf
-    return float(a), float(b), float(c)
-
-
-def _binomial_verdict(
-    failures: int, runs: int, q: float, confidence: float
-) -> tuple[float, float, bool]:
-    beta = 1.0 - confidence
-    low, _ = clopper_pearson(failures, runs, beta)
-    _, high = clopper_pearson(failures, runs, beta)
-    return low, high, low > q
 
 
 def regularizer_run_audit(
@@ -147,7 +110,7 @@ def regularizer_run_audit(
         )
     failed = (min_ratio > 1.0) | (max_ratio > 1.0) | (gamma_ratio > 1.0)
     failures = int(failed.sum())
-    low, high, violation = _binomial_verdict(failures, runs, q, confidence)
+    low, high, violation = binomial_verdict(failures, runs, q, confidence)
     return RunAuditResult(
         name=name,
         runs=runs,
@@ -160,9 +123,9 @@ def regularizer_run_audit(
         seed=seed,
         runtime_seconds=time.perf_counter() - t0,
         slack={
-            "rho_min / min_t lambda_min(H_t)": _quantiles(min_ratio),
-            "max_t lambda_max(H_t) / rho_max": _quantiles(max_ratio),
-            "max_t ||h_t||_{H_t^-1} / gamma": _quantiles(gamma_ratio),
+            "rho_min / min_t lambda_min(H_t)": ratio_quantiles(min_ratio),
+            "max_t lambda_max(H_t) / rho_max": ratio_quantiles(max_ratio),
+            "max_t ||h_t||_{H_t^-1} / gamma": ratio_quantiles(gamma_ratio),
         },
     )
 
@@ -212,7 +175,7 @@ def confidence_ellipsoid_audit(
         ratios[r] = worst
     failures = int(np.sum(ratios > 1.0))
     q = proof_failure_rate(variant, alpha, ellipsoid=True)
-    low, high, violation = _binomial_verdict(failures, runs, q, confidence)
+    low, high, violation = binomial_verdict(failures, runs, q, confidence)
     return RunAuditResult(
         name=f"confidence_ellipsoid_{variant}",
         runs=runs,
@@ -224,7 +187,7 @@ def confidence_ellipsoid_audit(
         confidence=confidence,
         seed=seed,
         runtime_seconds=time.perf_counter() - t0,
-        slack={"max_t ||theta_tilde_t - theta*||_{V_t} / beta_t": _quantiles(ratios)},
+        slack={"max_t ||theta_tilde_t - theta*||_{V_t} / beta_t": ratio_quantiles(ratios)},
     )
 
 
