@@ -24,7 +24,19 @@ from reference.noise import NodeNoise
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.validation import check_in_range, check_int_at_least
 
-__all__ = ["RunAuditResult", "binomial_verdict", "ratio_quantiles", "regularizer_accuracy_audit"]
+__all__ = [
+    "RunAuditResult",
+    "definition3_ratios",
+    "ratio_quantiles",
+    "regularizer_accuracy_audit",
+    "regularizer_extremes",
+]
+
+
+def ratio_quantiles(x: np.ndarray) -> tuple[float, float, float]:
+    """1%, 50% and 99% empirical quantiles (no interpolation, so infinite ratios are allowed)."""
+    a, b, c = np.quantile(x, [0.01, 0.5, 0.99], method="inverted_cdf")
+    return float(a), float(b), float(c)
 
 
 @dataclass(frozen=True)
@@ -48,22 +60,61 @@ class RunAuditResult:
     runtime_seconds: float
     slack: dict[str, tuple[float, float, float]]
 
+    @classmethod
+    def from_ratios(
+        cls,
+        name: str,
+        ratios: dict[str, np.ndarray],
+        nominal_failure_rate: float,
+        *,
+        confidence: float,
+        seed: int,
+        started: float,
+    ) -> RunAuditResult:
+        """A trial fails when any of its ratios to a bound exceeds 1.  Failures are
+        ``Bin(trials, q')`` with ``q' ≤ q`` under the claim, so a one-sided Clopper–Pearson lower
+        bound (level ``1 − confidence``) above ``q`` rejects with probability ``≤ 1 − confidence``.
+        """
+        values = list(ratios.values())
+        trials = len(values[0])
+        failed = np.zeros(trials, dtype=bool)
+        for ratio in values:
+            failed |= ratio > 1.0
+        failures = int(failed.sum())
+        beta = 1.0 - confidence
+        low, _ = clopper_pearson(failures, trials, beta)
+        _, high = clopper_pearson(failures, trials, beta)
+        return cls(
+            name=name,
+            runs=trials,
+            failures=failures,
+            nominal_failure_rate=nominal_failure_rate,
+            failure_rate_lower=low,
+            failure_rate_upper=high,
+            violation=low > nominal_failure_rate,
+            confidence=confidence,
+            seed=seed,
+            runtime_seconds=time.perf_counter() - started,
+            slack={key: ratio_quantiles(ratio) for key, ratio in ratios.items()},
+        )
 
-def ratio_quantiles(x: np.ndarray) -> tuple[float, float, float]:
-    """1%, 50% and 99% empirical quantiles (no interpolation, so infinite ratios are allowed)."""
-    a, b, c = np.quantile(x, [0.01, 0.5, 0.99], method="inverted_cdf")
-    return float(a), float(b), float(c)
+
+def regularizer_extremes(H: np.ndarray, h: np.ndarray) -> tuple[float, float, float]:
+    """``(λ_min(H), λ_max(H), ‖h‖_{H⁻¹})``, with ``‖h‖_{H⁻¹} = ∞`` when ``H`` is not PD."""
+    lam, Q = np.linalg.eigh(H)
+    norm = float(np.sqrt(np.sum((Q.T @ h) ** 2 / lam))) if lam[0] > 0 else float(np.inf)
+    return float(lam[0]), float(lam[-1]), norm
 
 
-def binomial_verdict(
-    failures: int, trials: int, nominal: float, confidence: float
-) -> tuple[float, float, bool]:
-    """One-sided Clopper–Pearson bounds at level ``1 − confidence`` on the failure rate, and the
-    verdict "lower bound > nominal" (false-alarm probability ``≤ 1 − confidence``)."""
-    beta = 1.0 - confidence
-    low, _ = clopper_pearson(failures, trials, beta)
-    _, high = clopper_pearson(failures, trials, beta)
-    return low, high, low > nominal
+def definition3_ratios(
+    lam_min: np.ndarray, lam_max: np.ndarray, h_norm: np.ndarray, bounds: RegularizerBounds
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ratios to the Definition-3 bounds: ``ρ_min/λ_min``, ``λ_max/ρ_max``, ``‖h‖_{H⁻¹}/γ``
+    (each ``≤ 1`` on the event; ``∞`` where ``λ_min ≤ 0`` or ``γ = 0 < ‖h‖``)."""
+    safe = np.where(lam_min > 0, lam_min, 1.0)
+    min_ratio = np.where(lam_min > 0, bounds.rho_min / safe, np.inf)
+    gamma_ratio = h_norm / bounds.gamma if bounds.gamma > 0 else np.where(h_norm > 0, np.inf, 0.0)
+    return min_ratio, lam_max / bounds.rho_max, gamma_ratio
 
 
 def regularizer_accuracy_audit(
@@ -91,35 +142,22 @@ def regularizer_accuracy_audit(
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     applied = bounds.shift if shift is None else shift
     rng = np.random.default_rng(seed)
-    lam_min = np.empty(releases)
-    lam_max = np.empty(releases)
-    h_norm = np.empty(releases)
+    extremes = np.empty((releases, 3))
     for r in range(releases):
         total = noise.sample_sum(rng, m)
-        H = total[:d, :d] + applied * np.eye(d)
-        h = total[:d, d]
-        lam, Q = np.linalg.eigh(H)
-        lam_min[r], lam_max[r] = lam[0], lam[-1]
-        h_norm[r] = np.sqrt(np.sum((Q.T @ h) ** 2 / lam)) if lam[0] > 0 else np.inf
-    min_ratio = np.where(lam_min > 0, bounds.rho_min / np.where(lam_min > 0, lam_min, 1.0), np.inf)
-    max_ratio = lam_max / bounds.rho_max
-    gamma_ratio = h_norm / bounds.gamma if bounds.gamma > 0 else np.where(h_norm > 0, np.inf, 0.0)
-    failures = int(np.sum((min_ratio > 1.0) | (max_ratio > 1.0) | (gamma_ratio > 1.0)))
-    low, high, violation = binomial_verdict(failures, releases, q, confidence)
-    return RunAuditResult(
-        name=name,
-        runs=releases,
-        failures=failures,
-        nominal_failure_rate=q,
-        failure_rate_lower=low,
-        failure_rate_upper=high,
-        violation=violation,
+        extremes[r] = regularizer_extremes(total[:d, :d] + applied * np.eye(d), total[:d, d])
+    min_ratio, max_ratio, gamma_ratio = definition3_ratios(
+        extremes[:, 0], extremes[:, 1], extremes[:, 2], bounds
+    )
+    return RunAuditResult.from_ratios(
+        name,
+        {
+            "rho_min / lambda_min(H)": min_ratio,
+            "lambda_max(H) / rho_max": max_ratio,
+            "||h||_{H^-1} / gamma": gamma_ratio,
+        },
+        q,
         confidence=confidence,
         seed=seed,
-        runtime_seconds=time.perf_counter() - t0,
-        slack={
-            "rho_min / lambda_min(H)": ratio_quantiles(min_ratio),
-            "lambda_max(H) / rho_max": ratio_quantiles(max_ratio),
-            "||h||_{H^-1} / gamma": ratio_quantiles(gamma_ratio),
-        },
+        started=t0,
     )

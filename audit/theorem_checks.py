@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
-from audit.accuracy import RunAuditResult, binomial_verdict, ratio_quantiles
+from audit.accuracy import RunAuditResult, definition3_ratios, regularizer_extremes
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
@@ -88,45 +88,31 @@ def regularizer_run_audit(
     n = check_int_at_least("n", n, 1)
     runs = check_int_at_least("runs", runs, 1)
     q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
-    min_ratio = np.empty(runs)  # ρ_min / min_t λ_min(H_t)
-    max_ratio = np.empty(runs)  # max_t λ_max(H_t) / ρ_max
-    gamma_ratio = np.empty(runs)  # max_t ‖h_t‖_{H_t⁻¹} / γ
+    extremes = np.empty((runs, 3))  # min_t λ_min(H_t), max_t λ_max(H_t), max_t ‖h_t‖_{H_t⁻¹}
     for r, child in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         source = source_factory(np.random.default_rng(child))
         p = source.d + 1
         lo, hi, gam = math.inf, 0.0, 0.0
         for t in range(1, n + 1):
-            H, h = source.regularizer()
-            lam, Q = np.linalg.eigh(H)
-            lo, hi = min(lo, float(lam[0])), max(hi, float(lam[-1]))
-            norm = math.sqrt(float(np.sum((Q.T @ h) ** 2 / lam))) if lam[0] > 0 else math.inf
-            gam = max(gam, norm)
+            lam_min, lam_max, h_norm = regularizer_extremes(*source.regularizer())
+            lo, hi, gam = min(lo, lam_min), max(hi, lam_max), max(gam, h_norm)
             if t < n:
                 source.tree.insert(np.zeros((p, p)))
-        min_ratio[r] = claimed.rho_min / lo if lo > 0 else math.inf
-        max_ratio[r] = hi / claimed.rho_max
-        gamma_ratio[r] = (
-            gam / claimed.gamma if claimed.gamma > 0 else (0.0 if gam == 0 else math.inf)
-        )
-    failed = (min_ratio > 1.0) | (max_ratio > 1.0) | (gamma_ratio > 1.0)
-    failures = int(failed.sum())
-    low, high, violation = binomial_verdict(failures, runs, q, confidence)
-    return RunAuditResult(
-        name=name,
-        runs=runs,
-        failures=failures,
-        nominal_failure_rate=q,
-        failure_rate_lower=low,
-        failure_rate_upper=high,
-        violation=violation,
+        extremes[r] = lo, hi, gam
+    min_ratio, max_ratio, gamma_ratio = definition3_ratios(
+        extremes[:, 0], extremes[:, 1], extremes[:, 2], claimed
+    )
+    return RunAuditResult.from_ratios(
+        name,
+        {
+            "rho_min / min_t lambda_min(H_t)": min_ratio,
+            "max_t lambda_max(H_t) / rho_max": max_ratio,
+            "max_t ||h_t||_{H_t^-1} / gamma": gamma_ratio,
+        },
+        q,
         confidence=confidence,
         seed=seed,
-        runtime_seconds=time.perf_counter() - t0,
-        slack={
-            "rho_min / min_t lambda_min(H_t)": ratio_quantiles(min_ratio),
-            "max_t lambda_max(H_t) / rho_max": ratio_quantiles(max_ratio),
-            "max_t ||h_t||_{H_t^-1} / gamma": ratio_quantiles(gamma_ratio),
-        },
+        started=t0,
     )
 
 
@@ -173,21 +159,13 @@ def confidence_ellipsoid_audit(
             worst = max(worst, math.sqrt(max(float(diff @ V @ diff), 0.0)) / last.beta)
             policy.update(round_t.arms[index], float(round_t.rewards[index]))
         ratios[r] = worst
-    failures = int(np.sum(ratios > 1.0))
-    q = proof_failure_rate(variant, alpha, ellipsoid=True)
-    low, high, violation = binomial_verdict(failures, runs, q, confidence)
-    return RunAuditResult(
-        name=f"confidence_ellipsoid_{variant}",
-        runs=runs,
-        failures=failures,
-        nominal_failure_rate=q,
-        failure_rate_lower=low,
-        failure_rate_upper=high,
-        violation=violation,
+    return RunAuditResult.from_ratios(
+        f"confidence_ellipsoid_{variant}",
+        {"max_t ||theta_tilde_t - theta*||_{V_t} / beta_t": ratios},
+        proof_failure_rate(variant, alpha, ellipsoid=True),
         confidence=confidence,
         seed=seed,
-        runtime_seconds=time.perf_counter() - t0,
-        slack={"max_t ||theta_tilde_t - theta*||_{V_t} / beta_t": ratio_quantiles(ratios)},
+        started=t0,
     )
 
 
