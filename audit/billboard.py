@@ -94,7 +94,7 @@ class RedrawingTree(TreeAggregator):
     def release(self) -> Release:
         for level in range(self.m):
             if self._node_noise[level] is not None:
-                self._node_noise[level] = self.noise.sample(self._rng)
+                self._node_noise[level] = self.noise.sample(self._streams)
         self._release = None
         return super().release()
 

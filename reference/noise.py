@@ -12,27 +12,76 @@ Laws implemented here:
 * :class:`GaussianVectorNoise`, :class:`LaplaceNoise` -- i.i.d. entries of any shape (Agarwal & Singh
   Alg. 2/3 use these on loss vectors).
 * :class:`ZeroNoise` -- no noise; turns the tree into an exact prefix-sum structure (tests).
+
+Randomness: ``sample``/``sample_sum`` take either a :class:`numpy.random.Generator` (every
+primitive draw from it) or a :class:`~reference.rng.NoiseStreams` (one generator per primitive, the
+block-stable layout the tree uses so that :mod:`reference.engine` reproduces it draw for draw).
+The assembly of a draw from its primitive draws is shared with the engine:
+:func:`bartlett_wishart` and :func:`symmetrize`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
-from scipy import stats
 
 from reference._typing import FloatArray
+from reference.rng import NoiseStreams
 from reference.validation import check_int_at_least, check_positive
 
 __all__ = [
     "GaussianVectorNoise",
     "LaplaceNoise",
     "NodeNoise",
+    "RandomSource",
     "SymmetricGaussianNoise",
     "WishartNoise",
     "ZeroNoise",
+    "bartlett_chi2_df",
+    "bartlett_wishart",
+    "symmetrize",
 ]
+
+RandomSource: TypeAlias = np.random.Generator | NoiseStreams
+"""Where a noise law draws from: one generator, or one generator per primitive draw."""
+
+
+def bartlett_chi2_df(dim: int, degrees_of_freedom: float) -> FloatArray:
+    """Degrees of freedom ``k, k − 1, …, k − p + 1`` of the Bartlett diagonal of ``W_p(·, k)``."""
+    return degrees_of_freedom - np.arange(dim, dtype=np.float64)
+
+
+def bartlett_wishart(chi2: FloatArray, normals: FloatArray, scale: float) -> FloatArray:
+    """Wishart draws ``W = scale · A Aᵀ`` from their Bartlett primitives (batched over leading axes).
+
+    Bartlett decomposition (as in :data:`scipy.stats.wishart`): for ``W_p(scale·I, k)``, ``A`` is
+    lower triangular with ``A_ii = √c_i``, ``c_i ~ χ²(k − i)`` (:func:`bartlett_chi2_df`), and
+    independent ``N(0, 1)`` entries below the diagonal, filled in the row-major order of
+    ``numpy.tril_indices(p, -1)``.
+
+    Args:
+        chi2: shape ``(..., p)``, the diagonal chi-square draws.
+        normals: shape ``(..., p(p−1)/2)``, the below-diagonal normal draws.
+        scale: the scalar ``s`` of ``V = s·I``.
+    """
+    p = chi2.shape[-1]
+    if normals.shape != (*chi2.shape[:-1], p * (p - 1) // 2):
+        raise ValueError(
+            f"normals must have shape {(*chi2.shape[:-1], p * (p - 1) // 2)}, got {normals.shape}"
+        )
+    factor = np.zeros((*chi2.shape, p))
+    diagonal = np.arange(p)
+    factor[..., diagonal, diagonal] = np.sqrt(chi2)
+    rows, cols = np.tril_indices(p, -1)
+    factor[..., rows, cols] = normals
+    return np.asarray(scale * (factor @ np.swapaxes(factor, -1, -2)), dtype=np.float64)
+
+
+def symmetrize(z_prime: FloatArray) -> FloatArray:
+    """``(Z' + Z'ᵀ)/√2`` over the last two axes (Shariff & Sheffet Sec. 4.2), batched."""
+    return np.asarray((z_prime + np.swapaxes(z_prime, -1, -2)) / math.sqrt(2.0), dtype=np.float64)
 
 
 @runtime_checkable
@@ -44,11 +93,11 @@ class NodeNoise(Protocol):
         """Shape of one draw (equal to the shape of the items being summed)."""
         ...
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
+    def sample(self, rng: RandomSource) -> FloatArray:
         """One draw from the node-noise law."""
         ...
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         """One draw from the law of the sum of ``j`` independent node-noise draws (``j = 0``: zeros)."""
         ...
 
@@ -61,7 +110,10 @@ class WishartNoise:
     Sums of independent draws with a common scale are Wishart with the degrees of freedom added
     (paper footnote 3), which is how :meth:`sample_sum` draws them.
 
-    Sampling uses :data:`scipy.stats.wishart` (Bartlett decomposition, cost independent of ``k``).
+    Sampling uses the Bartlett decomposition of :data:`scipy.stats.wishart` (cost independent of
+    ``k``), assembled by :func:`bartlett_wishart` from chi-square draws of the ``gamma`` stream and
+    normal draws of the ``normal`` stream; ``tests/test_noise.py`` checks the law against
+    :data:`scipy.stats.wishart`.
 
     Args:
         dim: matrix dimension ``p`` (``d + 1`` in the paper), ``>= 1``.
@@ -80,15 +132,18 @@ class WishartNoise:
     def shape(self) -> tuple[int, ...]:
         return (self.dim, self.dim)
 
-    def _draw(self, rng: np.random.Generator, df: int) -> FloatArray:
-        law = stats.wishart(df=df, scale=self.scale * np.eye(self.dim))
-        draw = np.asarray(law.rvs(random_state=rng), dtype=np.float64)
-        return draw.reshape(self.dim, self.dim)
+    def _draw(self, rng: RandomSource, df: int) -> FloatArray:
+        streams = NoiseStreams.of(rng)
+        p = self.dim
+        # normals before chi-squares: with one shared generator this is scipy's own draw order
+        normals = streams.normal.standard_normal(p * (p - 1) // 2)
+        chi2 = streams.gamma.chisquare(bartlett_chi2_df(p, float(df)))
+        return bartlett_wishart(chi2, normals, self.scale)
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
+    def sample(self, rng: RandomSource) -> FloatArray:
         return self._draw(rng, self.degrees_of_freedom)
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         check_int_at_least("j", j, 0)
         if j == 0:
             return np.zeros(self.shape)
@@ -119,14 +174,14 @@ class SymmetricGaussianNoise:
     def shape(self) -> tuple[int, ...]:
         return (self.dim, self.dim)
 
-    def _draw(self, rng: np.random.Generator, sigma: float) -> FloatArray:
-        z_prime = rng.normal(0.0, sigma, size=self.shape)
-        return (z_prime + z_prime.T) / math.sqrt(2.0)
+    def _draw(self, rng: RandomSource, sigma: float) -> FloatArray:
+        z_prime = sigma * NoiseStreams.of(rng).normal.standard_normal(self.shape)
+        return symmetrize(z_prime)
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
+    def sample(self, rng: RandomSource) -> FloatArray:
         return self._draw(rng, self.sigma)
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         check_int_at_least("j", j, 0)
         if j == 0:
             return np.zeros(self.shape)
@@ -149,14 +204,14 @@ class GaussianVectorNoise:
     def shape(self) -> tuple[int, ...]:
         return self._shape
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
-        return rng.normal(0.0, self.sigma, size=self._shape)
+    def sample(self, rng: RandomSource) -> FloatArray:
+        return self.sigma * NoiseStreams.of(rng).normal.standard_normal(self._shape)
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         check_int_at_least("j", j, 0)
         if j == 0:
             return np.zeros(self._shape)
-        return rng.normal(0.0, self.sigma * math.sqrt(j), size=self._shape)
+        return self.sigma * math.sqrt(j) * NoiseStreams.of(rng).normal.standard_normal(self._shape)
 
     def __repr__(self) -> str:
         return f"GaussianVectorNoise(shape={self._shape}, sigma={self.sigma!r})"
@@ -179,12 +234,12 @@ class LaplaceNoise:
     def shape(self) -> tuple[int, ...]:
         return self._shape
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
-        return rng.laplace(0.0, self.scale, size=self._shape)
+    def sample(self, rng: RandomSource) -> FloatArray:
+        return NoiseStreams.of(rng).laplace.laplace(0.0, self.scale, size=self._shape)
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         check_int_at_least("j", j, 0)
-        draws = rng.laplace(0.0, self.scale, size=(j, *self._shape))
+        draws = NoiseStreams.of(rng).laplace.laplace(0.0, self.scale, size=(j, *self._shape))
         return np.asarray(draws.sum(axis=0), dtype=np.float64)
 
     def __repr__(self) -> str:
@@ -203,10 +258,10 @@ class ZeroNoise:
     def shape(self) -> tuple[int, ...]:
         return self._shape
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
+    def sample(self, rng: RandomSource) -> FloatArray:
         return np.zeros(self._shape)
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         check_int_at_least("j", j, 0)
         return np.zeros(self._shape)
 

@@ -4,17 +4,33 @@ Every random function in privonline takes a :class:`numpy.random.Generator` argu
 global state.  Independent streams (one per replicate, or one per role inside a run: environment
 parameter, arms, rewards, mechanism noise) are derived with :meth:`numpy.random.SeedSequence.spawn`,
 so the same root seed always gives the same result, whatever order work is done in.
+
+Block-stable streams
+    numpy fills an array draw element by element from the bit stream, so ``k`` draws of size ``a``
+    equal one draw of size ``k·a`` *from a stream that serves one kind of draw only*.  The
+    optimized engines (:mod:`reference.engine`) rely on this: they draw a whole block of rounds at
+    once per replicate and still reproduce the plain reference draw for draw.  So every random
+    role is served by its own generator: :func:`split_generator` gives named children of a
+    generator, and :class:`NoiseStreams` gives a noise law one generator per primitive (normal,
+    gamma/chi-square, Laplace) -- mixing two primitives in one generator would interleave them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from reference.validation import check_int_at_least
 
-__all__ = ["as_seed_sequence", "named_generators", "spawn_generators"]
+__all__ = [
+    "NoiseStreams",
+    "as_seed_sequence",
+    "named_generators",
+    "spawn_generators",
+    "split_generator",
+]
 
 
 def as_seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
@@ -43,3 +59,49 @@ def named_generators(
         raise ValueError(f"names must be distinct, got {list(names)!r}")
     children = as_seed_sequence(seed).spawn(len(names))
     return {name: np.random.default_rng(child) for name, child in zip(names, children, strict=True)}
+
+
+def split_generator(
+    rng: np.random.Generator, names: Sequence[str]
+) -> dict[str, np.random.Generator]:
+    """Independent child generators of ``rng``, one per role name, in the order of ``names``.
+
+    Uses :meth:`numpy.random.Generator.spawn`, which derives children from the generator's
+    :class:`~numpy.random.SeedSequence` (not from its current state): two generators built from
+    the same seed give the same children when split the same way.
+    """
+    if len(set(names)) != len(names):
+        raise ValueError(f"names must be distinct, got {list(names)!r}")
+    children = rng.spawn(len(names))
+    return dict(zip(names, children, strict=True))
+
+
+@dataclass(frozen=True)
+class NoiseStreams:
+    """One generator per primitive draw of a noise law (module docstring, "Block-stable streams").
+
+    Attributes:
+        normal: standard normal draws (Gaussian noise, Bartlett off-diagonals).
+        gamma: chi-square draws (Bartlett diagonals of Wishart noise).
+        laplace: Laplace draws.
+    """
+
+    normal: np.random.Generator
+    gamma: np.random.Generator
+    laplace: np.random.Generator
+
+    @classmethod
+    def split(cls, rng: np.random.Generator) -> NoiseStreams:
+        """Three independent children of ``rng`` (:func:`split_generator`): block-stable."""
+        streams = split_generator(rng, ("normal", "gamma", "laplace"))
+        return cls(normal=streams["normal"], gamma=streams["gamma"], laplace=streams["laplace"])
+
+    @classmethod
+    def shared(cls, rng: np.random.Generator) -> NoiseStreams:
+        """Every primitive from ``rng`` itself: fine for one-off draws, not block-stable."""
+        return cls(normal=rng, gamma=rng, laplace=rng)
+
+    @classmethod
+    def of(cls, rng: np.random.Generator | NoiseStreams) -> NoiseStreams:
+        """``rng`` if it already is a :class:`NoiseStreams`, else :meth:`shared` of it."""
+        return rng if isinstance(rng, NoiseStreams) else cls.shared(rng)

@@ -26,6 +26,7 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import NodeNoise
+from reference.rng import NoiseStreams
 from reference.validation import check_array, check_int_at_least
 
 __all__ = [
@@ -137,7 +138,9 @@ class TreeAggregator:
     Args:
         n: horizon, the maximum number of leaves (``>= 1``); fixes ``m = 1 + ⌈log₂ n⌉``.
         noise: the node-noise law; its ``shape`` is the shape of every item.
-        rng: the generator that draws every node and padding noise.
+        rng: the generator that draws every node and padding noise.  The tree splits it once into
+            :class:`~reference.rng.NoiseStreams` (one child per primitive draw), so that the
+            engine's block draws reproduce this tree draw for draw (:mod:`reference.rng`).
         pad: ``"fresh"`` (default) pads every release to exactly ``m`` noise terms with independent
             draws; ``"none"`` releases the bare dyadic sum (``popcount(s)`` terms).
 
@@ -160,7 +163,7 @@ class TreeAggregator:
         self.m = tree_depth(n)
         self.noise = noise
         self.pad: PadMode = pad
-        self._rng = rng
+        self._streams = NoiseStreams.split(rng)
         self._shape = tuple(noise.shape)
         self.count = 0
         self._open = [np.zeros(self._shape) for _ in range(self.m)]
@@ -190,7 +193,7 @@ class TreeAggregator:
         for j in range(self.m):
             if leaf % (2**j) == 0:
                 self._node_data[j] = self._open[j]
-                self._node_noise[j] = self.noise.sample(self._rng)
+                self._node_noise[j] = self.noise.sample(self._streams)
                 self._open[j] = np.zeros(self._shape)
         self._release = None
 
@@ -215,7 +218,7 @@ class TreeAggregator:
             noise = noise + node_noise
         pad_terms = self.m - len(nodes) if self.pad == "fresh" else 0
         if pad_terms > 0:
-            noise = noise + self.noise.sample_sum(self._rng, pad_terms)
+            noise = noise + self.noise.sample_sum(self._streams, pad_terms)
         self._release = Release(
             count=s, value=data + noise, noise=noise, nodes=nodes, pad_terms=pad_terms
         )

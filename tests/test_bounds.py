@@ -278,6 +278,15 @@ def test_beta_t_by_hand() -> None:
     assert bd.beta_t(log_det_V, d, sigma, alpha, S, b) == pytest.approx(expected, rel=REL)
 
 
+def test_beta_t_batch_agrees_with_beta_t() -> None:
+    b = bd.RegularizerBounds(rho_min=2.0, rho_max=5.0, gamma=0.5, shift=0.0)
+    log_dets = np.array([-50.0, 0.0, 3.0, 40.0])
+    batch = bd.beta_t_batch(log_dets, 3, 1.5, 0.01, 2.0, b)
+    assert batch.shape == (4,)
+    for value, got in zip(log_dets, batch, strict=True):
+        assert got == bd.beta_t(float(value), 3, 1.5, 0.01, 2.0, b)
+
+
 def test_beta_t_radicand_clamped_at_zero() -> None:
     # R-RAD: off the accuracy event the radicand can be negative; β_t is then S√ρ_max + γ.
     b = RegularizerBounds(rho_min=100.0, rho_max=200.0, gamma=0.5, shift=0.0)
@@ -953,6 +962,17 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
         bd.beta_t,
         {"log_det_V": 3.0, "d": 2, "sigma": 1.0, "alpha": 0.001, "S": 1.0, "bounds": GOOD_BOUNDS},
     ),
+    "beta_t_batch": (
+        bd.beta_t_batch,
+        {
+            "log_det_V": np.array([3.0, -50.0]),
+            "d": 2,
+            "sigma": 1.0,
+            "alpha": 0.001,
+            "S": 1.0,
+            "bounds": GOOD_BOUNDS,
+        },
+    ),
     "beta_bar": (
         bd.beta_bar,
         {
@@ -1026,7 +1046,14 @@ BAD_VALUES: dict[str, list[Any]] = {
 
 def _message_pattern(func: str, param: str, value: Any) -> str:
     """Regex the error message must match: it starts with the parameter name."""
-    if param in ("sigma", "S") and func != "beta_t" and isinstance(value, float) and value < 0:
+    if func == "beta_t_batch" and param == "log_det_V":
+        return r"^log_det_V must"
+    if (
+        param in ("sigma", "S")
+        and not func.startswith("beta_t")
+        and isinstance(value, float)
+        and value < 0
+    ):
         # beta_bar / theorems check both at once: "sigma and S must be in [0, inf), got sigma=..."
         return rf"^sigma and S must be in \[0, inf\), got .*\b{param}=-1\.0"
     return rf"^{re.escape(param)} must be"

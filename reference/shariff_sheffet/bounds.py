@@ -15,9 +15,13 @@ import warnings
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
+from reference._typing import FloatArray
 from reference.tree import tree_depth
 from reference.validation import (
     check_alpha,
+    check_array,
     check_delta,
     check_epsilon,
     check_finite,
@@ -29,6 +33,7 @@ __all__ = [
     "RegularizerBounds",
     "beta_bar",
     "beta_t",
+    "beta_t_batch",
     "claim14_min_pulls",
     "cor15_regret_lower_bound",
     "gaussian_bounds",
@@ -335,6 +340,14 @@ def beta_t(
     matters off that event.
     """
     log_det_V = check_finite("log_det_V", log_det_V)
+    return float(beta_t_batch(np.array([log_det_V]), d, sigma, alpha, S, bounds)[0])
+
+
+def beta_t_batch(
+    log_det_V: FloatArray, d: int, sigma: float, alpha: float, S: float, bounds: RegularizerBounds
+) -> FloatArray:
+    """:func:`beta_t` for an array of log-determinants (one per replicate; the engine's path)."""
+    log_det_V = check_array("log_det_V", log_det_V)
     d = check_int_at_least("d", d, 1)
     sigma = check_finite("sigma", sigma)
     if sigma < 0:
@@ -344,7 +357,10 @@ def beta_t(
     if S < 0:
         raise ValueError(f"S must be in [0, inf), got {S}")
     radicand = 2.0 * math.log(2.0 / alpha) + log_det_V - d * math.log(bounds.rho_min)
-    return sigma * math.sqrt(max(0.0, radicand)) + S * math.sqrt(bounds.rho_max) + bounds.gamma
+    return np.asarray(
+        sigma * np.sqrt(np.maximum(0.0, radicand)) + S * math.sqrt(bounds.rho_max) + bounds.gamma,
+        dtype=np.float64,
+    )
 
 
 def beta_bar(

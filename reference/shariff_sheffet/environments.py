@@ -6,11 +6,13 @@ of ``K`` unit-norm actions: one optimal action drawn uniformly from
 uniformly from ``{x : ‖x‖ = 1, ⟨x, θ*⟩ ∈ [−0.75, 0.75 − Δ]}`` (gap ``Δ = 0.1``, or ``Δ = 0`` for
 "no structured gap").  Rewards are ``±1`` with mean ``⟨x, θ*⟩`` (D.1 also uses ``mean + N(0, 1)``).
 
-Exact sampler (spec §5.1): with an orthogonal ``Q`` mapping ``e_1`` to ``θ*``, an action is
+Exact samplers (spec §5.1): with an orthogonal ``Q`` mapping ``e_1`` to ``θ*``, an action is
 ``x = Q (h, √(1 − h²) w)`` with head ``h = ⟨x, θ*⟩`` and ``w`` uniform on the unit sphere of
 ``R^{d−1}``.  For ``x`` uniform on the sphere, ``(1 + h)/2 ~ Beta((d−1)/2, (d−1)/2)``, so a head
 drawn from that Beta law truncated to the band, combined with an independent uniform ``w``, is
-exactly uniform on the band.
+exactly uniform on the band (:func:`sample_band_heads`).  Equally exact, and faster for the wide
+bands of App. D: a uniform point of the sphere (a normalised Gaussian vector) kept when its head is
+in the band (:class:`BandArmSampler`).
 
 Rewards are realised as a *reward table* over all ``K`` arms before the action is chosen
 (one common uniform ``u_t`` for ``±1`` rewards), so that an input stream is well defined for the
@@ -26,19 +28,27 @@ from typing import Literal, TypeAlias
 import numpy as np
 from scipy import stats
 
-from reference._typing import FloatArray
+from reference._typing import FloatArray, IntArray
+from reference.rng import split_generator
 from reference.validation import check_array, check_finite, check_in_range, check_int_at_least
 
 __all__ = [
+    "ENVIRONMENT_STREAMS",
+    "BandArmSampler",
     "DecisionRound",
     "LinearGapEnvironment",
     "RewardModel",
+    "RoundBlock",
+    "assemble_gap_arms",
     "gaussian_reward_table",
+    "optimal_positions",
     "rademacher_reward_table",
+    "rademacher_rewards",
     "rotation_to",
     "sample_band_heads",
     "sample_gap_arms",
     "sample_unit_vector",
+    "unit_rows",
 ]
 
 RewardModel: TypeAlias = Literal["rademacher", "gaussian"]
@@ -93,6 +103,109 @@ def sample_band_heads(
     return np.clip(heads, low, high)  # guards ppf rounding at the band ends only
 
 
+def assemble_gap_arms(
+    band: FloatArray, optimal_tails: FloatArray, positions: IntArray, optimal_mean: float
+) -> FloatArray:
+    """Decision sets in ``θ*``-aligned coordinates, batched over leading axes.
+
+    Args:
+        band: shape ``(..., K − 1, d)``, the sub-optimal unit actions (first coordinate = head).
+        optimal_tails: shape ``(..., d − 1)``, unit vectors: the optimal action is
+            ``(optimal_mean, √(1 − optimal_mean²) · tail)``.
+        positions: shape ``(...)``, the index in ``0..K−1`` at which the optimal action is inserted
+            (the sub-optimal actions keep their order around it).
+
+    Returns:
+        shape ``(..., K, d)``; rotate by ``Q`` (``arms = aligned @ Qᵀ``) to get the actions.
+    """
+    *lead, k_minus_1, d = band.shape
+    num_arms = k_minus_1 + 1
+    optimal = np.concatenate(
+        [
+            np.full((*lead, 1), optimal_mean),
+            math.sqrt(1.0 - optimal_mean**2) * optimal_tails,
+        ],
+        axis=-1,
+    )
+    slot = np.arange(num_arms)
+    is_optimal = slot == positions[..., None]  # (..., K)
+    source = slot - (slot > positions[..., None])  # band row feeding each slot
+    source = np.clip(source, 0, max(k_minus_1 - 1, 0))
+    gathered = (
+        np.take_along_axis(band, source[..., None], axis=-2)
+        if k_minus_1 > 0
+        else np.zeros((*lead, num_arms, d))
+    )
+    return np.where(is_optimal[..., None], optimal[..., None, :], gathered)
+
+
+def optimal_positions(uniforms: FloatArray, num_arms: int) -> IntArray:
+    """Uniform index ``⌊u·K⌋ ∈ {0..K−1}`` from ``u ~ U[0, 1)`` (block-stable, unlike ``integers``)."""
+    return np.minimum((uniforms * num_arms).astype(np.int64), num_arms - 1)
+
+
+def unit_rows(g: FloatArray) -> FloatArray:
+    """Each row of ``g`` divided by its Euclidean norm (uniform directions from Gaussian rows)."""
+    return np.asarray(g / np.sqrt(np.sum(g * g, axis=-1, keepdims=True)), dtype=np.float64)
+
+
+class BandArmSampler:
+    """Unit vectors uniform on the band ``{x ∈ S^{d−1} : x_1 ∈ [low, high]}`` (``θ*``-aligned).
+
+    Block-stable (:mod:`reference.rng`): ``draw(a)`` then ``draw(b)`` returns the same vectors as
+    ``draw(a + b)``, so the engine's block draws reproduce the reference's per-round draws.  Two
+    exact methods, fixed at construction:
+
+    * ``"rejection"``: Gaussian rows ``g ~ N(0, I_d)``, normalised (uniform on the sphere), kept when
+      their head lies in the band; accepted vectors are buffered, so the sequence does not depend on
+      how many are requested at a time.  Used when the band holds at least a quarter of the sphere
+      (every App. D band: ``[−0.75, 0.75 − Δ]``).
+    * ``"inverse_cdf"``: heads by :func:`sample_band_heads` and tails uniform on ``S^{d−2}``; used
+      for narrow bands, where rejection would waste most draws.
+
+    Args:
+        rng: split into the children ``candidates``, ``heads``, ``tails``.
+        d: dimension ``≥ 2``.
+        low, high: the band, ``−1 ≤ low < high ≤ 1``.
+    """
+
+    def __init__(self, rng: np.random.Generator, d: int, low: float, high: float) -> None:
+        self.d = check_int_at_least("d", d, 2)
+        self.low = check_in_range("low", low, -1.0, 1.0, low_open=False, high_open=True)
+        self.high = check_in_range("high", high, self.low, 1.0, low_open=True, high_open=False)
+        law = stats.beta((d - 1) / 2.0, (d - 1) / 2.0)
+        self.band_mass = float(law.cdf((1.0 + self.high) / 2.0) - law.cdf((1.0 + self.low) / 2.0))
+        self.method: Literal["rejection", "inverse_cdf"] = (
+            "rejection" if self.band_mass >= 0.25 else "inverse_cdf"
+        )
+        streams = split_generator(rng, ("candidates", "heads", "tails"))
+        self._candidates, self._heads, self._tails = (
+            streams["candidates"],
+            streams["heads"],
+            streams["tails"],
+        )
+        self._buffer = np.zeros((0, d))
+
+    def draw(self, count: int) -> FloatArray:
+        """The next ``count`` band vectors, shape ``(count, d)``."""
+        count = check_int_at_least("count", count, 0)
+        if self.method == "inverse_cdf":
+            heads = sample_band_heads(self._heads, self.d, count, self.low, self.high)
+            tails = unit_rows(self._tails.standard_normal((count, self.d - 1)))
+            return np.column_stack([heads, np.sqrt(1.0 - heads**2)[:, None] * tails])
+        chunks = [self._buffer]
+        have = self._buffer.shape[0]
+        while have < count:
+            block = int(1.2 * (count - have) / self.band_mass) + 16
+            x = unit_rows(self._candidates.standard_normal((block, self.d)))
+            kept = x[(x[:, 0] >= self.low) & (x[:, 0] <= self.high)]
+            chunks.append(kept)
+            have += kept.shape[0]
+        pool = np.concatenate(chunks)
+        self._buffer = pool[count:]
+        return pool[:count]
+
+
 def sample_gap_arms(
     rng: np.random.Generator,
     rotation: FloatArray,
@@ -106,6 +219,8 @@ def sample_gap_arms(
 
     A uniformly random index holds the optimal arm (head ``optimal_mean``); the other ``K − 1`` arms
     have heads uniform on the band ``[lowest_mean, optimal_mean − gap]``.  All arms have unit norm.
+    One-off draw from a single generator (heads by inverse CDF); :class:`LinearGapEnvironment`
+    draws the same law from block-stable streams.
     """
     Q = check_array("rotation", rotation, ndim=2)
     d = Q.shape[0]
@@ -120,13 +235,20 @@ def sample_gap_arms(
             f"optimal_mean - gap] non-empty), got {gap}"
         )
     heads = sample_band_heads(rng, d, num_arms - 1, lowest_mean, optimal_mean - gap)
-    best = int(rng.integers(num_arms))
-    heads = np.insert(heads, best, optimal_mean)
-    tails = rng.standard_normal((num_arms, d - 1))
-    tails /= np.linalg.norm(tails, axis=1, keepdims=True)
-    aligned = np.column_stack([heads, np.sqrt(1.0 - heads**2)[:, None] * tails])
-    arms = aligned @ Q.T
-    return arms, heads.copy()
+    tails = unit_rows(rng.standard_normal((num_arms, d - 1)))
+    band = np.column_stack([heads, np.sqrt(1.0 - heads**2)[:, None] * tails[1:]])
+    position = optimal_positions(rng.uniform(size=1), num_arms)
+    aligned = assemble_gap_arms(band, tails[0], position[0], optimal_mean)
+    return aligned @ Q.T, aligned[:, 0].copy()
+
+
+def rademacher_rewards(uniforms: FloatArray, means: FloatArray) -> FloatArray:
+    """``y_a = +1`` if ``u < mean_a`` else ``−1``, one common ``u ~ U[−1, 1]`` per decision set.
+
+    Batched: ``uniforms`` has shape ``(...)`` and ``means`` ``(..., K)``;
+    ``P(y_a = +1) = (1 + mean_a)/2``, so ``E[y_a] = mean_a``.
+    """
+    return np.where(uniforms[..., None] < means, 1.0, -1.0)
 
 
 def rademacher_reward_table(rng: np.random.Generator, means: FloatArray) -> FloatArray:
@@ -137,8 +259,7 @@ def rademacher_reward_table(rng: np.random.Generator, means: FloatArray) -> Floa
     mu = check_array("means", means, ndim=1)
     if np.any(np.abs(mu) > 1.0):
         raise ValueError("means must lie in [-1, 1] for ±1 rewards")
-    u = rng.uniform(-1.0, 1.0)
-    return np.where(u < mu, 1.0, -1.0)
+    return rademacher_rewards(np.asarray(rng.uniform(-1.0, 1.0)), mu)
 
 
 def gaussian_reward_table(
@@ -163,6 +284,19 @@ class DecisionRound:
         return float(np.max(self.means) - self.means[index])
 
 
+ENVIRONMENT_STREAMS = ("theta", "band", "optimal", "position", "rewards")
+"""Children of the environment generator, one per random role (block-stable, :mod:`reference.rng`)."""
+
+
+@dataclass(frozen=True)
+class RoundBlock:
+    """``T`` consecutive rounds: arms ``(T, K, d)``, means ``(T, K)``, reward tables ``(T, K)``."""
+
+    arms: FloatArray
+    means: FloatArray
+    rewards: FloatArray
+
+
 class LinearGapEnvironment:
     """The synthetic environment of App. D with a fixed ``θ*`` and fresh decision sets each round.
 
@@ -170,8 +304,12 @@ class LinearGapEnvironment:
         d: dimension (``≥ 2``).
         num_arms: ``K`` (App. D uses ``K = d²``).
         gap: ``Δ ∈ [0, 1.5)`` (``0.1`` in D.1, ``{0, 0.1}`` in D.2).
-        rng: generator for ``θ*``, the decision sets and the rewards.
+        rng: split into :data:`ENVIRONMENT_STREAMS`: ``θ*``, the band arms
+            (:class:`BandArmSampler`), the optimal arm's tail, its position, and the reward tables.
         reward_model: ``"rademacher"`` (``±1``) or ``"gaussian"`` (``mean + N(0, 1)``).
+
+    Every role has its own stream, so :meth:`draw_block` of ``T`` rounds equals ``T`` calls of
+    :meth:`next_round` (the engine draws blocks; the reference draws rounds).
     """
 
     def __init__(
@@ -194,15 +332,30 @@ class LinearGapEnvironment:
         # validate before drawing anything, so bad input never advances the caller's generator
         if not 0.0 <= self.gap < OPTIMAL_MEAN - LOWEST_MEAN:
             raise ValueError(f"gap must be in [0, {OPTIMAL_MEAN - LOWEST_MEAN}), got {gap}")
-        self._rng = rng
-        self.theta = sample_unit_vector(rng, self.d)
+        streams = split_generator(rng, ENVIRONMENT_STREAMS)
+        self.theta = sample_unit_vector(streams["theta"], self.d)
         self.rotation = rotation_to(self.theta)
+        self._band = BandArmSampler(streams["band"], self.d, LOWEST_MEAN, OPTIMAL_MEAN - self.gap)
+        self._optimal = streams["optimal"]
+        self._position = streams["position"]
+        self._rewards = streams["rewards"]
+
+    def draw_block(self, rounds: int) -> RoundBlock:
+        """The next ``rounds`` decision sets and reward tables."""
+        T = check_int_at_least("rounds", rounds, 0)
+        K, d = self.num_arms, self.d
+        band = self._band.draw(T * (K - 1)).reshape(T, K - 1, d)
+        tails = unit_rows(self._optimal.standard_normal((T, d - 1)))
+        positions = optimal_positions(self._position.uniform(size=T), K)
+        aligned = assemble_gap_arms(band, tails, positions, OPTIMAL_MEAN)
+        means = aligned[..., 0].copy()
+        if self.reward_model == "rademacher":
+            rewards = rademacher_rewards(self._rewards.uniform(-1.0, 1.0, size=T), means)
+        else:
+            rewards = means + self._rewards.standard_normal(T)[:, None]
+        return RoundBlock(arms=aligned @ self.rotation.T, means=means, rewards=rewards)
 
     def next_round(self) -> DecisionRound:
         """Draw the next decision set and its reward table."""
-        arms, means = sample_gap_arms(self._rng, self.rotation, self.num_arms, self.gap)
-        if self.reward_model == "rademacher":
-            rewards = rademacher_reward_table(self._rng, means)
-        else:
-            rewards = gaussian_reward_table(self._rng, means)
-        return DecisionRound(arms=arms, means=means, rewards=rewards)
+        block = self.draw_block(1)
+        return DecisionRound(arms=block.arms[0], means=block.means[0], rewards=block.rewards[0])

@@ -54,6 +54,7 @@ __all__ = [
     "Variant",
     "gaussian_node_noise",
     "make_regularizer",
+    "regularizer_spec",
     "wishart_node_noise",
 ]
 
@@ -282,32 +283,54 @@ def make_regularizer(
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).
         reward_policy: what the private variants do with ``|y| > B̃``.
     """
+    noise, bounds = regularizer_spec(
+        variant, constants, n, alpha, privacy, rho=rho, gamma_mode=gamma_mode, pad=pad
+    )
+    if noise is None:
+        return ExactStatistics(constants, rho)
+    tree = TreeAggregator(n, noise, rng, pad=pad)
+    return TreeStatistics(constants, tree, bounds, reward_policy=reward_policy)
+
+
+def regularizer_spec(
+    variant: Variant,
+    constants: ProblemConstants,
+    n: int,
+    alpha: float,
+    privacy: PrivacyParameters | None = None,
+    *,
+    rho: float = 1.0,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+    pad: PadMode = "fresh",
+) -> tuple[NodeNoise | None, RegularizerBounds]:
+    """The node-noise law (``None`` for ``"nonprivate"``) and the bounds of a variant.
+
+    What :func:`make_regularizer` builds its source from; the engine
+    (:mod:`reference.engine`) reads the same law and bounds.  Arguments as there.
+    """
     n = check_int_at_least("n", n, 1)
     alpha = check_alpha(alpha)
     if variant == "nonprivate":
-        return ExactStatistics(constants, rho)
+        return None, nonprivate_bounds(rho)
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if privacy is None:
         raise ValueError(f"privacy (epsilon, delta) is required for variant {variant!r}")
+    if pad not in ("fresh", "none"):
+        raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
     d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
-    noise: NodeNoise
     if variant == "gaussian":
         noise = gaussian_node_noise(
             d, gaussian_noise_std(m, L_tilde, privacy.epsilon, privacy.delta)
         )
-        bounds = gaussian_bounds(d, m, L_tilde, privacy.epsilon, privacy.delta, n, alpha)
-    else:
-        if pad != "fresh":
-            raise ValueError(
-                "pad must be 'fresh' for the Wishart variants: Proposition 9 needs exactly m "
-                f"node noises in every release (R-PAD), got pad={pad!r}"
-            )
-        k = wishart_degrees_of_freedom(d, m, privacy.epsilon, privacy.delta)
-        noise = wishart_node_noise(d, k, L_tilde)
-        if variant == "wishart":
-            bounds = wishart_shifted_bounds(d, m, k, L_tilde, n, alpha, gamma_mode=gamma_mode)
-        else:
-            bounds = wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
-    tree = TreeAggregator(n, noise, rng, pad=pad)
-    return TreeStatistics(constants, tree, bounds, reward_policy=reward_policy)
+        return noise, gaussian_bounds(d, m, L_tilde, privacy.epsilon, privacy.delta, n, alpha)
+    if pad != "fresh":
+        raise ValueError(
+            "pad must be 'fresh' for the Wishart variants: Proposition 9 needs exactly m "
+            f"node noises in every release (R-PAD), got pad={pad!r}"
+        )
+    k = wishart_degrees_of_freedom(d, m, privacy.epsilon, privacy.delta)
+    wishart = wishart_node_noise(d, k, L_tilde)
+    if variant == "wishart":
+        return wishart, wishart_shifted_bounds(d, m, k, L_tilde, n, alpha, gamma_mode=gamma_mode)
+    return wishart, wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)

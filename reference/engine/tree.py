@@ -1,0 +1,178 @@
+"""The tree mechanism's noise for ``R`` replicates at once (optimized path of :mod:`reference.tree`).
+
+:class:`BatchedTreeNoise` advances ``R`` independent copies of the noise process of
+:class:`reference.tree.TreeAggregator` in lock-step: the node schedule does not depend on the data
+(node ``(j, ℓ/2^j)`` completes at leaf ``ℓ`` whenever ``2^j | ℓ``), so every replicate draws the
+same kinds of noise at the same rounds and the draws of a whole block of rounds can be made at once
+per replicate.  Because the reference tree splits its generator into block-stable
+:class:`~reference.rng.NoiseStreams` (:mod:`reference.rng`), replicate ``r`` here consumes exactly
+the primitive draws that ``TreeAggregator(n, noise, rngs[r], pad=pad)`` consumes when its
+``release()`` is called once before every ``insert()`` (the order Algorithm 1 uses), and the
+releases agree to floating-point rounding (``tests/test_engine.py``).
+
+Only the noise is tracked: the data part of a release is the exact prefix sum, which callers keep
+as a running sum.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from reference._typing import FloatArray, IntArray
+from reference.noise import (
+    GaussianVectorNoise,
+    LaplaceNoise,
+    NodeNoise,
+    SymmetricGaussianNoise,
+    WishartNoise,
+    ZeroNoise,
+    bartlett_chi2_df,
+    bartlett_wishart,
+    symmetrize,
+)
+from reference.rng import NoiseStreams
+from reference.tree import PadMode, dyadic_decomposition, tree_depth
+from reference.validation import check_int_at_least
+
+__all__ = ["BatchedTreeNoise", "draw_noise_sums"]
+
+
+def draw_noise_sums(
+    noise: NodeNoise, streams: Sequence[NoiseStreams], terms: IntArray
+) -> FloatArray:
+    """For every replicate, the draws ``noise.sample_sum(streams[r], terms[i])`` for ``i = 0..D−1``.
+
+    Returns shape ``(R, D, *noise.shape)``.  Each replicate's primitive draws are made in one call
+    per primitive, in the order the reference makes them one by one, and assembled with the same
+    functions (:func:`~reference.noise.bartlett_wishart`, :func:`~reference.noise.symmetrize`).
+    """
+    R, D = len(streams), int(terms.size)
+    shape = tuple(noise.shape)
+    if D == 0:
+        return np.zeros((R, 0, *shape))
+    if np.any(terms < 1):
+        raise ValueError("terms must all be >= 1")
+    if isinstance(noise, WishartNoise):
+        p, k = noise.dim, noise.degrees_of_freedom
+        q = p * (p - 1) // 2
+        dfs = np.stack([bartlett_chi2_df(p, float(j * k)) for j in terms.tolist()])
+        normals = np.stack([s.normal.standard_normal(D * q).reshape(D, q) for s in streams])
+        chi2 = np.stack([s.gamma.chisquare(dfs.ravel()).reshape(D, p) for s in streams])
+        return bartlett_wishart(chi2, normals, noise.scale)
+    if isinstance(noise, SymmetricGaussianNoise):
+        scales = np.array([noise.sigma * math.sqrt(j) for j in terms.tolist()])
+        z = np.stack([s.normal.standard_normal((D, *shape)) for s in streams])
+        return symmetrize(scales[None, :, None, None] * z)
+    if isinstance(noise, GaussianVectorNoise):
+        scales = np.array([noise.sigma * math.sqrt(j) for j in terms.tolist()])
+        z = np.stack([s.normal.standard_normal((D, *shape)) for s in streams])
+        return np.asarray(scales.reshape(1, D, *([1] * len(shape))) * z, dtype=np.float64)
+    if isinstance(noise, LaplaceNoise):
+        total = int(terms.sum())
+        raw = np.stack([s.laplace.laplace(0.0, noise.scale, size=(total, *shape)) for s in streams])
+        starts = np.concatenate([[0], np.cumsum(terms)[:-1]])
+        return np.asarray(np.add.reduceat(raw, starts, axis=1), dtype=np.float64)
+    if isinstance(noise, ZeroNoise):
+        return np.zeros((R, D, *shape))
+    raise TypeError(
+        f"no batched sampler for {type(noise).__name__}; use reference.tree.TreeAggregator"
+    )
+
+
+class BatchedTreeNoise:
+    """The release noise of ``R`` independent tree mechanisms, round by round.
+
+    Call :meth:`release_noise` (the noise of the release of the current count ``s``) and then
+    :meth:`insert` (leaf ``s + 1`` arrives), alternately, as Algorithm 1 does.
+
+    Args:
+        n: horizon (``≥ 1``), fixes ``m = 1 + ⌈log₂ n⌉``.
+        noise: the node-noise law (Wishart, symmetric Gaussian, Gaussian vector, Laplace, zero).
+        rngs: one generator per replicate -- the generator the reference tree of that replicate
+            would receive.
+        pad: ``"fresh"`` or ``"none"``, as in :class:`~reference.tree.TreeAggregator`.
+        block_rounds: rounds whose noise is drawn at once (memory ``O(R · block · item)``; any
+            value gives the same draws).
+    """
+
+    def __init__(
+        self,
+        n: int,
+        noise: NodeNoise,
+        rngs: Sequence[np.random.Generator],
+        *,
+        pad: PadMode = "fresh",
+        block_rounds: int = 256,
+    ) -> None:
+        self.n = check_int_at_least("n", n, 1)
+        if pad not in ("fresh", "none"):
+            raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
+        if len(rngs) == 0:
+            raise ValueError("rngs must hold at least one generator (one per replicate)")
+        self.block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
+        self.m = tree_depth(n)
+        self.noise = noise
+        self.pad: PadMode = pad
+        self.replicates = len(rngs)
+        self._streams = [NoiseStreams.split(rng) for rng in rngs]
+        self._shape = tuple(noise.shape)
+        self.count = 0
+        self._node_noise = np.zeros((self.replicates, self.m, *self._shape))
+        self._released: FloatArray | None = None
+        # pre-drawn block: per round, (pad draw index or -1, [(level, draw index), ...])
+        self._block: FloatArray = np.zeros((self.replicates, 0, *self._shape))
+        self._plan: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+
+    def _pad_terms(self, s: int) -> int:
+        return self.m - len(dyadic_decomposition(s)) if self.pad == "fresh" else 0
+
+    def _draw_block(self, first: int) -> None:
+        """Draw every noise of rounds ``first .. first + block − 1`` (release ``s``, then leaf ``s+1``)."""
+        terms: list[int] = []
+        plan: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        for s in range(first, min(first + self.block_rounds, self.n)):
+            pad_index = -1
+            pad_terms = self._pad_terms(s)
+            if pad_terms > 0:
+                pad_index = len(terms)
+                terms.append(pad_terms)
+            nodes: list[tuple[int, int]] = []
+            leaf = s + 1
+            for j in range(self.m):
+                if leaf % (2**j) == 0:
+                    nodes.append((j, len(terms)))
+                    terms.append(1)
+            plan[s] = (pad_index, nodes)
+        self._block = draw_noise_sums(self.noise, self._streams, np.array(terms, dtype=np.int64))
+        self._plan = plan
+
+    def release_noise(self) -> FloatArray:
+        """Noise of the release of the current count ``s``, shape ``(R, *item shape)``."""
+        if self._released is not None:
+            return self._released
+        s = self.count
+        if s >= self.n:
+            raise ValueError(f"all n={self.n} releases have been made")
+        if s not in self._plan:
+            self._draw_block(s)
+        pad_index, _ = self._plan[s]
+        noise = np.zeros((self.replicates, *self._shape))
+        for level, _index in dyadic_decomposition(s):
+            noise = noise + self._node_noise[:, level]
+        if pad_index >= 0:
+            noise = noise + self._block[:, pad_index]
+        self._released = noise
+        return noise
+
+    def insert(self) -> None:
+        """Leaf ``s + 1`` arrives: store the noise of the nodes it completes."""
+        if self._released is None:
+            raise RuntimeError("release_noise() must be called before every insert()")
+        _, nodes = self._plan[self.count]
+        for level, index in nodes:
+            self._node_noise[:, level] = self._block[:, index]
+        self.count += 1
+        self._released = None
