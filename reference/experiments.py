@@ -25,12 +25,14 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from reference.rng import as_seed_sequence
+from reference._typing import FloatArray
+from reference.engine import run_gap_batch
+from reference.rng import child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds, wishart_degrees_of_freedom
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
@@ -96,21 +98,67 @@ def _load_run(path: Path, key: str) -> dict[str, Any] | None:
     return stored if stored.get("config_key") == key else None
 
 
-def run_experiment(config: ExperimentConfig, out: Path, *, progress: bool = True) -> dict[str, Any]:
-    """Run every (variant, run) pair, writing each finished run and finally the report."""
+def run_experiment(
+    config: ExperimentConfig,
+    out: Path,
+    *,
+    progress: bool = True,
+    engine: Literal["batch", "reference"] = "batch",
+) -> dict[str, Any]:
+    """Run every (variant, run) pair, writing each finished run and finally the report.
+
+    ``engine="batch"`` (default) runs the missing runs of a variant together with
+    :func:`reference.engine.run_gap_batch`; ``engine="reference"`` runs them one by one with
+    :func:`~reference.shariff_sheffet.simulation.run_gap_experiment`.  Both make the same decisions
+    (``tests/test_engine.py``), so a run directory may mix them.
+    """
+    if engine not in ("batch", "reference"):
+        raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "runs").mkdir(exist_ok=True)
     key = config.key()
     privacy = PrivacyParameters(config.epsilon, config.delta)
-    run_seeds = as_seed_sequence(config.seed).spawn(config.runs)
+    run_seeds = child_seeds(config.seed, 0, config.runs)
     grid = np.unique(np.linspace(1, config.n, min(config.checkpoints, config.n)).astype(np.int64))
-    pairs = [(v, r) for v in config.variants for r in range(config.runs)]
     records: dict[str, list[dict[str, Any]]] = {v: [] for v in config.variants}
     resumed = 0
-    for variant, run in tqdm(pairs, disable=not progress, desc="runs"):
+
+    def store(variant: str, run: int, curve: FloatArray, repairs: int) -> dict[str, Any]:
+        record = {
+            "config_key": key,
+            "variant": variant,
+            "run": run,
+            "final_regret": float(curve[-1]),
+            "curve": [float(c) for c in curve],
+            "repairs": int(repairs),
+        }
         path = _run_path(out, variant, run)
-        record = _load_run(path, key)
-        if record is None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record))
+        tmp.replace(path)
+        return record
+
+    for variant in tqdm(config.variants, disable=not progress, desc="variants"):
+        found = {run: _load_run(_run_path(out, variant, run), key) for run in range(config.runs)}
+        missing = [run for run, rec in found.items() if rec is None]
+        resumed += config.runs - len(missing)
+        if missing and engine == "batch":
+            batch = run_gap_batch(
+                variant,
+                d=config.d,
+                num_arms=config.num_arms,
+                gap=config.gap,
+                n=config.n,
+                seeds=[run_seeds[run] for run in missing],
+                privacy=privacy,
+                checkpoints=grid,
+                progress=progress,
+            )
+            for row, run in enumerate(missing):
+                found[run] = store(
+                    variant, run, batch.cumulative_regret[row], int(batch.repairs[row])
+                )
+        for run in missing if engine == "reference" else []:
             result = run_gap_experiment(
                 variant,
                 d=config.d,
@@ -120,20 +168,8 @@ def run_experiment(config: ExperimentConfig, out: Path, *, progress: bool = True
                 seed=run_seeds[run],
                 privacy=privacy,
             )
-            record = {
-                "config_key": key,
-                "variant": variant,
-                "run": run,
-                "final_regret": float(result.cumulative_regret[-1]),
-                "curve": result.cumulative_regret[grid - 1].tolist(),
-                "repairs": result.repairs,
-            }
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(record))
-            tmp.replace(path)
-        else:
-            resumed += 1
-        records[variant].append(record)
+            found[run] = store(variant, run, result.cumulative_regret[grid - 1], result.repairs)
+        records[variant] = [rec for rec in found.values() if rec is not None]
 
     summary: dict[str, Any] = {}
     for variant, recs in records.items():
@@ -236,6 +272,13 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
         default=Path("results/experiment"),
         help="output folder (default %(default)s)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=("batch", "reference"),
+        default="batch",
+        help="replicate-vectorised engine or the plain reference (same decisions; "
+        "default %(default)s)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
     return parser
 
@@ -255,7 +298,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m reference.exp
             seed=args.seed,
             variants=tuple(args.variants),
         )
-        report = run_experiment(config, args.out, progress=not args.no_progress)
+        report = run_experiment(config, args.out, progress=not args.no_progress, engine=args.engine)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

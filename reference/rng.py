@@ -27,6 +27,7 @@ from reference.validation import check_int_at_least
 __all__ = [
     "NoiseStreams",
     "as_seed_sequence",
+    "child_seeds",
     "named_generators",
     "spawn_generators",
     "split_generator",
@@ -41,10 +42,31 @@ def as_seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequen
     return np.random.SeedSequence(seed)
 
 
+def child_seeds(
+    seed: int | np.random.SeedSequence, first: int, stop: int
+) -> list[np.random.SeedSequence]:
+    """Children ``first .. stop − 1`` of ``seed``, built from their spawn keys.
+
+    Equal to ``SeedSequence(seed).spawn(stop)[first:stop]``, but stateless: the result does not
+    depend on how many children were spawned from ``seed`` before (``SeedSequence.spawn`` counts
+    its calls), so the same seed always gives the same children -- e.g. every variant of an
+    experiment run sees the same environment, and replicate ``i`` gets the same seed whatever block
+    it is computed in.
+    """
+    seq = as_seed_sequence(seed)
+    check_int_at_least("first", first, 0)
+    if check_int_at_least("stop", stop, 0) < first:
+        raise ValueError(f"stop must be >= first={first}, got {stop}")
+    return [
+        np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, i), pool_size=seq.pool_size)
+        for i in range(first, stop)
+    ]
+
+
 def spawn_generators(seed: int | np.random.SeedSequence, count: int) -> list[np.random.Generator]:
-    """``count`` independent generators spawned from ``seed`` (one per replicate)."""
+    """``count`` independent generators, children of ``seed`` (one per replicate)."""
     check_int_at_least("count", count, 0)
-    return [np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(count)]
+    return [np.random.default_rng(s) for s in child_seeds(seed, 0, count)]
 
 
 def named_generators(
@@ -53,11 +75,12 @@ def named_generators(
     """Independent generators, one per role name, spawned from ``seed`` in the order of ``names``.
 
     The mapping from names to streams depends only on the position of each name, so callers must
-    keep the order of ``names`` fixed to keep results reproducible.
+    keep the order of ``names`` fixed to keep results reproducible.  Stateless
+    (:func:`child_seeds`): calling it twice with the same seed gives the same generators.
     """
     if len(set(names)) != len(names):
         raise ValueError(f"names must be distinct, got {list(names)!r}")
-    children = as_seed_sequence(seed).spawn(len(names))
+    children = child_seeds(seed, 0, len(names))
     return {name: np.random.default_rng(child) for name, child in zip(names, children, strict=True)}
 
 

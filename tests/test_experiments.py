@@ -32,6 +32,28 @@ def test_runner_writes_report_and_resumes_without_recomputing(tmp_path: Path) ->
     assert json.loads((out / "results.json").read_text())["resumed_runs"] == 0
 
 
+def test_runner_engines_agree_and_mix(tmp_path: Path) -> None:
+    # The batch engine and the reference give the same curves; half the runs from one and half
+    # from the other (an interrupted run resumed with the other engine) give the same report.
+    batch, ref = tmp_path / "batch", tmp_path / "ref"
+    assert experiments_main([*TINY, "--runs", "3", "--out", str(batch)]) == 0
+    assert experiments_main([*TINY, "--runs", "3", "--engine", "reference", "--out", str(ref)]) == 0
+    a = json.loads((batch / "results.json").read_text())["results"]
+    b = json.loads((ref / "results.json").read_text())["results"]
+    for variant in a:
+        assert a[variant]["final_regrets"] == pytest.approx(b[variant]["final_regrets"], rel=1e-12)
+        assert a[variant]["mean_curve"] == pytest.approx(b[variant]["mean_curve"], rel=1e-12)
+    (batch / "runs" / "wishart_0001.json").unlink()
+    assert (
+        experiments_main([*TINY, "--runs", "3", "--engine", "reference", "--out", str(batch)]) == 0
+    )
+    mixed = json.loads((batch / "results.json").read_text())
+    assert mixed["resumed_runs"] == 11
+    assert mixed["results"]["wishart"]["final_regrets"] == pytest.approx(
+        b["wishart"]["final_regrets"], rel=1e-12
+    )
+
+
 def test_cli_help_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         privonline_main(["--help"])

@@ -84,3 +84,18 @@ def test_spawned_streams_are_reproducible_and_independent() -> None:
         named_generators(7, ["a", "a"])
     with pytest.raises(ValueError, match="seed must be an integer >= 0"):
         as_seed_sequence(-1)
+
+
+def test_child_seeds_are_stateless_spawned_children() -> None:
+    from reference.rng import child_seeds
+
+    root = np.random.SeedSequence(11)
+    expected = [c.generate_state(2).tolist() for c in np.random.SeedSequence(11).spawn(5)]
+    for _ in range(2):  # reusing the same SeedSequence object gives the same children again
+        assert [c.generate_state(2).tolist() for c in child_seeds(root, 0, 5)] == expected
+    assert [c.generate_state(2).tolist() for c in child_seeds(root, 2, 4)] == expected[2:4]
+    a = named_generators(root, ["environment", "mechanism"])["environment"].random()
+    b = named_generators(root, ["environment", "mechanism"])["environment"].random()
+    assert a == b
+    with pytest.raises(ValueError, match=r"^stop must be >= first"):
+        child_seeds(root, 3, 2)
