@@ -5,6 +5,7 @@
 * ``nox -s lint``       -- ``ruff check`` and ``ruff format --check``.
 * ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
 * ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
+* ``nox -s bench``      -- engine vs reference benchmarks (+ MABWiser peer), ``results/bench``.
 """
 
 from __future__ import annotations
@@ -52,3 +53,10 @@ def audit(session: nox.Session) -> None:
     """The default privacy-audit battery (about a minute); report in results/audit."""
     session.install("-e", ".")
     session.run("privonline", "audit", "privacy", "--out", "results/audit", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Engine vs reference speed (ratios from one run), memory, profile, MABWiser peer."""
+    session.install("-e", ".", "mabwiser>=2.7")
+    session.run("privonline", "bench", "--out", "results/bench", *session.posargs)

@@ -4,6 +4,7 @@
   writes ``report.json``, ``report.md`` and ``privacy_curves.png``; exit code 1 on a violation.
 * ``privonline audit zoo`` -- power and false-alarm rates of the audit on the bug zoo.
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`.
+* ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.bench`).
 """
 
 from __future__ import annotations
@@ -155,6 +156,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run Algorithm 1 of Shariff & Sheffet on the App. D environment",
         add_help=False,
     )
+    sub.add_parser(
+        "bench",
+        help="benchmark the engine against the reference (writes bench.json)",
+        add_help=False,
+    )
     if not args or args[0] not in sub.choices:
         parser.parse_args(args)  # prints help (exit 0) or an error (exit 2)
         parser.print_help()
@@ -162,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command, rest = args[0], args[1:]
     if command == "audit":
         return _run_audit(rest)
+    if command == "bench":
+        from audit import bench
+
+        return bench.main(rest)
     return experiments.main(rest, prog="privonline experiment")
 
 

@@ -81,7 +81,8 @@ def _assert_matches_reference(
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize(
-    ("d", "num_arms", "n", "gap"), [(2, 4, 70, 0.1), (5, 25, 120, 0.0), (3, 1, 20, 0.1)]
+    ("d", "num_arms", "n", "gap"),
+    [(2, 4, 70, 0.1), (5, 25, 120, 0.0), (3, 1, 20, 0.1), (10, 12, 40, 0.1)],
 )
 def test_engine_equals_reference(
     variant: Variant, d: int, num_arms: int, n: int, gap: float

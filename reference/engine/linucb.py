@@ -43,6 +43,9 @@ from reference.validation import check_alpha, check_int_at_least
 
 __all__ = ["BatchResult", "default_checkpoints", "run_gap_batch"]
 
+_SUBSTITUTION_MAX_D = 8
+"""Up to this dimension the triangular solves are ``d²`` vectorised steps; above, BLAS matmuls."""
+
 
 @dataclass(frozen=True)
 class BatchResult:
@@ -150,7 +153,7 @@ def run_gap_batch(
     gamma_mode: Literal["paper", "tight"] = "paper",
     pd_policy: PDPolicy = "repair",
     reward_policy: RewardPolicy = "raise",
-    block_rounds: int = 128,
+    block_rounds: int | None = None,
     progress: bool = False,
 ) -> BatchResult:
     """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
@@ -159,12 +162,17 @@ def run_gap_batch(
     ``checkpoints`` (rounds at which to record the cumulative regret; default
     :func:`default_checkpoints`), ``trace`` (keep per-round actions and ``β_t``), the regularizer
     options of :func:`~reference.shariff_sheffet.regularizers.make_regularizer`, and
-    ``block_rounds`` (rounds of environment and noise drawn at once; results do not depend on it).
+    ``block_rounds`` (rounds of environment and noise drawn at once; results do not depend on it;
+    default: as many as keep the block's decision sets near 32 MB, at most 256).
     """
     n = check_int_at_least("n", n, 1)
-    block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
+    d = check_int_at_least("d", d, 2)
+    num_arms = check_int_at_least("num_arms", num_arms, 1)
     if len(seeds) == 0:
         raise ValueError("seeds must hold at least one seed (one per replicate)")
+    if block_rounds is None:
+        block_rounds = max(1, min(256, 4_000_000 // (len(seeds) * num_arms * d)))
+    block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
     if alpha is None:
         if n < 2:
             raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
@@ -276,9 +284,14 @@ def _run(
                 log_det = 2.0 * np.sum(np.log(np.diagonal(L, axis1=1, axis2=2)), axis=1)
                 beta = beta_t_batch(log_det, d, consts.sigma, alpha, consts.S, bounds)
                 # θ̃ = V⁻¹ũ = L⁻ᵀ L⁻¹ ũ and ‖x‖_{V⁻¹} = ‖L⁻¹ x‖
-                theta = _back_substitution(L, _forward_substitution(L, u[:, None, :])[:, 0, :])
                 X = arms[:, b]  # (R, K, d)
-                white = _forward_substitution(L, X)
+                if d <= _SUBSTITUTION_MAX_D:  # d² vectorised steps beat a batched inverse
+                    theta = _back_substitution(L, _forward_substitution(L, u[:, None, :])[:, 0, :])
+                    white = _forward_substitution(L, X)
+                else:  # BLAS: W = L⁻¹ once, then X Wᵀ
+                    W = np.linalg.inv(L)
+                    white = np.matmul(X, np.swapaxes(W, 1, 2))
+                    theta = np.matmul(np.swapaxes(W, 1, 2), np.matmul(W, u[:, :, None]))[:, :, 0]
                 width = np.sqrt(np.einsum("rkd,rkd->rk", white, white))
                 ucb = np.einsum("rkd,rd->rk", X, theta) + beta[:, None] * width
                 index = np.argmax(ucb, axis=1)
