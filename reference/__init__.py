@@ -6,6 +6,11 @@ level of this package (:mod:`reference.tree`, :mod:`reference.noise`, :mod:`refe
 
 * :mod:`reference.shariff_sheffet` -- Shariff & Sheffet (NeurIPS 2018), "Differentially Private
   Contextual Linear Bandits".
+* :mod:`reference.zhou_tan` -- Zhou & Tan (AAAI 2021), "Local Differential Privacy for Bayesian
+  Optimization".
+
+Optimized, replicate-vectorised paths live apart in :mod:`reference.engine` and are cross-checked
+against the reference on identical random streams.
 
 Every random function takes an explicit :class:`numpy.random.Generator`; nothing uses global state.
 """

@@ -1,0 +1,500 @@
+"""GP-UCB, (LDP-)TGP-UCB (Alg. 2), (LDP-)ATA-GP-UCB (Alg. 1) and (LDP-)MoMA-GP-UCB (Alg. 3).
+
+Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.0–2.7.
+
+The LDP and non-private versions of each algorithm are the *same* learner: privacy lives in the
+:class:`~reference.zhou_tan.environment.Curator` (CTL(ϵ) or identity), and only the constants
+(``v``, ``c``) differ.  The factories ``make_*`` build the paper's theory schedules (Theorems 2, 3,
+4, Cor. 1) or the practical presets of spec §2.7; both are kept.
+
+Conventions (spec §2.0):
+
+* finite domain, Gram matrix ``K`` (``n × n``); functions are length-``n`` vectors;
+* argmax ties are broken uniformly at random (C2) with a stream spawned from the ``rng`` argument;
+  Nyström sampling uses a second spawned stream;
+* ``σ̃_0(x) = √k(x,x)`` (paper prints ``k(x,x)``, l. 147/305; C3/T-2);
+* ``β`` is a scalar (paper prints ``β_t(x)``, l. 149/308; C5/T-3); ``β_1`` as in C4.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Literal
+
+import numpy as np
+
+from reference._typing import FloatArray
+from reference.validation import (
+    check_array,
+    check_int_at_least,
+    check_positive,
+    check_psd,
+)
+from reference.zhou_tan.gp import FiniteDomainGP
+from reference.zhou_tan.kernels import certified_gamma_upper
+from reference.zhou_tan.mechanism import (
+    LDPParams,
+    ldp_noise_second_moment,
+    ldp_reward_second_moment,
+)
+from reference.zhou_tan.nystrom import DedupeMode, approx_posterior, nystrom_embedding
+from reference.zhou_tan.robust import (
+    MedianKind,
+    feature_adaptive_truncated_theta,
+    median_of_means_select,
+    ridge_thetas,
+    truncate,
+)
+from reference.zhou_tan.schedules import (
+    ata_beta_next,
+    ata_trunc_level,
+    first_beta_approx,
+    igp_ucb_beta,
+    ldp_tgp_beta,
+    moma_beta_next,
+    moma_k_rep,
+    nystrom_q,
+    practical_k_rep,
+    practical_nystrom_q,
+    ref7_ata_schedule,
+    ref7_tgp_schedule,
+    tgp_trunc_level,
+)
+
+__all__ = [
+    "ATAGPUCB",
+    "GPUCB",
+    "TGPUCB",
+    "MoMAGPUCB",
+    "Preset",
+    "make_ata_gp_ucb",
+    "make_gp_ucb",
+    "make_ldp_ata_gp_ucb",
+    "make_ldp_moma_gp_ucb",
+    "make_ldp_tgp_ucb",
+    "make_moma_gp_ucb",
+    "make_tgp_ucb_nonprivate",
+    "ucb_argmax",
+]
+
+Preset = Literal["theory", "practical"]
+
+
+def ucb_argmax(mean: FloatArray, sd: FloatArray, beta: float, rng: np.random.Generator) -> int:
+    """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random (spec C2)."""
+    score = mean + beta * sd
+    best = np.flatnonzero(score >= np.max(score))
+    return int(best[0]) if best.size == 1 else int(rng.choice(best))
+
+
+def _gram(K: FloatArray) -> FloatArray:
+    Kd = check_array("K", K, ndim=2)
+    check_psd("K", Kd, atol=1e-8)
+    return Kd.copy()
+
+
+def _single_reward(rewards: FloatArray) -> float:
+    r = check_array("rewards", rewards, ndim=1)
+    if r.size != 1:
+        raise ValueError(f"this algorithm plays one reward per query, got {r.size}")
+    return float(r[0])
+
+
+# --------------------------------------------------------------------------------------------
+# GP-UCB (non-private baseline) and TGP-UCB / LDP-TGP-UCB (Alg. 2)
+
+
+class GPUCB:
+    """GP-UCB on raw (untruncated) rewards: exact posterior, ``x_t = argmax μ_{t−1} + β_t σ_{t−1}``.
+
+    ``beta(t)`` returns ``β_t``.  The non-private sub-Gaussian baseline (references [6, 23]).
+    """
+
+    def __init__(
+        self, K: FloatArray, lam: float, beta: Callable[[int], float], rng: np.random.Generator
+    ) -> None:
+        self.gp = FiniteDomainGP(_gram(K), lam)
+        self.beta = beta
+        self._rng = rng
+        self.t = 0
+        self.betas: list[float] = []
+
+    def next_query(self) -> tuple[int, int]:
+        b = float(self.beta(self.t + 1))
+        self.betas.append(b)
+        return ucb_argmax(self.gp.mean, np.sqrt(self.gp.var), b, self._rng), 1
+
+    def observe(self, arm: int, rewards: FloatArray) -> None:
+        self.gp.update(arm, self._transform(self.t + 1, _single_reward(rewards)))
+        self.t += 1
+
+    def _transform(self, t: int, y: float) -> float:
+        return y
+
+
+class TGPUCB(GPUCB):
+    """TGP-UCB: ``ŷ_t = ȳ_t 1{|ȳ_t| ≤ b_t}`` (each reward truncated once, Alg. 2 l. 8), exact GP.
+
+    ``trunc_level(t)`` returns ``b_t``; ``beta(t)`` returns ``β_t``.  With the Alg. 2 schedules
+    (:func:`make_ldp_tgp_ucb`) this is LDP-TGP-UCB; with [7]'s (:func:`make_tgp_ucb_nonprivate`)
+    the non-private TGP-UCB.  ``n_truncated`` counts rewards set to 0.
+    """
+
+    def __init__(
+        self,
+        K: FloatArray,
+        lam: float,
+        trunc_level: Callable[[int], float],
+        beta: Callable[[int], float],
+        rng: np.random.Generator,
+    ) -> None:
+        super().__init__(K, lam, beta, rng)
+        self.trunc_level = trunc_level
+        self.n_truncated = 0
+
+    def _transform(self, t: int, y: float) -> float:
+        out = float(truncate(np.asarray([y]), self.trunc_level(t))[0])
+        if out != y:
+            self.n_truncated += 1
+        return out
+
+
+def make_gp_ucb(
+    K: FloatArray, lam: float, B: float, R: float, delta: float, T: int, rng: np.random.Generator
+) -> GPUCB:
+    """GP-UCB with the IGP-UCB width of [6] and a certified ``γ̄`` (:func:`certified_gamma_upper`)."""
+    gbar = certified_gamma_upper(_gram(K), T, lam)
+
+    def beta(t: int) -> float:
+        return igp_ucb_beta(t, B, R, 0.0 if t == 1 else float(gbar[t - 2]), delta)
+
+    return GPUCB(K, lam, beta, rng)
+
+
+def make_ldp_tgp_ucb(
+    K: FloatArray,
+    params: LDPParams,
+    lam: float,
+    delta: float,
+    T: int,
+    rng: np.random.Generator,
+    beta_scale: float = 1.0,
+) -> TGPUCB:
+    """LDP-TGP-UCB with Alg. 2's schedules (l. 187–193); ``γ_{t−1}`` replaced by certified ``γ̄_{t−1}``.
+
+    ``b_t = B + R + 𝓛 ln t``; ``β_1 = B`` (spec T-5) and for ``t ≥ 2`` ``β_t`` of l. 190 with
+    ``K = B² + R² + 2𝓛²``.  ``beta_scale`` multiplies every ``β_t`` (practical preset; ``1`` = theory).
+    """
+    scale = check_positive("beta_scale", beta_scale)
+    gbar = certified_gamma_upper(_gram(K), T, lam)
+    lap = params.lap_scale
+    K2 = ldp_reward_second_moment(params.B, params.R, params.eps)
+
+    def trunc(t: int) -> float:
+        return tgp_trunc_level(t, params.B, params.R, lap)
+
+    def beta(t: int) -> float:
+        if t == 1:
+            return scale * params.B
+        return scale * ldp_tgp_beta(t, params.B, params.R, lap, lam, delta, float(gbar[t - 2]), K2)
+
+    return TGPUCB(K, lam, trunc, beta, rng)
+
+
+def make_tgp_ucb_nonprivate(
+    K: FloatArray,
+    v: float,
+    B: float,
+    lam: float,
+    rng: np.random.Generator,
+    alpha: float = 1.0,
+    beta_scale: float = 1.0,
+) -> TGPUCB:
+    """Non-private TGP-UCB of [7] with the schedule of [7]'s code (:func:`ref7_tgp_schedule`).
+
+    ``ln 1 = 0`` makes the [7] width ``B√λ`` at ``t = 1``.  ``β`` is divided by ``√λ`` because
+    [7] applies it to ``√(σ²/λ)``.
+    """
+    scale = check_positive("beta_scale", beta_scale)
+
+    def trunc(t: int) -> float:
+        return ref7_tgp_schedule(t, v, alpha, B, lam)[0]
+
+    def beta(t: int) -> float:
+        return scale * ref7_tgp_schedule(t, v, alpha, B, lam)[1] / math.sqrt(lam)
+
+    return TGPUCB(K, lam, trunc, beta, rng)
+
+
+# --------------------------------------------------------------------------------------------
+# ATA-GP-UCB / LDP-ATA-GP-UCB (Alg. 1)
+
+
+class ATAGPUCB:
+    """Alg. 1 (l. 145–159): Nyström features each round, feature-adaptive truncation, UCB.
+
+    ``trunc_level(t, m)`` returns ``b_t``; ``beta_next(t, m)`` returns ``β_{t+1}``; ``beta_1`` is
+    the first width.  ``per_sample_threshold=False`` (default) truncates every past product with
+    the current ``b_t``; ``True`` uses each sample's own ``b_τ`` as printed at l. 155 (spec T-4).
+    Cost ``O(t m_t + m_t³)`` per round (the whole history is re-truncated each round).
+    """
+
+    def __init__(
+        self,
+        K: FloatArray,
+        lam: float,
+        q: float,
+        trunc_level: Callable[[int, int], float],
+        beta_next: Callable[[int, int], float],
+        beta_1: float,
+        rng: np.random.Generator,
+        dedupe_mode: DedupeMode = "per_index_then_set",
+        per_sample_threshold: bool = False,
+    ) -> None:
+        self.K = _gram(K)
+        self.kdiag = np.diag(self.K).copy()
+        self.lam = check_positive("lam", lam)
+        self.q = check_positive("q", q)
+        self.trunc_level = trunc_level
+        self.beta_next = beta_next
+        self.beta = check_positive("beta_1", beta_1)
+        self._rng_ties, self._rng_nys = rng.spawn(2)
+        self.dedupe_mode: DedupeMode = dedupe_mode
+        self.per_sample_threshold = per_sample_threshold
+        n = self.K.shape[0]
+        self.mean = np.zeros(n)
+        self.var = self.kdiag.copy()
+        self.arms: list[int] = []
+        self.rewards: list[float] = []
+        self.levels: list[float] = []
+        self.m_hist: list[int] = []
+        self.betas: list[float] = []
+        self.n_truncated = 0
+
+    def next_query(self) -> tuple[int, int]:
+        self.betas.append(self.beta)
+        return ucb_argmax(self.mean, np.sqrt(self.var), self.beta, self._rng_ties), 1
+
+    def observe(self, arm: int, rewards: FloatArray) -> None:
+        self.arms.append(check_int_at_least("arm", arm, 0))
+        self.rewards.append(_single_reward(rewards))
+        t = len(self.arms)
+        hist = np.asarray(self.arms, dtype=np.int64)
+        sig_prev = np.sqrt(self.var[hist])
+        ny = nystrom_embedding(self.K, hist, sig_prev, self.q, self._rng_nys, self.dedupe_mode)
+        m = ny.m
+        b_t = float(self.trunc_level(t, m))
+        self.levels.append(b_t)
+        self.m_hist.append(m)
+        b: float | FloatArray = np.asarray(self.levels) if self.per_sample_threshold else b_t
+        Phi = ny.features[:, hist].T
+        theta, _, n_trunc = feature_adaptive_truncated_theta(
+            Phi, np.asarray(self.rewards), self.lam, b
+        )
+        self.n_truncated = n_trunc
+        self.mean = ny.features.T @ theta if m > 0 else np.zeros_like(self.kdiag)
+        _, self.var = approx_posterior(ny.features, hist, self.kdiag, self.lam)
+        self.beta = float(self.beta_next(t, m))
+
+
+def make_ata_gp_ucb(
+    K: FloatArray,
+    v: float,
+    B: float,
+    lam: float,
+    delta: float,
+    eps_nys: float,
+    T: int,
+    rng: np.random.Generator,
+    preset: Preset = "theory",
+    alpha: float = 1.0,
+    beta_scale: float = 1.0,
+    dedupe_mode: DedupeMode = "per_index_then_set",
+) -> ATAGPUCB:
+    """ATA-GP-UCB with moment bound ``v ≥ E[|r|^{1+α} | ℱ]`` of the rewards it receives.
+
+    ``"theory"``: ``q``, ``b_t``, ``β_{t+1}`` of Thm 2 (l. 165; general α from [7]).
+    ``"practical"``: ``q = ln T/ε²`` and the ``(b_t, β_t)`` of [7]'s code (spec §2.3), ``β/√λ``.
+    ``β_1 = B(1 + 1/√(1−ε))`` (spec C4).  ``beta_scale`` multiplies every ``β``.
+    """
+    scale = check_positive("beta_scale", beta_scale)
+    beta_1 = scale * first_beta_approx(B, eps_nys)
+    if preset == "theory":
+        q = nystrom_q(T, delta, eps_nys)
+
+        def trunc(t: int, m: int) -> float:
+            return ata_trunc_level(m, T, delta, v, t, alpha)
+
+        def beta_next(t: int, m: int) -> float:
+            return scale * ata_beta_next(m, T, delta, v, lam, B, eps_nys, t, alpha)
+
+    elif preset == "practical":
+        q = practical_nystrom_q(T, eps_nys)
+
+        def trunc(t: int, m: int) -> float:
+            return ref7_ata_schedule(t, m, T, v, alpha, B, lam)[0]
+
+        def beta_next(t: int, m: int) -> float:
+            return scale * ref7_ata_schedule(t + 1, m, T, v, alpha, B, lam)[1] / math.sqrt(lam)
+
+    else:
+        raise ValueError(f"preset must be 'theory' or 'practical', got {preset!r}")
+    return ATAGPUCB(K, lam, q, trunc, beta_next, beta_1, rng, dedupe_mode)
+
+
+def make_ldp_ata_gp_ucb(
+    K: FloatArray,
+    params: LDPParams,
+    lam: float,
+    delta: float,
+    eps_nys: float,
+    T: int,
+    rng: np.random.Generator,
+    preset: Preset = "theory",
+    beta_scale: float = 1.0,
+) -> ATAGPUCB:
+    """LDP-ATA-GP-UCB: :func:`make_ata_gp_ucb` with ``α = 1``, ``v = B² + R² + 8(B+R)²/ϵ²`` (Thm 2)."""
+    v = ldp_reward_second_moment(params.B, params.R, params.eps)
+    return make_ata_gp_ucb(K, v, params.B, lam, delta, eps_nys, T, rng, preset, 1.0, beta_scale)
+
+
+# --------------------------------------------------------------------------------------------
+# MoMA-GP-UCB / LDP-MoMA-GP-UCB (Alg. 3)
+
+
+class MoMAGPUCB:
+    """Alg. 3 (l. 303–318): epochs of ``k`` plays of one point, Nyström per epoch, median of means.
+
+    ``beta_next(n, m)`` returns ``β_{n+1}``.  After ``N = ⌊T/k⌋`` epochs the ``T − Nk`` leftover
+    rounds (unspecified by the paper, spec T-7) play ``argmax μ̃_N + β_{N+1}σ̃_N`` without
+    updating.  ``next_query`` returns ``(arm, k)`` during epochs and ``(arm, T − Nk)`` afterwards.
+    """
+
+    def __init__(
+        self,
+        K: FloatArray,
+        lam: float,
+        q: float,
+        k_rep: int,
+        T: int,
+        beta_next: Callable[[int, int], float],
+        beta_1: float,
+        rng: np.random.Generator,
+        median_kind: MedianKind = "numpy",
+        dedupe_mode: DedupeMode = "per_index_then_set",
+    ) -> None:
+        self.K = _gram(K)
+        self.kdiag = np.diag(self.K).copy()
+        self.lam = check_positive("lam", lam)
+        self.q = check_positive("q", q)
+        self.k_rep = check_int_at_least("k_rep", k_rep, 2)
+        self.T = check_int_at_least("T", T, 1)
+        self.n_epochs = self.T // self.k_rep
+        self.beta_next = beta_next
+        self.beta = check_positive("beta_1", beta_1)
+        self._rng_ties, self._rng_nys = rng.spawn(2)
+        self.median_kind: MedianKind = median_kind
+        self.dedupe_mode: DedupeMode = dedupe_mode
+        n = self.K.shape[0]
+        self.mean = np.zeros(n)
+        self.var = self.kdiag.copy()
+        self.arms: list[int] = []
+        self.Y: list[FloatArray] = []
+        self.m_hist: list[int] = []
+        self.k_star_hist: list[int] = []
+        self.betas: list[float] = []
+        self.leftover_played = 0
+
+    def next_query(self) -> tuple[int, int]:
+        arm = ucb_argmax(self.mean, np.sqrt(self.var), self.beta, self._rng_ties)
+        if len(self.arms) < self.n_epochs:
+            self.betas.append(self.beta)
+            return arm, self.k_rep
+        return arm, max(self.T - self.n_epochs * self.k_rep - self.leftover_played, 1)
+
+    def observe(self, arm: int, rewards: FloatArray) -> None:
+        r = check_array("rewards", rewards, ndim=1)
+        if len(self.arms) >= self.n_epochs:
+            self.leftover_played += int(r.size)  # leftover rounds: no update (spec T-7)
+            return
+        if r.size != self.k_rep:
+            raise ValueError(f"an epoch needs exactly k_rep={self.k_rep} rewards, got {r.size}")
+        self.arms.append(check_int_at_least("arm", arm, 0))
+        self.Y.append(r.copy())
+        n = len(self.arms)
+        hist = np.asarray(self.arms, dtype=np.int64)
+        ny = nystrom_embedding(
+            self.K, hist, np.sqrt(self.var[hist]), self.q, self._rng_nys, self.dedupe_mode
+        )
+        m = ny.m
+        self.m_hist.append(m)
+        if m == 0:
+            self.mean = np.zeros_like(self.kdiag)
+            self.var = self.kdiag.copy()
+            self.k_star_hist.append(0)
+        else:
+            Phi = ny.features[:, hist].T
+            thetas, V = ridge_thetas(Phi, np.vstack(self.Y), self.lam)
+            k_star, _ = median_of_means_select(thetas, V, self.median_kind)
+            self.k_star_hist.append(k_star)
+            self.mean = ny.features.T @ thetas[:, k_star]
+            _, self.var = approx_posterior(ny.features, hist, self.kdiag, self.lam)
+        self.beta = float(self.beta_next(n, m))
+
+
+def make_moma_gp_ucb(
+    K: FloatArray,
+    c: float,
+    B: float,
+    lam: float,
+    delta: float,
+    eps_nys: float,
+    T: int,
+    rng: np.random.Generator,
+    preset: Preset = "theory",
+    alpha: float = 1.0,
+    beta_scale: float = 1.0,
+    k_rep_const: float = 24.0,
+    median_kind: MedianKind = "numpy",
+) -> MoMAGPUCB:
+    """MoMA-GP-UCB with noise moment bound ``c ≥ E[|η|^{1+α} | ℱ]`` (Thm 4, l. 262).
+
+    ``"theory"``: ``q = 6ρ ln(4T/δ)/ε²``, ``k = ⌈k_rep_const · ln(4eT/δ)⌉`` (paper: 24; 72 makes
+    Lemma 11 correct), ``β_{n+1} = B(1+1/√(1−ε)) + 3γ/√λ``.  ``"practical"``: ``q = ln T/ε²``,
+    ``k = ⌈ln(4eT/δ)⌉`` (spec §2.7), same ``β``.  ``beta_scale`` multiplies every ``β``.
+    """
+    scale = check_positive("beta_scale", beta_scale)
+    if preset == "theory":
+        q = nystrom_q(T, delta, eps_nys)
+        k_rep = moma_k_rep(T, delta, const=k_rep_const)
+    elif preset == "practical":
+        q = practical_nystrom_q(T, eps_nys)
+        k_rep = practical_k_rep(T, delta)
+    else:
+        raise ValueError(f"preset must be 'theory' or 'practical', got {preset!r}")
+
+    def beta_next(n: int, m: int) -> float:
+        return scale * moma_beta_next(n, m, c, B, eps_nys, lam, alpha)
+
+    beta_1 = scale * first_beta_approx(B, eps_nys)
+    return MoMAGPUCB(K, lam, q, k_rep, T, beta_next, beta_1, rng, median_kind)
+
+
+def make_ldp_moma_gp_ucb(
+    K: FloatArray,
+    params: LDPParams,
+    lam: float,
+    delta: float,
+    eps_nys: float,
+    T: int,
+    rng: np.random.Generator,
+    preset: Preset = "theory",
+    beta_scale: float = 1.0,
+    k_rep_const: float = 24.0,
+) -> MoMAGPUCB:
+    """LDP-MoMA-GP-UCB (Cor. 1, l. 324): ``α = 1``, ``c = R² + 8(B+R)²/ϵ²``."""
+    c = ldp_noise_second_moment(params.B, params.R, params.eps)
+    return make_moma_gp_ucb(
+        K, c, params.B, lam, delta, eps_nys, T, rng, preset, 1.0, beta_scale, k_rep_const
+    )

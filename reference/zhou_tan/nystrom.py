@@ -1,0 +1,165 @@
+"""NyströmEmbedding (Algorithm 4) and the approximate posterior it induces (Alg. 1 l. 13, Alg. 3 l. 14).
+
+Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.2.
+
+```
+Alg. 4 (l. 701–708)
+1: Input {(x_i, σ̃_{t−1}(x_i))}_{i=1..t}, q
+2: 𝒟_t = ∅
+3: for i = 1..t                       # printed "for t = 1,…,t" (T-13)
+4:    z_{t,i} ~ Bern(min{q σ̃²_{t−1}(x_i), 1})
+5:    if z_{t,i} = 1: 𝒟_t = 𝒟_t ∪ {x_i}
+7: return φ̃_t(x) = (K_{𝒟_t}^{1/2})^† k_{𝒟_t}(x)
+```
+
+The dictionary is a *set* of distinct arms rebuilt from scratch at each call.  ``dedupe_mode``:
+``"per_index_then_set"`` (default, the paper's per-index sampling then union) or
+``"per_distinct_arm"`` (one draw per distinct arm, as in the code of reference [7]).  Per-index
+``(p_i, z_i)`` are returned for the ε-accuracy check of Definition 2 (l. 712–718).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import linalg
+
+from reference._typing import FloatArray, IntArray
+from reference.validation import check_array, check_positive
+
+__all__ = [
+    "DedupeMode",
+    "NystromResult",
+    "approx_posterior",
+    "dictionary_accuracy",
+    "nystrom_embedding",
+    "psd_pinv_sqrt",
+]
+
+DedupeMode = Literal["per_index_then_set", "per_distinct_arm"]
+
+
+def psd_pinv_sqrt(A: FloatArray, rtol: float = 1e-10) -> FloatArray:
+    """``(A^{1/2})^†`` of a symmetric PSD matrix: eigenvalues ``w_i ≤ rtol·max w`` are dropped."""
+    Ad = check_array("A", A, ndim=2)
+    if Ad.shape[0] == 0:
+        return Ad.copy()
+    w, U = linalg.eigh(Ad)
+    keep = w > rtol * max(float(np.max(w)), 0.0)
+    inv = np.zeros_like(w)
+    inv[keep] = 1.0 / np.sqrt(w[keep])
+    return np.asarray((U * inv) @ U.T, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class NystromResult:
+    """Output of Alg. 4: dictionary arms, per-index probabilities/draws, features of every arm.
+
+    ``features`` has shape ``(m, n_arms)``: column ``x`` is ``φ̃(x) = (K_{𝒟}^{1/2})^† k_{𝒟}(x)``.
+    ``probs[i]``, ``selected[i]`` refer to history index ``i`` (``"per_index_then_set"``) or to the
+    ``i``-th distinct arm of ``hist_arms`` in order of first appearance (``"per_distinct_arm"``).
+    """
+
+    dict_arms: IntArray
+    probs: FloatArray
+    selected: NDArray[np.bool_]
+    features: FloatArray
+
+    @property
+    def m(self) -> int:
+        """``m_t``, the dimension of ``φ̃_t`` (= number of distinct dictionary arms)."""
+        return int(self.features.shape[0])
+
+
+def nystrom_embedding(
+    K: FloatArray,
+    hist_arms: IntArray,
+    sigma_prev_hist: FloatArray,
+    q: float,
+    rng: np.random.Generator,
+    dedupe_mode: DedupeMode = "per_index_then_set",
+) -> NystromResult:
+    """Algorithm 4 on a finite domain with Gram matrix ``K``.
+
+    ``sigma_prev_hist[i]`` is ``σ̃_{t−1}(x_i)`` (the standard deviation, not the variance) at the
+    ``i``-th history point.  ``p_i = min{q σ̃²_{t−1}(x_i), 1}``, ``z_i ~ Bern(p_i)``.
+    """
+    Kd = check_array("K", K, ndim=2)
+    arms = np.asarray(hist_arms, dtype=np.int64)
+    sig = check_array("sigma_prev_hist", sigma_prev_hist, shape=(arms.size,))
+    q_ = check_positive("q", q)
+    if np.any(sig < 0):
+        raise ValueError("sigma_prev_hist must be >= 0 (standard deviations)")
+    if dedupe_mode == "per_index_then_set":
+        probs = np.minimum(q_ * sig * sig, 1.0)
+        selected = rng.random(arms.size) < probs
+        dict_arms = np.unique(arms[selected])
+    elif dedupe_mode == "per_distinct_arm":
+        _, first = np.unique(arms, return_index=True)
+        order = np.sort(first)
+        probs = np.minimum(q_ * sig[order] ** 2, 1.0)
+        selected = rng.random(order.size) < probs
+        dict_arms = np.sort(arms[order][selected])
+    else:
+        raise ValueError(
+            f"dedupe_mode must be 'per_index_then_set' or 'per_distinct_arm', got {dedupe_mode!r}"
+        )
+    dict_arms = np.asarray(dict_arms, dtype=np.int64)
+    n = Kd.shape[0]
+    if dict_arms.size == 0:
+        features = np.zeros((0, n), dtype=np.float64)
+    else:
+        A = psd_pinv_sqrt(Kd[np.ix_(dict_arms, dict_arms)])
+        features = np.asarray(A @ Kd[dict_arms, :], dtype=np.float64)
+    return NystromResult(dict_arms, np.asarray(probs, dtype=np.float64), selected, features)
+
+
+def approx_posterior(
+    features: FloatArray, hist_arms: IntArray, K_diag: FloatArray, lam: float
+) -> tuple[FloatArray, FloatArray]:
+    """``(Ṽ_t, σ̃_t²)`` of Alg. 1 l. 8, 13 (l. 153, 158) / Alg. 3 l. 9, 14 (l. 312, 317).
+
+    ``Ṽ = Φ̃ᵀΦ̃ + λI_m`` with rows ``φ̃(x_τ)ᵀ`` of the history, and
+    ``σ̃²(x) = k(x,x) − φ̃(x)ᵀφ̃(x) + λ φ̃(x)ᵀṼ⁻¹φ̃(x)`` for every arm (clipped at 0; the first two
+    terms are the projection residual, ``≥ 0``).  With ``m = 0``: ``Ṽ`` is ``0 × 0`` and
+    ``σ̃² = k(x, x)``.
+    """
+    lam_ = check_positive("lam", lam)
+    F = check_array("features", features, ndim=2)
+    kd = check_array("K_diag", K_diag, shape=(F.shape[1],))
+    arms = np.asarray(hist_arms, dtype=np.int64)
+    m = F.shape[0]
+    Phi = F[:, arms].T
+    V = Phi.T @ Phi + lam_ * np.eye(m)
+    if m == 0:
+        return V, kd.copy()
+    quad = np.sum(F * np.linalg.solve(V, F), axis=0)
+    var = kd - np.sum(F * F, axis=0) + lam_ * quad
+    return np.asarray(V, dtype=np.float64), np.clip(var, 0.0, None)
+
+
+def dictionary_accuracy(
+    K_root: FloatArray, hist_arms: IntArray, result: NystromResult, lam: float
+) -> tuple[float, float]:
+    """Extreme generalised eigenvalues of ``(V_𝒟, V)`` of Definition 2 (l. 712–718).
+
+    ``V = ΦᵀΦ + λI`` with exact features ``φ(x) = K^{1/2}e_x`` (``K_root`` from
+    :func:`reference.zhou_tan.gp.finite_feature_map`) and ``V_𝒟 = ΦᵀS²Φ + λI`` with
+    ``S = diag(1/√p_i if z_i = 1 else 0)`` per history index.  The dictionary is ε-accurate iff
+    both returned numbers lie in ``[1 − ε, 1 + ε]``.  Only for ``"per_index_then_set"`` results.
+    """
+    lam_ = check_positive("lam", lam)
+    root = check_array("K_root", K_root, ndim=2)
+    arms = np.asarray(hist_arms, dtype=np.int64)
+    if result.probs.shape != arms.shape:
+        raise ValueError("result must come from dedupe_mode='per_index_then_set' on hist_arms")
+    Phi = root[:, arms].T
+    weights = np.where(result.selected, 1.0 / np.maximum(result.probs, 1e-300), 0.0)
+    n = root.shape[0]
+    V = Phi.T @ Phi + lam_ * np.eye(n)
+    VD = Phi.T @ (weights[:, None] * Phi) + lam_ * np.eye(n)
+    w = linalg.eigh(VD, V, eigvals_only=True)
+    return float(np.min(w)), float(np.max(w))

@@ -1,0 +1,136 @@
+"""Robust estimators: raw truncation (Alg. 2), feature-adaptive truncation (Alg. 1), median of means (Alg. 3).
+
+Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.3–2.5.
+All functions are pure.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from scipy import linalg
+
+from reference._typing import FloatArray
+from reference.validation import check_array, check_positive
+
+__all__ = [
+    "MedianKind",
+    "ata_rows",
+    "feature_adaptive_truncated_theta",
+    "median_of_means_select",
+    "ridge_thetas",
+    "truncate",
+]
+
+MedianKind = Literal["numpy", "lower", "upper"]
+
+
+def truncate(y: FloatArray, b: float | FloatArray) -> FloatArray:
+    """``y · 1{|y| ≤ b}`` (Alg. 2 l. 8, l. 193): a reward above the level is set to 0, not clipped."""
+    yy = check_array("y", y)
+    bb = np.asarray(b, dtype=np.float64)
+    if np.any(np.isnan(bb)) or np.any(bb < 0):
+        raise ValueError("b must be >= 0 (inf allowed)")
+    return np.asarray(np.where(np.abs(yy) <= bb, yy, 0.0), dtype=np.float64)
+
+
+def _inv_sqrt_pd(V: FloatArray) -> FloatArray:
+    w, U = linalg.eigh(V)
+    return np.asarray((U / np.sqrt(w)) @ U.T, dtype=np.float64)
+
+
+def ata_rows(Phi_hist: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
+    """``(U, Ṽ)`` with ``U = Ṽ^{−1/2}Φ̃ᵀ`` (``m × t``, rows ``u_iᵀ``, Alg. 1 l. 9, l. 154) and ``Ṽ``.
+
+    ``Phi_hist`` is ``t × m`` (rows ``φ̃(x_τ)ᵀ``).  Each row has ``‖u_i‖₂ ≤ 1`` because
+    ``UUᵀ = Ṽ^{−1/2}Φ̃ᵀΦ̃Ṽ^{−1/2} ⪯ I``; Hölder then gives ``‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))}``
+    (Lemma 12 of [7], used at l. 755).
+    """
+    lam_ = check_positive("lam", lam)
+    Phi = check_array("Phi_hist", Phi_hist, ndim=2)
+    m = Phi.shape[1]
+    V = Phi.T @ Phi + lam_ * np.eye(m)
+    if m == 0:
+        return np.zeros((0, Phi.shape[0])), V
+    return np.asarray(_inv_sqrt_pd(V) @ Phi.T, dtype=np.float64), V
+
+
+def feature_adaptive_truncated_theta(
+    Phi_hist: FloatArray, r_hist: FloatArray, lam: float, b: float | FloatArray
+) -> tuple[FloatArray, FloatArray, int]:
+    """``θ̃_t`` of Alg. 1 l. 10–11 (l. 155–156): ``θ̃ = Ṽ^{−1/2} r̂``, ``r̂_i = Σ_τ u_{iτ} r_τ 1{|u_{iτ} r_τ| ≤ b}``.
+
+    ``b`` is either the scalar current-round level ``b_t`` (default resolution of T-4: TOFU, [7]) or
+    a length-``t`` array ``(b_1, …, b_t)`` (the paper's printed per-sample ``b_τ``).  Returns
+    ``(θ̃, Ṽ, number of truncated products u_{iτ}r_τ)``.  ``b = inf`` gives ridge regression.
+    """
+    Phi = check_array("Phi_hist", Phi_hist, ndim=2)
+    r = check_array("r_hist", r_hist, shape=(Phi.shape[0],))
+    U, V = ata_rows(Phi, lam)
+    m = Phi.shape[1]
+    if m == 0:
+        return np.zeros(0), V, 0
+    bb = np.asarray(b, dtype=np.float64)
+    if bb.ndim not in (0, 1) or (bb.ndim == 1 and bb.shape != r.shape):
+        raise ValueError(f"b must be a scalar or have shape {r.shape}, got shape {bb.shape}")
+    if np.any(np.isnan(bb)) or np.any(bb < 0):
+        raise ValueError("b must be >= 0 (inf allowed)")
+    prod = U * r[None, :]
+    keep = np.abs(prod) <= bb
+    r_hat = np.sum(np.where(keep, prod, 0.0), axis=1)
+    theta = _inv_sqrt_pd(V) @ r_hat
+    return np.asarray(theta, dtype=np.float64), V, int(np.sum(~keep))
+
+
+def ridge_thetas(Phi_hist: FloatArray, Y: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
+    """``θ̃_{n,j} = Ṽ_n⁻¹ Σ_i y_{i,j} φ̃_n(x_i)`` for ``j = 1..k`` (Alg. 3 l. 10, l. 313).
+
+    ``Phi_hist`` is ``n × m`` (one row per epoch point), ``Y`` is ``n × k`` (row ``i`` = the ``k``
+    rewards of epoch ``i``; column ``j`` = "repetition ``j``", paper Fig. 1).  Returns
+    ``(Θ, Ṽ)`` with ``Θ`` of shape ``m × k``.
+    """
+    lam_ = check_positive("lam", lam)
+    Phi = check_array("Phi_hist", Phi_hist, ndim=2)
+    YY = check_array("Y", Y, ndim=2)
+    if YY.shape[0] != Phi.shape[0]:
+        raise ValueError(f"Y must have {Phi.shape[0]} rows, got shape {YY.shape}")
+    m = Phi.shape[1]
+    V = Phi.T @ Phi + lam_ * np.eye(m)
+    if m == 0:
+        return np.zeros((0, YY.shape[1])), V
+    return np.asarray(np.linalg.solve(V, Phi.T @ YY), dtype=np.float64), V
+
+
+def median_of_means_select(
+    thetas: FloatArray, V: FloatArray, median_kind: MedianKind = "numpy"
+) -> tuple[int, FloatArray]:
+    """``k* = argmin_j r_j``, ``r_j = median{‖θ_j − θ_s‖_V : s ≠ j}`` (Alg. 3 l. 11–12, l. 314–315).
+
+    Pairwise distances from ``G = ΘᵀVΘ``: ``d²_{js} = G_jj + G_ss − 2G_js`` (clipped at 0).  The
+    paper does not say which median of an even count; ``"numpy"`` averages the two middle values,
+    ``"lower"``/``"upper"`` take one of them.  The "within 3γ" step of Lemma 11 holds for all three
+    (spec §2.5, property-tested).  Ties in ``r`` go to the lowest index.  Needs ``k ≥ 2``.
+    """
+    Th = check_array("thetas", thetas, ndim=2)
+    k = Th.shape[1]
+    if k < 2:
+        raise ValueError(f"thetas must have at least 2 columns (k >= 2), got {k}")
+    Vd = check_array("V", V, shape=(Th.shape[0], Th.shape[0]))
+    G = Th.T @ Vd @ Th
+    g = np.diag(G)
+    dist = np.sqrt(np.clip(g[:, None] + g[None, :] - 2.0 * G, 0.0, None))
+    r = np.empty(k, dtype=np.float64)
+    for j in range(k):
+        others = np.sort(np.delete(dist[j], j))
+        if median_kind == "numpy":
+            r[j] = float(np.median(others))
+        elif median_kind == "lower":
+            r[j] = float(others[(others.size - 1) // 2])
+        elif median_kind == "upper":
+            r[j] = float(others[others.size // 2])
+        else:
+            raise ValueError(
+                f"median_kind must be 'numpy', 'lower' or 'upper', got {median_kind!r}"
+            )
+    return int(np.argmin(r)), r

@@ -1,0 +1,317 @@
+"""Every confidence width ``β``, truncation level ``b``, oversampling ``q`` and group count ``k``.
+
+Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.3–2.7.
+Each function computes one printed formula (theory preset).  The practical presets of spec §2.7
+(the paper reports no values, l. 336: "order-wise similar") are separate functions whose names say
+``practical`` or ``ref7``; both are kept.  Symbol renames (spec §0): ``eps`` = privacy ϵ,
+``eps_nys`` = Nyström accuracy ε, ``k_rep`` = MoMA group count ``k``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from reference.validation import (
+    check_delta,
+    check_finite,
+    check_in_range,
+    check_int_at_least,
+    check_positive,
+)
+
+__all__ = [
+    "ata_beta_next",
+    "ata_trunc_level",
+    "first_beta_approx",
+    "igp_ucb_beta",
+    "ldp_tgp_beta",
+    "moma_beta_next",
+    "moma_k_rep",
+    "moma_n_epochs",
+    "moma_radius",
+    "nystrom_q",
+    "practical_k_rep",
+    "practical_nystrom_q",
+    "ref7_ata_schedule",
+    "ref7_tgp_schedule",
+    "rho_nys",
+    "tgp_nonprivate_trunc_level",
+    "tgp_trunc_level",
+]
+
+
+def _alpha(alpha: float) -> float:
+    return check_in_range("alpha", alpha, 0.0, 1.0, low_open=True, high_open=False)
+
+
+def _failure(delta: float) -> float:
+    # δ ∈ (0, 1] in Theorems 2–4 (l. 165, 202, 262).
+    return check_in_range("delta", delta, 0.0, 1.0, low_open=True, high_open=False)
+
+
+def rho_nys(eps_nys: float) -> float:
+    """``ρ = (1+ε)/(1−ε)`` (Thm 2 l. 165, Thm 4 l. 262), ``ε ∈ (0, 1)``."""
+    e = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
+    return (1.0 + e) / (1.0 - e)
+
+
+def first_beta_approx(B: float, eps_nys: float) -> float:
+    """``B(1 + 1/√(1−ε))``: the data-free part of ATA/MoMA widths, used as ``β_1`` (spec C4)."""
+    return check_positive("B", B) * (
+        1.0 + 1.0 / math.sqrt(1.0 - check_in_range("eps_nys", eps_nys, 0.0, 1.0))
+    )
+
+
+def nystrom_q(T: int, delta: float, eps_nys: float, log_const: float = 4.0) -> float:
+    """``q = 6ρ ln(4T/δ)/ε²`` (Thm 2 l. 165, Thm 4 l. 262, Cor. 1 l. 324).
+
+    ``log_const = 2`` gives Lemma 8's printed ``ln(2T/δ)`` (l. 724; spec T-12).
+    """
+    T_ = check_int_at_least("T", T, 1)
+    d = _failure(delta)
+    e = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
+    c = check_positive("log_const", log_const)
+    return 6.0 * rho_nys(e) * math.log(c * T_ / d) / (e * e)
+
+
+def practical_nystrom_q(T: int, eps_nys: float) -> float:
+    """Practical preset ``q = ln(T)/ε²`` (code of reference [7]; spec §2.7), ``T ≥ 2``."""
+    T_ = check_int_at_least("T", T, 2)
+    e = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
+    return math.log(T_) / (e * e)
+
+
+# --------------------------------------------------------------------------------------------
+# LDP-ATA-GP-UCB (Alg. 1, Thm 2)
+
+
+def ata_trunc_level(
+    m: int, T: int, delta: float, v: float, t: int = 1, alpha: float = 1.0
+) -> float:
+    """``b_t = (v/ln(4 m_t T/δ))^{1/(1+α)} t^{(1−α)/(2(1+α))}``; at ``α = 1``: ``√(v/ln(4m_tT/δ))`` (Thm 2).
+
+    The α = 1 form is verbatim (l. 165); general α is reconstructed from [7] (spec §2.3).
+    ``m = 0`` is treated as ``m = 1`` inside the log (spec guard).
+    """
+    mm = max(check_int_at_least("m", m, 0), 1)
+    T_ = check_int_at_least("T", T, 1)
+    t_ = check_int_at_least("t", t, 1)
+    a = _alpha(alpha)
+    vv = check_positive("v", v)
+    lg = math.log(4.0 * mm * T_ / _failure(delta))
+    return float((vv / lg) ** (1.0 / (1.0 + a)) * t_ ** ((1.0 - a) / (2.0 * (1.0 + a))))
+
+
+def ata_beta_next(
+    m: int,
+    T: int,
+    delta: float,
+    v: float,
+    lam: float,
+    B: float,
+    eps_nys: float,
+    t: int = 1,
+    alpha: float = 1.0,
+) -> float:
+    """``β_{t+1} = B(1+1/√(1−ε)) + (4/√λ)√m v^{1/(1+α)} ln(4mT/δ)^{α/(1+α)} t^{(1−α)/(2(1+α))}``.
+
+    At ``α = 1`` this is Thm 2 verbatim (l. 165): ``B(1+1/√(1−ε)) + 4√(ln(4m_tT/δ) v m_t/λ)``.
+    With ``m = 0`` the second term is 0 (no features).
+    """
+    mm = check_int_at_least("m", m, 0)
+    T_ = check_int_at_least("T", T, 1)
+    t_ = check_int_at_least("t", t, 1)
+    a = _alpha(alpha)
+    vv = check_positive("v", v)
+    lam_ = check_positive("lam", lam)
+    base = first_beta_approx(B, eps_nys)
+    if mm == 0:
+        return base
+    lg = math.log(4.0 * mm * T_ / _failure(delta))
+    return float(
+        base
+        + (4.0 / math.sqrt(lam_))
+        * math.sqrt(mm)
+        * vv ** (1.0 / (1.0 + a))
+        * lg ** (a / (1.0 + a))
+        * t_ ** ((1.0 - a) / (2.0 * (1.0 + a)))
+    )
+
+
+def ref7_ata_schedule(
+    t: int, m: int, T: int, v: float, alpha: float, B: float, lam: float
+) -> tuple[float, float]:
+    """Practical ``(b_t, β_t)`` of the code of reference [7] (spec §2.3), not of this paper.
+
+    ``b_t = t^{(1−α)/(2(1+α))}(v/ln((m+1)T))^{1/(1+α)}``,
+    ``β_t = B√λ + √m v^{1/(1+α)} ln((m+1)T)^{α/(1+α)} t^{(1−α)/(2(1+α))}``.
+    [7] applies the bonus as ``β √(σ̃²/λ)``; here it is returned for use with ``σ̃`` directly, so the
+    caller multiplies by ``1/√λ`` (a no-op at the preset ``λ = 1``).
+    """
+    t_ = check_int_at_least("t", t, 1)
+    mm = check_int_at_least("m", m, 0)
+    T_ = check_int_at_least("T", T, 2)
+    a = _alpha(alpha)
+    vv = check_positive("v", v)
+    lam_ = check_positive("lam", lam)
+    lg = math.log((mm + 1) * T_)
+    tp = t_ ** ((1.0 - a) / (2.0 * (1.0 + a)))
+    b = tp * (vv / lg) ** (1.0 / (1.0 + a))
+    beta = (
+        check_positive("B", B) * math.sqrt(lam_)
+        + math.sqrt(mm) * vv ** (1.0 / (1.0 + a)) * lg ** (a / (1.0 + a)) * tp
+    )
+    return b, beta
+
+
+# --------------------------------------------------------------------------------------------
+# LDP-TGP-UCB (Alg. 2, Thm 3) and the non-private TGP-UCB of [7]
+
+
+def tgp_trunc_level(t: int, B: float, R: float, lap_scale: float) -> float:
+    """``b_t = B + R + 𝓛 ln t`` (Alg. 2 l. 4/8, l. 189; proof l. 234).  ``b_1 = B + R``.
+
+    Chosen so that ``P(|L| > 𝓛 ln t) = 1/t``.
+    """
+    t_ = check_int_at_least("t", t, 1)
+    R_ = check_finite("R", R)
+    if R_ < 0:
+        raise ValueError(f"R must be in [0, inf), got {R!r}")
+    return check_positive("B", B) + R_ + check_positive("lap_scale", lap_scale) * math.log(t_)
+
+
+def ldp_tgp_beta(
+    t: int,
+    B: float,
+    R: float,
+    lap_scale: float,
+    lam: float,
+    delta: float,
+    gamma_prev: float,
+    K2: float,
+) -> float:
+    """``β_t = B + (2√2/√λ) b_{t−1} √(γ_{t−1} + ln(1/δ)) + (1/√λ)√(K(ln(t−1) + 1))`` (Alg. 2 l. 5, l. 190).
+
+    ``t ≥ 2`` (at ``t = 1`` the formula needs ``ln 0``; spec T-5 sets ``β_1 = B``, done by the
+    caller).  ``gamma_prev`` must be a *certified upper bound* of ``γ_{t−1}`` for Theorem 3 to apply
+    (:func:`reference.zhou_tan.kernels.certified_gamma_upper`); ``K2 = B² + R² + 2𝓛²``.
+    """
+    t_ = check_int_at_least("t", t, 2)
+    lam_ = check_positive("lam", lam)
+    d = _failure(delta)
+    g = check_finite("gamma_prev", gamma_prev)
+    if g < 0:
+        raise ValueError(f"gamma_prev must be in [0, inf), got {gamma_prev!r}")
+    K2_ = check_positive("K2", K2)
+    b_prev = tgp_trunc_level(t_ - 1, B, R, lap_scale)
+    return (
+        B
+        + (2.0 * math.sqrt(2.0) / math.sqrt(lam_)) * b_prev * math.sqrt(g + math.log(1.0 / d))
+        + math.sqrt(K2_ * (math.log(t_ - 1) + 1.0)) / math.sqrt(lam_)
+    )
+
+
+def tgp_nonprivate_trunc_level(t: int, v: float, alpha: float = 1.0) -> float:
+    """``b_t = v^{1/(1+α)} t^{1/(2(1+α))}`` (TGP-UCB of [7]; ``Θ(t^{1/4})`` at ``α = 1``, l. 181)."""
+    t_ = check_int_at_least("t", t, 1)
+    a = _alpha(alpha)
+    return float(check_positive("v", v) ** (1.0 / (1.0 + a)) * t_ ** (1.0 / (2.0 * (1.0 + a))))
+
+
+def ref7_tgp_schedule(t: int, v: float, alpha: float, B: float, lam: float) -> tuple[float, float]:
+    """Practical ``(b_t, β_t)`` of the code of [7] for TGP-UCB (spec §2.4), not of this paper.
+
+    ``b_t = v^{1/(1+α)} t^{1/(2(1+α))}``, ``β_t = B√λ + v^{1/(1+α)} t^{1/(2(1+α))} √(ln t)``.
+    """
+    b = tgp_nonprivate_trunc_level(t, v, alpha)
+    beta = check_positive("B", B) * math.sqrt(check_positive("lam", lam)) + b * math.sqrt(
+        math.log(t)
+    )
+    return b, beta
+
+
+# --------------------------------------------------------------------------------------------
+# MoMA-GP-UCB (Alg. 3, Thm 4, Cor. 1)
+
+
+def moma_k_rep(T: int, delta: float, const: float = 24.0, log_mult: float = 4.0) -> int:
+    """``k = ⌈const · ln(log_mult · e · T/δ)⌉``; paper: ``⌈24 ln(4eT/δ)⌉`` (Alg. 3 l. 3, Thm 4 l. 262).
+
+    ``const = 72`` is the value for which Lemma 11's Hoeffding step is correct (spec T-9; see
+    :func:`reference.zhou_tan.bounds.lemma11_hoeffding_bound`).  ``log_mult ∈ {1, 2}`` gives the
+    proofs' ``ln(eT/δ)`` (l. 297, Lemma 11) and ``ln(2eT/δ)`` variants (spec T-8).
+    """
+    T_ = check_int_at_least("T", T, 1)
+    d = _failure(delta)
+    c = check_positive("const", const)
+    lm = check_positive("log_mult", log_mult)
+    return math.ceil(c * math.log(lm * math.e * T_ / d))
+
+
+def practical_k_rep(T: int, delta: float) -> int:
+    """Practical preset ``⌈ln(4eT/δ)⌉`` (the constant 24 dropped; spec §2.7)."""
+    return moma_k_rep(T, delta, const=1.0)
+
+
+def moma_n_epochs(T: int, k_rep: int) -> int:
+    """``N = ⌊T/k⌋`` (Alg. 3 l. 3).  The ``T − Nk`` leftover rounds are unspecified (spec T-7)."""
+    return check_int_at_least("T", T, 1) // check_int_at_least("k_rep", k_rep, 1)
+
+
+def moma_radius(n: int, m: int, c: float, alpha: float = 1.0) -> float:
+    """``γ = (9 m_n c)^{1/(1+α)} n^{(1−α)/(2(1+α))}`` (Lemma 10, l. 746; Thm 4 l. 262)."""
+    n_ = check_int_at_least("n", n, 1)
+    mm = check_int_at_least("m", m, 0)
+    a = _alpha(alpha)
+    return float(
+        (9.0 * mm * check_positive("c", c)) ** (1.0 / (1.0 + a))
+        * n_ ** ((1.0 - a) / (2.0 * (1.0 + a)))
+    )
+
+
+def moma_beta_next(
+    n: int,
+    m: int,
+    c: float,
+    B: float,
+    eps_nys: float,
+    lam: float,
+    alpha: float = 1.0,
+    lam_factor: Literal["proof", "statement"] = "proof",
+) -> float:
+    """``β_{n+1} = B(1 + 1/√(1−ε)) + 3γ/√λ`` (proof Eqs. 10/22, l. 301) with ``γ`` = :func:`moma_radius`.
+
+    ``lam_factor="statement"`` drops the ``1/√λ`` as printed in Thm 4 / Cor. 1 (l. 262, 324;
+    spec T-10).  Both agree at ``λ = 1``.  Cor. 1 (LDP) uses ``c = R² + 8(B+R)²/ϵ²`` and ``α = 1``.
+    """
+    lam_ = check_positive("lam", lam)
+    g = moma_radius(n, m, c, alpha)
+    if lam_factor == "proof":
+        g = g / math.sqrt(lam_)
+    elif lam_factor != "statement":
+        raise ValueError(f"lam_factor must be 'proof' or 'statement', got {lam_factor!r}")
+    return first_beta_approx(B, eps_nys) + 3.0 * g
+
+
+# --------------------------------------------------------------------------------------------
+# Non-private GP-UCB baseline (reference [6], not a result of this paper)
+
+
+def igp_ucb_beta(t: int, B: float, R: float, gamma_prev: float, delta: float) -> float:
+    """``β_t = B + R√(2(γ_{t−1} + 1 + ln(1/δ)))``: IGP-UCB of Chowdhury & Gopalan [6] (their Thm 2).
+
+    For ``R``-sub-Gaussian noise and regulariser ``λ = 1 + η`` with ``η = 2/T`` in [6].  Included
+    only as the non-private sub-Gaussian baseline; the Zhou & Tan paper itself quotes it only
+    through its citations (l. 43).  ``t ≥ 1``.
+    """
+    check_int_at_least("t", t, 1)
+    g = check_finite("gamma_prev", gamma_prev)
+    if g < 0:
+        raise ValueError(f"gamma_prev must be in [0, inf), got {gamma_prev!r}")
+    R_ = check_finite("R", R)
+    if R_ < 0:
+        raise ValueError(f"R must be in [0, inf), got {R!r}")
+    return check_positive("B", B) + R_ * math.sqrt(
+        2.0 * (g + 1.0 + math.log(1.0 / check_delta(delta)))
+    )
