@@ -30,6 +30,7 @@ __all__ = [
     "ratio_quantiles",
     "regularizer_accuracy_audit",
     "regularizer_extremes",
+    "regularizer_extremes_batch",
 ]
 
 
@@ -101,9 +102,20 @@ class RunAuditResult:
 
 def regularizer_extremes(H: np.ndarray, h: np.ndarray) -> tuple[float, float, float]:
     """``(λ_min(H), λ_max(H), ‖h‖_{H⁻¹})``, with ``‖h‖_{H⁻¹} = ∞`` when ``H`` is not PD."""
+    lam_min, lam_max, norm = regularizer_extremes_batch(H[None], h[None])
+    return float(lam_min[0]), float(lam_max[0]), float(norm[0])
+
+
+def regularizer_extremes_batch(
+    H: np.ndarray, h: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`regularizer_extremes` for stacks ``H`` of shape ``(R, d, d)`` and ``h`` ``(R, d)``."""
     lam, Q = np.linalg.eigh(H)
-    norm = float(np.sqrt(np.sum((Q.T @ h) ** 2 / lam))) if lam[0] > 0 else float(np.inf)
-    return float(lam[0]), float(lam[-1]), norm
+    pd = lam[:, 0] > 0
+    safe = np.where(pd[:, None], lam, 1.0)
+    projected = np.matmul(np.swapaxes(Q, 1, 2), h[:, :, None])[:, :, 0]
+    norm = np.where(pd, np.sqrt(np.sum(projected**2 / safe, axis=1)), np.inf)
+    return lam[:, 0], lam[:, -1], norm
 
 
 def definition3_ratios(

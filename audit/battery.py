@@ -40,6 +40,7 @@ from audit.stream import (
     worst_case_streams,
 )
 from audit.theorem_checks import (
+    TreeSourceSpec,
     confidence_ellipsoid_audit,
     proof_failure_rate,
     regularizer_run_audit,
@@ -61,9 +62,8 @@ from reference.shariff_sheffet.bounds import (
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
-    TreeStatistics,
     Variant,
-    make_regularizer,
+    regularizer_spec,
 )
 from reference.shariff_sheffet.simulation import make_policy
 from reference.tree import TreeAggregator
@@ -519,17 +519,10 @@ def quick_accuracy_audits(
     children = np.random.SeedSequence(seed).generate_state(8)
     private: tuple[Variant, ...] = ("gaussian", "wishart", "wishart_unshifted")
     for i, variant in enumerate(private):
-
-        def source(rng: np.random.Generator, v: Variant = variant) -> TreeStatistics:
-            built = make_regularizer(v, constants, n, alpha, rng, privacy)
-            if not isinstance(built, TreeStatistics):  # pragma: no cover - private variants
-                raise TypeError(f"{v} did not build a tree source")
-            return built
-
-        claimed = source(np.random.default_rng(0)).bounds
+        _, claimed = regularizer_spec(variant, constants, n, alpha, privacy)
         out.append(
             regularizer_run_audit(
-                source,
+                TreeSourceSpec.of_variant(variant, constants, n, alpha, privacy),
                 claimed,
                 n,
                 proof_failure_rate(variant, alpha),

@@ -2,8 +2,9 @@
 
 * :func:`regularizer_run_audit` -- Definition 3 over whole runs of the tree mechanism: the event
   "for all ``t ≤ n``: ``ρ_min ≤ λ_min(H_t)``, ``λ_max(H_t) ≤ ρ_max`` and ``‖h_t‖_{H_t⁻¹} ≤ γ``"
-  (Prop. 9 / Prop. 11), counted over independent runs of the *reference* tree
-  (:class:`reference.tree.TreeAggregator` with the reference node noise), with slack quantiles.
+  (Prop. 9 / Prop. 11), counted over independent runs of the tree (the engine's
+  :class:`~reference.engine.tree.BatchedTreeNoise` by default, the reference
+  :class:`~reference.tree.TreeAggregator` on request), with slack quantiles.
 * :func:`confidence_ellipsoid_audit` -- Definition 2 / Proposition 4: ``‖θ̃_t − θ*‖_{V_t} ≤ β_t``
   for all ``t``, over independent runs of Algorithm 1 on the App. D environment.
 * :func:`laurent_massart_tail`, :func:`claim18_coverage`, :func:`claim19_coverage` -- the
@@ -24,11 +25,21 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from scipy import stats
 
-from audit.accuracy import RunAuditResult, definition3_ratios, regularizer_extremes
+from audit.accuracy import (
+    RunAuditResult,
+    definition3_ratios,
+    regularizer_extremes,
+    regularizer_extremes_batch,
+)
+from reference.engine.tree import BatchedTreeNoise
+from reference.noise import NodeNoise
+from reference.rng import child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
@@ -36,11 +47,14 @@ from reference.shariff_sheffet.regularizers import (
     ProblemConstants,
     TreeStatistics,
     Variant,
+    regularizer_spec,
 )
 from reference.shariff_sheffet.simulation import make_policy
+from reference.tree import PadMode, TreeAggregator
 from reference.validation import check_alpha, check_in_range, check_int_at_least
 
 __all__ = [
+    "TreeSourceSpec",
     "claim18_coverage",
     "claim19_coverage",
     "confidence_ellipsoid_audit",
@@ -66,30 +80,45 @@ def proof_failure_rate(variant: Variant, alpha: float, *, ellipsoid: bool = Fals
     return min(1.0, regularizer + (alpha / 2.0 if ellipsoid else 0.0))
 
 
-def regularizer_run_audit(
-    source_factory: Callable[[np.random.Generator], TreeStatistics],
-    claimed: RegularizerBounds,
-    n: int,
-    nominal_failure_rate: float,
-    *,
-    runs: int,
-    seed: int,
-    name: str = "regularizer_run",
-    confidence: float = 0.95,
-) -> RunAuditResult:
-    """Definition 3 over whole runs: ``runs`` independent sources (generators spawned from
-    ``seed``), each released at every round ``t = 1..n`` (data-free: ``H_t, h_t`` depend only on
-    the noise), checked against ``claimed``.
+@dataclass(frozen=True)
+class TreeSourceSpec:
+    """A tree regularizer source given by its parts: what the engine can run for many replicates.
 
-    ``source_factory(rng)`` builds the source under audit; its own shift is what is applied, so a
-    source whose shift differs from the claim's (e.g. applied per node) is audited as it is.
+    Attributes:
+        d: action dimension (the tree items are ``(d+1)×(d+1)``).
+        noise: the node-noise law.
+        shift: the multiple of the identity added to every released ``H_t``.
+        pad: the tree's padding mode.
     """
-    t0 = time.perf_counter()
-    n = check_int_at_least("n", n, 1)
-    runs = check_int_at_least("runs", runs, 1)
-    q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
-    extremes = np.empty((runs, 3))  # min_t λ_min(H_t), max_t λ_max(H_t), max_t ‖h_t‖_{H_t⁻¹}
-    for r, child in enumerate(np.random.SeedSequence(seed).spawn(runs)):
+
+    d: int
+    noise: NodeNoise
+    shift: float
+    pad: PadMode = "fresh"
+
+    @classmethod
+    def of_variant(
+        cls,
+        variant: Variant,
+        constants: ProblemConstants,
+        n: int,
+        alpha: float,
+        privacy: PrivacyParameters,
+    ) -> TreeSourceSpec:
+        """The source :func:`~reference.shariff_sheffet.regularizers.make_regularizer` builds."""
+        noise, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
+        if noise is None:
+            raise ValueError(f"variant must be a private variant, got {variant!r}")
+        return cls(d=constants.d, noise=noise, shift=bounds.shift)
+
+
+def _run_extremes_reference(
+    source_factory: Callable[[np.random.Generator], TreeStatistics],
+    n: int,
+    seeds: list[np.random.SeedSequence],
+) -> np.ndarray:
+    extremes = np.empty((len(seeds), 3))  # min_t λ_min(H_t), max_t λ_max(H_t), max_t ‖h_t‖
+    for r, child in enumerate(seeds):
         source = source_factory(np.random.default_rng(child))
         p = source.d + 1
         lo, hi, gam = math.inf, 0.0, 0.0
@@ -99,6 +128,74 @@ def regularizer_run_audit(
             if t < n:
                 source.tree.insert(np.zeros((p, p)))
         extremes[r] = lo, hi, gam
+    return extremes
+
+
+def _run_extremes_batch(
+    spec: TreeSourceSpec, n: int, seeds: list[np.random.SeedSequence]
+) -> np.ndarray:
+    d = spec.d
+    tree = BatchedTreeNoise(
+        n, spec.noise, [np.random.default_rng(child) for child in seeds], pad=spec.pad
+    )
+    lo, hi, gam = np.full(len(seeds), np.inf), np.zeros(len(seeds)), np.zeros(len(seeds))
+    for t in range(1, n + 1):
+        noise = tree.release_noise()
+        lam_min, lam_max, h_norm = regularizer_extremes_batch(
+            noise[:, :d, :d] + spec.shift * np.eye(d), noise[:, :d, d]
+        )
+        lo, hi, gam = np.minimum(lo, lam_min), np.maximum(hi, lam_max), np.maximum(gam, h_norm)
+        if t < n:
+            tree.insert()
+    return np.column_stack([lo, hi, gam])
+
+
+def regularizer_run_audit(
+    source: Callable[[np.random.Generator], TreeStatistics] | TreeSourceSpec,
+    claimed: RegularizerBounds,
+    n: int,
+    nominal_failure_rate: float,
+    *,
+    runs: int,
+    seed: int,
+    name: str = "regularizer_run",
+    confidence: float = 0.95,
+    engine: Literal["batch", "reference"] = "batch",
+) -> RunAuditResult:
+    """Definition 3 over whole runs: ``runs`` independent sources (generators spawned from
+    ``seed``), each released at every round ``t = 1..n`` (data-free: ``H_t, h_t`` depend only on
+    the noise), checked against ``claimed``.
+
+    ``source`` is either a :class:`TreeSourceSpec` -- run by the engine
+    (:class:`~reference.engine.tree.BatchedTreeNoise`, default) or, with ``engine="reference"``, by
+    reference trees; both read the same streams -- or a factory ``source(rng)`` building any
+    :class:`~reference.shariff_sheffet.regularizers.TreeStatistics` (always run on the reference).
+    The source's own shift is what is applied, so a source whose shift differs from the claim's
+    (e.g. applied per node) is audited as it is.
+    """
+    t0 = time.perf_counter()
+    n = check_int_at_least("n", n, 1)
+    runs = check_int_at_least("runs", runs, 1)
+    q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
+    if engine not in ("batch", "reference"):
+        raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")
+    seeds = child_seeds(seed, 0, runs)
+    if isinstance(source, TreeSourceSpec):
+        if engine == "batch":
+            extremes = _run_extremes_batch(source, n, seeds)
+        else:
+            spec = source
+
+            def factory(rng: np.random.Generator) -> TreeStatistics:
+                tree = TreeAggregator(n, spec.noise, rng, pad=spec.pad)
+                applied = RegularizerBounds(
+                    claimed.rho_min, claimed.rho_max, claimed.gamma, spec.shift
+                )
+                return TreeStatistics(ProblemConstants(d=spec.d), tree, applied)
+
+            extremes = _run_extremes_reference(factory, n, seeds)
+    else:
+        extremes = _run_extremes_reference(source, n, seeds)
     min_ratio, max_ratio, gamma_ratio = definition3_ratios(
         extremes[:, 0], extremes[:, 1], extremes[:, 2], claimed
     )

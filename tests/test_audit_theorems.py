@@ -15,6 +15,7 @@ import pytest
 from scipy import stats
 
 from audit.theorem_checks import (
+    TreeSourceSpec,
     claim18_coverage,
     claim19_coverage,
     confidence_ellipsoid_audit,
@@ -34,7 +35,7 @@ from reference.shariff_sheffet import (
     wishart_unshifted_bounds,
 )
 from reference.shariff_sheffet.regularizers import wishart_node_noise
-from reference.tree import TreeAggregator, tree_depth
+from reference.tree import PadMode, TreeAggregator, tree_depth
 
 N, ALPHA, D = 32, 0.5, 2  # α = 0.5 makes the per-run failure rates testable
 CONSTANTS = ProblemConstants(d=D)
@@ -152,3 +153,52 @@ def test_proof_failure_rates() -> None:
     assert proof_failure_rate("gaussian", 0.4, ellipsoid=True) == pytest.approx(0.6)
     assert proof_failure_rate("nonprivate", 0.4, ellipsoid=True) == pytest.approx(0.2)
     assert math.isclose(proof_failure_rate("wishart_unshifted", 0.5), 0.375)
+
+
+# ------------------------------------------------------------------------------------------------
+# The engine path of the run audit: same streams, same verdicts as the reference path
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["wishart", "gaussian"])
+def test_run_audit_engine_equals_reference_and_factory_paths(variant: Variant) -> None:
+    spec = TreeSourceSpec.of_variant(variant, CONSTANTS, N, ALPHA, PRIVACY)
+    claimed = make_regularizer(
+        variant, CONSTANTS, N, ALPHA, np.random.default_rng(0), PRIVACY
+    ).bounds
+    q = proof_failure_rate(variant, ALPHA)
+    batch = regularizer_run_audit(spec, claimed, N, q, runs=6, seed=11)
+    plain = regularizer_run_audit(spec, claimed, N, q, runs=6, seed=11, engine="reference")
+    factory = regularizer_run_audit(
+        lambda rng: _tree_source(variant, rng), claimed, N, q, runs=6, seed=11
+    )
+    for other in (plain, factory):
+        assert other.failures == batch.failures
+        for key, quantiles in batch.slack.items():
+            assert other.slack[key] == pytest.approx(quantiles, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("name", "shift_factor", "pad"),
+    [("U1 shift applied per node (m times)", float(M), "fresh"), ("U2 no padding", 1.0, "none")],
+)
+def test_broken_shifted_wishart_specs_are_caught_by_the_engine(
+    name: str, shift_factor: float, pad: PadMode
+) -> None:
+    claimed = wishart_shifted_bounds(D, M, K, CONSTANTS.L_tilde, N, ALPHA)
+    spec = TreeSourceSpec(
+        D, wishart_node_noise(D, K, CONSTANTS.L_tilde), shift_factor * claimed.shift, pad
+    )
+    result = regularizer_run_audit(
+        spec, claimed, N, proof_failure_rate("wishart", ALPHA), runs=20, seed=2, name=name
+    )
+    assert result.violation and result.failures == 20
+
+
+def test_run_audit_spec_needs_a_private_variant_and_a_known_engine() -> None:
+    with pytest.raises(ValueError, match=r"^variant must be a private variant"):
+        TreeSourceSpec.of_variant("nonprivate", CONSTANTS, N, ALPHA, PRIVACY)
+    spec = TreeSourceSpec.of_variant("wishart", CONSTANTS, N, ALPHA, PRIVACY)
+    claimed = wishart_shifted_bounds(D, M, K, CONSTANTS.L_tilde, N, ALPHA)
+    with pytest.raises(ValueError, match=r"^engine must be"):
+        regularizer_run_audit(spec, claimed, N, 0.1, runs=1, seed=0, engine="gpu")  # type: ignore[arg-type]
