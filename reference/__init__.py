@@ -6,8 +6,12 @@ level of this package (:mod:`reference.tree`, :mod:`reference.noise`, :mod:`refe
 
 * :mod:`reference.shariff_sheffet` -- Shariff & Sheffet (NeurIPS 2018), "Differentially Private
   Contextual Linear Bandits".
+* :mod:`reference.sajed_sheffet` -- Sajed & Sheffet (ICML 2019), "An Optimal Private Stochastic-MAB
+  Algorithm Based on an Optimal Private Stopping Rule".
 * :mod:`reference.zhou_tan` -- Zhou & Tan (AAAI 2021), "Local Differential Privacy for Bayesian
   Optimization".
+* :mod:`reference.agarwal_singh` -- Agarwal & Singh (ICML 2017), "The Price of Differential Privacy
+  for Online Learning".
 
 Optimized, replicate-vectorised paths live apart in :mod:`reference.engine` and are cross-checked
 against the reference on identical random streams.

@@ -1,0 +1,126 @@
+"""Agarwal & Singh (ICML 2017), "The Price of Differential Privacy for Online Learning".
+
+Seed ``/work/shared/seeds/004_a21566fafc49b886.txt``; spec ``/work/shared/specs/004_private_online_learning.md``;
+proof notes ``proofs_notes/agarwal_singh/``.
+
+* :mod:`~reference.agarwal_singh.aggregation` -- Algorithm 2 (padded tree aggregation on top of
+  :class:`reference.tree.TreeAggregator`), Lemma 3.3 (node counts, calibration, law of ``Z_t``,
+  uniform error bound).
+* :mod:`~reference.agarwal_singh.sets` -- decision sets, loss sets, Cor. 3.2 regularisers.
+* :mod:`~reference.agarwal_singh.full_info` -- Algorithm 1 (private FTRL), the one-shot twin of
+  Thm 3.4's proof, Algorithm 3 (private FTPL), runner.
+* :mod:`~reference.agarwal_singh.bandits` -- Algorithm 4 (reduction), Algorithm 5 (EXP2 with
+  exploration), runner.
+* :mod:`~reference.agarwal_singh.theorems` -- Theorems 3.1, 3.4, 3.5, A.1, 4.1, 4.5, Cor. 3.2,
+  Lemmas 4.2-4.4, Fact C.1: parameters (strict by default, paper on request) and bounds.
+* :mod:`~reference.agarwal_singh.environments` -- oblivious loss sequences, neighbours, regret.
+
+* :mod:`~reference.agarwal_singh.scrible` -- SCRiBLe (inner learner of Thm 4.5) on the unit ball and
+  the cube, with their self-concordant barriers.
+"""
+
+from reference.agarwal_singh.aggregation import (
+    PaddedRelease,
+    TreeBasedAggregation,
+    laplace_scale_tree,
+    laplace_scale_tree_paper,
+    laplace_scale_tree_strict,
+    laplace_sum_chernoff_sf,
+    laplace_sum_ppf,
+    laplace_sum_sf,
+    lemma33_uniform_error_bound,
+    nodes_per_leaf,
+    noise_draws_per_release,
+    padding_count,
+    prefix_noise_shared_draws,
+    prefix_noise_variance,
+    tree_node_epsilon_laplace,
+)
+from reference.agarwal_singh.bandits import (
+    BanditRun,
+    EXP2Exploration,
+    PrivateBanditReduction,
+    run_bandit,
+)
+from reference.agarwal_singh.environments import (
+    pseudo_regret_mab,
+    regret_full_info,
+)
+from reference.agarwal_singh.full_info import (
+    FullInfoRun,
+    OneShotFTRL,
+    PrivateFTPL,
+    PrivateFTRL,
+    run_full_info,
+)
+from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, SCRiBLe
+from reference.agarwal_singh.sets import (
+    Cube,
+    L2Ball,
+    LossSet,
+    NegativeEntropySimplex,
+    Simplex,
+    SquaredNormBall,
+    SquaredNormCube,
+    default_learning_rate,
+)
+from reference.agarwal_singh.theorems import (
+    cor32_parameters,
+    cor32_regret_bound,
+    thm31_laplace_scale,
+    thm34_regret_bound_certified,
+    thm35_sigma,
+    thm35_sigma_strict,
+    thm41_parameters,
+    thm41_regret_bound_proof_consistent,
+    thm45_parameters,
+)
+
+__all__ = [
+    "BallBarrier",
+    "BanditRun",
+    "Cube",
+    "CubeBarrier",
+    "EXP2Exploration",
+    "FullInfoRun",
+    "L2Ball",
+    "LossSet",
+    "NegativeEntropySimplex",
+    "OneShotFTRL",
+    "PaddedRelease",
+    "PrivateBanditReduction",
+    "PrivateFTPL",
+    "PrivateFTRL",
+    "SCRiBLe",
+    "Simplex",
+    "SquaredNormBall",
+    "SquaredNormCube",
+    "TreeBasedAggregation",
+    "cor32_parameters",
+    "cor32_regret_bound",
+    "default_learning_rate",
+    "laplace_scale_tree",
+    "laplace_scale_tree_paper",
+    "laplace_scale_tree_strict",
+    "laplace_sum_chernoff_sf",
+    "laplace_sum_ppf",
+    "laplace_sum_sf",
+    "lemma33_uniform_error_bound",
+    "nodes_per_leaf",
+    "noise_draws_per_release",
+    "padding_count",
+    "prefix_noise_shared_draws",
+    "prefix_noise_variance",
+    "pseudo_regret_mab",
+    "regret_full_info",
+    "run_bandit",
+    "run_full_info",
+    "thm31_laplace_scale",
+    "thm34_regret_bound_certified",
+    "thm35_sigma",
+    "thm35_sigma_strict",
+    "thm41_parameters",
+    "thm41_regret_bound_proof_consistent",
+    "thm45_parameters",
+    "tree_node_epsilon_laplace",
+]

@@ -1,0 +1,134 @@
+"""Tests of SCRiBLe and its barriers (reference/agarwal_singh/scrible.py), inner learner of Thm 4.5.
+
+Closed forms are checked against first-order optimality, finite differences and scalar search;
+the one-point estimator's unbiasedness exactly, by enumerating the 2N perturbations.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy import optimize
+
+from reference._typing import FloatArray
+from reference.agarwal_singh.bandits import PrivateBanditReduction, run_bandit
+from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, SCRiBLe
+from reference.agarwal_singh.sets import L2Ball
+from reference.agarwal_singh.theorems import thm45_parameters
+from reference.noise import LaplaceNoise
+
+finite = st.floats(-50.0, 50.0, allow_nan=False)
+
+
+@given(theta=hnp.arrays(np.float64, 3, elements=finite), eta=st.floats(0.001, 5.0))
+@settings(max_examples=50)
+def test_closed_form_steps_satisfy_first_order_conditions(theta: FloatArray, eta: float) -> None:
+    for barrier in (BallBarrier(3), CubeBarrier(3)):
+        x = barrier.ftrl_argmin(theta, eta)
+        assert math.isfinite(barrier.value(x))  # strictly interior
+        residual = eta * theta + barrier.grad(x)
+        assert np.linalg.norm(residual) <= 1e-9 * max(1.0, eta * float(np.linalg.norm(theta)))
+
+
+def test_radial_step_matches_scalar_search() -> None:
+    # 1-d cube barrier: argmin_x eta*t*x - ln(1 - x^2) on (-1, 1)
+    barrier = CubeBarrier(1)
+    for t in (-30.0, -1.0, 0.0, 0.2, 4.0):
+        for eta in (0.01, 0.5, 3.0):
+            found = optimize.minimize_scalar(
+                lambda v, t=t, eta=eta: eta * t * v - math.log(1 - v * v),
+                bounds=(-1 + 1e-12, 1 - 1e-12),
+                method="bounded",
+                options={"xatol": 1e-12},
+            ).x
+            x = float(barrier.ftrl_argmin(np.array([t]), eta)[0])
+            assert x == pytest.approx(found, abs=1e-6)
+
+
+@given(x=hnp.arrays(np.float64, 3, elements=st.floats(-0.5, 0.5)))
+@settings(max_examples=30)
+def test_gradients_and_hessians_by_finite_differences(x: FloatArray) -> None:
+    h = 1e-6
+    for barrier in (BallBarrier(3), CubeBarrier(3)):
+        grad_fd = np.array(
+            [(barrier.value(x + h * e) - barrier.value(x - h * e)) / (2 * h) for e in np.eye(3)]
+        )
+        np.testing.assert_allclose(barrier.grad(x), grad_fd, rtol=1e-6, atol=1e-6)
+        hess_fd = np.stack(
+            [(barrier.grad(x + h * e) - barrier.grad(x - h * e)) / (2 * h) for e in np.eye(3)]
+        )
+        np.testing.assert_allclose(barrier.hess(x), hess_fd, rtol=1e-5, atol=1e-5)
+
+
+def test_ball_hessian_eigenpairs_spec_closed_form() -> None:
+    x = np.array([0.3, -0.4, 0.0])
+    r2 = float(x @ x)
+    H = BallBarrier(3).hess(x)
+    u = x / math.sqrt(r2)
+    np.testing.assert_allclose(H @ u, (2 / (1 - r2) + 4 * r2 / (1 - r2) ** 2) * u, rtol=1e-12)
+    v = np.array([0.4, 0.3, 0.0]) / 0.5
+    np.testing.assert_allclose(H @ v, 2 / (1 - r2) * v, rtol=1e-12)
+    assert BallBarrier(3).nu == 1.0 and CubeBarrier(3).nu == 6.0
+
+
+@pytest.mark.parametrize("barrier", [BallBarrier(3), CubeBarrier(3)])
+def test_played_points_on_unit_dikin_ellipsoid_and_feasible(
+    barrier: BallBarrier | CubeBarrier,
+) -> None:
+    learner = SCRiBLe(barrier, 0.3, np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        x = learner.center
+        y = learner.act()
+        H = barrier.hess(x)
+        assert float((y - x) @ H @ (y - x)) == pytest.approx(1.0, rel=1e-9)
+        assert barrier.contains(y)
+        learner.update(float(rng.uniform(-1, 1)))
+
+
+@pytest.mark.parametrize("barrier", [BallBarrier(4), CubeBarrier(4)])
+def test_one_point_estimator_is_unbiased_by_enumeration(barrier: BallBarrier | CubeBarrier) -> None:
+    learner = SCRiBLe(barrier, 0.2, np.random.default_rng(2))
+    rng = np.random.default_rng(3)
+    for _ in range(5):  # move the centre off the origin
+        learner.act()
+        learner.update(float(rng.uniform(-1, 1)))
+    loss = rng.uniform(-1, 1, size=4)
+    eigvals, eigvecs = learner.perturbation_basis()
+    x = learner.center
+    mean = np.zeros(4)
+    for k in range(4):
+        for s in (-1.0, 1.0):
+            y = x + s * eigvecs[:, k] / math.sqrt(eigvals[k])
+            mean += learner.estimate(float(loss @ y), k, s, eigvals, eigvecs) / 8
+    np.testing.assert_allclose(mean, loss, rtol=1e-10, atol=1e-12)
+
+
+def test_private_scrible_runs_feasibly_and_reproducibly() -> None:
+    N, T = 2, 300
+    params = thm45_parameters(N, T, 1.0, nu=1.0, M=1.0, X_l2=1.0, Y_l1=1.0)
+    assert params.condition_holds and params.clipped  # [A25]: eta clipped at small T
+    u = np.array([0.6, -0.4])
+    losses = (
+        0.5 * u
+        + 0.5
+        * np.random.default_rng(4).choice([-1.0, 1.0], size=(T, 1))
+        * np.eye(N)[np.random.default_rng(5).integers(N, size=T)]
+    )
+
+    def run(seed: int) -> FloatArray:
+        rng = np.random.default_rng(seed)
+        inner = SCRiBLe(BallBarrier(N), params.eta, rng)
+        reduction = PrivateBanditReduction(inner, LaplaceNoise((N,), params.lam), rng)
+        return run_bandit(reduction, losses).actions
+
+    actions = run(6)
+    np.testing.assert_array_equal(actions, run(6))
+    assert L2Ball(N).contains(actions, tol=1e-12)
+    with pytest.raises(RuntimeError, match="call act"):
+        SCRiBLe(BallBarrier(2), 0.1, np.random.default_rng(0)).update(0.0)
