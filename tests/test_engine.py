@@ -400,3 +400,22 @@ def test_run_blocks_bad_input(kwargs: dict[str, Any], pattern: str) -> None:
     base: dict[str, Any] = {"seed": 1, "replicates": 2, "block_size": 1, "executor": "serial"}
     with pytest.raises(ValueError, match=pattern):
         run_blocks(TASK, **dict(base, **kwargs))
+
+
+def test_engine_equals_reference_on_spawned_seeds_with_first_round_ties() -> None:
+    # Non-private round 1: V = I and θ̃ = 0, so every unit-norm arm has the same index β_1; the
+    # tie rule (ucb_argmax) must decide it, not rounding noise (which differs between Cholesky
+    # and eigendecomposition).  20 spawned seeds, 300 rounds.
+    from reference.rng import child_seeds
+
+    seeds = child_seeds(4, 0, 20)
+    batch = run_gap_batch(
+        "nonprivate", d=3, num_arms=9, gap=0.1, n=300, seeds=seeds, privacy=None, trace=True
+    )
+    assert batch.actions is not None
+    for r, seed in enumerate(seeds):
+        ref = run_gap_experiment(
+            "nonprivate", d=3, num_arms=9, gap=0.1, n=300, seed=seed, privacy=None
+        )
+        assert ref.actions[0] == 0  # the tie goes to the lowest index
+        np.testing.assert_array_equal(batch.actions[r], ref.actions)

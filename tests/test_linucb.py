@@ -221,3 +221,13 @@ def test_nonprivate_learns_and_private_variants_stay_in_their_accuracy_event() -
         result = run_episode(policy, env, 50)
         assert result.repairs == 0
         assert np.all(np.diff(result.cumulative_regret) >= 0)
+
+
+def test_ucb_argmax_treats_rounding_level_differences_as_ties() -> None:
+    from reference.shariff_sheffet.linucb import UCB_TIE_RTOL, ucb_argmax
+
+    ucb = np.array([1.0, 1.0 + 1e-15, 1.0 - 1e-15, 0.5])
+    assert int(ucb_argmax(ucb)) == 0  # within 1e-12 relative: tied, lowest index
+    assert int(ucb_argmax(np.array([1.0, 1.0 + 1e-9]))) == 1  # a real difference wins
+    batched = ucb_argmax(np.array([[0.0, 3.0, 3.0], [2.0, 1.0, 2.0 * (1 + UCB_TIE_RTOL / 2)]]))
+    assert batched.tolist() == [1, 0]

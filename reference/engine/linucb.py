@@ -30,7 +30,12 @@ from reference.engine.tree import BatchedTreeNoise
 from reference.rng import named_generators
 from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t_batch
 from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
-from reference.shariff_sheffet.linucb import AccuracyEventError, AccuracyEventWarning, PDPolicy
+from reference.shariff_sheffet.linucb import (
+    AccuracyEventError,
+    AccuracyEventWarning,
+    PDPolicy,
+    ucb_argmax,
+)
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
@@ -294,7 +299,7 @@ def _run(
                     theta = np.matmul(np.swapaxes(W, 1, 2), np.matmul(W, u[:, :, None]))[:, :, 0]
                 width = np.sqrt(np.einsum("rkd,rkd->rk", white, white))
                 ucb = np.einsum("rkd,rd->rk", X, theta) + beta[:, None] * width
-                index = np.argmax(ucb, axis=1)
+                index = ucb_argmax(ucb)
                 x = X[rows, index]
                 y = rewards[rows, b, index]
                 regret += best[:, b] - means[rows, b, index]

@@ -34,12 +34,20 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
-from reference._typing import FloatArray
+from reference._typing import FloatArray, IntArray
 from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t
 from reference.shariff_sheffet.regularizers import ProblemConstants, Regularizer
 from reference.validation import check_alpha, check_array, check_row_norms
 
-__all__ = ["AccuracyEventError", "AccuracyEventWarning", "LinUCB", "PDPolicy", "RoundDiagnostics"]
+__all__ = [
+    "UCB_TIE_RTOL",
+    "AccuracyEventError",
+    "AccuracyEventWarning",
+    "LinUCB",
+    "PDPolicy",
+    "RoundDiagnostics",
+    "ucb_argmax",
+]
 
 PDPolicy: TypeAlias = Literal["repair", "raise"]
 
@@ -61,6 +69,24 @@ class RoundDiagnostics:
     lambda_min_V: float
     repaired: bool
     theta_tilde: FloatArray
+
+
+UCB_TIE_RTOL = 1e-12
+"""UCB values within this relative distance of the maximum are ties (:func:`ucb_argmax`)."""
+
+
+def ucb_argmax(ucb: FloatArray) -> IntArray:
+    """Line 7's ``argmax`` over the last axis, ties to the lowest index.
+
+    Values within ``UCB_TIE_RTOL · max(1, |max|)`` of the maximum count as tied.  Exact ties are
+    common -- at ``t = 1`` the non-private ``V_1 = ρI`` and ``θ̃_1 = 0`` make every unit-norm arm's
+    index ``β_1`` -- and rounding noise would otherwise decide them, differently in
+    mathematically equivalent computations (the engine's Cholesky and the reference's
+    eigendecomposition).  Batched over leading axes (the engine's replicates).
+    """
+    best = np.max(ucb, axis=-1, keepdims=True)
+    tolerance = UCB_TIE_RTOL * np.maximum(1.0, np.abs(best))
+    return np.asarray(np.argmax(ucb >= best - tolerance, axis=-1), dtype=np.int64)
 
 
 class LinUCB:
@@ -127,7 +153,7 @@ class LinUCB:
     def select(self, arms: FloatArray) -> int:
         """Lines 4-7: the index of the arm maximising ``⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹}``.
 
-        Ties go to the lowest index.  ``arms`` has shape ``(K, d)``, ``K ≥ 1``, with every row of norm
+        Ties go to the lowest index (:func:`ucb_argmax`).  ``arms`` has shape ``(K, d)``, ``K ≥ 1``, with every row of norm
         at most ``L`` (Assumption 1).
         """
         d = self.constants.d
@@ -151,7 +177,7 @@ class LinUCB:
             repaired=repaired,
             theta_tilde=theta_tilde,
         )
-        return int(np.argmax(ucb))
+        return int(ucb_argmax(ucb))
 
     def update(self, x: FloatArray, y: float) -> None:
         """Lines 8-9: feed the chosen action ``x_t`` and its reward ``y_t`` to the regularizer."""
