@@ -1,0 +1,411 @@
+"""Regret audits against Theorems 5 and 6 of Shariff & Sheffet (issue 5, regret part).
+
+* :func:`regret_containment_audit` -- Theorem 5 (Eq. 2; Theorem 6, Eq. 3, with a gap): with
+  probability ``≥ 1 − α`` the pseudo-regret ``R̂_n`` is at most the bound, so over independent runs
+  the number of runs above it is ``Bin(R, q')`` with ``q' ≤ α``; a one-sided Clopper–Pearson test
+  (:class:`~audit.accuracy.RunAuditResult`) rejects with probability ``≤ 1 − confidence``.  The
+  slack is ``R̂_n / bound``.
+* :func:`fit_against_form` -- scaling: OLS of ``ln R̂`` on ``ln f`` where ``f`` is *the theorem's
+  own bound* as a function of the scaled variable (``n``, ``d`` or ``1/ε``), so the log factors are
+  the theorem's and not a bare power law.  Replicates are the data; standard errors are clustered
+  by replicate (statsmodels).  The bound says ``R̂ ≤ C·f``; growth faster than ``f`` shows up as a
+  slope ``b > 1``.  The fit is *consistent* with the theorem unless the one-sided test of
+  ``b ≤ 1`` rejects at level ``1 − confidence`` (i.e. the lower confidence limit exceeds 1).
+  :func:`regret_scaling_in_n` fits the cumulative regret along a run (checkpoints) against the
+  theorem's bound at each ``t``.
+* :func:`regret_regression_check` -- a third-party policy (the
+  :class:`~audit.protocols.StreamPolicy` protocol of the privacy audits) on the same App. D
+  environments as the reference engine: paired one-sided Wilcoxon signed-rank test that its
+  regret is not larger, plus its own containment and scaling verdicts.
+
+All runs use the engine (:func:`reference.engine.run_gap_batch`), which makes the reference's
+decisions on the same seeds.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import statsmodels.api as sm
+from scipy import stats
+
+from audit.accuracy import RunAuditResult
+from audit.protocols import StreamPolicy
+from reference._typing import FloatArray, IntArray
+from reference.engine import run_gap_batch
+from reference.rng import child_seeds, named_generators
+from reference.shariff_sheffet.bounds import (
+    RegularizerBounds,
+    regret_bound_thm5,
+    regret_bound_thm6,
+)
+from reference.shariff_sheffet.environments import LinearGapEnvironment
+from reference.shariff_sheffet.regularizers import (
+    PrivacyParameters,
+    ProblemConstants,
+    Variant,
+    regularizer_spec,
+)
+from reference.shariff_sheffet.simulation import STREAMS
+from reference.validation import check_alpha, check_in_range, check_int_at_least
+
+__all__ = [
+    "RegressionCheckResult",
+    "ScalingFit",
+    "fit_against_form",
+    "regret_containment_audit",
+    "regret_regression_check",
+    "regret_scaling_in_n",
+    "theorem_bound",
+]
+
+Theorem = Literal["thm5", "thm6"]
+
+
+def theorem_bound(
+    theorem: Theorem,
+    n: int,
+    constants: ProblemConstants,
+    alpha: float,
+    bounds: RegularizerBounds,
+    gap: float = 0.0,
+) -> float:
+    """Eq. (2) (``"thm5"``) or Eq. (3) (``"thm6"``, needs ``gap > 0``) at horizon ``n``."""
+    c = constants
+    if theorem == "thm5":
+        return regret_bound_thm5(n, c.d, c.L, c.S, c.B, c.sigma, alpha, bounds)
+    if theorem == "thm6":
+        return regret_bound_thm6(n, c.d, c.L, c.S, c.B, c.sigma, alpha, bounds, gap)
+    raise ValueError(f"theorem must be 'thm5' or 'thm6', got {theorem!r}")
+
+
+def regret_containment_audit(
+    variant: Variant,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    runs: int,
+    seed: int,
+    privacy: PrivacyParameters | None = None,
+    alpha: float | None = None,
+    theorem: Theorem = "thm5",
+    confidence: float = 0.95,
+    name: str | None = None,
+    claimed_bound: float | None = None,
+) -> RunAuditResult:
+    """Theorem 5 (or 6) over ``runs`` independent App. D runs of ``variant`` (module docstring).
+
+    ``claimed_bound`` audits another value in place of Eq. (2)/(3) at ``n`` (e.g. a bound as
+    another implementation computes it).  The theorems' bounds are loose: for ``n`` below about
+    ``10⁴`` Eq. (2) exceeds the largest possible regret, so the audit has power against wrong
+    bounds (constants, missing factors) rather than against bad policies at small ``n``.
+    """
+    t0 = time.perf_counter()
+    n = check_int_at_least("n", n, 2)
+    alpha = check_alpha(1.0 / n if alpha is None else alpha)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    constants = ProblemConstants(d=d)
+    _, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
+    bound = (
+        theorem_bound(theorem, n, constants, alpha, bounds, gap)
+        if claimed_bound is None
+        else check_in_range("claimed_bound", claimed_bound, 0.0, math.inf)
+    )
+    batch = run_gap_batch(
+        variant,
+        d=d,
+        num_arms=num_arms,
+        gap=gap,
+        n=n,
+        seeds=child_seeds(seed, 0, check_int_at_least("runs", runs, 1)),
+        privacy=privacy,
+        alpha=alpha,
+        checkpoints=[n],
+    )
+    return RunAuditResult.from_ratios(
+        name or f"{theorem}_containment_{variant}",
+        {f"regret / {theorem} bound": batch.final_regret / bound},
+        alpha,
+        confidence=confidence,
+        seed=seed,
+        started=t0,
+    )
+
+
+@dataclass(frozen=True)
+class ScalingFit:
+    """OLS of ``ln R̂`` on ``ln f`` (``f`` the theorem's bound), clustered by replicate.
+
+    Attributes:
+        name: what was scaled and against which theorem.
+        slope: the fitted ``b`` (1 when regret grows exactly like the bound's form).
+        ci_low, ci_high: its two-sided confidence interval at ``confidence``.
+        pvalue_above_one: one-sided p-value of ``b ≤ 1`` against ``b > 1``.
+        consistent: ``pvalue_above_one ≥ 1 − confidence`` (no evidence of growth beyond the bound).
+        observations: points in the fit; replicates: clusters.
+        theorem_exponent: the exponent the theorem states for the scaled variable (for the report).
+        bare_power_exponent: the slope of ``ln R̂`` on ``ln x`` (the variable itself), for comparison.
+    """
+
+    name: str
+    slope: float
+    ci_low: float
+    ci_high: float
+    pvalue_above_one: float
+    consistent: bool
+    observations: int
+    replicates: int
+    theorem_exponent: str
+    bare_power_exponent: float
+    confidence: float
+
+
+def fit_against_form(
+    name: str,
+    x: FloatArray,
+    form: FloatArray,
+    regrets: FloatArray,
+    *,
+    theorem_exponent: str,
+    confidence: float = 0.95,
+) -> ScalingFit:
+    """Fit ``ln regrets[r, j] = a + b ln form[j]`` over replicates ``r`` and points ``j``.
+
+    Args:
+        x: the scaled variable at each point (``n``, ``d`` or ``1/ε``), shape ``(J,)``.
+        form: the theorem's bound at each point, shape ``(J,)``.
+        regrets: shape ``(R, J)``, positive.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    form = np.asarray(form, dtype=np.float64)
+    y = np.asarray(regrets, dtype=np.float64)
+    if y.ndim != 2 or y.shape[1] != form.size or x.shape != form.shape:
+        raise ValueError(f"regrets must have shape (R, {form.size}) matching x and form")
+    if form.size < 2 or np.ptp(np.log(form)) == 0.0:
+        raise ValueError("form must take at least two distinct values")
+    if np.any(y <= 0) or np.any(form <= 0):
+        raise ValueError("regrets and form must be positive (logs are fitted)")
+    R, J = y.shape
+    groups = np.repeat(np.arange(R), J)
+    design = sm.add_constant(np.tile(np.log(form), R))
+    fit = sm.OLS(np.log(y).ravel(), design).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    slope, se = float(fit.params[1]), float(fit.bse[1])
+    low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
+    df = max(R - 1, 1)  # cluster-robust inference uses t with (clusters − 1) d.f.
+    p_above = float(stats.t.sf((slope - 1.0) / se, df)) if se > 0 else float(slope <= 1.0)
+    bare = sm.OLS(np.log(y).ravel(), sm.add_constant(np.tile(np.log(x), R))).fit()
+    return ScalingFit(
+        name=name,
+        slope=slope,
+        ci_low=low,
+        ci_high=high,
+        pvalue_above_one=p_above,
+        consistent=p_above >= 1.0 - confidence,
+        observations=R * J,
+        replicates=R,
+        theorem_exponent=theorem_exponent,
+        bare_power_exponent=float(bare.params[1]),
+        confidence=confidence,
+    )
+
+
+def regret_scaling_in_n(
+    variant: Variant,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    runs: int,
+    seed: int,
+    privacy: PrivacyParameters | None = None,
+    theorem: Theorem = "thm5",
+    points: int = 12,
+    first: int = 32,
+    confidence: float = 0.95,
+) -> ScalingFit:
+    """Cumulative regret at ``points`` log-spaced rounds ``t ∈ [first, n]`` of runs with horizon
+    ``n`` (``α = 1/n``), fitted against the theorem's bound at each ``t`` (same ``α`` and bounds)."""
+    n = check_int_at_least("n", n, 2)
+    first = check_int_at_least("first", first, 1)
+    if first >= n:
+        raise ValueError(f"first must be < n={n}, got {first}")
+    alpha = 1.0 / n
+    constants = ProblemConstants(d=d)
+    _, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
+    ts = np.unique(np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64))
+    batch = run_gap_batch(
+        variant,
+        d=d,
+        num_arms=num_arms,
+        gap=gap,
+        n=n,
+        seeds=child_seeds(seed, 0, check_int_at_least("runs", runs, 2)),
+        privacy=privacy,
+        alpha=alpha,
+        checkpoints=ts,
+    )
+    form = np.array([theorem_bound(theorem, int(t), constants, alpha, bounds, gap) for t in ts])
+    exponent = "1/2 (times log factors)" if theorem == "thm5" else "0 (log^2 n)"
+    return fit_against_form(
+        f"regret vs n, {variant}, against {theorem}",
+        ts.astype(np.float64),
+        form,
+        np.maximum(batch.cumulative_regret, 1e-12),
+        theorem_exponent=exponent,
+        confidence=confidence,
+    )
+
+
+@dataclass(frozen=True)
+class RegressionCheckResult:
+    """A third-party policy against the reference on the same environments.
+
+    Attributes:
+        name: label of the check.
+        runs: paired runs.
+        candidate_mean, reference_mean: mean final regret.
+        wilcoxon_pvalue: one-sided paired signed-rank p-value of "candidate regret is larger".
+        worse: ``wilcoxon_pvalue < 1 − confidence``.
+        candidate_containment: Theorem-5/6 containment audit of the candidate's regrets.
+        candidate_scaling, reference_scaling: regret along the runs fitted against the theorem.
+        passed: not worse, containment not violated, scaling consistent.
+    """
+
+    name: str
+    runs: int
+    candidate_mean: float
+    reference_mean: float
+    wilcoxon_pvalue: float
+    worse: bool
+    confidence: float
+    candidate_containment: RunAuditResult
+    candidate_scaling: ScalingFit
+    reference_scaling: ScalingFit
+
+    @property
+    def passed(self) -> bool:
+        """Overall verdict of the regression check."""
+        return (
+            not self.worse
+            and not self.candidate_containment.violation
+            and self.candidate_scaling.consistent
+        )
+
+
+def candidate_regrets(
+    policy: StreamPolicy,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    seeds: list[np.random.SeedSequence],
+    checkpoints: IntArray,
+) -> FloatArray:
+    """Cumulative pseudo-regret of ``policy`` at ``checkpoints`` (shape ``(runs, C)``) on the App. D
+    runs of ``seeds``: environment from each seed's ``"environment"`` stream (as the reference),
+    the policy's randomness from its ``"mechanism"`` stream."""
+    out = np.empty((len(seeds), checkpoints.size))
+    for r, seed in enumerate(seeds):
+        streams = named_generators(seed, STREAMS)
+        block = LinearGapEnvironment(d, num_arms, gap, streams["environment"]).draw_block(n)
+        actions: IntArray = np.asarray(
+            policy.run(block.arms, block.rewards, streams["mechanism"]), dtype=np.int64
+        )
+        if actions.shape != (n,) or np.any((actions < 0) | (actions >= num_arms)):
+            raise ValueError(f"policy.run must return n={n} arm indices in [0, {num_arms})")
+        chosen = block.means[np.arange(n), actions]
+        out[r] = np.cumsum(block.means.max(axis=1) - chosen)[checkpoints - 1]
+    return out
+
+
+def regret_regression_check(
+    policy: StreamPolicy,
+    reference: Variant,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    runs: int,
+    seed: int,
+    privacy: PrivacyParameters | None = None,
+    theorem: Theorem = "thm5",
+    points: int = 10,
+    first: int = 16,
+    confidence: float = 0.99,
+    name: str = "regression_check",
+) -> RegressionCheckResult:
+    """Compare ``policy`` with the reference ``variant`` on ``runs`` paired App. D runs (horizon
+    ``n``, ``α = 1/n``): paired Wilcoxon on final regret, containment (Thm 5/6) and the scaling fit
+    along the runs for both.  The scaling verdict is meaningful where the reference's regret is
+    sublinear at this horizon (the non-private variant; see proofs_notes/audit/regret.md)."""
+    t0 = time.perf_counter()
+    n = check_int_at_least("n", n, 2)
+    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    alpha = 1.0 / n
+    marks = np.unique(
+        np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64)
+    )
+    candidate = candidate_regrets(
+        policy, d=d, num_arms=num_arms, gap=gap, n=n, seeds=seeds, checkpoints=marks
+    )
+    ref = run_gap_batch(
+        reference,
+        d=d,
+        num_arms=num_arms,
+        gap=gap,
+        n=n,
+        seeds=seeds,
+        privacy=privacy,
+        alpha=alpha,
+        checkpoints=marks,
+    ).cumulative_regret
+    difference = candidate[:, -1] - ref[:, -1]
+    if np.all(difference == 0.0):
+        pvalue = 1.0
+    else:
+        pvalue = float(stats.wilcoxon(difference, alternative="greater").pvalue)
+    constants = ProblemConstants(d=d)
+    _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
+    form = np.array([theorem_bound(theorem, int(t), constants, alpha, bounds, gap) for t in marks])
+    exponent = "1/2 (times log factors)" if theorem == "thm5" else "0 (log^2 n)"
+    x = marks.astype(np.float64)
+
+    def scaling(label: str, regrets: FloatArray) -> ScalingFit:
+        return fit_against_form(
+            f"{name}: {label} regret vs n against {theorem}",
+            x,
+            form,
+            np.maximum(regrets, 1e-12),
+            theorem_exponent=exponent,
+            confidence=confidence,
+        )
+
+    containment = RunAuditResult.from_ratios(
+        f"{name}: {theorem} containment",
+        {f"regret / {theorem} bound": candidate[:, -1] / form[-1]},
+        alpha,
+        confidence=confidence,
+        seed=seed,
+        started=t0,
+    )
+    return RegressionCheckResult(
+        name=name,
+        runs=len(seeds),
+        candidate_mean=float(candidate[:, -1].mean()),
+        reference_mean=float(ref[:, -1].mean()),
+        wilcoxon_pvalue=pvalue,
+        worse=pvalue < 1.0 - confidence,
+        confidence=confidence,
+        candidate_containment=containment,
+        candidate_scaling=scaling("candidate", candidate),
+        reference_scaling=scaling("reference", ref),
+    )

@@ -1,0 +1,140 @@
+"""Regret audits (Theorems 5 and 6 of Shariff & Sheffet): containment, scaling, regression check.
+
+Known-good cases pass and deliberately broken ones are caught:
+
+* containment: the correct variants stay below Eq. (2)/(3) in every run (measured slack: regret is
+  0.5% of the non-private Thm 5 bound and about 10% of the private ones at n = 500, d = 3); a
+  bound computed with ``n`` replaced by ``n/1000`` (a wrong constant) is exceeded in every run;
+* scaling: non-private regret grows more slowly than the Thm 5 and Thm 6 forms (fitted slope well
+  below 1); a policy that forgets the rewards has linear regret and is rejected (slope > 1);
+* regression check: the reference itself, run through the third-party protocol, is not worse
+  (identical regret, p = 1); the reward-forgetting policy is worse (Wilcoxon p < 1e-6 over 30
+  paired runs) and fails the scaling fit.
+
+Every run is seeded; the false-positive rates are the stated test levels (0.05, or 0.01 for the
+regression check), and the broken cases are far outside them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from audit.accuracy import RunAuditResult
+from audit.regret import (
+    fit_against_form,
+    regret_containment_audit,
+    regret_regression_check,
+    regret_scaling_in_n,
+    theorem_bound,
+)
+from audit.stream import Algorithm1Policy
+from reference.shariff_sheffet.linucb import LinUCB
+from reference.shariff_sheffet.regularizers import (
+    ExactStatistics,
+    PrivacyParameters,
+    ProblemConstants,
+    make_regularizer,
+    regularizer_spec,
+)
+
+PRIVACY = PrivacyParameters(1.0, 0.1)
+SETTING: dict[str, Any] = {"d": 3, "num_arms": 9, "gap": 0.1}
+
+
+@pytest.mark.parametrize("variant", ["nonprivate", "wishart", "gaussian", "wishart_unshifted"])
+@pytest.mark.parametrize("theorem", ["thm5", "thm6"])
+def test_correct_variants_stay_below_the_theorems(variant: Any, theorem: Any) -> None:
+    privacy = None if variant == "nonprivate" else PRIVACY
+    result = regret_containment_audit(
+        variant, n=500, runs=40, seed=1, privacy=privacy, theorem=theorem, **SETTING
+    )
+    assert isinstance(result, RunAuditResult)
+    assert result.failures == 0 and not result.violation
+    low, median, high = result.slack[f"regret / {theorem} bound"]
+    assert 0.0 < low <= median <= high < 1.0
+
+
+def test_a_bound_missing_the_sqrt_n_factor_is_exceeded() -> None:
+    # A plausible bug in a bound: B·√8·[…] instead of B·√(8n)·[…] (Eq. 2), i.e. the bound divided
+    # by √n.  Private regret at n = 500 is about 10% of Eq. (2), so every run exceeds the buggy one.
+    n = 500
+    constants = ProblemConstants(d=3)
+    _, bounds = regularizer_spec("wishart", constants, n, 1.0 / n, PRIVACY)
+    buggy = theorem_bound("thm5", n, constants, 1.0 / n, bounds) / np.sqrt(n)
+    result = regret_containment_audit(
+        "wishart", n=n, runs=20, seed=3, privacy=PRIVACY, claimed_bound=buggy, **SETTING
+    )
+    assert result.violation and result.failures == 20
+
+
+@pytest.mark.parametrize("theorem", ["thm5", "thm6"])
+def test_nonprivate_regret_grows_slower_than_the_theorem(theorem: Any) -> None:
+    fit = regret_scaling_in_n("nonprivate", n=3000, runs=20, seed=2, theorem=theorem, **SETTING)
+    assert fit.consistent
+    assert fit.ci_high < 1.0
+    assert fit.observations == 20 * 12 and fit.replicates == 20
+
+
+def test_fit_rejects_growth_faster_than_the_form() -> None:
+    # regret ∝ n against a √n form: slope 2, rejected; the same data against an n form: slope 1
+    rng = np.random.default_rng(5)
+    n = np.geomspace(10, 1e4, 8)
+    regrets = 0.3 * n[None, :] * np.exp(rng.normal(0.0, 0.05, size=(15, 8)))
+    fast = fit_against_form("linear vs sqrt", n, np.sqrt(n), regrets, theorem_exponent="1/2")
+    assert not fast.consistent and fast.ci_low > 1.5
+    matched = fit_against_form("linear vs linear", n, n, regrets, theorem_exponent="1")
+    assert matched.consistent and matched.ci_low < 1.0 < matched.ci_high + 0.1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        ({"regrets": np.ones((3, 2))}, r"^regrets must have shape"),
+        ({"form": np.ones(3), "x": np.arange(1.0, 4.0)}, r"^form must take at least two"),
+        ({"regrets": -np.ones((3, 3))}, r"^regrets and form must be positive"),
+    ],
+)
+def test_fit_bad_input(kwargs: dict[str, Any], pattern: str) -> None:
+    base: dict[str, Any] = {
+        "x": np.arange(1.0, 4.0),
+        "form": np.arange(1.0, 4.0),
+        "regrets": np.ones((3, 3)),
+    }
+    with pytest.raises(ValueError, match=pattern):
+        fit_against_form("bad", theorem_exponent="1", **dict(base, **kwargs))
+
+
+class _RewardForgotten(ExactStatistics):
+    """A broken non-private source: the reward never enters ``u_t`` (so ``θ̃_t = 0``)."""
+
+    def update(self, x: Any, y: float) -> None:
+        super().update(x, 0.0)
+
+
+def _policy(broken: bool) -> Algorithm1Policy:
+    constants = ProblemConstants(d=3)
+
+    def factory(n: int, rng: np.random.Generator) -> LinUCB:
+        source = (
+            _RewardForgotten(constants)
+            if broken
+            else make_regularizer("nonprivate", constants, n, 1.0 / n, rng)
+        )
+        return LinUCB(source, constants, 1.0 / n)
+
+    return Algorithm1Policy(factory, "reward forgotten" if broken else "reference")
+
+
+def test_regression_check_passes_the_reference_and_catches_a_broken_policy() -> None:
+    kw: dict[str, Any] = {"n": 600, "runs": 30, "seed": 4, **SETTING}
+    good = regret_regression_check(_policy(broken=False), "nonprivate", **kw)
+    assert good.passed and good.wilcoxon_pvalue == 1.0
+    assert good.candidate_mean == pytest.approx(good.reference_mean, rel=1e-12)
+    bad = regret_regression_check(_policy(broken=True), "nonprivate", **kw)
+    assert bad.worse and bad.wilcoxon_pvalue < 1e-6
+    assert not bad.candidate_scaling.consistent
+    assert not bad.passed
+    assert bad.candidate_mean > 5 * bad.reference_mean
