@@ -6,6 +6,7 @@
 * ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
 * ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
 * ``nox -s bench``      -- engine vs reference benchmarks (+ MABWiser peer), ``results/bench``.
+* ``nox -s reproduce``  -- App. D.1/D.2 reproductions at reduced scale, ``results/reproduce``.
 """
 
 from __future__ import annotations
@@ -60,3 +61,10 @@ def bench(session: nox.Session) -> None:
     """Engine vs reference speed (ratios from one run), memory, profile, MABWiser peer."""
     session.install("-e", ".", "mabwiser>=2.7")
     session.run("privonline", "bench", "--out", "results/bench", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def reproduce(session: nox.Session) -> None:
+    """App. D.1 and D.2 at the documented reduced scale (``-- --paper-scale`` for the paper's)."""
+    session.install("-e", ".")
+    session.run("privonline", "reproduce", "--out", "results/reproduce", *session.posargs)

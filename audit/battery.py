@@ -31,6 +31,7 @@ from audit.blackbox import event_audit_from_samples
 from audit.exact import gaussian_epsilon
 from audit.mechanisms import NodeViewMechanism, SymmetricGaussianMatrixMechanism, gaussian_mu
 from audit.protocols import PrivacyClaim
+from audit.regret import ScalingFit, regret_containment_audit, regret_scaling_in_n
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from audit.stats import clopper_pearson
 from audit.stream import (
@@ -60,6 +61,7 @@ from reference.shariff_sheffet.bounds import (
     wishart_shifted_bounds,
 )
 from reference.shariff_sheffet.regularizers import (
+    VARIANTS,
     PrivacyParameters,
     ProblemConstants,
     Variant,
@@ -130,13 +132,15 @@ class BatteryReport:
     slack: list[SlackRow]
     runtime_seconds: float
     accuracy: list[RunAuditResult] = field(default_factory=list)
+    scaling: list[ScalingFit] = field(default_factory=list)
 
     @property
     def violations(self) -> list[str]:
-        """Names of the privacy tests rejected after the family-wise correction, and of the
-        accuracy audits that rejected their theorem."""
+        """Names of the privacy tests rejected after the family-wise correction, of the
+        accuracy and regret audits that rejected their theorem, and of inconsistent scaling fits."""
         privacy = [r.name for r, rej in zip(self.results, self.holm_reject, strict=True) if rej]
-        return privacy + [a.name for a in self.accuracy if a.violation]
+        accuracy = [a.name for a in self.accuracy if a.violation]
+        return privacy + accuracy + [f.name for f in self.scaling if not f.consistent]
 
     def to_dict(self) -> dict[str, Any]:
         tests = []
@@ -155,6 +159,7 @@ class BatteryReport:
             "tests": tests,
             "slack": to_jsonable(self.slack),
             "accuracy": to_jsonable(self.accuracy),
+            "regret_scaling": to_jsonable(self.scaling),
             "runtime_seconds": self.runtime_seconds,
         }
 
@@ -206,6 +211,20 @@ class BatteryReport:
             )
         return "\n".join(lines)
 
+    def scaling_markdown(self) -> str:
+        """A Markdown table of the regret scaling fits."""
+        lines = [
+            "| fit | slope vs theorem's form (CI) | p(slope > 1) | bare power exponent | theorem's exponent | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
+        for f in self.scaling:
+            lines.append(
+                f"| {f.name} | {f.slope:.3f} [{f.ci_low:.3f}, {f.ci_high:.3f}] | "
+                f"{f.pvalue_above_one:.3g} | {f.bare_power_exponent:.3f} | {f.theorem_exponent} | "
+                f"{'pass' if f.consistent else '**INCONSISTENT**'} |"
+            )
+        return "\n".join(lines)
+
     def write(self, out: Path) -> None:
         """Write ``report.json``, ``report.md`` and ``privacy_curves.png`` into ``out``."""
         out.mkdir(parents=True, exist_ok=True)
@@ -226,9 +245,11 @@ class BatteryReport:
             "",
             self.slack_markdown(),
             "",
-            "## Accuracy against the theorems (quick)",
+            "## Accuracy and regret against the theorems (quick)",
             "",
             self.accuracy_markdown(),
+            "",
+            self.scaling_markdown(),
             "",
             "![privacy curves](privacy_curves.png)",
             "",
@@ -490,6 +511,14 @@ def run_privacy_battery(
     results: list[PrivacyAuditResult] = []
     for job in tqdm(jobs, disable=not progress, desc="privacy audits"):
         results.extend(job())
+    # accuracy (7 tests) and regret (4 containment + 1 scaling): one Bonferroni family
+    family_confidence = 1.0 - config.family_alpha / 12.0
+    accuracy = quick_accuracy_audits(
+        seed=int(seeds[24]), runs=config.accuracy_runs, confidence=family_confidence
+    )
+    containment, scaling = quick_regret_audits(
+        seed=int(seeds[25]), runs=config.accuracy_runs, confidence=family_confidence
+    )
     pvals = np.array([max(r.p_value, 1e-300) for r in results])
     reject, adjusted, _, _ = multipletests(pvals, alpha=config.family_alpha, method="holm")
     return BatteryReport(
@@ -499,19 +528,54 @@ def run_privacy_battery(
         holm_reject=[bool(r) for r in reject],
         slack=slack_table(),
         runtime_seconds=time.perf_counter() - t0,
-        accuracy=quick_accuracy_audits(
-            seed=int(seeds[24]), runs=config.accuracy_runs, family_alpha=config.family_alpha
-        ),
+        accuracy=accuracy + containment,
+        scaling=scaling,
     )
 
 
+def quick_regret_audits(
+    *, seed: int, runs: int = 30, confidence: float = 0.99
+) -> tuple[list[RunAuditResult], list[ScalingFit]]:
+    """Theorem 5 containment at n = 500 (d = 3, K = 9, Δ = 0.1) for the four variants, ``runs``
+    runs each, and the non-private regret along runs of n = 2000 fitted against Theorem 5's form
+    (``max(4, runs // 2)`` runs); each test at ``confidence``."""
+    privacy = PrivacyParameters(1.0, 0.1)
+    children = np.random.SeedSequence(seed).generate_state(5)
+    containment = [
+        regret_containment_audit(
+            variant,
+            d=3,
+            num_arms=9,
+            gap=0.1,
+            n=500,
+            runs=runs,
+            seed=int(children[i]),
+            privacy=None if variant == "nonprivate" else privacy,
+            confidence=confidence,
+        )
+        for i, variant in enumerate(VARIANTS)
+    ]
+    scaling = regret_scaling_in_n(
+        "nonprivate",
+        d=3,
+        num_arms=9,
+        gap=0.1,
+        n=2000,
+        runs=max(4, runs // 2),
+        seed=int(children[4]),
+        confidence=confidence,
+    )
+    return containment, [scaling]
+
+
 def quick_accuracy_audits(
-    *, seed: int, runs: int = 30, family_alpha: float = 0.05
+    *, seed: int, runs: int = 30, family_alpha: float = 0.05, confidence: float | None = None
 ) -> list[RunAuditResult]:
     """Definition 3 over whole runs (n = 32, α = 0.5) for the three private sources and the
     Prop. 4 ellipsoid (n = 60, α = 0.1, ``runs // 3`` runs) for all four variants.  The seven
-    binomial tests run at confidence ``1 − family_alpha/7`` (Bonferroni)."""
-    confidence = 1.0 - family_alpha / 7.0
+    binomial tests run at ``confidence`` (default ``1 − family_alpha/7``, Bonferroni)."""
+    if confidence is None:
+        confidence = 1.0 - family_alpha / 7.0
     n, alpha, d = 32, 0.5, 2
     constants = ProblemConstants(d=d)
     privacy = PrivacyParameters(1.0, 0.1)

@@ -5,6 +5,7 @@
 * ``privonline audit zoo`` -- power and false-alarm rates of the audit on the bug zoo.
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`.
 * ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.bench`).
+* ``privonline reproduce`` -- App. D.1/D.2 reproductions (:mod:`audit.reproduce`).
 """
 
 from __future__ import annotations
@@ -161,6 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="benchmark the engine against the reference (writes bench.json)",
         add_help=False,
     )
+    sub.add_parser(
+        "reproduce",
+        help="reproduce Shariff & Sheffet App. D.1/D.2 (reduced scale by default)",
+        add_help=False,
+    )
     if not args or args[0] not in sub.choices:
         parser.parse_args(args)  # prints help (exit 0) or an error (exit 2)
         parser.print_help()
@@ -168,6 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command, rest = args[0], args[1:]
     if command == "audit":
         return _run_audit(rest)
+    if command == "reproduce":
+        from audit import reproduce
+
+        return reproduce.main(rest)
     if command == "bench":
         from audit import bench
 

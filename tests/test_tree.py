@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from audit.billboard import RedrawingTree
 from reference._typing import FloatArray
-from reference.noise import SymmetricGaussianNoise, ZeroNoise
+from reference.noise import RandomSource, SymmetricGaussianNoise, ZeroNoise
 from reference.tree import (
     TreeAggregator,
     dyadic_decomposition,
@@ -36,13 +36,13 @@ class TaggedNoise:
     def shape(self) -> tuple[int, ...]:
         return (self.size + 1,)
 
-    def sample(self, rng: np.random.Generator) -> FloatArray:
+    def sample(self, rng: RandomSource) -> FloatArray:
         out = np.zeros(self.size + 1)
         out[self.node_draws] = 1.0
         self.node_draws += 1
         return out
 
-    def sample_sum(self, rng: np.random.Generator, j: int) -> FloatArray:
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
         self.pad_draws.append(j)
         out = np.zeros(self.size + 1)
         out[self.size] = float(j)  # last coordinate counts padding terms

@@ -33,6 +33,7 @@ from tqdm.auto import tqdm
 from reference._typing import FloatArray
 from reference.engine.linucb import run_gap_batch
 from reference.rng import child_seeds
+from reference.shariff_sheffet.environments import RewardModel
 from reference.shariff_sheffet.regularizers import PrivacyParameters, Variant
 from reference.validation import check_int_at_least
 
@@ -72,6 +73,7 @@ class GapBatchTask:
     delta: float | None = None
     alpha: float | None = None
     checkpoints: tuple[int, ...] | None = None
+    reward_model: RewardModel = "rademacher"
 
     def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
         privacy = (
@@ -89,6 +91,7 @@ class GapBatchTask:
             privacy=privacy,
             alpha=self.alpha,
             checkpoints=None if self.checkpoints is None else list(self.checkpoints),
+            reward_model=self.reward_model,
         )
         B = len(seeds)
         return {
