@@ -51,9 +51,11 @@ def experiment(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def audit(session: nox.Session) -> None:
-    """The default privacy-audit battery (about a minute); report in results/audit."""
+    """The main job: the Shariff & Sheffet battery (privacy, accuracy, regret) and the other papers'
+    batteries; reports in results/audit (report.md, papers.md and their JSON)."""
     session.install("-e", ".")
     session.run("privonline", "audit", "privacy", "--out", "results/audit", *session.posargs)
+    session.run("privonline", "audit", "papers", "--out", "results/audit")
 
 
 @nox.session(python=PYTHON)

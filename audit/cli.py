@@ -85,6 +85,26 @@ def _audit_parser() -> argparse.ArgumentParser:
         help="folder for zoo.json (default %(default)s)",
     )
     zoo.add_argument("--json", action="store_true", help="print the JSON rows to stdout")
+    papers = sub.add_parser(
+        "papers",
+        help="the audit batteries of the other papers (Sajed & Sheffet, Zhou & Tan, ...)",
+        description=(
+            "Run every other paper's battery: correct mechanisms (one Holm family for the privacy "
+            "tests) and deliberately broken variants (each must be caught against the exact "
+            "claim). Exit code 1 on a false alarm or a missed bug."
+        ),
+    )
+    papers.add_argument("--seed", type=int, default=2026, help="root seed (default %(default)s)")
+    papers.add_argument(
+        "--alpha", type=float, default=0.05, help="family-wise error rate (default %(default)s)"
+    )
+    papers.add_argument("--quick", action="store_true", help="smaller samples (less power)")
+    papers.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/audit"),
+        help="folder for papers.json and papers.md (default %(default)s)",
+    )
     return parser
 
 
@@ -93,6 +113,26 @@ def _run_audit(argv: Sequence[str]) -> int:
     from audit.results import to_jsonable
 
     args = _audit_parser().parse_args(argv)
+    if args.audit_command == "papers":
+        from audit.papers import run_paper_audits
+
+        if not 0.0 < args.alpha < 1.0:
+            print(f"error: alpha must be in (0, 1), got {args.alpha}", file=sys.stderr)
+            return 2
+        papers_report = run_paper_audits(seed=args.seed, family_alpha=args.alpha, quick=args.quick)
+        papers_report.write(args.out)
+        bugs = papers_report.bugs()
+        print(
+            f"{sum(1 for r in papers_report.rows if not r.broken)} tests of correct mechanisms, "
+            f"{len(papers_report.false_alarms)} false alarms; {sum(bugs.values())}/{len(bugs)} "
+            f"broken variants caught"
+        )
+        for missed in papers_report.missed:
+            print(f"MISSED: {missed}")
+        for alarm in papers_report.false_alarms:
+            print(f"FALSE ALARM: {alarm}")
+        print(f"report: {args.out / 'papers.md'}")
+        return 1 if (papers_report.false_alarms or papers_report.missed) else 0
     if args.audit_command == "privacy":
         scale = 10 if args.quick else 1
         try:

@@ -1,0 +1,49 @@
+"""The cross-paper audit runner (``privonline audit papers``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from audit.cli import main as privonline_main
+from audit.papers import PaperRow, PapersReport, run_paper_audits
+
+
+def test_quick_paper_batteries_pass_and_catch_every_bug(tmp_path: Path) -> None:
+    report = run_paper_audits(seed=7, quick=True)
+    assert report.false_alarms == [] and report.missed == []
+    bugs = report.bugs()
+    assert len(bugs) >= 16 and all(bugs.values())
+    papers = {r.paper for r in report.rows}
+    assert {"Sajed & Sheffet (ICML 2019)", "Zhou & Tan (AAAI 2021)"} <= papers
+    report.write(tmp_path)
+    payload = json.loads((tmp_path / "papers.json").read_text())
+    assert payload["verdict"] == "pass" and payload["family_wise"]["method"] == "holm"
+    assert "broken variants caught" in (tmp_path / "papers.md").read_text()
+
+
+def _row(name: str, bug: str | None, *, power: bool, rejected: bool) -> PaperRow:
+    return PaperRow("P", name, "privacy", bug, power, rejected, 0.5, "")
+
+
+def test_false_alarms_and_missed_bugs_are_reported() -> None:
+    rows = [
+        _row("correct vs printed", None, power=False, rejected=True),  # false alarm
+        _row("bug A vs printed", "A", power=False, rejected=True),  # printed only: not a catch
+        _row("bug A vs exact", "A", power=True, rejected=False),
+        _row("bug B, invisible pair", "B", power=True, rejected=False),
+        _row("bug B, good pair", "B", power=True, rejected=True),
+    ]
+    report = PapersReport(rows=rows, family_alpha=0.05, runtime_seconds=0.0)
+    assert report.false_alarms == ["P: correct vs printed"]
+    assert report.missed == ["P: A"]
+    assert report.bugs() == {("P", "A"): False, ("P", "B"): True}
+    assert "**rejected (false alarm)**" in report.markdown()
+    assert "A: **missed**" in report.markdown()
+
+
+def test_cli_rejects_a_bad_alpha(capsys: pytest.CaptureFixture[str]) -> None:
+    assert privonline_main(["audit", "papers", "--alpha", "1.5"]) == 2
+    assert "alpha must be in (0, 1)" in capsys.readouterr().err
