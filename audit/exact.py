@@ -32,7 +32,6 @@ from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar
 
 import numpy as np
-from scipy import optimize, special
 
 from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim
 from audit.results import CurvePoint, PrivacyAuditResult
@@ -42,6 +41,7 @@ from audit.stats import (
     hockey_stick_summands,
 )
 from reference._typing import FloatArray
+from reference.accounting import gaussian_dp_delta, gaussian_dp_epsilon
 from reference.validation import check_in_range, check_int_at_least, check_positive
 
 __all__ = [
@@ -68,24 +68,13 @@ DataT = TypeVar("DataT")
 
 def gaussian_delta(mu: float, epsilon: float) -> float:
     """Exact ``δ(ε)`` of a Gaussian shift with ``L ~ N(μ²/2, μ²)`` (μ-GDP):
-    ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)``, computed in log space for stability."""
-    mu = check_positive("mu", mu)
-    eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
-    first = special.ndtr(-eps / mu + mu / 2.0)
-    second = math.exp(eps + float(special.log_ndtr(-eps / mu - mu / 2.0)))
-    return max(0.0, float(first) - second)
+    ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` (:func:`reference.accounting.gaussian_dp_delta`)."""
+    return gaussian_dp_delta(mu, epsilon)
 
 
 def gaussian_epsilon(mu: float, delta: float) -> float:
     """The smallest ``ε ≥ 0`` with ``gaussian_delta(μ, ε) ≤ δ`` (0 if ``δ(0) ≤ δ``)."""
-    mu = check_positive("mu", mu)
-    delta = check_in_range("delta", delta, 0.0, 1.0)
-    if gaussian_delta(mu, 0.0) <= delta:
-        return 0.0
-    upper = 1.0
-    while gaussian_delta(mu, upper) > delta:
-        upper *= 2.0
-    return float(optimize.brentq(lambda e: gaussian_delta(mu, e) - delta, 0.0, upper, xtol=1e-12))
+    return gaussian_dp_epsilon(mu, delta)
 
 
 def laplace_delta(epsilon_0: float, epsilon: float) -> float:

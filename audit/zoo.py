@@ -195,13 +195,16 @@ def gaussian_tree_case(
     nodes: int | None = None,
     broken: bool = False,
     per_node: bool = False,
+    exact_sigma: float | None = None,
 ) -> LossCase:
     """The symmetrised-Gaussian tree (or one node, ``per_node=True``) under replacement.
 
     Losses are computed from the exact density of the node-level view
     (:class:`audit.mechanisms.NodeViewMechanism`) on outputs drawn from the mechanism with noise
     ``sigma`` (default: the paper's ``σ_noise``).  The exact claim is the correct mechanism's
-    μ-GDP curve at ``δ*``: ``μ = √h · ‖D‖_F / (√2 σ_noise)``.
+    μ-GDP curve at ``δ*``: ``μ = √h · ‖D‖_F / (√2 σ_correct)``, where the correct mechanism's
+    noise ``σ_correct`` is ``exact_sigma`` (default: the paper's ``σ_noise``; the tight
+    calibration passes its own).
     """
     used = 1 if per_node else (config.used_nodes if nodes is None else nodes)
     actual_sigma = config.sigma if sigma is None else sigma
@@ -209,7 +212,8 @@ def gaussian_tree_case(
     mechanism = NodeViewMechanism(SymmetricGaussianMatrixMechanism(config.p, actual_sigma), used)
 
     correct_used = 1 if per_node else config.used_nodes
-    mu = math.sqrt(correct_used) * gaussian_mu(x - x_prime, config.sigma)
+    correct_sigma = config.sigma if exact_sigma is None else exact_sigma
+    mu = math.sqrt(correct_used) * gaussian_mu(x - x_prime, correct_sigma)
     if per_node:
         eps0, delta0 = gaussian_node_privacy(config.epsilon, config.delta, config.m)
         printed = PrivacyClaim(eps0, delta0, "replace_one", "printed per-node (ε₀, δ₀)")

@@ -957,6 +957,10 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
             "alpha": 0.001,
         },
     ),
+    "gaussian_bounds_for_sigma": (
+        bd.gaussian_bounds_for_sigma,
+        {"d": 2, "m": 11, "sigma_noise": 10.0, "n": 1000, "alpha": 0.001},
+    ),
     "nonprivate_bounds": (bd.nonprivate_bounds, {"rho": 1.0}),
     "beta_t": (
         bd.beta_t,

@@ -34,7 +34,7 @@ from reference._typing import FloatArray
 from reference.engine.linucb import run_gap_batch
 from reference.rng import child_seeds
 from reference.shariff_sheffet.environments import RewardModel
-from reference.shariff_sheffet.regularizers import PrivacyParameters, Variant
+from reference.shariff_sheffet.regularizers import Calibration, PrivacyParameters, Variant
 from reference.validation import check_int_at_least
 
 __all__ = ["BlockTask", "GapBatchTask", "replicate_seeds", "run_blocks"]
@@ -74,6 +74,7 @@ class GapBatchTask:
     alpha: float | None = None
     checkpoints: tuple[int, ...] | None = None
     reward_model: RewardModel = "rademacher"
+    calibration: Calibration = "paper"
 
     def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
         privacy = (
@@ -92,6 +93,7 @@ class GapBatchTask:
             alpha=self.alpha,
             checkpoints=None if self.checkpoints is None else list(self.checkpoints),
             reward_model=self.reward_model,
+            calibration=self.calibration,
         )
         B = len(seeds)
         return {

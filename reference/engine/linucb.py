@@ -37,6 +37,7 @@ from reference.shariff_sheffet.linucb import (
     ucb_argmax,
 )
 from reference.shariff_sheffet.regularizers import (
+    Calibration,
     PrivacyParameters,
     ProblemConstants,
     RewardPolicy,
@@ -160,6 +161,7 @@ def run_gap_batch(
     reward_policy: RewardPolicy = "raise",
     block_rounds: int | None = None,
     progress: bool = False,
+    calibration: Calibration = "paper",
 ) -> BatchResult:
     """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
 
@@ -196,7 +198,14 @@ def run_gap_batch(
     if marks[0] < 1 or marks[-1] > n:
         raise ValueError(f"checkpoints must lie in [1, n] = [1, {n}], got {marks.tolist()}")
     noise, bounds = regularizer_spec(
-        variant, consts, n, alpha, privacy, rho=rho, gamma_mode=gamma_mode
+        variant,
+        consts,
+        n,
+        alpha,
+        privacy,
+        rho=rho,
+        gamma_mode=gamma_mode,
+        calibration=calibration,
     )
 
     streams = [named_generators(seed, STREAMS) for seed in seeds]

@@ -37,6 +37,7 @@ __all__ = [
     "claim14_min_pulls",
     "cor15_regret_lower_bound",
     "gaussian_bounds",
+    "gaussian_bounds_for_sigma",
     "gaussian_node_privacy",
     "gaussian_noise_std",
     "gaussian_operator_norm_bound",
@@ -308,6 +309,18 @@ def gaussian_bounds(
     does not hold for all parameters (proofs_notes R-GAMMA-G).
     """
     sigma_noise = gaussian_noise_std(m, L_tilde, epsilon, delta)
+    return gaussian_bounds_for_sigma(d, m, sigma_noise, n, alpha)
+
+
+def gaussian_bounds_for_sigma(
+    d: int, m: int, sigma_noise: float, n: int, alpha: float
+) -> RegularizerBounds:
+    """Proposition 11 for any node-noise scale ``σ_noise`` (its proof uses only the noise law).
+
+    :func:`gaussian_bounds` is this at the paper's ``σ_noise``; the tight calibration
+    (:mod:`reference.shariff_sheffet.tight`) uses it at the smallest ``σ_noise`` that meets the
+    privacy target.
+    """
     upsilon = gaussian_operator_norm_bound(sigma_noise, m, d, n, alpha)
     gamma = (
         sigma_noise

@@ -33,6 +33,7 @@ from reference.shariff_sheffet.bounds import (
     wishart_shifted_bounds,
     wishart_unshifted_bounds,
 )
+from reference.shariff_sheffet.tight import gaussian_tight_bounds, gaussian_tight_noise_std
 from reference.tree import PadMode, TreeAggregator, tree_depth
 from reference.validation import (
     check_alpha,
@@ -46,6 +47,7 @@ from reference.validation import (
 
 __all__ = [
     "VARIANTS",
+    "Calibration",
     "ExactStatistics",
     "PrivacyParameters",
     "ProblemConstants",
@@ -59,6 +61,8 @@ __all__ = [
 ]
 
 Variant: TypeAlias = Literal["nonprivate", "gaussian", "wishart", "wishart_unshifted"]
+Calibration: TypeAlias = Literal["paper", "tight"]
+"""Noise calibration: the paper's (Sec. 4), or the least noise by exact accounting (Gaussian)."""
 VARIANTS: tuple[Variant, ...] = ("nonprivate", "gaussian", "wishart", "wishart_unshifted")
 
 
@@ -267,6 +271,7 @@ def make_regularizer(
     gamma_mode: Literal["paper", "tight"] = "paper",
     pad: PadMode = "fresh",
     reward_policy: RewardPolicy = "raise",
+    calibration: Calibration = "paper",
 ) -> Regularizer:
     """Build one of the paper's four regularizer sources (App. D.2).
 
@@ -280,11 +285,21 @@ def make_regularizer(
         privacy: ``(ε, δ)``; required for the private variants.
         rho: ridge parameter of ``"nonprivate"``.
         gamma_mode: ``"paper"`` or ``"tight"`` ``γ'`` for ``"wishart"``.
+        calibration: ``"paper"`` (Sec. 4) or ``"tight"``: the least noise meeting the same
+            ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`; Gaussian only).
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).
         reward_policy: what the private variants do with ``|y| > B̃``.
     """
     noise, bounds = regularizer_spec(
-        variant, constants, n, alpha, privacy, rho=rho, gamma_mode=gamma_mode, pad=pad
+        variant,
+        constants,
+        n,
+        alpha,
+        privacy,
+        rho=rho,
+        gamma_mode=gamma_mode,
+        pad=pad,
+        calibration=calibration,
     )
     if noise is None:
         return ExactStatistics(constants, rho)
@@ -302,6 +317,7 @@ def regularizer_spec(
     rho: float = 1.0,
     gamma_mode: Literal["paper", "tight"] = "paper",
     pad: PadMode = "fresh",
+    calibration: Calibration = "paper",
 ) -> tuple[NodeNoise | None, RegularizerBounds]:
     """The node-noise law (``None`` for ``"nonprivate"``) and the bounds of a variant.
 
@@ -318,7 +334,18 @@ def regularizer_spec(
         raise ValueError(f"privacy (epsilon, delta) is required for variant {variant!r}")
     if pad not in ("fresh", "none"):
         raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
+    if calibration not in ("paper", "tight"):
+        raise ValueError(f"calibration must be 'paper' or 'tight', got {calibration!r}")
     d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
+    if calibration == "tight":
+        if variant != "gaussian":
+            raise ValueError(
+                "calibration='tight' is implemented for the 'gaussian' variant only "
+                f"(the Wishart accountant is planned), got variant {variant!r}"
+            )
+        sigma = gaussian_tight_noise_std(n, L_tilde, privacy.epsilon, privacy.delta)
+        tight = gaussian_tight_bounds(d, n, L_tilde, privacy.epsilon, privacy.delta, alpha)
+        return gaussian_node_noise(d, sigma), tight
     if variant == "gaussian":
         noise = gaussian_node_noise(
             d, gaussian_noise_std(m, L_tilde, privacy.epsilon, privacy.delta)

@@ -13,6 +13,7 @@ from reference.rng import named_generators
 from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
 from reference.shariff_sheffet.linucb import LinUCB, PDPolicy
 from reference.shariff_sheffet.regularizers import (
+    Calibration,
     PrivacyParameters,
     ProblemConstants,
     Variant,
@@ -54,10 +55,19 @@ def make_policy(
     rho: float = 1.0,
     gamma_mode: Literal["paper", "tight"] = "paper",
     pd_policy: PDPolicy = "repair",
+    calibration: Calibration = "paper",
 ) -> LinUCB:
     """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`)."""
     regularizer = make_regularizer(
-        variant, constants, n, alpha, rng, privacy, rho=rho, gamma_mode=gamma_mode
+        variant,
+        constants,
+        n,
+        alpha,
+        rng,
+        privacy,
+        rho=rho,
+        gamma_mode=gamma_mode,
+        calibration=calibration,
     )
     return LinUCB(regularizer, constants, alpha, pd_policy=pd_policy)
 
@@ -95,6 +105,7 @@ def run_gap_experiment(
     reward_model: RewardModel = "rademacher",
     constants: ProblemConstants | None = None,
     progress: bool = False,
+    calibration: Calibration = "paper",
 ) -> EpisodeResult:
     """One run of App. D: ``θ*``, arms and rewards from the ``"environment"`` stream of ``seed``,
     mechanism noise from its ``"mechanism"`` stream (so every variant sees the same environment).
@@ -110,5 +121,7 @@ def run_gap_experiment(
     streams = named_generators(seed, STREAMS)
     consts = constants if constants is not None else ProblemConstants(d=d)
     env = LinearGapEnvironment(d, num_arms, gap, streams["environment"], reward_model=reward_model)
-    policy = make_policy(variant, consts, n, alpha, streams["mechanism"], privacy)
+    policy = make_policy(
+        variant, consts, n, alpha, streams["mechanism"], privacy, calibration=calibration
+    )
     return run_episode(policy, env, n, progress=progress)
