@@ -138,6 +138,19 @@ def regret_containment_audit(
     )
 
 
+def _theorem_form(
+    theorem: Theorem,
+    rounds: IntArray,
+    constants: ProblemConstants,
+    alpha: float,
+    bounds: RegularizerBounds,
+    gap: float,
+) -> tuple[FloatArray, str]:
+    """The theorem's bound at each round (same ``α`` and bounds) and its stated exponent in ``n``."""
+    form = np.array([theorem_bound(theorem, int(t), constants, alpha, bounds, gap) for t in rounds])
+    return form, "1/2 (times log factors)" if theorem == "thm5" else "0 (log^2 n)"
+
+
 @dataclass(frozen=True)
 class ScalingFit:
     """OLS of ``ln R̂`` on ``ln f`` (``f`` the theorem's bound), clustered by replicate.
@@ -251,8 +264,7 @@ def regret_scaling_in_n(
         alpha=alpha,
         checkpoints=ts,
     )
-    form = np.array([theorem_bound(theorem, int(t), constants, alpha, bounds, gap) for t in ts])
-    exponent = "1/2 (times log factors)" if theorem == "thm5" else "0 (log^2 n)"
+    form, exponent = _theorem_form(theorem, ts, constants, alpha, bounds, gap)
     return fit_against_form(
         f"regret vs n, {variant}, against {theorem}",
         ts.astype(np.float64),
@@ -375,8 +387,7 @@ def regret_regression_check(
         pvalue = float(stats.wilcoxon(difference, alternative="greater").pvalue)
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
-    form = np.array([theorem_bound(theorem, int(t), constants, alpha, bounds, gap) for t in marks])
-    exponent = "1/2 (times log factors)" if theorem == "thm5" else "0 (log^2 n)"
+    form, exponent = _theorem_form(theorem, marks, constants, alpha, bounds, gap)
     x = marks.astype(np.float64)
 
     def scaling(label: str, regrets: FloatArray) -> ScalingFit:
