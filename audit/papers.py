@@ -1,6 +1,6 @@
 """The audit batteries of the other papers, run together (``privonline audit papers``).
 
-Each paper's battery (:mod:`audit.sajed_sheffet`, :mod:`audit.zhou_tan`) audits its correct mechanisms and a set of deliberately broken variants.  This
+Each paper's battery (:mod:`audit.sajed_sheffet`, :mod:`audit.zhou_tan`, :mod:`audit.agarwal_singh`) audits its correct mechanisms and a set of deliberately broken variants.  This
 module runs them with fixed seeds and reports two verdicts:
 
 * **false alarms**: the privacy tests of correct mechanisms form one family across papers, with
@@ -162,8 +162,16 @@ def _accuracy_detail(r: RunAuditResult) -> str:
     return f"{r.failures}/{r.runs} failing (nominal {r.nominal_failure_rate:.3g})"
 
 
-Tagged = tuple[PrivacyAuditResult | RunAuditResult, str | None]
-"""A result and the broken variant it runs (``None``: a correct mechanism)."""
+Tagged = tuple[PrivacyAuditResult | RunAuditResult, str | None, bool]
+"""A result, the broken variant it runs (``None``: a correct mechanism), and whether its rejection
+counts as catching that variant."""
+
+
+def _power(result: PrivacyAuditResult | RunAuditResult, bug: str | None) -> bool:
+    """Default: a broken variant is caught by an accuracy test or a test of the *exact* claim."""
+    if bug is None:
+        return False
+    return not isinstance(result, PrivacyAuditResult) or result.claim.label.startswith("exact")
 
 
 def _sajed_sheffet(seed: int, quick: bool) -> list[Tagged]:
@@ -176,20 +184,51 @@ def _sajed_sheffet(seed: int, quick: bool) -> list[Tagged]:
     def bug(name: str) -> str:  # "dp_exp_nas/A_drawn_once/P-NAS-4/..." -> "dp_exp_nas/A_drawn_once"
         return "/".join(name.split("/")[:2])
 
-    rows: list[Tagged] = [(r, None) for r in battery.privacy]
-    rows += [(r, bug(r.name)) for r in battery.broken]
-    rows += [(r, None if "/reference/" in r.name else bug(r.name)) for r in battery.accuracy]
-    return rows
+    tagged: list[tuple[PrivacyAuditResult | RunAuditResult, str | None]] = [
+        (r, None) for r in battery.privacy
+    ]
+    tagged += [(r, bug(r.name)) for r in battery.broken]
+    tagged += [(r, None if "/reference/" in r.name else bug(r.name)) for r in battery.accuracy]
+    return [(r, b, _power(r, b)) for r, b in tagged]
 
 
 def _zhou_tan(seed: int, quick: bool) -> list[Tagged]:
     from audit.zhou_tan import BROKEN_NAMES, ZhouTanConfig, run_zhou_tan_battery
 
     config = ZhouTanConfig(seed=seed, mechanism_samples=50_000 if quick else 200_000)
-    return [
-        (r, next((b for b in BROKEN_NAMES if b in r.name), None))
-        for r in run_zhou_tan_battery(config)
-    ]
+    out: list[Tagged] = []
+    for r in run_zhou_tan_battery(config):
+        bug = next((b for b in BROKEN_NAMES if b in r.name), None)
+        out.append((r, bug, _power(r, bug)))
+    return out
+
+
+def _agarwal_singh(seed: int, quick: bool) -> list[Tagged]:
+    from audit.agarwal_singh import AgarwalSinghAuditConfig, run_agarwal_singh_battery
+
+    sizes = (
+        # black-box samples stay at 200k: below that the paper-FTRL erratum loses its power
+        {"white_box_samples": 20_000, "bandit_samples": 5_000}
+        if quick
+        else {}
+    )
+    report = run_agarwal_singh_battery(
+        AgarwalSinghAuditConfig(seed=seed, **sizes), include_broken=True
+    )
+    out: list[Tagged] = []
+    for r in report.results:
+        # one bug, several views (white-box node view, black-box releases): judged across views
+        case = r.name.split(" vs ")[0].removesuffix("_node_view").removesuffix("_releases")
+        role, predicted = r.details["role"], bool(r.details["expected_violation"])
+        if role == "broken":
+            out.append((r, case, predicted))
+        elif role == "paper" and predicted:
+            # the paper's own calibration, which its printed claim does not cover ([A5], [A19])
+            out.append((r, f"{case} (paper calibration, erratum)", True))
+        else:
+            out.append((r, None, False))
+    out += [(a, None, False) for a in report.accuracy]
+    return out
 
 
 def _privacy(result: PrivacyAuditResult | RunAuditResult) -> PrivacyAuditResult:
@@ -214,15 +253,16 @@ def run_paper_audits(
     batteries: dict[str, Callable[[int, bool], list[Tagged]]] = {
         "Sajed & Sheffet (ICML 2019)": lambda s, q: _sajed_sheffet(s, q),
         "Zhou & Tan (AAAI 2021)": lambda s, q: _zhou_tan(s, q),
+        "Agarwal & Singh (ICML 2017)": lambda s, q: _agarwal_singh(s, q),
     }
     keys = list(seeds)
-    collected: list[tuple[str, PrivacyAuditResult | RunAuditResult, str | None]] = []
+    collected: list[tuple[str, PrivacyAuditResult | RunAuditResult, str | None, bool]] = []
     for i, (paper, run) in enumerate(batteries.items()):
-        for result, bug in run(seeds[keys[i]], quick):
-            collected.append((paper, result, bug))
+        for result, bug, power in run(seeds[keys[i]], quick):
+            collected.append((paper, result, bug, power))
     correct_privacy = [
         j
-        for j, (_, r, bug) in enumerate(collected)
+        for j, (_, r, bug, _) in enumerate(collected)
         if bug is None and isinstance(r, PrivacyAuditResult)
     ]
     holm: dict[int, bool] = {}
@@ -231,7 +271,7 @@ def run_paper_audits(
         reject, _, _, _ = multipletests(pvals, alpha=family_alpha, method="holm")
         holm = {j: bool(rej) for j, rej in zip(correct_privacy, reject, strict=True)}
     rows: list[PaperRow] = []
-    for j, (paper, r, bug) in enumerate(collected):
+    for j, (paper, r, bug, power) in enumerate(collected):
         if isinstance(r, PrivacyAuditResult):
             rows.append(
                 PaperRow(
@@ -239,7 +279,7 @@ def run_paper_audits(
                     name=r.name,
                     kind="privacy",
                     bug=bug,
-                    counts_for_power=bug is not None and r.claim.label.startswith("exact"),
+                    counts_for_power=power,
                     rejected=holm[j] if j in holm else bool(r.violation),
                     p_value=float(r.p_value),
                     detail=_privacy_detail(r),
@@ -252,7 +292,7 @@ def run_paper_audits(
                     name=r.name,
                     kind="accuracy",
                     bug=bug,
-                    counts_for_power=bug is not None,
+                    counts_for_power=power,
                     rejected=bool(r.violation),
                     p_value=None,
                     detail=_accuracy_detail(r),

@@ -1,0 +1,286 @@
+"""Privacy and accuracy audits of the Agarwal & Singh reference (issue 10): the known-good
+mechanisms pass, the paper's calibrations fail where the exact accountant says they must, and every
+deliberately broken variant is caught.
+
+Error rates.  Every privacy test runs at confidence 0.95 (false-alarm probability ``≤ 0.05`` per
+test on a correct mechanism, by the guarantees of :mod:`audit.exact` / :mod:`audit.blackbox`); the
+battery adds Holm's correction (family-wise ``≤ 0.05``).  All seeds are fixed, so every assertion
+below is deterministic; the measured power and false-alarm rates over independent seeds are in
+``proofs_notes/audit/agarwal_singh.md`` (white box: 300/300 detections for every broken variant,
+CP lower bound 0.990 on the power, and 0/300 false alarms; black box: 50/50 detections of the
+reused-noise and bandit variants, CP lower bound 0.942, and 0/50 false alarms).  Direct Monte-Carlo checks of
+closed forms use exact binomial tests or empirical-Bernstein bounds at ``10⁻⁶``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from audit.agarwal_singh import (
+    DELTA_STAR,
+    AgarwalSinghAuditConfig,
+    AgarwalSinghCase,
+    GaussianReleaseView,
+    ReusedNoiseTree,
+    composed_laplace_epsilon,
+    node_count_audit,
+    privacy_cases,
+    reduction_canary_cases,
+    run_agarwal_singh_battery,
+    tree_error_audit,
+    tree_release_samples,
+)
+from audit.exact import density_privacy_losses, laplace_epsilon
+from audit.mechanisms import LaplaceMechanism
+from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
+from reference.agarwal_singh.aggregation import laplace_sum_sf, noise_draws_per_release
+from reference.agarwal_singh.theorems import gaussian_output_level_sensitivity
+from reference.noise import LaplaceNoise
+
+SMALL = AgarwalSinghAuditConfig(
+    white_box_samples=20_000, black_box_samples=30_000, bandit_samples=2_000, accuracy_runs=2000
+)
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[str, AgarwalSinghCase]:
+    return {case.name: case for case in privacy_cases(SMALL)}
+
+
+# --------------------------------------------------------------------------------------------
+# The exact guarantees the audits use, against independent derivations
+# --------------------------------------------------------------------------------------------
+
+
+def test_composed_laplace_epsilon_closed_forms() -> None:
+    assert composed_laplace_epsilon(0.25, 4, 0.0) == 1.0
+    assert composed_laplace_epsilon(0.7, 1, 1e-3) == laplace_epsilon(0.7, 1e-3)
+    # composition of h mechanisms of ε₀ = ε/h: between the single-mechanism value and hε₀
+    eps = composed_laplace_epsilon(0.25, 4, DELTA_STAR)
+    assert laplace_epsilon(0.25, DELTA_STAR) < eps < 1.0
+
+
+def test_composed_laplace_epsilon_is_valid_and_nearly_tight_by_monte_carlo() -> None:
+    # exact δ(ε) of 4 Laplace nodes (ε₀ = 1/4) estimated from 10⁶ exact privacy losses, with
+    # empirical-Bernstein bounds at 10⁻⁶: the claim (ε*, δ*) holds, and ε* − 0.02 would not
+    h, eps0 = 4, 0.25
+    eps_star = composed_laplace_epsilon(eps0, h, DELTA_STAR)
+    mech = LaplaceMechanism(2.0 / eps0)
+    rng = np.random.default_rng(3)
+    losses = density_privacy_losses(mech, np.ones(h), -np.ones(h), rng, 1_000_000)
+    at_claim = empirical_bernstein_bounds(hockey_stick_summands(losses, eps_star), 1e-6)
+    below = empirical_bernstein_bounds(hockey_stick_summands(losses, eps_star - 0.02), 1e-6)
+    assert at_claim.lower <= DELTA_STAR
+    assert below.lower > DELTA_STAR
+
+
+@pytest.mark.parametrize(("T", "expected"), [(16, 2.8846), (64, None), (8, None)])
+def test_gaussian_release_view_mu_matches_the_reference_and_spec(
+    T: int, expected: float | None
+) -> None:
+    # the audit's own release covariance (with the data-free L̃_0) gives the same Mahalanobis
+    # sensitivity as the reference accountant (without it) and as spec §5.2.4 (Δ = 2, σ = 1)
+    x, x_prime = np.zeros(T), np.zeros(T)
+    x[0], x_prime[0] = 1.0, -1.0
+    mu = GaussianReleaseView(T, 1.0).mu(x, x_prime)
+    reference, t0 = gaussian_output_level_sensitivity(T, 2.0, 1.0, "prefix_sums")
+    assert t0 == 1
+    assert mu == pytest.approx(reference, rel=1e-10)
+    if expected is not None:
+        assert mu == pytest.approx(expected, abs=5e-5)
+
+
+def test_gaussian_white_box_loss_law_matches_the_reference_sampler() -> None:
+    # outputs drawn by the reference tree, densities from the audit's model: the privacy loss must
+    # be N(μ²/2, μ²) exactly; a wrong covariance model would shift its mean or variance.
+    # z-test on the mean and a chi-square test on the variance, each at 10⁻⁶.
+    T, sigma, n = 8, 0.8, 50_000
+    view = GaussianReleaseView(T, sigma)
+    x, x_prime = np.zeros(T), np.zeros(T)
+    x[0], x_prime[0] = 1.0, -1.0
+    mu = view.mu(x, x_prime)
+    losses = density_privacy_losses(view, x, x_prime, np.random.default_rng(4), n)
+    z = (losses.mean() - mu**2 / 2) / (mu / math.sqrt(n))
+    assert abs(z) < stats.norm.isf(0.5e-6)
+    chi2 = (n - 1) * losses.var(ddof=1) / mu**2
+    assert stats.chi2.sf(chi2, n - 1) > 0.5e-6 and stats.chi2.cdf(chi2, n - 1) > 0.5e-6
+
+
+def test_canary_bit_has_the_exact_laplace_probabilities(cases: dict[str, AgarwalSinghCase]) -> None:
+    # Alg. 4 around the canary: bit 1 (arm at round 3) is 1{l(0) + Lap(λ) > 1}, so
+    # P_L = 1/2 and P_L' = e^{-2/λ}/2 (l(0) = ±1, λ = 2): exact binomial tests at 10⁻⁶
+    case = cases["reduction_strict"]
+    n = 4000
+    arms_p = case.draw_p(np.random.default_rng(5), n)
+    arms_q = case.draw_q(np.random.default_rng(6), n)
+    assert set(np.unique(arms_p[:, :2])) == {0.0}  # rounds 1-2 always play arm 0
+    for arms, p in ((arms_p, 0.5), (arms_q, 0.5 * math.exp(-1.0))):
+        k = int(np.sum(arms[:, 2] == 0))
+        assert stats.binomtest(k, n, p).pvalue > 1e-6
+
+
+def test_reused_noise_tree_has_the_right_marginals_but_releases_the_increments() -> None:
+    # why marginal tests (Lemma 3.3 "Distribution") cannot catch this bug: each L̃_t - Σ l has the
+    # law of a sum of K Laplaces (exact binomial test of P(Z_t > λ) against laplace_sum_sf), but
+    # L̃_1 - L̃_0 = l_1 exactly
+    T, n, scale = 8, 20_000, 1.0
+    losses = np.zeros(T)
+    losses[0] = 0.7
+    out = tree_release_samples(
+        losses,
+        lambda size: LaplaceNoise((size,), scale),
+        np.random.default_rng(7),
+        n,
+        factory=lambda t, noise, rng: ReusedNoiseTree(t, noise, rng),
+    )
+    K = noise_draws_per_release(T)
+    p = laplace_sum_sf(scale, K, scale)
+    for t in range(T + 1):
+        z = out[:, t] - (0.7 if t >= 1 else 0.0)
+        assert stats.binomtest(int(np.sum(z > scale)), n, p).pvalue > 1e-6
+    assert np.allclose(out[:, 1] - out[:, 0], 0.7)
+
+
+# --------------------------------------------------------------------------------------------
+# The battery: known-good passes, paper calibrations fail where they must
+# --------------------------------------------------------------------------------------------
+
+
+def test_battery_known_good_passes_and_paper_calibrations_fail(
+    cases: dict[str, AgarwalSinghCase],
+) -> None:
+    # every white-box case, and two black-box ones (the black-box p-value bisection is slow; the
+    # full battery runs in ~30 s and is summarised in the proof note)
+    names = [n for n, c in cases.items() if c.method == "white_box"]
+    names += ["tree_paper_ln_releases", "reduction_strict"]
+    report = run_agarwal_singh_battery(SMALL, names=names)
+    # no family-wise rejection of a claim that the mechanism's exact curve satisfies
+    assert report.unexpected == []
+    by_name = {r.name: r for r in report.results}
+    for name, result in by_name.items():
+        assert result.details["holm_p_value"] >= result.p_value - 1e-15
+        if name.startswith(
+            ("tree_strict", "ftrl_strict", "reduction_strict", "gaussian_tree_strict")
+        ):
+            assert not result.details["family_violation"], name
+    # [A5]: exact ε of the paper tree calibration (T = 8, Δ₁ = 2·‖Y‖₁) is 4·2/ln 8 = 3.85 > 1
+    for name in (
+        "tree_paper_ln_node_view vs printed pure ε",
+        "tree_paper_log2_node_view vs printed pure ε",
+        "tree_paper_ln_releases vs printed pure ε",
+        "gaussian_tree_paper_Y4 vs printed (ε, δ)",  # [A14]: √N in place of ‖Y‖₂
+    ):
+        assert by_name[name].details["family_violation"], name
+        assert by_name[name].details["expected_violation"], name
+    # the paper's Thm 3.5 σ is conservative when ‖Y‖₂ ≤ √N
+    assert not by_name["gaussian_tree_paper vs printed (ε, δ)"].details["family_violation"]
+    assert all(not a.violation for a in report.accuracy)
+
+
+# --------------------------------------------------------------------------------------------
+# Every broken variant is caught (against the exact claim of the correct version)
+# --------------------------------------------------------------------------------------------
+
+WHITE_BOX_BUGS = [
+    "tree_nodes_lnT_node_view",
+    "tree_nodes_actions_h_node_view",
+    "tree_noise_x0.5_node_view",
+    "gaussian_tree_noise_x0.5",
+    "gaussian_tree_nodes_actions_h",
+]
+BLACK_BOX_BUGS = [
+    "tree_noise_reused_releases",
+    "ftrl_noise_reused",
+    "reduction_noise_x0.5",
+    "reduction_noise_reused",
+]
+
+
+def test_the_zoo_lists_every_required_bug(cases: dict[str, AgarwalSinghCase]) -> None:
+    broken = {name for name, case in cases.items() if case.broken}
+    assert broken == set(WHITE_BOX_BUGS + BLACK_BOX_BUGS) | {
+        "tree_nodes_lnT_releases",
+        "tree_nodes_actions_h_releases",
+        "tree_noise_x0.5_releases",
+    }
+    # each kind of bug is caught by some audit: noise reused (black box), wrong node count and
+    # noise too small (white box); the black-box release view is too weak for the λ bugs
+    for name in WHITE_BOX_BUGS + BLACK_BOX_BUGS:
+        assert cases[name].expected_exact_violation
+
+
+@pytest.mark.parametrize("name", WHITE_BOX_BUGS)
+def test_white_box_catches_each_bug_on_ten_seeds(
+    name: str, cases: dict[str, AgarwalSinghCase]
+) -> None:
+    case = cases[name]
+    hits = 0
+    for seed in range(10):
+        (exact,) = case.audit_claims([case.exact], samples=20_000, seed=seed, confidence=0.95)
+        hits += exact.violation
+    assert hits == 10
+
+
+@pytest.mark.parametrize("name", BLACK_BOX_BUGS)
+def test_black_box_catches_each_bug(name: str, cases: dict[str, AgarwalSinghCase]) -> None:
+    case = cases[name]
+    samples = 4_000 if name.startswith("reduction") else 20_000
+    (exact,) = case.audit_claims([case.exact], samples=samples, seed=1, confidence=0.95)
+    assert exact.violation
+    assert exact.epsilon_lower_bound > 1.5
+
+
+def test_correct_white_box_cases_never_reject_on_ten_seeds(
+    cases: dict[str, AgarwalSinghCase],
+) -> None:
+    # pure-DP Laplace: the node-view loss never exceeds ε, so every hockey-stick summand at the
+    # printed claim is 0 and the test cannot reject (false-alarm rate 0, not just ≤ 0.05)
+    for name in ("tree_strict_node_view", "gaussian_tree_strict", "gaussian_tree_paper"):
+        case = cases[name]
+        for seed in range(10):
+            for r in case.audit_claims(
+                [case.printed, case.exact], samples=20_000, seed=seed, confidence=0.95
+            ):
+                assert not r.violation, (name, seed, r.claim)
+
+
+def test_paper_bandit_calibration_fails_for_symmetric_losses() -> None:
+    # [A20]: with [0,1] losses Δ_B = B and the paper's λ = B/ε is exact -- the canary case uses
+    # [-1,1] losses, for which the case's exact ε is Δ_B/λ = 2ε
+    paper = {c.name: c for c in reduction_canary_cases(SMALL)}["reduction_paper"]
+    assert paper.case_epsilon == pytest.approx(2.0 * SMALL.epsilon)
+    assert paper.expected_printed_violation
+    (printed,) = paper.audit_claims([paper.printed], samples=2_000, seed=2, confidence=0.95)
+    assert printed.violation and printed.epsilon_lower_bound > 1.2
+
+
+# --------------------------------------------------------------------------------------------
+# Accuracy: Lemma 3.3's error bound and the node counts
+# --------------------------------------------------------------------------------------------
+
+
+def test_lemma33_error_bound_holds_and_wrong_padding_or_scale_is_caught() -> None:
+    # correct tree: failure rate ≈ 0.17 ≤ β = 0.2 (union bound); the shared tree's padding to
+    # 1 + ⌈log₂ T⌉ draws gives ≈ 0.30 and a 1.5× larger λ ≈ 0.67 -- both rejected by the exact
+    # binomial (Clopper–Pearson) test at 0.95
+    correct = tree_error_audit(T=8, N=2, scale=8.0, beta=0.2, runs=2000, seed=3)
+    padded = tree_error_audit(
+        T=8, N=2, scale=8.0, beta=0.2, runs=2000, seed=3, factory="shared_tree_fresh_padding"
+    )
+    noisier = tree_error_audit(T=8, N=2, scale=12.0, claimed_scale=8.0, beta=0.2, runs=2000, seed=3)
+    assert not correct.violation and correct.failure_rate_upper <= 0.2
+    assert padded.violation and noisier.violation
+
+
+def test_node_counts_every_release_has_exactly_K_draws() -> None:
+    for T in (4, 7, 8, 17):
+        assert not node_count_audit(T).violation
+    unpadded = node_count_audit(8, factory="unpadded")
+    shared = node_count_audit(8, factory="shared_tree_fresh_padding")
+    # without padding only releases with popcount(t) = K = 3 are right: t = 7
+    assert unpadded.violation and unpadded.failures == 8
+    assert shared.violation and shared.failures == shared.runs == 9
