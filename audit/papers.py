@@ -208,9 +208,7 @@ def _agarwal_singh(seed: int, quick: bool) -> list[Tagged]:
 
     sizes = (
         # black-box samples stay at 200k: below that the paper-FTRL erratum loses its power
-        {"white_box_samples": 20_000, "bandit_samples": 5_000}
-        if quick
-        else {}
+        {"white_box_samples": 20_000, "bandit_samples": 5_000} if quick else {}
     )
     report = run_agarwal_singh_battery(
         AgarwalSinghAuditConfig(seed=seed, **sizes), include_broken=True
