@@ -6,6 +6,7 @@
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`.
 * ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.bench`).
 * ``privonline reproduce`` -- App. D.1/D.2 reproductions (:mod:`audit.reproduce`).
+* ``privonline check`` -- audit a third-party policy (:mod:`audit.check`).
 """
 
 from __future__ import annotations
@@ -203,6 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         add_help=False,
     )
     sub.add_parser(
+        "check",
+        help="audit a third-party bandit policy (module:attribute) for a claim and against the "
+        "reference",
+        add_help=False,
+    )
+    sub.add_parser(
         "reproduce",
         help="reproduce Shariff & Sheffet App. D.1/D.2 (reduced scale by default)",
         add_help=False,
@@ -214,6 +221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command, rest = args[0], args[1:]
     if command == "audit":
         return _run_audit(rest)
+    if command == "check":
+        from audit import check
+
+        return check.main(rest)
     if command == "reproduce":
         from audit import reproduce
 

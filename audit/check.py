@@ -1,0 +1,255 @@
+"""``privonline check``: audit a third-party bandit policy against a claim and the reference.
+
+The target is named ``module:attribute`` and must satisfy :class:`audit.protocols.StreamPolicy`
+(``run(decision_sets, reward_tables, rng) -> actions``); a class or factory is called with no
+arguments.  For a claimed ``(ε, δ)`` joint-DP guarantee (Definition 1 of Shariff & Sheffet) the
+check runs:
+
+* **privacy** -- the black-box joint-DP audit (:func:`audit.stream.stream_audit`): the policy on the
+  worst-case t-neighbouring streams (``t = 1``), the actions of days ``2..n`` compared with
+  Clopper–Pearson bounds against the claim (false-alarm rate ``≤ 1 − confidence``);
+* **regret** -- :func:`audit.regret.regret_regression_check` against a reference variant on the same
+  App. D environments: paired one-sided Wilcoxon (not worse than the reference), Theorem 5
+  containment with the reference's bounds, and the scaling fit along the runs;
+* **golden vectors** do not apply to a policy object; ``privonline golden`` checks the formulas.
+
+The report (``check.json``, ``check.md``, ``check.png``) has an overall verdict; the exit code is
+0 when every check passes and 1 otherwise, so the command can gate another project's CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from audit.protocols import PrivacyClaim, StreamPolicy
+from audit.regret import RegressionCheckResult, regret_regression_check
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.stream import stream_audit, worst_case_streams
+from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, Variant
+
+__all__ = ["CheckReport", "build_parser", "load_target", "main", "run_check"]
+
+
+def load_target(spec: str, paths: Sequence[str] = ()) -> StreamPolicy:
+    """Import ``module:attribute`` (after prepending ``paths`` to ``sys.path``); call it when it
+    is a class or factory rather than a policy."""
+    if spec.count(":") != 1:
+        raise ValueError(f"target must be 'module:attribute', got {spec!r}")
+    module_name, attribute = spec.split(":")
+    for path in reversed(list(paths)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"target module {module_name!r} cannot be imported: {error}") from error
+    if not hasattr(module, attribute):
+        raise ValueError(f"target module {module_name!r} has no attribute {attribute!r}")
+    target: Any = getattr(module, attribute)
+    if not isinstance(target, StreamPolicy) and callable(target):
+        target = target()
+    if not isinstance(target, StreamPolicy):
+        raise ValueError(
+            f"target {spec!r} must satisfy audit.protocols.StreamPolicy "
+            "(a method run(decision_sets, reward_tables, rng) -> actions)"
+        )
+    return target
+
+
+@dataclass
+class CheckReport:
+    """Everything ``privonline check`` found, with the verdict."""
+
+    target: str
+    claim: PrivacyClaim
+    privacy: PrivacyAuditResult
+    regret: RegressionCheckResult
+    runtime_seconds: float
+
+    @property
+    def passed(self) -> bool:
+        """Privacy not rejected and the regret regression check passed."""
+        return not self.privacy.violation and self.regret.passed
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready report."""
+        regret = to_jsonable(self.regret)
+        regret["passed"] = self.regret.passed
+        regret["scaling_gated"] = self.regret.scaling_gated
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": "third_party_check",
+            "target": self.target,
+            "claim": to_jsonable(self.claim),
+            "verdict": "pass" if self.passed else "FAIL",
+            "privacy": self.privacy.to_dict(),
+            "regret": regret,
+            "golden": "not applicable to a policy (run `privonline golden` for the formulas)",
+            "runtime_seconds": self.runtime_seconds,
+        }
+
+    def markdown(self) -> str:
+        """A short human-readable report."""
+        p, r = self.privacy, self.regret
+        return "\n".join(
+            [
+                f"# privonline check: `{self.target}`",
+                "",
+                f"Verdict: **{'pass' if self.passed else 'FAIL'}** ({self.runtime_seconds:.0f} s).",
+                "",
+                "| check | result | verdict |",
+                "|---|---|---|",
+                f"| joint DP vs claim ({self.claim.epsilon:g}, {self.claim.delta:g}) | "
+                f"ε lower bound {p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g} | "
+                f"{'**VIOLATION**' if p.violation else 'pass'} |",
+                f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
+                f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
+                f"{'**WORSE**' if r.worse else 'pass'} |",
+                f"| Theorem 5 containment | {r.candidate_containment.failures}/"
+                f"{r.candidate_containment.runs} runs above | "
+                f"{'**VIOLATION**' if r.candidate_containment.violation else 'pass'} |",
+                f"| scaling vs Theorem 5's form | slope {r.candidate_scaling.slope:.2f} "
+                f"[{r.candidate_scaling.ci_low:.2f}, {r.candidate_scaling.ci_high:.2f}] "
+                f"(reference {r.reference_scaling.slope:.2f}) | {_scaling_verdict(r)} |",
+                "",
+                "Golden vectors do not apply to a policy object (`privonline golden` checks the "
+                "formulas).",
+                "",
+                "![regret](check.png)",
+                "",
+            ]
+        )
+
+    def write(self, out: Path) -> None:
+        """Write ``check.json``, ``check.md`` and ``check.png`` into ``out``."""
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "check.json").write_text(json.dumps(self.to_dict(), indent=2))
+        (out / "check.md").write_text(self.markdown())
+        fig, ax = plt.subplots(figsize=(4.5, 3.5))
+        labels = ["candidate", "reference"]
+        ax.bar(labels, [self.regret.candidate_mean, self.regret.reference_mean])
+        ax.set_ylabel("mean final regret")
+        ax.set_title("regret on the same environments")
+        fig.tight_layout()
+        fig.savefig(out / "check.png", dpi=110)
+        plt.close(fig)
+
+
+def _scaling_verdict(r: RegressionCheckResult) -> str:
+    if not r.scaling_gated:
+        return "reported (the reference is pre-asymptotic at this horizon)"
+    return "pass" if r.candidate_scaling.consistent else "**INCONSISTENT**"
+
+
+def run_check(
+    target: str,
+    claim: PrivacyClaim,
+    *,
+    paths: Sequence[str] = (),
+    reference: Variant = "gaussian",
+    d: int = 3,
+    num_arms: int = 9,
+    gap: float = 0.1,
+    n: int = 300,
+    runs: int = 30,
+    stream_n: int = 16,
+    stream_runs: int = 1000,
+    seed: int = 2026,
+    confidence: float = 0.99,
+) -> CheckReport:
+    """Run every check of the module docstring on ``target``."""
+    t0 = time.perf_counter()
+    policy = load_target(target, paths)
+    s, s_prime = worst_case_streams(stream_n, 1, seed=seed)
+    privacy = stream_audit(
+        policy,
+        s,
+        s_prime,
+        1,
+        claim,
+        runs=stream_runs,
+        seed=seed,
+        name=f"{target} joint DP",
+        confidence=confidence,
+    )
+    regret = regret_regression_check(
+        policy,
+        reference,
+        d=d,
+        num_arms=num_arms,
+        gap=gap,
+        n=n,
+        runs=runs,
+        seed=seed + 1,
+        privacy=None
+        if reference == "nonprivate"
+        else PrivacyParameters(claim.epsilon, claim.delta),
+        confidence=confidence,
+        name=f"{target} vs reference {reference}",
+    )
+    return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
+
+
+def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
+    """The command-line interface."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Audit a third-party bandit policy (module:attribute satisfying "
+        "audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
+        "regret. Writes check.json, check.md, check.png; exit code 1 if any check fails.",
+    )
+    parser.add_argument("target", help="module:attribute of the policy (or of a factory)")
+    parser.add_argument("--epsilon", type=float, required=True, help="claimed ε")
+    parser.add_argument("--delta", type=float, required=True, help="claimed δ")
+    parser.add_argument(
+        "--reference",
+        choices=VARIANTS,
+        default="gaussian",
+        help="reference variant for the regret comparison (default %(default)s)",
+    )
+    parser.add_argument(
+        "--path", action="append", default=[], help="directory to prepend to sys.path (repeatable)"
+    )
+    parser.add_argument("--n", type=int, default=300, help="horizon of the regret runs")
+    parser.add_argument("--runs", type=int, default=30, help="paired regret runs")
+    parser.add_argument("--stream-runs", type=int, default=1000, help="runs per stream (privacy)")
+    parser.add_argument("--seed", type=int, default=2026, help="root seed (default %(default)s)")
+    parser.add_argument("--out", type=Path, default=Path("results/check"), help="report folder")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> int:
+    """Entry point; 0 if every check passes, 1 if one fails, 2 on bad input."""
+    args = build_parser(prog).parse_args(argv)
+    try:
+        claim = PrivacyClaim(args.epsilon, args.delta, "t_neighbouring", "claimed (ε, δ)")
+        report = run_check(
+            args.target,
+            claim,
+            paths=args.path,
+            reference=args.reference,
+            n=args.n,
+            runs=args.runs,
+            stream_runs=args.stream_runs,
+            seed=args.seed,
+        )
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    report.write(args.out)
+    print(report.markdown())
+    print(f"report: {args.out / 'check.md'}")
+    return 0 if report.passed else 1

@@ -1,0 +1,52 @@
+"""``privonline check`` on the two worked third-party examples in ``tests/third_party``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from audit.cli import main as privonline_main
+
+TESTS = str(Path(__file__).resolve().parent)
+CLAIM = ["--epsilon", "1", "--delta", "0.1", "--path", TESTS]
+
+
+def test_a_correct_third_party_policy_passes(tmp_path: Path) -> None:
+    code = privonline_main(
+        ["check", "third_party.good_policy:policy", *CLAIM, "--out", str(tmp_path)]
+    )
+    assert code == 0
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["verdict"] == "pass" and report["kind"] == "third_party_check"
+    assert not report["privacy"]["violation"] and report["regret"]["passed"]
+    assert (tmp_path / "check.png").stat().st_size > 0
+
+
+def test_a_planted_privacy_bug_fails_the_check(tmp_path: Path) -> None:
+    # the privacy switch is ignored: no noise, ridge 1 -- the joint-DP audit rejects (1, 0.1)
+    code = privonline_main(
+        ["check", "third_party.buggy_policy:policy", *CLAIM, "--out", str(tmp_path)]
+    )
+    assert code == 1
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["verdict"] == "FAIL" and report["privacy"]["violation"]
+    assert report["privacy"]["epsilon_lower_bound"] > 2.0
+    assert "**VIOLATION**" in (tmp_path / "check.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("no_colon", "target must be 'module:attribute'"),
+        ("third_party.missing_module:policy", "cannot be imported"),
+        ("third_party.good_policy:nothing", "has no attribute 'nothing'"),
+        ("third_party.good_policy:math", "must satisfy audit.protocols.StreamPolicy"),
+    ],
+)
+def test_bad_targets_are_reported(
+    target: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert privonline_main(["check", target, *CLAIM]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,1 @@
+"""Worked examples of third-party implementations checked by ``privonline check`` (see README)."""
