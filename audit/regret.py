@@ -13,6 +13,8 @@
   ``b ≤ 1`` rejects at level ``1 − confidence`` (i.e. the lower confidence limit exceeds 1).
   :func:`regret_scaling_in_n` fits the cumulative regret along a run (checkpoints) against the
   theorem's bound at each ``t``.
+* :func:`cor15_floor_check` -- Corollary 15 as a floor for pure ε-DP MAB algorithms (e.g. DP-SE of
+  Sajed & Sheffet): mean regret must not be significantly below ``(K − 1) ln n / (200 ε)``.
 * :func:`regret_regression_check` -- a third-party policy (the
   :class:`~audit.protocols.StreamPolicy` protocol of the privacy audits) on the same App. D
   environments as the reference engine: paired one-sided Wilcoxon signed-rank test that its
@@ -40,6 +42,7 @@ from reference.engine import run_gap_batch
 from reference.rng import child_seeds, named_generators
 from reference.shariff_sheffet.bounds import (
     RegularizerBounds,
+    cor15_regret_lower_bound,
     regret_bound_thm5,
     regret_bound_thm6,
 )
@@ -54,8 +57,10 @@ from reference.shariff_sheffet.simulation import STREAMS
 from reference.validation import check_alpha, check_in_range, check_int_at_least
 
 __all__ = [
+    "FloorCheck",
     "RegressionCheckResult",
     "ScalingFit",
+    "cor15_floor_check",
     "fit_against_form",
     "regret_containment_audit",
     "regret_regression_check",
@@ -423,4 +428,62 @@ def regret_regression_check(
         candidate_containment=containment,
         candidate_scaling=scaling("candidate", candidate),
         reference_scaling=scaling("reference", ref),
+    )
+
+
+@dataclass(frozen=True)
+class FloorCheck:
+    """Corollary 15 as a floor: an ε-DP MAB algorithm's expected pseudo-regret is at least
+    ``(K − 1) ln n / (200 ε)``.
+
+    Attributes:
+        name: label.
+        lower_bound: the corollary's value.
+        mean_regret: mean over runs; ratio: ``mean_regret / lower_bound``.
+        pvalue_below: one-sided t-test p-value of "the expected regret is below the bound".
+        violation: ``pvalue_below < 1 − confidence`` (the algorithm beats a lower bound that holds
+            for every ε-DP algorithm: it is not ε-DP, or it uses information it should not have).
+    """
+
+    name: str
+    runs: int
+    lower_bound: float
+    mean_regret: float
+    ratio: float
+    pvalue_below: float
+    violation: bool
+    confidence: float
+
+
+def cor15_floor_check(
+    regrets: FloatArray,
+    *,
+    num_arms: int,
+    n: int,
+    epsilon: float,
+    confidence: float = 0.99,
+    name: str = "cor15_floor",
+) -> FloorCheck:
+    """Test the final pseudo-regrets of ``runs`` independent runs of an ε-DP ``K``-armed bandit
+    algorithm against Corollary 15 (``cor15_regret_lower_bound``).  The corollary is asymptotic
+    and its constant ``1/200`` is small, so this catches only gross failures: an algorithm whose
+    regret is below what *any* ε-DP algorithm must pay (e.g. one that reads the true means)."""
+    values = np.asarray(regrets, dtype=np.float64)
+    if values.ndim != 1 or values.size < 2:
+        raise ValueError("regrets must be a 1-dimensional array of at least 2 runs")
+    bound = cor15_regret_lower_bound(num_arms, n, epsilon)
+    mean = float(values.mean())
+    if float(values.std(ddof=1)) == 0.0:
+        pvalue = 0.0 if mean < bound else 1.0
+    else:
+        pvalue = float(stats.ttest_1samp(values, bound, alternative="less").pvalue)
+    return FloorCheck(
+        name=name,
+        runs=int(values.size),
+        lower_bound=bound,
+        mean_regret=mean,
+        ratio=mean / bound,
+        pvalue_below=pvalue,
+        violation=pvalue < 1.0 - confidence,
+        confidence=confidence,
     )

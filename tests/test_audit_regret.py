@@ -24,6 +24,7 @@ import pytest
 
 from audit.accuracy import RunAuditResult
 from audit.regret import (
+    cor15_floor_check,
     fit_against_form,
     regret_containment_audit,
     regret_regression_check,
@@ -138,3 +139,22 @@ def test_regression_check_passes_the_reference_and_catches_a_broken_policy() -> 
     assert not bad.candidate_scaling.consistent
     assert not bad.passed
     assert bad.candidate_mean > 5 * bad.reference_mean
+
+
+def test_cor15_floor_holds_for_dp_se_and_catches_an_oracle() -> None:
+    # DP-SE (Sajed & Sheffet, pure eps-DP) on 5 Bernoulli arms, T = 1e5, eps = 0.5, 30 runs: mean
+    # regret far above Cor. 15's (K-1) ln T / (200 eps) = 0.46.  A policy that reads the true means
+    # (regret 0) is below what any eps-DP algorithm must pay.  Level 0.01.
+    from reference.sajed_sheffet.bandits import simulate_dpse_bernoulli
+
+    means, T, eps = np.array([0.75, 0.7, 0.6, 0.5, 0.4]), 100_000, 0.5
+    runs = [
+        simulate_dpse_bernoulli(means, T, eps, 1.0 / T, np.random.default_rng(s)).pseudo_regret
+        for s in np.random.SeedSequence(3).spawn(30)
+    ]
+    dpse = cor15_floor_check(np.array(runs), num_arms=5, n=T, epsilon=eps)
+    assert not dpse.violation and dpse.ratio > 100
+    oracle = cor15_floor_check(np.zeros(30), num_arms=5, n=T, epsilon=eps)
+    assert oracle.violation and oracle.lower_bound == pytest.approx(4 * np.log(T) / 100)
+    with pytest.raises(ValueError, match="at least 2 runs"):
+        cor15_floor_check(np.zeros(1), num_arms=5, n=T, epsilon=eps)
