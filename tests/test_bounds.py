@@ -278,6 +278,29 @@ def test_beta_t_by_hand() -> None:
     assert bd.beta_t(log_det_V, d, sigma, alpha, S, b) == pytest.approx(expected, rel=REL)
 
 
+def test_reshifting_the_unshifted_wishart_to_eq4_gives_the_shifted_bounds() -> None:
+    # App. D.3's generic shift (spec §2.8) reproduces Sec. 4.1's shifted Wishart (Eq. 4, tight γ')
+    # when the target is its ρ'_min: shift −c, ρ'_max = 2ρ'_min, γ' = γ √(ρ_min/ρ'_min).
+    n, d, alpha = 5 * 10**7, 5, 1 / (5 * 10**7)
+    m = bd.tree_depth(n)
+    k = bd.wishart_degrees_of_freedom(d, m, 1.0, 0.1)
+    base = bd.wishart_unshifted_bounds(d, m, k, L_TILDE, n, alpha)
+    shifted = bd.wishart_shifted_bounds(d, m, k, L_TILDE, n, alpha, gamma_mode="tight")
+    got = bd.reshifted_bounds(base, shifted.rho_min, "wishart")
+    for field in ("rho_min", "rho_max", "gamma", "shift"):
+        assert getattr(got, field) == pytest.approx(getattr(shifted, field), rel=1e-9)
+    # upward shifts use the rigorous H + Δs I ⪰ (1 + Δs/ρ_max) H bound; Gaussian keeps its form
+    up = bd.reshifted_bounds(base, 2 * base.rho_min, "wishart")
+    assert up.gamma == pytest.approx(
+        base.gamma * math.sqrt(base.rho_max / (base.rho_max + base.rho_min))
+    )
+    g = bd.gaussian_bounds(d, m, L_TILDE, 1.0, 0.1, n, alpha)
+    same = bd.reshifted_bounds(g, g.rho_min, "gaussian")
+    assert same == g
+    with pytest.raises(ValueError, match=r"^mechanism must be"):
+        bd.reshifted_bounds(g, 1.0, "laplace")  # type: ignore[arg-type]
+
+
 def test_beta_t_batch_agrees_with_beta_t() -> None:
     b = bd.RegularizerBounds(rho_min=2.0, rho_max=5.0, gamma=0.5, shift=0.0)
     log_dets = np.array([-50.0, 0.0, 3.0, 40.0])
@@ -962,6 +985,10 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
         {"d": 2, "m": 11, "sigma_noise": 10.0, "n": 1000, "alpha": 0.001},
     ),
     "nonprivate_bounds": (bd.nonprivate_bounds, {"rho": 1.0}),
+    "reshifted_bounds": (
+        bd.reshifted_bounds,
+        {"base": GOOD_BOUNDS, "target_rho_min": 3.0, "mechanism": "wishart"},
+    ),
     "beta_t": (
         bd.beta_t,
         {"log_det_V": 3.0, "d": 2, "sigma": 1.0, "alpha": 0.001, "S": 1.0, "bounds": GOOD_BOUNDS},
@@ -1045,6 +1072,7 @@ BAD_VALUES: dict[str, list[Any]] = {
     "log_det_V": [NAN, INF, -INF],
     "sigma": [-1.0, NAN],
     "S": [-1.0, NAN],
+    "target_rho_min": [0.0, -1.0, NAN],
 }
 
 

@@ -9,7 +9,20 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main as privonline_main
-from audit.reproduce import D1Config, D2Config, reproduce_d1, reproduce_d2
+from audit.reproduce import (
+    D1Config,
+    D2Config,
+    D3Config,
+    d3_rho_grid,
+    reproduce_d1,
+    reproduce_d2,
+    reproduce_d3,
+)
+from reference.shariff_sheffet.regularizers import (
+    PrivacyParameters,
+    ProblemConstants,
+    regularizer_spec,
+)
 
 
 def test_d1_writes_fit_plot_and_comparison(tmp_path: Path) -> None:
@@ -37,6 +50,22 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
 
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["reproduce", "d4"]) == 2
-    assert "experiments must be among d1, d2" in capsys.readouterr().err
+    assert "experiments must be among d1, d2, d3" in capsys.readouterr().err
     assert privonline_main(["reproduce", "--runs", "1"]) == 2
     assert "runs must be >= 2" in capsys.readouterr().err
+
+
+def test_d3_regret_vs_shift_writes_its_report(tmp_path: Path) -> None:
+    config = D3Config(n=120, d=3, grid=(0.0, 1.0), runs=2, block_size=1)
+    rhos = d3_rho_grid(config)
+    # the grid's ends are the Gaussian ρ_min (Υ) and the unshifted Wishart ρ_min at this n
+    constants, privacy = ProblemConstants(d=3), PrivacyParameters(1.0, 0.1)
+    _, g = regularizer_spec("gaussian", constants, 120, 1 / 120, privacy)
+    _, w = regularizer_spec("wishart_unshifted", constants, 120, 1 / 120, privacy)
+    assert rhos == pytest.approx([g.rho_min, w.rho_min], rel=1e-12)
+    report = reproduce_d3(config, tmp_path, executor="serial")
+    assert set(report["final_regret_mean"]) == {"gaussian", "wishart"}
+    assert len(report["final_regret_mean"]["wishart"]["0.1"]) == 2
+    assert (tmp_path / "d3.png").stat().st_size > 0 and "max / min" in (
+        tmp_path / "d3.md"
+    ).read_text()

@@ -75,6 +75,7 @@ class GapBatchTask:
     checkpoints: tuple[int, ...] | None = None
     reward_model: RewardModel = "rademacher"
     calibration: Calibration = "paper"
+    target_rho_min: float | None = None
 
     def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
         privacy = (
@@ -94,6 +95,7 @@ class GapBatchTask:
             checkpoints=None if self.checkpoints is None else list(self.checkpoints),
             reward_model=self.reward_model,
             calibration=self.calibration,
+            target_rho_min=self.target_rho_min,
         )
         B = len(seeds)
         return {

@@ -162,6 +162,7 @@ def run_gap_batch(
     block_rounds: int | None = None,
     progress: bool = False,
     calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
 ) -> BatchResult:
     """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
 
@@ -206,6 +207,7 @@ def run_gap_batch(
         rho=rho,
         gamma_mode=gamma_mode,
         calibration=calibration,
+        target_rho_min=target_rho_min,
     )
 
     streams = [named_generators(seed, STREAMS) for seed in seeds]

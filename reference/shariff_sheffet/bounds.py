@@ -45,6 +45,7 @@ __all__ = [
     "nonprivate_bounds",
     "regret_bound_thm5",
     "regret_bound_thm6",
+    "reshifted_bounds",
     "tree_depth",
     "wishart_degrees_of_freedom",
     "wishart_node_privacy",
@@ -329,6 +330,34 @@ def gaussian_bounds_for_sigma(
     )
     return RegularizerBounds(
         rho_min=upsilon, rho_max=3.0 * upsilon, gamma=gamma, shift=2.0 * upsilon
+    )
+
+
+def reshifted_bounds(
+    base: RegularizerBounds, target_rho_min: float, mechanism: Literal["wishart", "gaussian"]
+) -> RegularizerBounds:
+    """The bounds after moving the shift so that ``ρ_min`` becomes ``target_rho_min`` (App. D.3).
+
+    Spec §2.8 "generic shift" (from the authors' code, made rigorous): with
+    ``Δs = ρ*_min − ρ⁰_min`` the shift and ``ρ_max`` move by ``Δs``.  ``γ``:
+
+    * Gaussian (base: Prop. 11): ``γ⁰ √(ρ⁰_min/ρ*_min)``, valid for any target because
+      ``‖h‖_{H⁻¹} ≤ ‖h‖/√λ_min(H)`` and Prop. 11's ``γ⁰`` is ``σ√m(…)/√Υ``;
+    * Wishart (base: the *unshifted* Prop. 9 bounds): for ``Δs ≤ 0``, Claim 20 (l. 338) with
+      ``c = −Δs`` gives ``γ⁰ √(ρ⁰_min/ρ*_min)``; for ``Δs > 0``, ``H + Δs I ⪰ (1 + Δs/ρ⁰_max) H``
+      on ``H ⪯ ρ⁰_max I`` gives ``γ⁰ √(ρ⁰_max/(ρ⁰_max + Δs))`` (the authors use the first form in
+      both cases; the two differ by the factor ``√(ρ⁰_max/ρ⁰_min) ≈ 1.01``).
+    """
+    target = check_positive("target_rho_min", target_rho_min)
+    if mechanism not in ("wishart", "gaussian"):
+        raise ValueError(f"mechanism must be 'wishart' or 'gaussian', got {mechanism!r}")
+    delta_s = target - base.rho_min
+    if mechanism == "wishart" and delta_s > 0:
+        gamma = base.gamma * math.sqrt(base.rho_max / (base.rho_max + delta_s))
+    else:
+        gamma = base.gamma * math.sqrt(base.rho_min / target)
+    return RegularizerBounds(
+        rho_min=target, rho_max=base.rho_max + delta_s, gamma=gamma, shift=base.shift + delta_s
     )
 
 

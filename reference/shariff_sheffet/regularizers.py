@@ -29,6 +29,7 @@ from reference.shariff_sheffet.bounds import (
     gaussian_bounds,
     gaussian_noise_std,
     nonprivate_bounds,
+    reshifted_bounds,
     wishart_degrees_of_freedom,
     wishart_shifted_bounds,
     wishart_unshifted_bounds,
@@ -272,6 +273,7 @@ def make_regularizer(
     pad: PadMode = "fresh",
     reward_policy: RewardPolicy = "raise",
     calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
 ) -> Regularizer:
     """Build one of the paper's four regularizer sources (App. D.2).
 
@@ -287,6 +289,9 @@ def make_regularizer(
         gamma_mode: ``"paper"`` or ``"tight"`` ``γ'`` for ``"wishart"``.
         calibration: ``"paper"`` (Sec. 4) or ``"tight"``: the least noise meeting the same
             ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`; Gaussian only).
+        target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3; spec §2.8):
+            the Gaussian variant re-shifts its own bounds, the Wishart variants the unshifted ones
+            (:func:`~reference.shariff_sheffet.bounds.reshifted_bounds`).
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).
         reward_policy: what the private variants do with ``|y| > B̃``.
     """
@@ -300,6 +305,7 @@ def make_regularizer(
         gamma_mode=gamma_mode,
         pad=pad,
         calibration=calibration,
+        target_rho_min=target_rho_min,
     )
     if noise is None:
         return ExactStatistics(constants, rho)
@@ -318,6 +324,7 @@ def regularizer_spec(
     gamma_mode: Literal["paper", "tight"] = "paper",
     pad: PadMode = "fresh",
     calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
 ) -> tuple[NodeNoise | None, RegularizerBounds]:
     """The node-noise law (``None`` for ``"nonprivate"``) and the bounds of a variant.
 
@@ -326,6 +333,17 @@ def regularizer_spec(
     """
     n = check_int_at_least("n", n, 1)
     alpha = check_alpha(alpha)
+    if target_rho_min is not None:
+        if variant == "nonprivate":
+            raise ValueError("target_rho_min applies to the private variants only")
+        base_variant: Variant = "gaussian" if variant == "gaussian" else "wishart_unshifted"
+        noise, base = regularizer_spec(
+            base_variant, constants, n, alpha, privacy, pad=pad, calibration=calibration
+        )
+        mechanism: Literal["wishart", "gaussian"] = (
+            "gaussian" if variant == "gaussian" else "wishart"
+        )
+        return noise, reshifted_bounds(base, target_rho_min, mechanism)
     if variant == "nonprivate":
         return None, nonprivate_bounds(rho)
     if variant not in VARIANTS:

@@ -56,6 +56,7 @@ def make_policy(
     gamma_mode: Literal["paper", "tight"] = "paper",
     pd_policy: PDPolicy = "repair",
     calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
 ) -> LinUCB:
     """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`)."""
     regularizer = make_regularizer(
@@ -68,6 +69,7 @@ def make_policy(
         rho=rho,
         gamma_mode=gamma_mode,
         calibration=calibration,
+        target_rho_min=target_rho_min,
     )
     return LinUCB(regularizer, constants, alpha, pd_policy=pd_policy)
 
@@ -106,6 +108,7 @@ def run_gap_experiment(
     constants: ProblemConstants | None = None,
     progress: bool = False,
     calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
 ) -> EpisodeResult:
     """One run of App. D: ``θ*``, arms and rewards from the ``"environment"`` stream of ``seed``,
     mechanism noise from its ``"mechanism"`` stream (so every variant sees the same environment).
@@ -122,6 +125,13 @@ def run_gap_experiment(
     consts = constants if constants is not None else ProblemConstants(d=d)
     env = LinearGapEnvironment(d, num_arms, gap, streams["environment"], reward_model=reward_model)
     policy = make_policy(
-        variant, consts, n, alpha, streams["mechanism"], privacy, calibration=calibration
+        variant,
+        consts,
+        n,
+        alpha,
+        streams["mechanism"],
+        privacy,
+        calibration=calibration,
+        target_rho_min=target_rho_min,
     )
     return run_episode(policy, env, n, progress=progress)
