@@ -7,6 +7,7 @@
 * ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.bench`).
 * ``privonline reproduce`` -- App. D.1/D.2 reproductions (:mod:`audit.reproduce`).
 * ``privonline check`` -- audit a third-party policy (:mod:`audit.check`).
+* ``privonline golden`` -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.golden`).
 """
 
 from __future__ import annotations
@@ -203,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="benchmark the engine against the reference (writes bench.json)",
         add_help=False,
     )
+    sub.add_parser("golden", help="check (default) or --rebuild the golden vectors", add_help=False)
     sub.add_parser(
         "check",
         help="audit a third-party bandit policy (module:attribute) for a claim and against the "
@@ -221,6 +223,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command, rest = args[0], args[1:]
     if command == "audit":
         return _run_audit(rest)
+    if command == "golden":
+        from audit import golden
+
+        return golden.main(rest)
     if command == "check":
         from audit import check
 
