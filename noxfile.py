@@ -6,7 +6,8 @@
 * ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
 * ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
 * ``nox -s bench``      -- engine vs reference benchmarks (+ MABWiser peer), ``results/bench``.
-* ``nox -s reproduce``  -- App. D.1/D.2 reproductions at reduced scale, ``results/reproduce``.
+* ``nox -s reproduce``  -- App. D.1–D.3 reproductions at reduced scale, ``results/reproduce``.
+* ``nox -s docs``       -- API reference, per-paper pages and proof notes (MkDocs), ``results/docs``.
 """
 
 from __future__ import annotations
@@ -70,3 +71,22 @@ def reproduce(session: nox.Session) -> None:
     """App. D.1 and D.2 at the documented reduced scale (``-- --paper-scale`` for the paper's)."""
     session.install("-e", ".")
     session.run("privonline", "reproduce", "--out", "results/reproduce", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """API reference, per-paper pages and proof notes (MkDocs + mkdocstrings), into results/docs.
+
+    mkdocstrings reads the sources directly, so the package itself is not installed.
+    """
+    session.install("mkdocs>=1.6", "mkdocstrings[python]>=0.25", "mkdocs-material>=9")
+    session.run(
+        "mkdocs",
+        "build",
+        "--strict",
+        "-f",
+        "proofs_notes/mkdocs.yml",
+        "-d",
+        "results/docs",
+        *session.posargs,
+    )
