@@ -1,9 +1,16 @@
-"""``privonline check``: audit a third-party bandit policy against a claim and the reference.
+"""``privonline check``: audit a third-party implementation against a claim (and the reference).
 
-The target is named ``module:attribute`` and must satisfy :class:`audit.protocols.StreamPolicy`
-(``run(decision_sets, reward_tables, rng) -> actions``); a class or factory is called with no
-arguments.  For a claimed ``(ε, δ)`` joint-DP guarantee (Definition 1 of Shariff & Sheffet) the
-check runs:
+The target is named ``module:attribute``; a class or factory is called with no arguments.  It
+must satisfy one of the published protocols (:mod:`audit.protocols`):
+
+* a **mechanism** (``sample(data, rng, size)``, optionally ``log_density(data, outputs)``), with a
+  neighbouring pair named by ``--pair module:attribute`` (a :class:`~audit.protocols.
+  NeighbouringPair`): the white-box audit (:func:`audit.exact.white_box_audit`) when the density
+  is available, else the black-box event audit (:func:`audit.blackbox.event_audit`), against the
+  claim under the pair's relation;
+* a **bandit policy** (:class:`audit.protocols.StreamPolicy`,
+  ``run(decision_sets, reward_tables, rng) -> actions``).  For a claimed ``(ε, δ)`` joint-DP
+  guarantee (Definition 1 of Shariff & Sheffet) the check runs:
 
 * **privacy** -- the black-box joint-DP audit (:func:`audit.stream.stream_audit`): the policy on the
   worst-case t-neighbouring streams (``t = 1``), the actions of days ``2..n`` compared with
@@ -34,18 +41,25 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from audit.protocols import PrivacyClaim, StreamPolicy
+from audit.blackbox import event_audit
+from audit.exact import white_box_audit
+from audit.protocols import (
+    DensityMechanism,
+    Mechanism,
+    NeighbouringPair,
+    PrivacyClaim,
+    StreamPolicy,
+)
 from audit.regret import RegressionCheckResult, regret_regression_check
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from audit.stream import stream_audit, worst_case_streams
 from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, Variant
 
-__all__ = ["CheckReport", "build_parser", "load_target", "main", "run_check"]
+__all__ = ["CheckReport", "build_parser", "load_object", "load_target", "main", "run_check"]
 
 
-def load_target(spec: str, paths: Sequence[str] = ()) -> StreamPolicy:
-    """Import ``module:attribute`` (after prepending ``paths`` to ``sys.path``); call it when it
-    is a class or factory rather than a policy."""
+def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
+    """Import ``module:attribute`` after prepending ``paths`` to ``sys.path``."""
     if spec.count(":") != 1:
         raise ValueError(f"target must be 'module:attribute', got {spec!r}")
     module_name, attribute = spec.split(":")
@@ -58,13 +72,18 @@ def load_target(spec: str, paths: Sequence[str] = ()) -> StreamPolicy:
         raise ValueError(f"target module {module_name!r} cannot be imported: {error}") from error
     if not hasattr(module, attribute):
         raise ValueError(f"target module {module_name!r} has no attribute {attribute!r}")
-    target: Any = getattr(module, attribute)
-    if not isinstance(target, StreamPolicy) and callable(target):
+    return getattr(module, attribute)
+
+
+def load_target(spec: str, paths: Sequence[str] = ()) -> StreamPolicy | Mechanism[Any]:
+    """The policy or mechanism named ``module:attribute``; a class or factory is called first."""
+    target: Any = load_object(spec, paths)
+    if not isinstance(target, StreamPolicy | Mechanism) and callable(target):
         target = target()
-    if not isinstance(target, StreamPolicy):
+    if not isinstance(target, StreamPolicy | Mechanism):
         raise ValueError(
-            f"target {spec!r} must satisfy audit.protocols.StreamPolicy "
-            "(a method run(decision_sets, reward_tables, rng) -> actions)"
+            f"target {spec!r} must satisfy audit.protocols.StreamPolicy (run(decision_sets, "
+            "reward_tables, rng) -> actions) or audit.protocols.Mechanism (sample(data, rng, size))"
         )
     return target
 
@@ -76,19 +95,21 @@ class CheckReport:
     target: str
     claim: PrivacyClaim
     privacy: PrivacyAuditResult
-    regret: RegressionCheckResult
+    regret: RegressionCheckResult | None
     runtime_seconds: float
 
     @property
     def passed(self) -> bool:
-        """Privacy not rejected and the regret regression check passed."""
-        return not self.privacy.violation and self.regret.passed
+        """Privacy not rejected and (for a policy) the regret regression check passed."""
+        return not self.privacy.violation and (self.regret is None or self.regret.passed)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report."""
-        regret = to_jsonable(self.regret)
-        regret["passed"] = self.regret.passed
-        regret["scaling_gated"] = self.regret.scaling_gated
+        regret: Any = None
+        if self.regret is not None:
+            regret = to_jsonable(self.regret)
+            regret["passed"] = self.regret.passed
+            regret["scaling_gated"] = self.regret.scaling_gated
         return {
             "schema_version": SCHEMA_VERSION,
             "kind": "third_party_check",
@@ -97,24 +118,29 @@ class CheckReport:
             "verdict": "pass" if self.passed else "FAIL",
             "privacy": self.privacy.to_dict(),
             "regret": regret,
-            "golden": "not applicable to a policy (run `privonline golden` for the formulas)",
+            "golden": "not applicable to an implementation object (`privonline golden` checks "
+            "the formulas)",
             "runtime_seconds": self.runtime_seconds,
         }
 
     def markdown(self) -> str:
         """A short human-readable report."""
-        p, r = self.privacy, self.regret
-        return "\n".join(
-            [
-                f"# privonline check: `{self.target}`",
-                "",
-                f"Verdict: **{'pass' if self.passed else 'FAIL'}** ({self.runtime_seconds:.0f} s).",
-                "",
-                "| check | result | verdict |",
-                "|---|---|---|",
-                f"| joint DP vs claim ({self.claim.epsilon:g}, {self.claim.delta:g}) | "
-                f"ε lower bound {p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g} | "
-                f"{'**VIOLATION**' if p.violation else 'pass'} |",
+        p = self.privacy
+        lines = [
+            f"# privonline check: `{self.target}`",
+            "",
+            f"Verdict: **{'pass' if self.passed else 'FAIL'}** ({self.runtime_seconds:.0f} s).",
+            "",
+            "| check | result | verdict |",
+            "|---|---|---|",
+            f"| {p.method.replace('_', ' ')} privacy vs claim ({self.claim.epsilon:g}, "
+            f"{self.claim.delta:g}), {self.claim.relation} | ε lower bound "
+            f"{p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g} | "
+            f"{'**VIOLATION**' if p.violation else 'pass'} |",
+        ]
+        r = self.regret
+        if r is not None:
+            lines += [
                 f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
                 f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
                 f"{'**WORSE**' if r.worse else 'pass'} |",
@@ -124,20 +150,24 @@ class CheckReport:
                 f"| scaling vs Theorem 5's form | slope {r.candidate_scaling.slope:.2f} "
                 f"[{r.candidate_scaling.ci_low:.2f}, {r.candidate_scaling.ci_high:.2f}] "
                 f"(reference {r.reference_scaling.slope:.2f}) | {_scaling_verdict(r)} |",
-                "",
-                "Golden vectors do not apply to a policy object (`privonline golden` checks the "
-                "formulas).",
-                "",
-                "![regret](check.png)",
-                "",
             ]
-        )
+        lines += [
+            "",
+            "Golden vectors do not apply to an implementation object (`privonline golden` checks "
+            "the formulas).",
+            "",
+        ]
+        if r is not None:
+            lines += ["![regret](check.png)", ""]
+        return "\n".join(lines)
 
     def write(self, out: Path) -> None:
         """Write ``check.json``, ``check.md`` and ``check.png`` into ``out``."""
         out.mkdir(parents=True, exist_ok=True)
         (out / "check.json").write_text(json.dumps(self.to_dict(), indent=2))
         (out / "check.md").write_text(self.markdown())
+        if self.regret is None:
+            return
         fig, ax = plt.subplots(figsize=(4.5, 3.5))
         labels = ["candidate", "reference"]
         ax.bar(labels, [self.regret.candidate_mean, self.regret.reference_mean])
@@ -169,10 +199,30 @@ def run_check(
     stream_runs: int = 1000,
     seed: int = 2026,
     confidence: float = 0.99,
+    pair: str | None = None,
+    samples: int = 200_000,
 ) -> CheckReport:
     """Run every check of the module docstring on ``target``."""
     t0 = time.perf_counter()
     policy = load_target(target, paths)
+    if not isinstance(policy, StreamPolicy):
+        if pair is None:
+            raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
+        neighbours = load_object(pair, paths)
+        if not isinstance(neighbours, NeighbouringPair):
+            raise ValueError(f"pair {pair!r} must be an audit.protocols.NeighbouringPair")
+        audit_claim = PrivacyClaim(claim.epsilon, claim.delta, neighbours.relation, claim.label)
+        if isinstance(policy, DensityMechanism):
+            result = white_box_audit(
+                policy, neighbours, audit_claim, samples=samples, seed=seed,
+                name=f"{target} white box", confidence=confidence,
+            )  # fmt: skip
+        else:
+            result = event_audit(
+                policy, neighbours, audit_claim, samples=samples, seed=seed,
+                name=f"{target} black box", confidence=confidence,
+            )  # fmt: skip
+        return CheckReport(target, audit_claim, result, None, time.perf_counter() - t0)
     s, s_prime = worst_case_streams(stream_n, 1, seed=seed)
     privacy = stream_audit(
         policy,
@@ -207,11 +257,20 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Audit a third-party bandit policy (module:attribute satisfying "
-        "audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
-        "regret. Writes check.json, check.md, check.png; exit code 1 if any check fails.",
+        description="Audit a third-party implementation (module:attribute): a bandit policy "
+        "(audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
+        "regret, or a mechanism (audit.protocols.Mechanism, with --pair) for a claimed (ε, δ). "
+        "Writes check.json, check.md (and check.png); exit code 1 if any check fails.",
     )
-    parser.add_argument("target", help="module:attribute of the policy (or of a factory)")
+    parser.add_argument(
+        "target", help="module:attribute of the policy or mechanism (or of a factory)"
+    )
+    parser.add_argument(
+        "--pair", default=None, help="module:attribute of a NeighbouringPair (mechanisms only)"
+    )
+    parser.add_argument(
+        "--samples", type=int, default=200_000, help="outputs per input (mechanisms only)"
+    )
     parser.add_argument("--epsilon", type=float, required=True, help="claimed ε")
     parser.add_argument("--delta", type=float, required=True, help="claimed δ")
     parser.add_argument(
@@ -240,6 +299,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             args.target,
             claim,
             paths=args.path,
+            pair=args.pair,
+            samples=args.samples,
             reference=args.reference,
             n=args.n,
             runs=args.runs,

@@ -50,3 +50,25 @@ def test_bad_targets_are_reported(
 ) -> None:
     assert privonline_main(["check", target, *CLAIM]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("target", "code"), [("good", 0), ("buggy", 1)])
+def test_third_party_mechanisms_are_checked_white_box(
+    target: str, code: int, tmp_path: Path
+) -> None:
+    # σ = √(2 ln(1.25/δ)) meets (1, 1e-5); σ/4 has true δ(1) ≈ 0.27.  White box, 200k samples.
+    args = ["check", f"third_party.mechanisms:{target}", "--pair", "third_party.mechanisms:pair"]
+    assert (
+        privonline_main(
+            [*args, *CLAIM[:2], "--delta", "1e-5", "--path", TESTS, "--out", str(tmp_path)]
+        )
+        == code
+    )
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["privacy"]["method"] == "white_box" and report["regret"] is None
+    assert report["claim"]["relation"] == "replace_one"
+
+
+def test_a_mechanism_needs_a_pair(capsys: pytest.CaptureFixture[str]) -> None:
+    assert privonline_main(["check", "third_party.mechanisms:good", *CLAIM]) == 2
+    assert "pair must name a NeighbouringPair" in capsys.readouterr().err
