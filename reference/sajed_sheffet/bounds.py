@@ -410,14 +410,18 @@ def lemma35_group_privacy_factor(epsilon: float, n: float, tv_distance: float) -
     """``exp(6 ε n d_TV(D, D'))`` of Lemma 3.5 (Karwa & Vadhan 2018, Lemma 6.1, as quoted, l. 165).
 
     For ε-DP ``M`` and ``n`` i.i.d. samples from ``D`` resp. ``D'``: ``Pr[M(S) ∈ O] ≤ factor ·
-    Pr[M(S') ∈ O]``.  (Quoted, not re-derived here; spec ERR-27.)
+    Pr[M(S') ∈ O]``.  (Quoted, not re-derived here; spec ERR-27.)  Returns ``inf`` when the factor
+    exceeds the float range (the bound is then vacuous).
     """
     eps = check_epsilon(epsilon)
     nv = check_finite("n", n)
     if nv < 0.0:
         raise ValueError(f"n must be in [0, inf), got {n!r}")
     tv = check_in_range("tv_distance", tv_distance, 0.0, 1.0, low_open=False, high_open=False)
-    return math.exp(6.0 * eps * nv * tv)
+    try:
+        return math.exp(6.0 * eps * nv * tv)
+    except OverflowError:
+        return math.inf
 
 
 def thm34_exceedance_probability(

@@ -151,7 +151,8 @@ def gamma_rate(T: float, kernel: KernelName, d: int, nu: float | None = None) ->
 
     ``se``: ``(ln T)^{d+1}``; ``matern``: ``T^{d(d+1)/(2ν + d(d+1))} ln T``; ``linear``: ``d ln T``.
     Valid for compact convex ``𝒟 ⊂ ℝ^d``; only orders (use them in scaling checks, not in β).
-    Requires ``T > 1`` so that ``ln T > 0``.
+    Requires ``T > 1`` so that ``ln T > 0``.  Returns ``inf`` when the order exceeds the float
+    range (e.g. ``(ln 10¹²)^{257}``).
     """
     T_ = check_positive("T", T)
     if T_ <= 1.0:
@@ -159,7 +160,10 @@ def gamma_rate(T: float, kernel: KernelName, d: int, nu: float | None = None) ->
     d_ = check_int_at_least("d", d, 1)
     lt = math.log(T_)
     if kernel == "se":
-        return lt ** (d_ + 1)
+        try:
+            return lt ** (d_ + 1)
+        except OverflowError:
+            return math.inf
     if kernel == "linear":
         return d_ * lt
     if kernel == "matern":
