@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import sys
 import time
@@ -193,7 +194,7 @@ def run_benchmarks(
     ours_nonprivate_single = single["nonprivate"]
     return {
         "schema_version": 1,
-        "machine": {"cpus": _cpu_count()},
+        "machine": {"cpus": os.cpu_count() or 1},
         "rates": rows,
         "profile_wishart_d5_K25": engine_profile("wishart", 5, 25, replicates, rounds),
         "single_replicate_rounds_per_s_d5_K25": single,
@@ -201,12 +202,6 @@ def run_benchmarks(
         "mabwiser_linucb_rounds_per_s_d5_K25": peer,
         "engine_single_over_mabwiser": None if peer is None else ours_nonprivate_single / peer,
     }
-
-
-def _cpu_count() -> int:
-    import os
-
-    return os.cpu_count() or 1
 
 
 def format_table(report: dict[str, Any]) -> str:

@@ -229,12 +229,6 @@ def _agarwal_singh(seed: int, quick: bool) -> list[Tagged]:
     return out
 
 
-def _privacy(result: PrivacyAuditResult | RunAuditResult) -> PrivacyAuditResult:
-    if not isinstance(result, PrivacyAuditResult):  # pragma: no cover - filtered above
-        raise TypeError("expected a privacy result")
-    return result
-
-
 def run_paper_audits(
     *, seed: int = 2026, family_alpha: float = 0.05, quick: bool = False
 ) -> PapersReport:
@@ -259,43 +253,28 @@ def run_paper_audits(
         for result, bug, power in run(seeds[keys[i]], quick):
             collected.append((paper, result, bug, power))
     correct_privacy = [
-        j
+        (j, r)
         for j, (_, r, bug, _) in enumerate(collected)
         if bug is None and isinstance(r, PrivacyAuditResult)
     ]
     holm: dict[int, bool] = {}
     if correct_privacy:
-        pvals = np.array([max(_privacy(collected[j][1]).p_value, 1e-300) for j in correct_privacy])
+        pvals = np.array([max(r.p_value, 1e-300) for _, r in correct_privacy])
         reject, _, _, _ = multipletests(pvals, alpha=family_alpha, method="holm")
-        holm = {j: bool(rej) for j, rej in zip(correct_privacy, reject, strict=True)}
-    rows: list[PaperRow] = []
-    for j, (paper, r, bug, power) in enumerate(collected):
-        if isinstance(r, PrivacyAuditResult):
-            rows.append(
-                PaperRow(
-                    paper=paper,
-                    name=r.name,
-                    kind="privacy",
-                    bug=bug,
-                    counts_for_power=power,
-                    rejected=holm[j] if j in holm else bool(r.violation),
-                    p_value=float(r.p_value),
-                    detail=_privacy_detail(r),
-                )
-            )
-        else:
-            rows.append(
-                PaperRow(
-                    paper=paper,
-                    name=r.name,
-                    kind="accuracy",
-                    bug=bug,
-                    counts_for_power=power,
-                    rejected=bool(r.violation),
-                    p_value=None,
-                    detail=_accuracy_detail(r),
-                )
-            )
+        holm = {j: bool(rej) for (j, _), rej in zip(correct_privacy, reject, strict=True)}
+    rows = [
+        PaperRow(
+            paper=paper,
+            name=r.name,
+            kind="privacy" if isinstance(r, PrivacyAuditResult) else "accuracy",
+            bug=bug,
+            counts_for_power=power,
+            rejected=holm.get(j, bool(r.violation)),
+            p_value=float(r.p_value) if isinstance(r, PrivacyAuditResult) else None,
+            detail=_privacy_detail(r) if isinstance(r, PrivacyAuditResult) else _accuracy_detail(r),
+        )
+        for j, (paper, r, bug, power) in enumerate(collected)
+    ]
     return PapersReport(
         rows=rows,
         family_alpha=family_alpha,

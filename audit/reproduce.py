@@ -25,6 +25,7 @@ with one folder per cell, so an interrupted reproduction resumes where it stoppe
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -40,6 +41,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import statsmodels.api as sm
 
+from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.blocks import GapBatchTask, run_blocks
 from reference.engine.linucb import default_checkpoints
@@ -186,7 +188,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         )
     report = {
         "experiment": "D.3",
-        "config": _config_dict(config),
+        "config": to_jsonable(config),
         "rho_min_grid": rhos,
         "final_regret_mean": results,
         "max_over_min_regret": spread,
@@ -260,7 +262,7 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
             "mean_final_regret": {str(d): float(np.mean(v)) for d, v in finals.items()},
             "fit": _pooled_slope(x, y),
         }
-    report = {"experiment": "D.1", "config": _config_dict(config), "results": results}
+    report = {"experiment": "D.1", "config": to_jsonable(config), "results": results}
     (out / "d1.json").write_text(json.dumps(report, indent=2))
     fig, ax = plt.subplots(figsize=(5, 4))
     for label, res in results.items():
@@ -333,7 +335,7 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
     checks = _d2_checks(results)
     report = {
         "experiment": "D.2",
-        "config": _config_dict(config),
+        "config": to_jsonable(config),
         "checkpoints": marks.tolist(),
         "results": results,
         "checks": checks,
@@ -441,12 +443,6 @@ def _d2_checks(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return checks
 
 
-def _config_dict(config: D1Config | D2Config | D3Config) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(config).items()}
-
-
 def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(
@@ -479,7 +475,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
     if unknown:
         print(f"error: experiments must be among d1, d2, d3, got {unknown}", file=sys.stderr)
         return 2
-    overrides: dict[str, int] = {}
+    overrides: dict[str, Any] = {}  # Any: replace() checks the fields at run time
     for name in ("runs", "n"):
         value = getattr(args, name)
         if value is not None:
@@ -491,7 +487,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
     try:
         if "d1" in experiments:
             d1 = D1Config.paper() if args.paper_scale else D1Config()
-            d1 = D1Config(**{**_config_kwargs(d1), **overrides})
+            d1 = dataclasses.replace(d1, **overrides)
             report = reproduce_d1(d1, args.out, executor=args.executor)
             for model, res in report["results"].items():
                 f = res["fit"]
@@ -500,14 +496,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
                 )
         if "d2" in experiments:
             d2 = D2Config.paper() if args.paper_scale else D2Config()
-            d2 = D2Config(**{**_config_kwargs(d2), **overrides})
+            d2 = dataclasses.replace(d2, **overrides)
             report = reproduce_d2(d2, args.out, executor=args.executor)
             for check in report["checks"]:
                 print(f"D.2 {check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
                 failed |= check["gate"] and not check["holds"]
         if "d3" in experiments:
             d3 = D3Config.paper() if args.paper_scale else D3Config()
-            d3 = D3Config(**{**_config_kwargs(d3), **overrides})
+            d3 = dataclasses.replace(d3, **overrides)
             report = reproduce_d3(d3, args.out, executor=args.executor)
             for check in report["checks"]:
                 print(f"D.3 {check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
@@ -516,9 +512,3 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
         return 2
     print(f"wrote {args.out}/d*.{{json,png,md}}")
     return 1 if failed else 0
-
-
-def _config_kwargs(config: D1Config | D2Config | D3Config) -> dict[str, Any]:
-    from dataclasses import fields
-
-    return {f.name: getattr(config, f.name) for f in fields(config)}

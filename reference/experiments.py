@@ -33,13 +33,13 @@ from tqdm.auto import tqdm
 from reference._typing import FloatArray
 from reference.engine import run_gap_batch
 from reference.rng import child_seeds
-from reference.shariff_sheffet.bounds import RegularizerBounds, wishart_degrees_of_freedom
+from reference.shariff_sheffet.bounds import wishart_degrees_of_freedom
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
     PrivacyParameters,
     ProblemConstants,
     Variant,
-    make_regularizer,
+    regularizer_spec,
 )
 from reference.shariff_sheffet.simulation import run_gap_experiment
 from reference.tree import tree_depth
@@ -74,14 +74,12 @@ def _bounds_summary(config: ExperimentConfig) -> dict[str, dict[str, float]]:
     """``ρ_min, ρ_max, γ, shift`` of every variant at this configuration."""
     constants = ProblemConstants(d=config.d)
     privacy = PrivacyParameters(config.epsilon, config.delta)
-    out: dict[str, dict[str, float]] = {}
-    for variant in config.variants:
-        source = make_regularizer(
-            variant, constants, config.n, 1.0 / config.n, np.random.default_rng(0), privacy
+    return {
+        variant: dataclasses.asdict(
+            regularizer_spec(variant, constants, config.n, 1.0 / config.n, privacy)[1]
         )
-        b: RegularizerBounds = source.bounds
-        out[variant] = dataclasses.asdict(b)
-    return out
+        for variant in config.variants
+    }
 
 
 def _run_path(out: Path, variant: str, run: int) -> Path:

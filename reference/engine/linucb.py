@@ -43,6 +43,8 @@ from reference.shariff_sheffet.regularizers import (
     RewardPolicy,
     Variant,
     regularizer_spec,
+    rows_within_norm,
+    tree_rewards,
 )
 from reference.shariff_sheffet.simulation import STREAMS
 from reference.validation import check_alpha, check_int_at_least
@@ -314,14 +316,12 @@ def _run(
                 x = X[rows, index]
                 y = rewards[rows, b, index]
                 regret += best[:, b] - means[rows, b, index]
-                if tree is not None:
-                    y, clipped = _checked_rewards(y, consts.B_tilde, reward_policy)
+                if tree is None:
+                    v = np.concatenate([x, y[:, None]], axis=1)
+                else:
+                    y, clipped = tree_rewards(y, consts.B_tilde, reward_policy)
                     clips += clipped
-                v = np.concatenate([x, y[:, None]], axis=1)
-                if tree is not None:
-                    norm = np.sqrt(np.sum(v * v, axis=1))
-                    over = norm > consts.L_tilde
-                    v[over] *= (consts.L_tilde / norm[over])[:, None]
+                    v = rows_within_norm(np.concatenate([x, y[:, None]], axis=1), consts.L_tilde)
                     tree.insert()
                 gram += v[:, :, None] * v[:, None, :]
                 if trace:
@@ -340,16 +340,3 @@ def _run(
         actions=actions,
         betas=betas,
     )
-
-
-def _checked_rewards(
-    y: FloatArray, b_tilde: float, policy: RewardPolicy
-) -> tuple[FloatArray, np.ndarray]:
-    """Rewards entering the tree: ``|y| ≤ B̃`` or raise / clip, as ``TreeStatistics.update``."""
-    outside = np.abs(y) > b_tilde
-    if outside.any() and policy == "raise":
-        raise ValueError(
-            f"y must be in [-B_tilde, B_tilde] = [{-b_tilde}, {b_tilde}] (Assumption 6), got "
-            f"{y[outside][0]}; pass reward_policy='clip' to clip rewards (R-CLIP)"
-        )
-    return np.clip(y, -b_tilde, b_tilde), outside

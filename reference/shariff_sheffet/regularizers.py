@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 import numpy as np
 
@@ -58,6 +58,8 @@ __all__ = [
     "gaussian_node_noise",
     "make_regularizer",
     "regularizer_spec",
+    "rows_within_norm",
+    "tree_rewards",
     "wishart_node_noise",
 ]
 
@@ -232,22 +234,41 @@ class TreeStatistics:
 
     def update(self, x: FloatArray, y: float) -> None:
         x_arr, y_val = _check_action_and_reward(x, y, self.d, self.constants.L)
-        b_tilde = self.constants.B_tilde
-        if abs(y_val) > b_tilde:
-            if self.reward_policy == "raise":
-                raise ValueError(
-                    f"y must be in [-B_tilde, B_tilde] = [{-b_tilde}, {b_tilde}] (Assumption 6), "
-                    f"got {y_val}; pass reward_policy='clip' to clip rewards (R-CLIP)"
-                )
-            y_val = min(max(y_val, -b_tilde), b_tilde)
-            self.clip_events += 1
-        row = np.append(x_arr, y_val)
-        norm = float(np.linalg.norm(row))
-        if norm > self.constants.L_tilde:
-            # Reachable only within the 1e-9 rounding tolerance of the norm checks: rescale so that
-            # the row provably meets Assumption 6 (Theorem 8's hypothesis); R-CLIP float safety.
-            row = row * (self.constants.L_tilde / norm)
+        rewards, clipped = tree_rewards(
+            np.array([y_val]), self.constants.B_tilde, self.reward_policy
+        )
+        self.clip_events += int(clipped[0])
+        row = rows_within_norm(np.append(x_arr, rewards[0]), self.constants.L_tilde)
         self.tree.insert(np.outer(row, row))
+
+
+def tree_rewards(
+    y: FloatArray, b_tilde: float, policy: RewardPolicy
+) -> tuple[FloatArray, np.ndarray[Any, np.dtype[np.bool_]]]:
+    """Rewards as they enter the tree, and which were clipped (batched over any shape).
+
+    Privacy needs ``|y| ≤ B̃`` (Assumption 6): ``policy="raise"`` raises on a reward outside
+    ``[−B̃, B̃]``; ``"clip"`` clips it (resolution R-CLIP; not in the paper).  Shared by
+    :class:`TreeStatistics` and the engine.
+    """
+    outside = np.abs(y) > b_tilde
+    if outside.any() and policy == "raise":
+        raise ValueError(
+            f"y must be in [-B_tilde, B_tilde] = [{-b_tilde}, {b_tilde}] (Assumption 6), "
+            f"got {float(y[outside][0])}; pass reward_policy='clip' to clip rewards (R-CLIP)"
+        )
+    return np.clip(y, -b_tilde, b_tilde), outside
+
+
+def rows_within_norm(rows: FloatArray, L_tilde: float) -> FloatArray:
+    """Rows ``v = (x, y)`` (last axis) rescaled to norm ``L̃`` where they exceed it.
+
+    Reachable only within the ``1e-9`` rounding tolerance of the norm checks; the rescaled row
+    provably meets Assumption 6 (Theorem 8's hypothesis).  R-CLIP float safety, shared by
+    :class:`TreeStatistics` and the engine.
+    """
+    norm = np.sqrt(np.sum(rows * rows, axis=-1, keepdims=True))
+    return np.asarray(np.where(norm > L_tilde, rows * (L_tilde / norm), rows), dtype=np.float64)
 
 
 def wishart_node_noise(d: int, k: int, L_tilde: float) -> WishartNoise:
