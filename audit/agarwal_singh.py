@@ -61,7 +61,6 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeAlias
 
 import numpy as np
-from dp_accounting.pld import privacy_loss_distribution as pld
 from statsmodels.stats.multitest import multipletests
 
 from audit.accuracy import RunAuditResult
@@ -78,6 +77,7 @@ from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
+from reference.accounting import laplace_tree_epsilon
 from reference.agarwal_singh.aggregation import (
     PaddedRelease,
     TreeBasedAggregation,
@@ -183,21 +183,17 @@ def composed_laplace_epsilon(epsilon_0: float, nodes: int, delta: float = DELTA_
     """``ε(δ)`` of ``nodes`` independent Laplace mechanisms, each ``ε₀ = Δ/λ``-DP.
 
     ``nodes = 1``: the closed form :func:`audit.exact.laplace_epsilon`.  Otherwise the composed
-    privacy-loss distribution of ``dp_accounting`` (pessimistic discretisation, interval
-    ``10⁻⁴``), which upper-bounds the exact ``δ(ε)`` -- so the returned ε is at least the exact one
-    and a claim built from it holds for the correct mechanism.  ``δ = 0`` gives ``nodes·ε₀``.
+    privacy-loss distribution (:func:`reference.accounting.laplace_tree_epsilon`: ``dp_accounting``,
+    pessimistic discretisation, interval ``10⁻⁴``), which upper-bounds the exact ``δ(ε)`` -- so the
+    returned ε is at least the exact one and a claim built from it holds for the correct
+    mechanism.  ``δ = 0`` gives ``nodes·ε₀``.
     """
     eps0 = check_positive("epsilon_0", epsilon_0)
     nodes = check_int_at_least("nodes", nodes, 1)
     delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
-    if delta == 0.0:
-        return nodes * eps0
-    if nodes == 1:
+    if nodes == 1 and delta > 0.0:
         return laplace_epsilon(eps0, delta)
-    dist = pld.from_laplace_mechanism(
-        parameter=1.0 / eps0, sensitivity=1.0, value_discretization_interval=1e-4
-    )
-    return float(dist.self_compose(nodes).get_epsilon_for_delta(delta))
+    return laplace_tree_epsilon(delta, epsilon_0=eps0, nodes=nodes)
 
 
 def _pure(epsilon: float, label: str) -> PrivacyClaim:

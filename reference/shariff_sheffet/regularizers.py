@@ -34,7 +34,12 @@ from reference.shariff_sheffet.bounds import (
     wishart_shifted_bounds,
     wishart_unshifted_bounds,
 )
-from reference.shariff_sheffet.tight import gaussian_tight_bounds, gaussian_tight_noise_std
+from reference.shariff_sheffet.tight import (
+    gaussian_tight_bounds,
+    gaussian_tight_noise_std,
+    wishart_tight_bounds,
+    wishart_tight_degrees_of_freedom,
+)
 from reference.tree import PadMode, TreeAggregator, tree_depth
 from reference.validation import (
     check_alpha,
@@ -309,7 +314,9 @@ def make_regularizer(
         rho: ridge parameter of ``"nonprivate"``.
         gamma_mode: ``"paper"`` or ``"tight"`` ``γ'`` for ``"wishart"``.
         calibration: ``"paper"`` (Sec. 4) or ``"tight"``: the least noise meeting the same
-            ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`; Gaussian only).
+            ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`): the smallest
+            ``σ_noise`` (Gaussian, exact GDP) or ``k`` (Wishart, certified by the PLD accountant;
+            the shifted variant falls back to shift 0 when Eq. (4)'s ``c`` would be negative).
         target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3; spec §2.8):
             the Gaussian variant re-shifts its own bounds, the Wishart variants the unshifted ones
             (:func:`~reference.shariff_sheffet.bounds.reshifted_bounds`).
@@ -376,12 +383,7 @@ def regularizer_spec(
     if calibration not in ("paper", "tight"):
         raise ValueError(f"calibration must be 'paper' or 'tight', got {calibration!r}")
     d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
-    if calibration == "tight":
-        if variant != "gaussian":
-            raise ValueError(
-                "calibration='tight' is implemented for the 'gaussian' variant only "
-                f"(the Wishart accountant is planned), got variant {variant!r}"
-            )
+    if calibration == "tight" and variant == "gaussian":
         sigma = gaussian_tight_noise_std(n, L_tilde, privacy.epsilon, privacy.delta)
         tight = gaussian_tight_bounds(d, n, L_tilde, privacy.epsilon, privacy.delta, alpha)
         return gaussian_node_noise(d, sigma), tight
@@ -395,6 +397,19 @@ def regularizer_spec(
             "pad must be 'fresh' for the Wishart variants: Proposition 9 needs exactly m "
             f"node noises in every release (R-PAD), got pad={pad!r}"
         )
+    if calibration == "tight":
+        k = wishart_tight_degrees_of_freedom(d, n, privacy.epsilon, privacy.delta)
+        bounds = wishart_tight_bounds(
+            d,
+            n,
+            L_tilde,
+            privacy.epsilon,
+            privacy.delta,
+            alpha,
+            shifted=variant == "wishart",
+            gamma_mode=gamma_mode,
+        )
+        return wishart_node_noise(d, k, L_tilde), bounds
     k = wishart_degrees_of_freedom(d, m, privacy.epsilon, privacy.delta)
     wishart = wishart_node_noise(d, k, L_tilde)
     if variant == "wishart":

@@ -1,4 +1,8 @@
-"""Tight calibration of the Gaussian tree: the paper's ``(ε, δ)`` with the least noise (issue 7).
+"""Tight calibration of the Gaussian and Wishart trees: the paper's ``(ε, δ)`` with the least noise
+(issue 7).
+
+Gaussian tree
+-------------
 
 The paper calibrates each node of the Gaussian tree separately (Sec. 4.2, l. 203:
 ``σ_noise = 4√m L̃² ln(4/δ)/ε``) and composes the nodes with a loose bound.  The exact guarantee is
@@ -22,22 +26,59 @@ Exact accounting:
 The accuracy bounds follow from Proposition 11 at the new ``σ`` (its proof uses only the noise
 law: :func:`~reference.shariff_sheffet.bounds.gaussian_bounds_for_sigma`), and Algorithm 1 runs
 unchanged (joint DP by Claim 7).  proofs_notes: ``shariff_sheffet/tight_gaussian.md``.
+
+Wishart tree
+------------
+The paper sets ``k`` by Theorem 8 per node and advanced composition over ``m`` nodes (Sec. 4.1:
+``k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉``, 139,115 in D.2).  The privacy-loss-distribution
+accountant :func:`reference.accounting.wishart_tree_delta` bounds ``δ(ε)`` of the whole tree
+rigorously (every replace-one pair, the ``m − 1`` used nodes composed numerically with pessimistic
+discretisation), and :func:`wishart_tight_degrees_of_freedom` is the smallest ``k`` it certifies.
+Proposition 9's proof uses only the law ``H_t ~ W_d(L̃² I, mk)`` of the released regularizer, so
+its bounds hold at the new ``k`` provided ``√(mk) > √d + √(2 ln(8n/α))`` (Claim 19); the Eq. (4)
+shift ``c`` is positive only when ``√(mk) > (3 + 2√2)(√d + √(2 ln(8n/α)))``.  Below that the
+shift would *add* regularisation, so the tight shifted variant falls back to the unshifted bounds
+(shift 0), which then have the smaller ``ρ_min`` (:func:`wishart_tight_bounds`).
+proofs_notes: ``shariff_sheffet/tight_wishart.md``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from typing import Literal
 
-from reference.accounting import gaussian_dp_mu
-from reference.shariff_sheffet.bounds import RegularizerBounds, gaussian_bounds_for_sigma
+from reference.accounting import (
+    DEFAULT_INTERVAL,
+    WishartRelation,
+    gaussian_dp_mu,
+    wishart_tree_meets,
+)
+from reference.shariff_sheffet.bounds import (
+    RegularizerBounds,
+    gaussian_bounds_for_sigma,
+    wishart_degrees_of_freedom,
+    wishart_shift,
+    wishart_shifted_bounds,
+    wishart_unshifted_bounds,
+)
 from reference.tree import nodes_used_by_leaf, tree_depth
-from reference.validation import check_alpha, check_int_at_least, check_positive
+from reference.validation import (
+    check_alpha,
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_positive,
+)
 
 __all__ = [
     "gaussian_tight_bounds",
     "gaussian_tight_noise_std",
     "gaussian_tree_mu",
     "gaussian_tree_used_nodes",
+    "wishart_calibration_interval",
+    "wishart_tight_bounds",
+    "wishart_tight_degrees_of_freedom",
 ]
 
 
@@ -69,3 +110,82 @@ def gaussian_tight_bounds(
     alpha = check_alpha(alpha)
     sigma = gaussian_tight_noise_std(n, L_tilde, epsilon, delta)
     return gaussian_bounds_for_sigma(d, tree_depth(n), sigma, n, alpha)
+
+
+def wishart_calibration_interval(epsilon: float, nodes: int) -> float:
+    """Loss-grid width of the calibrator: ``ε/(100·nodes)`` clipped to ``[10⁻⁴, 10⁻³]``, so the
+    grid's pessimism (at most ``nodes·interval`` in ε) costs at most 1% of the target ε."""
+    return min(1e-3, max(DEFAULT_INTERVAL, epsilon / (100.0 * nodes)))
+
+
+@functools.lru_cache(maxsize=128)
+def _wishart_tight_k(d: int, n: int, epsilon: float, delta: float, relation: str) -> int:
+    p, nodes = d + 1, gaussian_tree_used_nodes(n)
+    high = wishart_degrees_of_freedom(d, tree_depth(n), epsilon, delta)
+    interval = wishart_calibration_interval(epsilon, nodes)
+
+    def meets(k: int) -> bool:
+        return wishart_tree_meets(
+            epsilon,
+            delta,
+            k=k,
+            p=p,
+            nodes=nodes,
+            relation=relation,  # type: ignore[arg-type]
+            interval=interval,
+        )
+
+    while not meets(high):  # pragma: no cover - the paper's k is certified in every tested setting
+        high *= 2
+    low = p + 1  # infeasible by convention (the accountant needs k ≥ p + 2)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if meets(mid):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def wishart_tight_degrees_of_freedom(
+    d: int, n: int, epsilon: float, delta: float, relation: WishartRelation = "replace_one"
+) -> int:
+    """The smallest ``k`` whose Wishart tree the accountant certifies ``(ε, δ)``-DP.
+
+    Bisection between ``p + 2`` and the paper's ``k`` (``p = d + 1``), keeping a certified upper
+    end, so the returned ``k`` is certified even if the certified set were not an interval (it
+    is, up to discretisation: ``W(k + 1) = W(k) + ggᵀ`` is a post-processing).  The loss grid is
+    :func:`wishart_calibration_interval`.  Takes seconds; cached per process.
+    """
+    d = check_int_at_least("d", d, 1)
+    n = check_int_at_least("n", n, 1)
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    if relation not in ("replace_one", "add_remove"):
+        raise ValueError(f"relation must be 'replace_one' or 'add_remove', got {relation!r}")
+    return _wishart_tight_k(d, n, eps, dlt, relation)
+
+
+def wishart_tight_bounds(
+    d: int,
+    n: int,
+    L_tilde: float,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    *,
+    shifted: bool,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+) -> RegularizerBounds:
+    """Proposition 9 at :func:`wishart_tight_degrees_of_freedom` (``m = 1 + ⌈log₂ n⌉``).
+
+    ``shifted=True`` uses the Eq. (4) shift when it is positive and the unshifted bounds (shift 0)
+    otherwise (module docstring); raises if Claim 19's ``√(mk) > √d + √(2 ln(8n/α))`` fails.
+    """
+    alpha = check_alpha(alpha)
+    L_tilde = check_positive("L_tilde", L_tilde)
+    k = wishart_tight_degrees_of_freedom(d, n, epsilon, delta)
+    m = tree_depth(n)
+    if shifted and wishart_shift(d, m, k, L_tilde, n, alpha) > 0.0:
+        return wishart_shifted_bounds(d, m, k, L_tilde, n, alpha, gamma_mode=gamma_mode)
+    return wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
