@@ -6,7 +6,7 @@
 * ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
 * ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
 * ``nox -s bench``      -- engine vs reference benchmarks (+ MABWiser peer), ``results/bench``.
-* ``nox -s reproduce``  -- App. D.1–D.3 reproductions at reduced scale, ``results/reproduce``.
+* ``nox -s reproduce``  -- every paper's reproductions at reduced scale, ``results/reproduce``.
 * ``nox -s docs``       -- API reference, per-paper pages and proof notes (MkDocs), ``results/docs``.
 """
 
@@ -19,6 +19,7 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
 PYTHON = None  # the interpreter that runs nox (Python >= 3.11)
+OTHER_PAPERS = ("zhou-tan",)  # `privonline reproduce PAPER`: the other papers' reproductions
 
 
 @nox.session(python=PYTHON)
@@ -68,9 +69,14 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def reproduce(session: nox.Session) -> None:
-    """App. D.1 and D.2 at the documented reduced scale (``-- --paper-scale`` for the paper's)."""
+    """Every paper's reproductions at the documented reduced scale (``-- --paper-scale`` for the
+    paper's sizes): Shariff & Sheffet App. D.1-D.3, then the other papers' experiments."""
     session.install("-e", ".")
     session.run("privonline", "reproduce", "--out", "results/reproduce", *session.posargs)
+    for paper in OTHER_PAPERS:
+        session.run(
+            "privonline", "reproduce", paper, "--out", "results/reproduce", *session.posargs
+        )
 
 
 @nox.session(python=PYTHON)

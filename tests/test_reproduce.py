@@ -40,7 +40,15 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     config = D2Config(n=200, d=3, gaps=(0.0,), runs=2, block_size=1)
     report = reproduce_d2(config, tmp_path, executor="serial")
     cell = report["results"]["0.0"]
-    assert set(cell) == {"nonprivate", "gaussian", "wishart", "wishart_unshifted", "gaussian_tight"}
+    assert set(cell) == {
+        "nonprivate",
+        "gaussian",
+        "wishart",
+        "wishart_unshifted",
+        "gaussian_tight",
+        "wishart_tight",
+    }
+    assert "within 2×" in (tmp_path / "d2.md").read_text()
     gates = [c for c in report["checks"] if c["gate"]]
     assert gates and all(c["holds"] for c in gates)  # NonPrivate smallest, even at n = 200
     # a second invocation loads every finished block and reproduces the numbers exactly

@@ -31,6 +31,11 @@ from reference.accounting import (
     wishart_tree_epsilon_lower,
     wishart_tree_meets,
 )
+from reference.agarwal_singh.aggregation import (
+    laplace_scale_tree_strict,
+    laplace_scale_tree_tight,
+    nodes_per_leaf,
+)
 from reference.engine import run_gap_batch
 from reference.shariff_sheffet.bounds import wishart_degrees_of_freedom, wishart_unshifted_bounds
 from reference.shariff_sheffet.regularizers import (
@@ -246,3 +251,15 @@ def test_laplace_tree_accountant() -> None:
     assert laplace_tree_epsilon(1e-3, epsilon_0=eps0, nodes=10) <= 1.0
     assert laplace_tree_epsilon(1e-3, epsilon_0=eps0 * 1.01, nodes=10) > 1.0
     assert laplace_tree_node_epsilon(1.0, 0.0, nodes=10) == pytest.approx(0.1)
+
+
+def test_laplace_tight_tree_scale_is_strict_at_pure_dp_and_smaller_with_delta() -> None:
+    T, diameter = 1000, 4.0
+    strict = laplace_scale_tree_strict(1.0, T, diameter)
+    assert laplace_scale_tree_tight(1.0, 0.0, T, diameter) == pytest.approx(strict)
+    tight = laplace_scale_tree_tight(1.0, 1e-3, T, diameter)
+    h = nodes_per_leaf(T)
+    assert tight < strict / 1.25
+    assert laplace_tree_epsilon(1e-3, epsilon_0=diameter / tight, nodes=h) <= 1.0
+    with pytest.raises(ValueError, match=r"^delta must be"):
+        laplace_scale_tree_tight(1.0, 1.0, T, diameter)

@@ -12,6 +12,8 @@ Paper: ``/work/shared/seeds/002_073f5552147145e6.txt``; spec:
 * :mod:`~reference.zhou_tan.algorithms` -- GP-UCB, (LDP-)TGP-UCB, (LDP-)ATA-GP-UCB, (LDP-)MoMA-GP-UCB.
 * :mod:`~reference.zhou_tan.environment` -- finite-arm environments, curator, trial loop.
 * :mod:`~reference.zhou_tan.bounds` -- Theorem 1-4, Cor. 1 and the appendix lemmas as functions.
+* :mod:`~reference.zhou_tan.datasets` -- Sec. 5.1 real-data problems and their seeded offline
+  stand-ins (light sensor, stock prices); nothing is downloaded.
 """
 
 from reference.zhou_tan.algorithms import (

@@ -1,0 +1,181 @@
+"""Tests of the Zhou & Tan reproductions (tiny sizes; the documented reduced scale runs from the CLI).
+
+Checked: the three output files and a JSON round trip, determinism, the resume path (a second run
+computes no cell), refusal of cells computed under another configuration, common random numbers
+across algorithms, the theorem forms against hand-written closed forms (Thm 3 ∝ 1/ϵ exactly), and
+the scaling fit recovering a known exponent on data generated from the form with a fixed seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from audit.regret import fit_against_form
+from audit.reproduce_zhou_tan import (
+    Fig2Config,
+    Fig3Config,
+    Panel,
+    ScalingConfig,
+    build_parser,
+    main,
+    reproduce_fig2,
+    reproduce_fig3,
+    reproduce_scaling,
+    theorem_form,
+)
+from audit.results import to_jsonable
+from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel, unit_grid
+from reference.zhou_tan.schedules import rho_nys
+
+TINY3 = Fig3Config(T=40, trials=2, algorithms=("tgp", "ata", "moma"))
+TINY2 = Fig2Config(
+    T=30,
+    trials=2,
+    panels=(Panel("2d", "synthetic_se", None), Panel("2e", "light", None)),
+    algorithms=("tgp", "moma", "moma_theory"),
+)
+TINY_SCALING = ScalingConfig(
+    T=40, replicates=3, eps_grid=(0.5, 1.0, 2.0), first_checkpoint=5, checkpoints=5,
+    algorithms=("tgp", "moma"),
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def fig3_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    out = tmp_path_factory.mktemp("fig3")
+    return out, reproduce_fig3(TINY3, out)
+
+
+def test_fig3_writes_json_png_md(fig3_run: tuple[Path, dict[str, object]]) -> None:
+    out, report = fig3_run
+    for ext in ("json", "png", "md"):
+        assert (out / f"zhou_tan_fig3.{ext}").stat().st_size > 0
+    assert json.loads((out / "zhou_tan_fig3.json").read_text()) == to_jsonable(report)
+    md = (out / "zhou_tan_fig3.md").read_text()
+    assert "lowest final regret" in md and "stand-ins" in md
+    assert report["cells"] == {"computed": 9, "reused": 0}
+
+
+def test_fig3_regret_is_sane(fig3_run: tuple[Path, dict[str, object]]) -> None:
+    _, report = fig3_run
+    results = report["results"]
+    assert isinstance(results, dict) and set(results) == {"3a", "3b", "3c"}
+    for res in results.values():
+        for s in res["algorithms"].values():
+            curve = np.asarray(s["mean_curve"])
+            assert curve.size == TINY3.T
+            assert np.all(np.diff(curve) >= -1e-9)  # cumulative regret never decreases
+            # regret per round ≤ max f − min f, which is ≤ 2·max|f| = 2B for the synthetic panels
+            spread = res["f_range_data"] if res["f_range_data"] is not None else 2 * res["B_mean"]
+            assert 0.0 <= s["final_mean"] <= TINY3.T * spread + 1e-9
+    checks = report["checks"]
+    assert isinstance(checks, list) and len(checks) == 3
+
+
+def test_resume_reuses_cells_and_refuses_other_configs(
+    fig3_run: tuple[Path, dict[str, object]],
+) -> None:
+    out, first = fig3_run
+    again = reproduce_fig3(TINY3, out)
+    assert again["cells"] == {"computed": 0, "reused": 9}
+    assert again["results"] == first["results"]
+    with pytest.raises(ValueError, match="another configuration"):
+        reproduce_fig3(dataclasses.replace(TINY3, T=41), out)
+    with pytest.raises(ValueError, match="another configuration"):
+        reproduce_fig3(dataclasses.replace(TINY3, seed=TINY3.seed + 1), out)
+
+
+def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None:
+    a = reproduce_fig2(TINY2, tmp_path / "a")
+    b = reproduce_fig2(TINY2, tmp_path / "b")
+    assert a["results"] == b["results"]
+    assert a["cells"] == {"computed": 6, "reused": 0}
+    cells = tmp_path / "a" / "zhou_tan_fig2_cells"
+    # the synthetic objective (hence B) of trial i is the same for every algorithm
+    Bs = [np.load(cells / f"2d_{alg}.npz")["B"] for alg in TINY2.algorithms]
+    assert all(np.array_equal(Bs[0], B) for B in Bs[1:])
+    assert Bs[0][0] != Bs[0][1]  # f is redrawn every trial (l. 348)
+    c = reproduce_fig2(dataclasses.replace(TINY2, seed=TINY2.seed + 1), tmp_path / "c")
+    assert c["results"] != a["results"]
+
+
+def test_theorem_forms_match_the_closed_forms() -> None:
+    T, g, B, R, delta, eps_nys = 500.0, 12.0, 2.0, 1.0, 0.05, 0.1
+    th = (B + R) / 0.5
+    thm3 = th * math.sqrt(math.log(T) * g * T) + th * math.sqrt(T) * math.log(T) * math.sqrt(
+        g * (g + math.log(1 / delta))
+    )
+    got = theorem_form("tgp", np.array([T]), np.array([g]), B, R, 0.5, eps_nys, delta)
+    assert got[0] == pytest.approx(thm3, rel=1e-12)
+    # Thm 3's bracket is exactly ∝ 1/ϵ (spec T-21)
+    twice = theorem_form("tgp", np.array([T]), np.array([g]), B, R, 0.25, eps_nys, delta)
+    assert twice[0] == pytest.approx(2 * got[0], rel=1e-12)
+    rho = (1 + eps_nys) / (1 - eps_nys)
+    lt = math.log(T / delta)
+    cor1 = rho * B * (1 + 1 / math.sqrt(1 - eps_nys)) * math.sqrt(g * T * lt) + (
+        rho**2 / eps_nys
+    ) * lt * (B + R) / 0.5 * g * math.sqrt(T)
+    got_m = theorem_form("moma", np.array([T]), np.array([g]), B, R, 0.5, eps_nys, delta)
+    assert got_m[0] == pytest.approx(cor1, rel=1e-12)
+    assert rho_nys(eps_nys) == pytest.approx(rho)
+    with pytest.raises(ValueError, match="algorithm"):
+        theorem_form("gp", np.array([T]), np.array([g]), B, R, 0.5, eps_nys, delta)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("exponent", "consistent"), [(0.7, True), (1.0, True), (1.5, False)])
+def test_fit_recovers_a_known_exponent(exponent: float, consistent: bool) -> None:
+    # regret = 3 · form^b · lognormal(0, 0.05²) with the Thm 3 form at checkpoints t ∈ [10, 2000]
+    K = se_kernel(unit_grid(100), unit_grid(100), 0.2)
+    ts = np.unique(np.geomspace(10, 2000, 12).round().astype(np.int64))
+    gbar = certified_gamma_upper(K, int(ts[-1]), 1.0)
+    form = theorem_form("tgp", ts, gbar[ts - 1], 3.0, 1.0, 1.0, 0.1, 0.05)
+    rng = np.random.default_rng(2024)
+    regrets = 3.0 * form**exponent * np.exp(0.05 * rng.standard_normal((8, ts.size)))
+    fit = fit_against_form("synthetic", ts.astype(np.float64), form, regrets, theorem_exponent="1")
+    assert fit.ci_low <= exponent <= fit.ci_high
+    assert abs(fit.slope - exponent) < 0.05
+    assert fit.consistent is consistent
+
+
+def test_scaling_run_writes_fits_and_resumes(tmp_path: Path) -> None:
+    report = reproduce_scaling(TINY_SCALING, tmp_path)
+    for ext in ("json", "png", "md"):
+        assert (tmp_path / f"zhou_tan_scaling.{ext}").stat().st_size > 0
+    assert json.loads((tmp_path / "zhou_tan_scaling.json").read_text()) == to_jsonable(report)
+    fits = report["fits"]
+    assert len(fits) == 2 * len(TINY_SCALING.algorithms)
+    for fit in fits:
+        assert fit["ci_low"] <= fit["slope"] <= fit["ci_high"]
+        assert fit["observations"] == fit["replicates"] * (
+            len(report["checkpoints"]) if "vs T" in fit["name"] else len(TINY_SCALING.eps_grid)
+        )
+    assert report["cells"] == {"computed": 6, "reused": 0}
+    again = reproduce_scaling(TINY_SCALING, tmp_path)
+    assert again["cells"] == {"computed": 0, "reused": 6}
+    assert again["fits"] == fits
+    with pytest.raises(ValueError, match="eps_for_T"):
+        reproduce_scaling(dataclasses.replace(TINY_SCALING, eps_for_T=3.0), tmp_path)
+
+
+def test_configs_and_cli() -> None:
+    assert Fig2Config.paper().T == 1000 and Fig2Config.paper().trials == 10
+    assert Fig3Config.paper().panels == Fig3Config().panels
+    assert [p.label for p in Fig2Config().panels] == ["2a", "2b", "2c", "2d", "2e", "2f"]
+    assert [(p.dataset, p.eps) for p in Fig3Config().panels] == [
+        ("synthetic_se", 1.0),
+        ("light", 1.0),
+        ("stock", 0.5),
+    ]
+    args = build_parser("x").parse_args(["fig2", "--paper-scale", "--runs", "3"])
+    assert args.experiments == ["fig2"] and args.paper_scale and args.runs == 3
+    assert args.out == Path("results/reproduce")
+    assert main(["nonsense"], prog="x") == 2
+    assert main(["fig3", "--runs", "1"], prog="x") == 2
+    with pytest.raises(ValueError, match="trials"):
+        reproduce_fig3(dataclasses.replace(TINY3, trials=1), Path("unused"))
