@@ -341,6 +341,14 @@ def _replacement_kinds() -> list[str]:
     return [f"cell:{i}" for i in reversed(range(len(REPLACEMENT_CELLS) - 1))]
 
 
+def _relation_kinds(relation: str) -> list[str]:
+    if relation == "add_remove":
+        return ["add", "remove"]
+    if relation == "replace_one":
+        return _replacement_kinds()
+    raise ValueError(f"relation must be 'replace_one' or 'add_remove', got {relation!r}")
+
+
 def wishart_tree_delta(
     epsilon: float,
     *,
@@ -359,12 +367,7 @@ def wishart_tree_delta(
     """
     k, p, nodes = _check_wishart(k, p, nodes)
     eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
-    if relation == "add_remove":
-        kinds = ["add", "remove"]
-    elif relation == "replace_one":
-        kinds = _replacement_kinds()
-    else:
-        raise ValueError(f"relation must be 'replace_one' or 'add_remove', got {relation!r}")
+    kinds = _relation_kinds(relation)
     return max(
         float(_wishart_composed(k, p, nodes, kind, interval).get_delta_for_epsilon(eps))
         for kind in kinds
@@ -384,12 +387,7 @@ def wishart_tree_epsilon(
     per-direction) ``ε(δ)`` of the pessimistic PLDs of :func:`wishart_tree_delta`."""
     k, p, nodes = _check_wishart(k, p, nodes)
     dlt = check_delta(delta)
-    if relation == "add_remove":
-        kinds = ["add", "remove"]
-    elif relation == "replace_one":
-        kinds = _replacement_kinds()
-    else:
-        raise ValueError(f"relation must be 'replace_one' or 'add_remove', got {relation!r}")
+    kinds = _relation_kinds(relation)
     return max(
         float(_wishart_composed(k, p, nodes, kind, interval).get_epsilon_for_delta(dlt))
         for kind in kinds
@@ -410,7 +408,7 @@ def wishart_tree_meets(
     k, p, nodes = _check_wishart(k, p, nodes)
     eps = check_positive("epsilon", epsilon)
     dlt = check_delta(delta)
-    kinds = ["add", "remove"] if relation == "add_remove" else _replacement_kinds()
+    kinds = _relation_kinds(relation)
     return all(
         float(_wishart_composed(k, p, nodes, kind, interval).get_delta_for_epsilon(eps)) <= dlt
         for kind in kinds
