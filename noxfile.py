@@ -19,7 +19,8 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
 PYTHON = None  # the interpreter that runs nox (Python >= 3.11)
-OTHER_PAPERS = ("zhou-tan", "agarwal-singh")  # `privonline reproduce PAPER`: the other papers' reproductions
+# `privonline reproduce PAPER`: the other papers' reproductions
+OTHER_PAPERS = ("zhou-tan", "agarwal-singh")
 
 
 @nox.session(python=PYTHON)
