@@ -63,6 +63,14 @@ def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     assert "runs must be >= 2" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("paper", ["zhou-tan", "agarwal-singh"])
+def test_reproduce_routes_the_other_papers(paper: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        privonline_main(["reproduce", paper, "--help"])
+    assert exit_info.value.code == 0
+    assert f"privonline reproduce {paper}" in capsys.readouterr().out
+
+
 def test_d3_regret_vs_shift_writes_its_report(tmp_path: Path) -> None:
     config = D3Config(n=120, d=3, grid=(0.0, 1.0), runs=2, block_size=1)
     rhos = d3_rho_grid(config)
