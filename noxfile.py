@@ -20,7 +20,7 @@ nox.options.error_on_missing_interpreters = True
 
 PYTHON = None  # the interpreter that runs nox (Python >= 3.11)
 # `privonline reproduce PAPER`: the other papers' reproductions
-OTHER_PAPERS = ("zhou-tan", "agarwal-singh")
+OTHER_PAPERS = ("zhou-tan", "agarwal-singh", "sajed-sheffet")
 
 
 @nox.session(python=PYTHON)

@@ -483,7 +483,7 @@ def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
         "experiments",
         nargs="*",
         metavar="{d1,d2,d3}",
-        help="which experiments (default: all); or one of zhou-tan, agarwal-singh "
+        help="which experiments (default: all); or one of zhou-tan, agarwal-singh, sajed-sheffet "
         "followed by that paper's own options (see 'privonline reproduce zhou-tan --help')",
     )
     parser.add_argument("--paper-scale", action="store_true", help="the paper's sizes (very long)")
@@ -503,6 +503,7 @@ def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
 OTHER_PAPERS: dict[str, str] = {
     "zhou-tan": "audit.reproduce_zhou_tan",
     "agarwal-singh": "audit.reproduce_agarwal_singh",
+    "sajed-sheffet": "audit.reproduce_sajed_sheffet",
 }
 """``privonline reproduce PAPER ...`` hands the rest of the command line to that paper's module."""
 
@@ -511,7 +512,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
     """Entry point; exit code 1 if a gate fails.
 
     ``privonline reproduce [d1 d2 d3]`` runs the Shariff & Sheffet reproductions;
-    ``privonline reproduce zhou-tan|agarwal-singh ...`` the other papers' (their own
+    ``privonline reproduce zhou-tan|agarwal-singh|sajed-sheffet ...`` the other papers' (their own
     ``--help``)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in OTHER_PAPERS:

@@ -63,7 +63,7 @@ def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     assert "runs must be >= 2" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("paper", ["zhou-tan", "agarwal-singh"])
+@pytest.mark.parametrize("paper", ["zhou-tan", "agarwal-singh", "sajed-sheffet"])
 def test_reproduce_routes_the_other_papers(paper: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         privonline_main(["reproduce", paper, "--help"])

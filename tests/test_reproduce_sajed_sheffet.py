@@ -1,0 +1,171 @@
+"""Tests of ``audit.reproduce_sajed_sheffet`` on tiny configurations (seconds).
+
+Checks: both experiments write their JSON, PNG and Markdown; the JSON round-trips; a rerun reuses
+every finished cell (no cell recomputed, cell files untouched) and gives the same report; a cell
+written with another configuration is refused; the DP-SE paper-scale cell reproduces the C1/K=5
+value computed by hand in spec §7 (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
+of the per-setting means; the two-term fit and the form fits recover known coefficients and a
+known exponent on synthetic data generated from Theorem 4.3's form (fixed seed); the l. 262 form by
+hand; the command line's argument errors.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from audit.regret import fit_against_form
+from audit.reproduce_sajed_sheffet import (
+    Sec5Config,
+    Thm43Config,
+    build_parser,
+    main,
+    reproduce_ss_sec5,
+    reproduce_ss_thm43,
+    thm43_line262_form,
+    thm43_linear_fit,
+)
+from audit.results import to_jsonable
+from reference.sajed_sheffet.engine import section5_means
+
+TINY_SEC5 = Sec5Config(
+    T=1_500,
+    runs=2,
+    instances=("C1", "C2"),
+    Ks=(3, 5),
+    epsilons=(0.25, 1.0),
+    dpse_paper_T=50_000_000,
+    dpse_paper_runs=2,
+    prefix_rounds=2_000,
+    prefix_runs=2,
+    seed=1,
+)
+TINY_THM43 = Thm43Config(
+    Ts=(10**6, 10**7),
+    runs=3,
+    instances=("C1", "C2", "C3"),
+    Ks=(3, 5),
+    epsilons=(0.1, 1.0),
+    fit_T=10**7,
+    fit_K=5,
+    fit_epsilon=1.0,
+    seed=2,
+)
+
+
+def _outputs(out: Path, name: str) -> None:
+    for suffix in ("json", "png", "md"):
+        assert (out / f"{name}.{suffix}").stat().st_size > 0
+
+
+def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path: Path) -> None:
+    report = reproduce_ss_sec5(TINY_SEC5, tmp_path)
+    _outputs(tmp_path, "ss_sec5")
+    cells = sorted((tmp_path / "ss_sec5_cells").glob("*.npz"))
+    assert len(cells) == 2 * 3 + 1 and report["cells"] == {"computed": 7, "reused": 0}
+    loaded = json.loads((tmp_path / "ss_sec5.json").read_text())
+    assert loaded == json.loads(json.dumps(to_jsonable(report)))
+    assert len(loaded["settings"]) == 2 * 2 * 2
+    mtimes = {p: p.stat().st_mtime_ns for p in cells}
+    again = reproduce_ss_sec5(TINY_SEC5, tmp_path)
+    assert again["cells"] == {"computed": 0, "reused": 7}
+    assert {p: p.stat().st_mtime_ns for p in cells} == mtimes
+    assert again["settings"] == report["settings"]
+    with pytest.raises(ValueError, match="another configuration"):
+        reproduce_ss_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "runs": 3}), tmp_path)
+    # Spec §7 by hand: C1/K=5 at T = 5·10⁷ is deterministic, (r_1 + r_2 + r_3)·0.05·4.
+    c1k5 = next(
+        s for s in report["settings"] if (s["instance"], s["K"], s["epsilon"]) == ("C1", 5, 0.25)
+    )
+    assert c1k5["dpse_paper_T"]["mean"] == pytest.approx((2743 + 11676 + 48362) * 0.2, rel=1e-12)
+    assert c1k5["spec_dpse"]["agrees"]
+    for s in report["settings"]:
+        for cal in TINY_SEC5.calibrations:
+            assert s[f"ratio_{cal}"] == pytest.approx(s[f"dpucb_{cal}"]["mean"] / s["dpse"]["mean"])
+        # every curve ends at the final regret and never decreases
+        for curve in s["curves"].values():
+            assert np.all(np.diff(curve) >= -1e-9)
+        assert s["curves"]["dpse"][-1] == pytest.approx(s["dpse"]["mean"])
+    # Paper-scale lower bounds: DP-UCB's first 2000 rounds at T = 5·10⁷ are (nearly) round-robin,
+    # so the prefix regret is close to 2000 · mean gap, bounded by 2000 · max gap.
+    bounds = report["paper_T_ratio_lower_bounds"]
+    assert [b["instance"] for b in bounds] == ["C1", "C2"]
+    for b in bounds:
+        gaps = 0.75 - section5_means(b["instance"], 5)
+        for cal in TINY_SEC5.calibrations:
+            prefix = b[f"dpucb_{cal}_regret_after_prefix"]["mean"]
+            assert 0.5 * 2_000 * gaps.mean() < prefix <= 2_000 * gaps.max()
+            assert b[f"ratio_lower_bound_{cal}"] == pytest.approx(
+                prefix / b["dpse_final_regret_at_T"]
+            )
+    md = (tmp_path / "ss_sec5.md").read_text()
+    assert "≥ 5×" in md and "per_tree" in md and "split" in md
+
+
+def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
+    report = reproduce_ss_thm43(TINY_THM43, tmp_path)
+    _outputs(tmp_path, "ss_thm43")
+    assert report["cells"] == {"computed": 4, "reused": 0}
+    loaded = json.loads((tmp_path / "ss_thm43.json").read_text())
+    assert loaded == json.loads(json.dumps(to_jsonable(report)))
+    assert set(report["scaling_fits"]) == {
+        f"{v} / {f}" for v in ("log T", "K", "1/ε") for f in ("l262", "l263")
+    }
+    lin = report["linear_fit"]
+    assert lin["c1_ci"][0] <= lin["c1"] <= lin["c1_ci"][1]
+    again = reproduce_ss_thm43(TINY_THM43, tmp_path)
+    assert again["cells"] == {"computed": 0, "reused": 4}
+    assert again["linear_fit"] == report["linear_fit"]
+    with pytest.raises(ValueError, match="fit_T"):
+        reproduce_ss_thm43(Thm43Config(**{**TINY_THM43.__dict__, "fit_T": 5}), tmp_path)
+
+
+def test_line262_form_by_hand() -> None:
+    # gaps (0, 0.5, 0.25), T = 100, K = 3, ε = 2
+    expected = math.log(100 * 3 * math.log(2.0)) * (2.0 + 0.5) + math.log(
+        100 * 3 * math.log(4.0)
+    ) * (4.0 + 0.5)
+    assert thm43_line262_form([0.0, 0.5, 0.25], 100, 2.0) == pytest.approx(expected, rel=1e-14)
+    with pytest.raises(ValueError, match="gaps"):
+        thm43_line262_form([0.0, 0.0], 100, 1.0)
+
+
+def test_linear_fit_recovers_known_coefficients_on_synthetic_data() -> None:
+    """Data from ``c₁ x_gap + c₂ x_privacy`` (c₁ = 40, c₂ = 7) plus 2% noise: both in the 95% CIs."""
+    rng = np.random.default_rng(123)
+    x_gap = np.repeat(rng.uniform(100.0, 5_000.0, size=40), 5)
+    x_priv = np.repeat(rng.uniform(50.0, 3_000.0, size=40), 5)
+    y = (40.0 * x_gap + 7.0 * x_priv) * (1.0 + 0.02 * rng.standard_normal(x_gap.size))
+    fit = thm43_linear_fit(x_gap, x_priv, y)
+    assert fit["c1_ci"][0] <= 40.0 <= fit["c1_ci"][1]
+    assert fit["c2_ci"][0] <= 7.0 <= fit["c2_ci"][1]
+    assert fit["consistent"] and fit["positive"]
+    too_big = thm43_linear_fit(x_gap, x_priv, 10.0 * (400.0 * x_gap + 70.0 * x_priv))
+    assert not too_big["consistent"]  # c₁ = 4000 > 3·1024
+
+
+def test_form_fit_recovers_a_known_exponent_on_synthetic_data() -> None:
+    """``regret = 30 f^b`` with ``b = 0.8`` (f the l. 262 form over K) and log-normal noise."""
+    rng = np.random.default_rng(7)
+    Ks = np.array([3, 5, 10, 20])
+    form = np.array([thm43_line262_form(np.r_[0.0, np.full(K - 1, 0.05)], 10**7, 0.25) for K in Ks])
+    regrets = 30.0 * form[None, :] ** 0.8 * np.exp(0.05 * rng.standard_normal((12, Ks.size)))
+    fit = fit_against_form("synthetic", Ks.astype(float), form, regrets, theorem_exponent="1")
+    assert fit.ci_low <= 0.8 <= fit.ci_high
+    assert fit.consistent
+    steep = fit_against_form("steep", Ks.astype(float), form, regrets**1.5, theorem_exponent="1")
+    assert steep.ci_low <= 1.2 <= steep.ci_high and not steep.consistent
+
+
+def test_command_line_errors_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    args = build_parser("x").parse_args([])
+    assert args.out == Path("results/reproduce") and not args.paper_scale and args.runs is None
+    assert main(["nope"], "x") == 2
+    assert main(["ss_sec5", "--runs", "1"], "x") == 2
+    assert "error" in capsys.readouterr().err
+    assert Sec5Config.paper().T == 50_000_000 and Sec5Config.paper().runs == 30
+    assert Thm43Config.paper().runs == 30
