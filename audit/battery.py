@@ -31,7 +31,12 @@ from audit.blackbox import event_audit_from_samples
 from audit.exact import gaussian_epsilon
 from audit.mechanisms import NodeViewMechanism, SymmetricGaussianMatrixMechanism, gaussian_mu
 from audit.protocols import PrivacyClaim
-from audit.regret import ScalingFit, regret_containment_audit, regret_scaling_in_n
+from audit.regret import (
+    ScalingFit,
+    regret_containment_audit,
+    regret_scaling_in_n,
+    regret_scaling_in_privacy,
+)
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from audit.stats import clopper_pearson
 from audit.stream import (
@@ -511,8 +516,8 @@ def run_privacy_battery(
     results: list[PrivacyAuditResult] = []
     for job in tqdm(jobs, disable=not progress, desc="privacy audits"):
         results.extend(job())
-    # accuracy (7 tests) and regret (4 containment + 1 scaling): one Bonferroni family
-    family_confidence = 1.0 - config.family_alpha / 12.0
+    # accuracy (7 tests) and regret (4 containment + 2 scaling): one Bonferroni family
+    family_confidence = 1.0 - config.family_alpha / 13.0
     accuracy = quick_accuracy_audits(
         seed=int(seeds[24]), runs=config.accuracy_runs, confidence=family_confidence
     )
@@ -537,10 +542,12 @@ def quick_regret_audits(
     *, seed: int, runs: int = 30, confidence: float = 0.99
 ) -> tuple[list[RunAuditResult], list[ScalingFit]]:
     """Theorem 5 containment at n = 500 (d = 3, K = 9, Δ = 0.1) for the four variants, ``runs``
-    runs each, and the non-private regret along runs of n = 2000 fitted against Theorem 5's form
-    (``max(4, runs // 2)`` runs); each test at ``confidence``."""
+    runs each; the non-private regret along runs of n = 2000 fitted against Theorem 5's form
+    (``max(4, runs // 2)`` runs); and the tight Gaussian variant's private excess regret over
+    ``ε ∈ {0.5, …, 8}`` at n = 3000 against Theorem 6's private term (``max(4, runs // 3)`` runs);
+    each test at ``confidence``."""
     privacy = PrivacyParameters(1.0, 0.1)
-    children = np.random.SeedSequence(seed).generate_state(5)
+    children = np.random.SeedSequence(seed).generate_state(6)
     containment = [
         regret_containment_audit(
             variant,
@@ -565,7 +572,19 @@ def quick_regret_audits(
         seed=int(children[4]),
         confidence=confidence,
     )
-    return containment, [scaling]
+    in_epsilon = regret_scaling_in_privacy(
+        "gaussian",
+        epsilons=(0.5, 1.0, 2.0, 4.0, 8.0),
+        d=3,
+        num_arms=9,
+        gap=0.1,
+        n=3000,
+        runs=max(4, runs // 3),
+        seed=int(children[5]),
+        calibration="tight",
+        confidence=confidence,
+    )
+    return containment, [scaling, in_epsilon]
 
 
 def quick_accuracy_audits(

@@ -12,7 +12,13 @@
   slope ``b > 1``.  The fit is *consistent* with the theorem unless the one-sided test of
   ``b ≤ 1`` rejects at level ``1 − confidence`` (i.e. the lower confidence limit exceeds 1).
   :func:`regret_scaling_in_n` fits the cumulative regret along a run (checkpoints) against the
-  theorem's bound at each ``t``.
+  theorem's bound at each ``t``; :func:`regret_scaling_in_dimension` fits the final regret over a
+  grid of ``d`` against the bound at each ``d``.
+* :func:`regret_scaling_in_privacy` -- the private excess (private minus non-private regret on the
+  same seeds) over a grid of ``ε`` against the theorem's private term, which depends on ``ε`` only
+  through the regularizer's ``ρ_max``: ``∝ ρ_max`` for Theorem 6 (``β_n²``), ``∝ √ρ_max`` for
+  Theorem 5 (``S√ρ_max`` in ``β_n``).  The excess can be negative in single runs, so it is fitted
+  by :func:`fit_mean_against_form` (a log-link model of the mean, not OLS on logs).
 * :func:`cor15_floor_check` -- Corollary 15 as a floor for pure ε-DP MAB algorithms (e.g. DP-SE of
   Sajed & Sheffet): mean regret must not be significantly below ``(K − 1) ln n / (200 ε)``.
 * :func:`regret_regression_check` -- a third-party policy (the
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -48,6 +55,7 @@ from reference.shariff_sheffet.bounds import (
 )
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
+    Calibration,
     PrivacyParameters,
     ProblemConstants,
     Variant,
@@ -62,9 +70,12 @@ __all__ = [
     "ScalingFit",
     "cor15_floor_check",
     "fit_against_form",
+    "fit_mean_against_form",
     "regret_containment_audit",
     "regret_regression_check",
+    "regret_scaling_in_dimension",
     "regret_scaling_in_n",
+    "regret_scaling_in_privacy",
     "theorem_bound",
 ]
 
@@ -169,6 +180,8 @@ class ScalingFit:
         observations: points in the fit; replicates: clusters.
         theorem_exponent: the exponent the theorem states for the scaled variable (for the report).
         bare_power_exponent: the slope of ``ln R̂`` on ``ln x`` (the variable itself), for comparison.
+        x, form, mean_values: the scaled variable, the form and the mean over replicates at each
+            point (for plots and reports).
     """
 
     name: str
@@ -182,6 +195,9 @@ class ScalingFit:
     theorem_exponent: str
     bare_power_exponent: float
     confidence: float
+    x: tuple[float, ...] = ()
+    form: tuple[float, ...] = ()
+    mean_values: tuple[float, ...] = ()
 
 
 def fit_against_form(
@@ -230,6 +246,205 @@ def fit_against_form(
         theorem_exponent=theorem_exponent,
         bare_power_exponent=float(bare.params[1]),
         confidence=confidence,
+        x=tuple(float(v) for v in x),
+        form=tuple(float(v) for v in form),
+        mean_values=tuple(float(v) for v in y.mean(axis=0)),
+    )
+
+
+def fit_mean_against_form(
+    name: str,
+    x: FloatArray,
+    form: FloatArray,
+    values: FloatArray,
+    *,
+    theorem_exponent: str,
+    confidence: float = 0.95,
+) -> ScalingFit:
+    """Fit ``E[values[r, j]] = exp(a) · form[j]^b`` (Gaussian quasi-likelihood with log link,
+    statsmodels GLM, standard errors clustered by replicate ``r``); the slope test is that of
+    :func:`fit_against_form`.
+
+    Use it for quantities that can be zero or negative in single runs (a paired difference of
+    regrets) but whose mean is positive: OLS on logs needs every value positive.
+    ``bare_power_exponent`` is the same model's slope on ``ln x``.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    form = np.asarray(form, dtype=np.float64)
+    y = np.asarray(values, dtype=np.float64)
+    if y.ndim != 2 or y.shape[1] != form.size or x.shape != form.shape:
+        raise ValueError(f"values must have shape (R, {form.size}) matching x and form")
+    if form.size < 2 or np.ptp(np.log(form)) == 0.0:
+        raise ValueError("form must take at least two distinct values")
+    if np.any(form <= 0) or np.any(x <= 0):
+        raise ValueError("form and x must be positive (their logs are the regressors)")
+    means = y.mean(axis=0)
+    if np.any(means <= 0):
+        raise ValueError(f"the mean of values must be positive at every point, got {means}")
+    R, J = y.shape
+    groups = np.repeat(np.arange(R), J)
+    family = sm.families.Gaussian(sm.families.links.Log())
+
+    def glm(regressor: FloatArray) -> tuple[float, float, tuple[float, float]]:
+        design = sm.add_constant(np.tile(np.log(regressor), R))
+        start = np.polyfit(np.log(regressor), np.log(means), 1)[::-1]
+        fit = sm.GLM(y.ravel(), design, family=family).fit(
+            start_params=start, cov_type="cluster", cov_kwds={"groups": groups}
+        )
+        low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
+        return float(fit.params[1]), float(fit.bse[1]), (low, high)
+
+    slope, se, (low, high) = glm(form)
+    df = max(R - 1, 1)
+    p_above = float(stats.t.sf((slope - 1.0) / se, df)) if se > 0 else float(slope <= 1.0)
+    return ScalingFit(
+        name=name,
+        slope=slope,
+        ci_low=low,
+        ci_high=high,
+        pvalue_above_one=p_above,
+        consistent=p_above >= 1.0 - confidence,
+        observations=R * J,
+        replicates=R,
+        theorem_exponent=theorem_exponent,
+        bare_power_exponent=glm(x)[0],
+        confidence=confidence,
+        x=tuple(float(v) for v in x),
+        form=tuple(float(v) for v in form),
+        mean_values=tuple(float(v) for v in means),
+    )
+
+
+def regret_scaling_in_dimension(
+    variant: Variant,
+    *,
+    dims: Sequence[int],
+    num_arms: int,
+    gap: float,
+    n: int,
+    runs: int,
+    seed: int,
+    privacy: PrivacyParameters | None = None,
+    theorem: Theorem = "thm5",
+    calibration: Calibration = "paper",
+    confidence: float = 0.95,
+) -> ScalingFit:
+    """Final regret of ``runs`` runs (horizon ``n``, ``α = 1/n``) at each ``d`` in ``dims``, fitted
+    against Eq. (2)/(3) at that ``d`` (replicate ``r`` uses the same seed at every ``d``).
+
+    The theorems' bounds grow with ``d`` only through ``β_n`` and ``√(d ln(1 + nL²/(dρ_min)))``,
+    and at reachable ``n`` the ``ln(2/α)`` term inside ``β_n`` dominates, so the exact bounds are
+    much flatter in ``d`` than the regret of the burn-in phase (App. D.1 reports regret ``∝ d²``):
+    read the slope as "how much faster than the bound regret grows over this range"
+    (proofs_notes/audit/regret.md), with containment as the theorem's actual guarantee.
+    """
+    n = check_int_at_least("n", n, 2)
+    grid = sorted({check_int_at_least("dims", int(d), 2) for d in dims})
+    if len(grid) < 2:
+        raise ValueError(f"dims must hold at least two distinct values >= 2, got {list(dims)}")
+    alpha = 1.0 / n
+    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    regrets = np.empty((len(seeds), len(grid)))
+    form = np.empty(len(grid))
+    for j, d in enumerate(grid):
+        constants = ProblemConstants(d=d)
+        _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
+        form[j] = theorem_bound(theorem, n, constants, alpha, bounds, gap)
+        regrets[:, j] = run_gap_batch(
+            variant,
+            d=d,
+            num_arms=num_arms,
+            gap=gap,
+            n=n,
+            seeds=seeds,
+            privacy=privacy,
+            alpha=alpha,
+            checkpoints=[n],
+            calibration=calibration,
+        ).final_regret
+    return fit_against_form(
+        f"regret vs d, {variant}, against {theorem}",
+        np.asarray(grid, dtype=np.float64),
+        form,
+        np.maximum(regrets, 1e-12),
+        theorem_exponent="d (Thm 5) / d^2 (Thm 6), up to log factors (spec 003 §4)",
+        confidence=confidence,
+    )
+
+
+def regret_scaling_in_privacy(
+    variant: Variant,
+    *,
+    epsilons: Sequence[float],
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    runs: int,
+    seed: int,
+    delta: float = 0.1,
+    calibration: Calibration = "paper",
+    confidence: float = 0.95,
+    mechanism_epsilon: Callable[[float], float] | None = None,
+) -> ScalingFit:
+    """The private excess regret over a grid of ``ε`` against the theorem's private term.
+
+    Replicate ``r`` runs the non-private variant and ``variant`` at every ``ε`` on the same seed
+    (horizon ``n``, ``α = 1/n``); the excess is the paired difference of final regrets.  The
+    theorems depend on ``(ε, δ)`` only through the regularizer bounds, and their private term is
+    ``(S√ρ_max + γ)`` in ``β_n``: the form is ``ρ_max(ε)`` under Theorem 6 (``gap > 0``; ``β_n²``)
+    and ``√ρ_max(ε)`` under Theorem 5 (``gap = 0``).  ``bare_power_exponent`` is the exponent in
+    ``1/ε``.
+
+    ``mechanism_epsilon`` maps the claimed ``ε`` to the one the mechanism is actually calibrated
+    with (default: the same): a way to plant a noise scale that grows faster than the claim as
+    ``ε`` shrinks (e.g. ``lambda e: e**2``), which the fit must flag.
+    """
+    if variant == "nonprivate":
+        raise ValueError("variant must be a private variant (the excess is over 'nonprivate')")
+    n = check_int_at_least("n", n, 2)
+    grid = sorted({check_in_range("epsilons", float(e), 0.0, math.inf) for e in epsilons})
+    if len(grid) < 2:
+        raise ValueError(f"epsilons must hold at least two distinct values > 0, got {epsilons}")
+    to_mechanism = (lambda e: e) if mechanism_epsilon is None else mechanism_epsilon
+    alpha = 1.0 / n
+    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+
+    def final_regret(which: Variant, privacy: PrivacyParameters | None) -> FloatArray:
+        return run_gap_batch(
+            which,
+            d=d,
+            num_arms=num_arms,
+            gap=gap,
+            n=n,
+            seeds=seeds,
+            privacy=privacy,
+            alpha=alpha,
+            checkpoints=[n],
+            calibration=calibration,
+        ).final_regret
+
+    baseline = final_regret("nonprivate", None)
+    constants = ProblemConstants(d=d)
+    power = 1.0 if gap > 0 else 0.5
+    excess = np.empty((len(seeds), len(grid)))
+    form = np.empty(len(grid))
+    for j, epsilon in enumerate(grid):
+        claimed = PrivacyParameters(epsilon, delta)
+        _, bounds = regularizer_spec(variant, constants, n, alpha, claimed, calibration=calibration)
+        form[j] = bounds.rho_max**power
+        actual = PrivacyParameters(to_mechanism(epsilon), delta)
+        excess[:, j] = final_regret(variant, actual) - baseline
+    theorem = "thm6 (rho_max)" if gap > 0 else "thm5 (sqrt rho_max)"
+    return fit_mean_against_form(
+        f"private excess regret vs epsilon, {variant} ({calibration}), against {theorem}",
+        1.0 / np.asarray(grid),
+        form,
+        excess,
+        theorem_exponent="1/eps (Thm 6, Cor 10/12 gap forms)"
+        if gap > 0
+        else "eps^(-1/2) (Thm 5, Cor 10/12)",
+        confidence=confidence,
     )
 
 
@@ -247,6 +462,7 @@ def regret_scaling_in_n(
     points: int = 12,
     first: int = 32,
     confidence: float = 0.95,
+    calibration: Calibration = "paper",
 ) -> ScalingFit:
     """Cumulative regret at ``points`` log-spaced rounds ``t ∈ [first, n]`` of runs with horizon
     ``n`` (``α = 1/n``), fitted against the theorem's bound at each ``t`` (same ``α`` and bounds)."""
@@ -256,7 +472,7 @@ def regret_scaling_in_n(
         raise ValueError(f"first must be < n={n}, got {first}")
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
-    _, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
+    _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
     ts = np.unique(np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64))
     batch = run_gap_batch(
         variant,
@@ -268,6 +484,7 @@ def regret_scaling_in_n(
         privacy=privacy,
         alpha=alpha,
         checkpoints=ts,
+        calibration=calibration,
     )
     form, exponent = _theorem_form(theorem, ts, constants, alpha, bounds, gap)
     return fit_against_form(

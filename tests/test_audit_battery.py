@@ -33,8 +33,9 @@ def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
     assert "definition3_run_wishart" in accuracy and "confidence_ellipsoid_gaussian" in accuracy
     assert all(not row["violation"] for row in accuracy.values())
     assert {f"thm5_containment_{v}" for v in ("nonprivate", "gaussian", "wishart")} <= set(accuracy)
-    (fit,) = payload["regret_scaling"]
-    assert fit["consistent"] and fit["slope"] < 1.0
+    in_n, in_epsilon = payload["regret_scaling"]
+    assert in_n["consistent"] and in_n["slope"] < 1.0
+    assert in_epsilon["consistent"] and in_epsilon["name"].startswith("private excess regret")
     assert "INCONSISTENT" not in (tmp_path / "report.md").read_text()
     slack = {(row["mechanism"], row["n"], row["delta"]): row for row in payload["slack"]}
     # at the printed δ = 0.1 the exact ε of the Gaussian tree is 0: the calibration is loose

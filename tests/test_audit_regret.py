@@ -7,6 +7,10 @@ Known-good cases pass and deliberately broken ones are caught:
   bound computed with ``n`` replaced by ``n/1000`` (a wrong constant) is exceeded in every run;
 * scaling: non-private regret grows more slowly than the Thm 5 and Thm 6 forms (fitted slope well
   below 1); a policy that forgets the rewards has linear regret and is rejected (slope > 1);
+* scaling in ε: the private excess regret (paired with the non-private runs) grows like Theorem
+  6's private term ``∝ ρ_max(ε)`` (n = 3000: slope 0.96 [0.87, 1.04], consistent at level 0.01); a
+  mechanism calibrated with ``ε²`` while its bounds claim ``ε`` grows faster and is rejected (slope
+  1.81 [1.71, 1.92], p = 6e-9);
 * regression check: the reference itself, run through the third-party protocol, is not worse
   (identical regret, p = 1); the reward-forgetting policy is worse (Wilcoxon p < 1e-6 over 30
   paired runs) and fails the scaling fit.
@@ -26,9 +30,12 @@ from audit.accuracy import RunAuditResult
 from audit.regret import (
     cor15_floor_check,
     fit_against_form,
+    fit_mean_against_form,
     regret_containment_audit,
     regret_regression_check,
+    regret_scaling_in_dimension,
     regret_scaling_in_n,
+    regret_scaling_in_privacy,
     theorem_bound,
 )
 from audit.stream import Algorithm1Policy
@@ -88,6 +95,61 @@ def test_fit_rejects_growth_faster_than_the_form() -> None:
     assert not fast.consistent and fast.ci_low > 1.5
     matched = fit_against_form("linear vs linear", n, n, regrets, theorem_exponent="1")
     assert matched.consistent and matched.ci_low < 1.0 < matched.ci_high + 0.1
+
+
+def test_mean_fit_recovers_the_exponent_when_single_values_are_negative() -> None:
+    # E[y] = 2·f^0.7 with additive noise large enough that some values are negative
+    rng = np.random.default_rng(8)
+    form = np.geomspace(1.0, 100.0, 6)
+    values = 2.0 * form[None, :] ** 0.7 + rng.normal(0.0, 2.0, size=(40, 6))
+    assert np.any(values < 0)
+    fit = fit_mean_against_form("synthetic", form, form, values, theorem_exponent="1")
+    assert fit.ci_low < 0.7 < fit.ci_high and fit.consistent
+    assert fit.bare_power_exponent == pytest.approx(fit.slope)
+    steep = fit_mean_against_form("steep", form, form**0.35, values, theorem_exponent="1")
+    assert not steep.consistent and steep.ci_low > 1.5
+    with pytest.raises(ValueError, match=r"^the mean of values must be positive"):
+        fit_mean_against_form("bad", form, form, -np.abs(values), theorem_exponent="1")
+
+
+PRIVACY_SCALING: dict[str, Any] = {
+    "epsilons": (0.5, 1.0, 2.0, 4.0, 8.0),
+    "d": 3,
+    "num_arms": 9,
+    "gap": 0.1,
+    "n": 3000,
+    "runs": 10,
+    "seed": 4,
+    "calibration": "tight",
+    "confidence": 0.99,
+}
+
+
+def test_private_excess_grows_like_the_theorem_and_an_eps_squared_calibration_is_caught() -> None:
+    good = regret_scaling_in_privacy("gaussian", **PRIVACY_SCALING)
+    assert good.consistent, good
+    assert good.bare_power_exponent > 0.2  # the excess does grow as ε shrinks
+    planted = regret_scaling_in_privacy(
+        "gaussian", mechanism_epsilon=lambda e: e * e, **PRIVACY_SCALING
+    )
+    assert not planted.consistent, planted
+    assert planted.slope > good.slope + 0.3
+    with pytest.raises(ValueError, match=r"^variant must be a private variant"):
+        regret_scaling_in_privacy("nonprivate", **PRIVACY_SCALING)
+    with pytest.raises(ValueError, match=r"^epsilons must hold at least two"):
+        regret_scaling_in_privacy("gaussian", **dict(PRIVACY_SCALING, epsilons=(1.0, 1.0)))
+
+
+def test_dimension_fit_reports_against_the_bound_at_each_d() -> None:
+    fit = regret_scaling_in_dimension(
+        "nonprivate", dims=(2, 4), num_arms=4, gap=0.1, n=400, runs=4, seed=1, theorem="thm6"
+    )
+    assert fit.x == (2.0, 4.0) and fit.replicates == 4 and len(fit.form) == 2
+    assert fit.form[1] > fit.form[0]  # Eq. (3) grows with d
+    with pytest.raises(ValueError, match=r"^dims must hold at least two"):
+        regret_scaling_in_dimension(
+            "nonprivate", dims=(3,), num_arms=4, gap=0.1, n=400, runs=4, seed=1
+        )
 
 
 @pytest.mark.parametrize(

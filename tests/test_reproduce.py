@@ -13,10 +13,12 @@ from audit.reproduce import (
     D1Config,
     D2Config,
     D3Config,
+    ScalingConfig,
     d3_rho_grid,
     reproduce_d1,
     reproduce_d2,
     reproduce_d3,
+    reproduce_scaling,
 )
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
@@ -58,7 +60,7 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
 
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["reproduce", "d4"]) == 2
-    assert "experiments must be among d1, d2, d3" in capsys.readouterr().err
+    assert "experiments must be among d1, d2, d3, scaling" in capsys.readouterr().err
     assert privonline_main(["reproduce", "--runs", "1"]) == 2
     assert "runs must be >= 2" in capsys.readouterr().err
 
@@ -85,3 +87,29 @@ def test_d3_regret_vs_shift_writes_its_report(tmp_path: Path) -> None:
     assert (tmp_path / "d3.png").stat().st_size > 0 and "max / min" in (
         tmp_path / "d3.md"
     ).read_text()
+
+
+def test_scaling_writes_its_report_and_resumes_from_its_cells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = ScalingConfig(
+        n=300, d=2, num_arms=4, dims=(2, 3), epsilons=(1.0, 4.0), gaps=(0.1,),
+        privacy_cells=(("gaussian", "tight"),), runs=3,
+    )  # fmt: skip
+    report = reproduce_scaling(config, tmp_path)
+    keys = [row["key"] for row in report["fits"]]
+    assert keys[:2] == [
+        "eps_gaussian_tight_gap0.1",
+        "eps_gaussian_tight_gap0.1_planted_eps_squared",
+    ]
+    assert {row["gate"] for row in report["fits"]} == {"consistent", "inconsistent", "report"}
+    assert all(row["holds"] for row in report["fits"] if row["gate"] == "report")
+    assert (tmp_path / "scaling.png").stat().st_size > 0
+    assert "| fit | b |" in (tmp_path / "scaling.md").read_text()
+
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a cached scaling cell was recomputed")
+
+    for name in ("regret_scaling_in_privacy", "regret_scaling_in_dimension", "regret_scaling_in_n"):
+        monkeypatch.setattr(f"audit.reproduce.{name}", must_not_run)
+    assert reproduce_scaling(config, tmp_path) == report
