@@ -36,7 +36,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import statsmodels.api as sm
@@ -200,40 +200,53 @@ class ScalingFit:
     mean_values: tuple[float, ...] = ()
 
 
-def fit_against_form(
+def _fit_slope(
     name: str,
     x: FloatArray,
     form: FloatArray,
-    regrets: FloatArray,
+    values: FloatArray,
     *,
+    model: Literal["log_ols", "log_link"],
     theorem_exponent: str,
-    confidence: float = 0.95,
+    confidence: float,
 ) -> ScalingFit:
-    """Fit ``ln regrets[r, j] = a + b ln form[j]`` over replicates ``r`` and points ``j``.
-
-    Args:
-        x: the scaled variable at each point (``n``, ``d`` or ``1/ε``), shape ``(J,)``.
-        form: the theorem's bound at each point, shape ``(J,)``.
-        regrets: shape ``(R, J)``, positive.
-    """
+    """The fit behind :func:`fit_against_form` (``"log_ols"``) and :func:`fit_mean_against_form`
+    (``"log_link"``): validation, the clustered model on ``ln form`` and on ``ln x``, and the
+    one-sided ``t`` test of ``b ≤ 1`` with ``R − 1`` degrees of freedom."""
+    label = "regrets" if model == "log_ols" else "values"
     x = np.asarray(x, dtype=np.float64)
     form = np.asarray(form, dtype=np.float64)
-    y = np.asarray(regrets, dtype=np.float64)
+    y = np.asarray(values, dtype=np.float64)
     if y.ndim != 2 or y.shape[1] != form.size or x.shape != form.shape:
-        raise ValueError(f"regrets must have shape (R, {form.size}) matching x and form")
+        raise ValueError(f"{label} must have shape (R, {form.size}) matching x and form")
     if form.size < 2 or np.ptp(np.log(form)) == 0.0:
         raise ValueError("form must take at least two distinct values")
-    if np.any(y <= 0) or np.any(form <= 0):
+    means = y.mean(axis=0)
+    if model == "log_ols" and (np.any(y <= 0) or np.any(form <= 0)):
         raise ValueError("regrets and form must be positive (logs are fitted)")
+    if model == "log_link":
+        if np.any(form <= 0) or np.any(x <= 0):
+            raise ValueError("form and x must be positive (their logs are the regressors)")
+        if np.any(means <= 0):
+            raise ValueError(f"the mean of values must be positive at every point, got {means}")
     R, J = y.shape
     groups = np.repeat(np.arange(R), J)
-    design = sm.add_constant(np.tile(np.log(form), R))
-    fit = sm.OLS(np.log(y).ravel(), design).fit(cov_type="cluster", cov_kwds={"groups": groups})
-    slope, se = float(fit.params[1]), float(fit.bse[1])
-    low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
+    cluster: dict[str, Any] = {"cov_type": "cluster", "cov_kwds": {"groups": groups}}
+
+    def slope_on(regressor: FloatArray) -> tuple[float, float, float, float]:
+        design = sm.add_constant(np.tile(np.log(regressor), R))
+        if model == "log_ols":
+            fit = sm.OLS(np.log(y).ravel(), design).fit(**cluster)
+        else:
+            start = np.polyfit(np.log(regressor), np.log(means), 1)[::-1]
+            family = sm.families.Gaussian(sm.families.links.Log())
+            fit = sm.GLM(y.ravel(), design, family=family).fit(start_params=start, **cluster)
+        low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
+        return float(fit.params[1]), float(fit.bse[1]), low, high
+
+    slope, se, low, high = slope_on(form)
     df = max(R - 1, 1)  # cluster-robust inference uses t with (clusters − 1) d.f.
     p_above = float(stats.t.sf((slope - 1.0) / se, df)) if se > 0 else float(slope <= 1.0)
-    bare = sm.OLS(np.log(y).ravel(), sm.add_constant(np.tile(np.log(x), R))).fit()
     return ScalingFit(
         name=name,
         slope=slope,
@@ -244,12 +257,35 @@ def fit_against_form(
         observations=R * J,
         replicates=R,
         theorem_exponent=theorem_exponent,
-        bare_power_exponent=float(bare.params[1]),
+        bare_power_exponent=slope_on(x)[0],
         confidence=confidence,
         x=tuple(float(v) for v in x),
         form=tuple(float(v) for v in form),
-        mean_values=tuple(float(v) for v in y.mean(axis=0)),
+        mean_values=tuple(float(v) for v in means),
     )
+
+
+def fit_against_form(
+    name: str,
+    x: FloatArray,
+    form: FloatArray,
+    regrets: FloatArray,
+    *,
+    theorem_exponent: str,
+    confidence: float = 0.95,
+) -> ScalingFit:
+    """Fit ``ln regrets[r, j] = a + b ln form[j]`` over replicates ``r`` and points ``j`` (OLS,
+    standard errors clustered by replicate); ``bare_power_exponent`` is the slope on ``ln x``.
+
+    Args:
+        x: the scaled variable at each point (``n``, ``d`` or ``1/ε``), shape ``(J,)``.
+        form: the theorem's bound at each point, shape ``(J,)``.
+        regrets: shape ``(R, J)``, positive.
+    """
+    return _fit_slope(
+        name, x, form, regrets, model="log_ols", theorem_exponent=theorem_exponent,
+        confidence=confidence,
+    )  # fmt: skip
 
 
 def fit_mean_against_form(
@@ -269,50 +305,10 @@ def fit_mean_against_form(
     regrets) but whose mean is positive: OLS on logs needs every value positive.
     ``bare_power_exponent`` is the same model's slope on ``ln x``.
     """
-    x = np.asarray(x, dtype=np.float64)
-    form = np.asarray(form, dtype=np.float64)
-    y = np.asarray(values, dtype=np.float64)
-    if y.ndim != 2 or y.shape[1] != form.size or x.shape != form.shape:
-        raise ValueError(f"values must have shape (R, {form.size}) matching x and form")
-    if form.size < 2 or np.ptp(np.log(form)) == 0.0:
-        raise ValueError("form must take at least two distinct values")
-    if np.any(form <= 0) or np.any(x <= 0):
-        raise ValueError("form and x must be positive (their logs are the regressors)")
-    means = y.mean(axis=0)
-    if np.any(means <= 0):
-        raise ValueError(f"the mean of values must be positive at every point, got {means}")
-    R, J = y.shape
-    groups = np.repeat(np.arange(R), J)
-    family = sm.families.Gaussian(sm.families.links.Log())
-
-    def glm(regressor: FloatArray) -> tuple[float, float, tuple[float, float]]:
-        design = sm.add_constant(np.tile(np.log(regressor), R))
-        start = np.polyfit(np.log(regressor), np.log(means), 1)[::-1]
-        fit = sm.GLM(y.ravel(), design, family=family).fit(
-            start_params=start, cov_type="cluster", cov_kwds={"groups": groups}
-        )
-        low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
-        return float(fit.params[1]), float(fit.bse[1]), (low, high)
-
-    slope, se, (low, high) = glm(form)
-    df = max(R - 1, 1)
-    p_above = float(stats.t.sf((slope - 1.0) / se, df)) if se > 0 else float(slope <= 1.0)
-    return ScalingFit(
-        name=name,
-        slope=slope,
-        ci_low=low,
-        ci_high=high,
-        pvalue_above_one=p_above,
-        consistent=p_above >= 1.0 - confidence,
-        observations=R * J,
-        replicates=R,
-        theorem_exponent=theorem_exponent,
-        bare_power_exponent=glm(x)[0],
+    return _fit_slope(
+        name, x, form, values, model="log_link", theorem_exponent=theorem_exponent,
         confidence=confidence,
-        x=tuple(float(v) for v in x),
-        form=tuple(float(v) for v in form),
-        mean_values=tuple(float(v) for v in means),
-    )
+    )  # fmt: skip
 
 
 def regret_scaling_in_dimension(

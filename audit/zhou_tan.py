@@ -29,11 +29,17 @@ claim is rejected.  Broken randomisers (built from the reference with mis-set pa
   heavy-tailed experiments), whose support is ``ℝ``, so Lemma 1's ``|y| ≤ B+R`` fails;
 * learner ``raw_rewards`` -- the learner fed raw rewards (curator bypassed).
 
-Correctness (spec §4.2 MC1, MC3):
+Correctness (spec §4.2 MC1, MC2, MC3):
 
 * :func:`tgp_confidence_event_audit` -- Eq. (21) for LDP-TGP-UCB (Alg. 2, Thm 3):
   ``|f − μ̂_t| ≤ β_{t+1}σ_t`` for all ``t ≤ T`` and ``x`` w.p. ``≥ 1 − δ``; broken: the
   IGP-UCB width of [6] for the raw noise ``R`` (the Laplace noise forgotten in ``β``).
+* :func:`ata_confidence_event_audit` -- Thm 2 for LDP-ATA-GP-UCB (Alg. 1):
+  ``|f − μ̃_t| ≤ β_{t+1}σ̃_t`` for all ``t ≤ T`` and ``x`` w.p. ``≥ 1 − δ``, built like the TGP
+  audit; broken: the same IGP-UCB width (the Laplace noise forgotten in ``β``).
+* :func:`nystrom_lemma8_audit` -- Lemma 8 (l. 722–726): the Nyström dictionary of Alg. 4 is
+  ε-accurate and ``m_n ≤ 6ρ(1+1/λ)qγ_n`` for all ``n ≤ N`` w.p. ``≥ 1 − δ`` at
+  ``q = 6ρ ln(2T/δ)/ε²``; broken: ``q = ln T/ε²`` of [7]'s code (too few dictionary points).
 * :func:`lemma10_radius_audit` -- Lemma 10 (l. 744–769): one ridge estimator leaves the radius
   ``γ = (9mc)^{1/2}`` w.p. ``≤ 19/81``; broken: ``c`` without the Laplace variance.
 * :func:`lemma11_count_audit` -- Lemma 11's Hoeffding step (l. 785) with the corrected constant
@@ -70,7 +76,7 @@ from reference.validation import (
     check_int_at_least,
     check_positive,
 )
-from reference.zhou_tan.algorithms import TGPUCB, make_ldp_tgp_ucb
+from reference.zhou_tan.algorithms import ATAGPUCB, TGPUCB, make_ldp_ata_gp_ucb, make_ldp_tgp_ucb
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
@@ -78,6 +84,7 @@ from reference.zhou_tan.environment import (
     run_trial,
     sample_rkhs_function,
 )
+from reference.zhou_tan.gp import finite_feature_map
 from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel, unit_grid
 from reference.zhou_tan.mechanism import (
     ConvertToLaplace,
@@ -86,14 +93,21 @@ from reference.zhou_tan.mechanism import (
     ctl_privatize,
     ldp_noise_second_moment,
 )
-from reference.zhou_tan.nystrom import nystrom_embedding
+from reference.zhou_tan.nystrom import approx_posterior, dictionary_accuracy, nystrom_embedding
 from reference.zhou_tan.robust import median_of_means_select, ridge_thetas
-from reference.zhou_tan.schedules import igp_ucb_beta, moma_radius
+from reference.zhou_tan.schedules import (
+    igp_ucb_beta,
+    moma_radius,
+    nystrom_q,
+    practical_nystrom_q,
+    rho_nys,
+)
 
 __all__ = [
     "BROKEN_NAMES",
     "CTLRandomiser",
     "ZhouTanConfig",
+    "ata_confidence_event_audit",
     "binomial_power",
     "critical_failure_count",
     "ctl_black_box_audits",
@@ -108,6 +122,7 @@ __all__ = [
     "lemma10_radius_audit",
     "lemma11_count_audit",
     "mom_selection_audit",
+    "nystrom_lemma8_audit",
     "run_zhou_tan_battery",
     "student_t_pair",
     "tgp_confidence_event_audit",
@@ -120,6 +135,7 @@ WidthVariant = Literal["theory", "width_ignores_laplace"]
 RadiusVariant = Literal["paper", "c_without_laplace"]
 Lemma11Bound = Literal["corrected", "paper"]
 Selection = Literal["argmin", "argmax"]
+NystromVariant = Literal["theory_q", "q_ref7_too_few"]
 
 BROKEN_NAMES = (
     "wrong_sensitivity",
@@ -129,6 +145,7 @@ BROKEN_NAMES = (
     "c_without_laplace",
     "lemma11_paper_constant",
     "mom_argmax",
+    "q_ref7_too_few",
 )
 """Substrings of the names of the results of deliberately broken cases (expected: violation)."""
 
@@ -147,6 +164,12 @@ class ZhouTanConfig:
     learner_rounds: int = 4
     confidence_runs: int = 100
     confidence_rounds: int = 40
+    ata_runs: int = 100
+    ata_rounds: int = 40
+    eps_nys: float = 0.5
+    nystrom_runs: int = 50
+    nystrom_rounds: int = 300
+    nystrom_delta: float = 0.2
     lemma10_estimators: int = 4000
     lemma11_runs: int = 20_000
     lemma11_k: int = 100
@@ -601,6 +624,76 @@ def tgp_confidence_event_audit(
     )
 
 
+def ata_confidence_event_audit(
+    params: LDPParams,
+    variant: WidthVariant,
+    *,
+    runs: int,
+    rounds: int,
+    seed: int,
+    confidence: float,
+    delta: float = 0.05,
+    eps_nys: float = 0.5,
+) -> RunAuditResult:
+    """Thm 2 for LDP-ATA-GP-UCB (Alg. 1): the event ``|f(x) − μ̃_t(x)| ≤ β_{t+1}σ̃_t(x)`` for all
+    ``t ≤ rounds`` and ``x`` fails in at most a fraction ``δ`` of runs (spec §3.3, MC2; the event
+    of [7]'s proof that Thm 2 inherits, Nyström failure included).
+
+    Built exactly as :func:`tgp_confidence_event_audit`: per run a fresh objective (Sec. 5.1
+    generator, ``‖f‖_ℋ ≤ B``) on 8 grid points (SE, ℓ = 0.25), ``η ~ U[−R, R]``, rewards through
+    the reference CTL(ϵ), ``λ = 1``.  ``"theory"``: :func:`make_ldp_ata_gp_ucb` (Thm 2's ``q``,
+    ``b_t``, ``β_{t+1}`` with ``v = B² + R² + 8(B+R)²/ϵ²``, ``ε = eps_nys``).
+    ``"width_ignores_laplace"``: the same learner (same ``q`` and ``b_t``) with the IGP-UCB width
+    ``β_{t+1} = B + R√(2(γ̄_t + 1 + ln 1/δ))`` of [6] for ``R``-bounded noise (the privacy noise
+    forgotten in the width).  ``μ̃_t``, ``σ̃_t`` and ``β_{t+1}`` are read from the reference
+    :class:`ATAGPUCB` after each ``observe``.  Slack ratio: ``max_{t,x} |f − μ̃_t|/(β_{t+1}σ̃_t)``.
+    """
+    t0 = time.perf_counter()
+    runs = check_int_at_least("runs", runs, 1)
+    rounds = check_int_at_least("rounds", rounds, 2)
+    if variant not in ("theory", "width_ignores_laplace"):
+        raise ValueError(f"variant must be 'theory' or 'width_ignores_laplace', got {variant!r}")
+    X = unit_grid(8)
+    K = se_kernel(X, X, 0.25)
+    gbar = certified_gamma_upper(K, rounds + 1, 1.0)
+    ratios = np.empty(runs)
+    for r, ss in enumerate(np.random.SeedSequence([seed, 8]).spawn(runs)):
+        g_f, g_env, g_pol, g_ctl = (np.random.default_rng(s) for s in ss.spawn(4))
+        fn = sample_rkhs_function(K, 4, g_f)
+        f = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))
+        env = FiniteArmEnvironment(f, UniformNoise(params.R), g_env)
+        base = make_ldp_ata_gp_ucb(K, params, 1.0, delta, eps_nys, rounds, g_pol)
+        if variant == "theory":
+            beta_next = base.beta_next
+        else:
+
+            def beta_next(t: int, m: int) -> float:
+                return igp_ucb_beta(t + 1, params.B, params.R, float(gbar[t - 1]), delta)
+
+        policy = ATAGPUCB(
+            K, 1.0, base.q, base.trunc_level, beta_next, base.beta, g_pol, base.dedupe_mode
+        )
+        curator = Curator(ConvertToLaplace(params, g_ctl))
+        worst = 0.0
+        for _ in range(rounds):
+            arm, n = policy.next_query()
+            policy.observe(arm, curator.respond(env, arm, n))
+            width = policy.beta * np.sqrt(np.maximum(policy.var, 0.0))  # β_{t+1} σ̃_t
+            err = np.abs(f - policy.mean)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(width > 0, err / width, np.where(err > 0, np.inf, 0.0))
+            worst = max(worst, float(np.max(ratio)))
+        ratios[r] = worst
+    return RunAuditResult.from_ratios(
+        f"ata_confidence_event_{variant}",
+        {"max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)": ratios},
+        check_in_range("delta", delta, 0.0, 1.0),
+        confidence=confidence,
+        seed=seed,
+        started=t0,
+    )
+
+
 def _lemma10_design(seed: int) -> tuple[FloatArray, int]:
     """A fixed design: 12 epoch points on a 30-point SE grid, full-rank Nyström dictionary."""
     rng = np.random.default_rng([seed, 4])
@@ -749,6 +842,80 @@ def mom_selection_audit(
     )
 
 
+def nystrom_lemma8_audit(
+    variant: NystromVariant,
+    *,
+    runs: int,
+    rounds: int,
+    seed: int,
+    confidence: float,
+    eps_nys: float = 0.5,
+    delta: float = 0.2,
+    n_arms: int = 3,
+) -> RunAuditResult:
+    """Lemma 8 (l. 722–726): with ``q = 6ρ ln(2T/δ)/ε²``, ``P[∩_{n≤N}(E_{1,n} ∩ E_{2,n})] ≥ 1 − δ``,
+    ``E_{1,n}`` = the dictionary is ε-accurate (Definition 2, l. 712–718), ``E_{2,n}`` =
+    ``m_n ≤ 6ρ(1 + 1/λ) q γ_n`` (printed ``γ_t``, spec T-12).
+
+    Each run: ``N = T = rounds`` history points drawn uniformly (a fixed, non-adaptive design, a
+    special case of the lemma's adaptive one) from ``n_arms`` grid points (SE, ℓ = 0.25), ``λ = 1``.
+    The reference chain of Alg. 4: at each ``n`` the embedding
+    (:func:`~reference.zhou_tan.nystrom.nystrom_embedding`, per index ``p_i = min{q σ̃²_{n−1}(x_i), 1}``)
+    uses ``σ̃_{n−1}`` from the previous embedding's
+    :func:`~reference.zhou_tan.nystrom.approx_posterior`; accuracy is read by
+    :func:`~reference.zhou_tan.nystrom.dictionary_accuracy` (extreme generalised eigenvalues of
+    ``(V_𝒟, V)`` with exact features ``K^{1/2}`` and per-index weights ``1/p_i``), at every ``n``.
+    ``γ_n`` is replaced by the certified upper bound ``γ̄_n`` (so ``E_{2,n}`` is checked against a
+    larger bound).  ``"theory_q"``: Lemma 8's ``q`` (``log_const = 2``, the smallest of the paper's
+    two); ``"q_ref7_too_few"``: ``q = ln T/ε²`` of the code of [7] (spec §2.7 practical preset),
+    too few dictionary points for ε-accuracy.  A run fails when any of
+    ``(1 − min_n λ_min)/ε``, ``(max_n λ_max − 1)/ε``, ``max_n m_n/(6ρ(1+1/λ)qγ̄_n)`` exceeds 1.
+    """
+    t0 = time.perf_counter()
+    runs = check_int_at_least("runs", runs, 1)
+    rounds = check_int_at_least("rounds", rounds, 2)
+    eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
+    if variant == "theory_q":
+        q = nystrom_q(rounds, delta, eps, log_const=2.0)
+    elif variant == "q_ref7_too_few":
+        q = practical_nystrom_q(rounds, eps)
+    else:
+        raise ValueError(f"variant must be 'theory_q' or 'q_ref7_too_few', got {variant!r}")
+    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
+    K = se_kernel(X, X, 0.25)
+    root = finite_feature_map(K)
+    kdiag = np.diag(K).copy()
+    m_bound = 6.0 * rho_nys(eps) * 2.0 * q * certified_gamma_upper(K, rounds, 1.0)  # λ = 1
+    low = np.empty(runs)
+    high = np.empty(runs)
+    size = np.empty(runs)
+    for r, ss in enumerate(np.random.SeedSequence([seed, 9]).spawn(runs)):
+        g_arms, g_nys = (np.random.default_rng(s) for s in ss.spawn(2))
+        arms = g_arms.integers(0, K.shape[0], size=rounds)
+        var = kdiag.copy()  # σ̃_0² = k(x, x)
+        lo_min, hi_max, m_ratio = 1.0, 1.0, 0.0
+        for n in range(1, rounds + 1):
+            hist = arms[:n]
+            res = nystrom_embedding(K, hist, np.sqrt(var[hist]), q, g_nys)
+            lo, hi = dictionary_accuracy(root, hist, res, 1.0)
+            lo_min, hi_max = min(lo_min, lo), max(hi_max, hi)
+            m_ratio = max(m_ratio, res.m / float(m_bound[n - 1]))
+            _, var = approx_posterior(res.features, hist, kdiag, 1.0)
+        low[r], high[r], size[r] = (1.0 - lo_min) / eps, (hi_max - 1.0) / eps, m_ratio
+    return RunAuditResult.from_ratios(
+        f"nystrom_lemma8_{variant}",
+        {
+            "(1 - min_n lambda_min(V_D, V)) / eps": low,
+            "(max_n lambda_max(V_D, V) - 1) / eps": high,
+            "max_n m_n / (6 rho (1 + 1/lam) q gamma_n)": size,
+        },
+        check_in_range("delta", delta, 0.0, 1.0),
+        confidence=confidence,
+        seed=seed,
+        started=t0,
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # The battery
 # --------------------------------------------------------------------------------------------
@@ -824,6 +991,32 @@ def run_zhou_tan_battery(
                 rounds=c.confidence_rounds,
                 seed=c.seed,
                 confidence=c.confidence,
+            )
+        )
+    ata_widths: tuple[WidthVariant, ...] = ("theory", "width_ignores_laplace")
+    for ata_width in ata_widths:
+        out.append(
+            ata_confidence_event_audit(
+                params,
+                ata_width,
+                runs=c.ata_runs,
+                rounds=c.ata_rounds,
+                seed=c.seed,
+                confidence=c.confidence,
+                eps_nys=c.eps_nys,
+            )
+        )
+    nys_variants: tuple[NystromVariant, ...] = ("theory_q", "q_ref7_too_few")
+    for nys in nys_variants:
+        out.append(
+            nystrom_lemma8_audit(
+                nys,
+                runs=c.nystrom_runs,
+                rounds=c.nystrom_rounds,
+                seed=c.seed,
+                confidence=c.confidence,
+                eps_nys=c.eps_nys,
+                delta=c.nystrom_delta,
             )
         )
     for radius in ("paper", "c_without_laplace"):

@@ -25,6 +25,7 @@ from audit.stats import clopper_pearson
 from audit.zhou_tan import (
     BROKEN_NAMES,
     ZhouTanConfig,
+    ata_confidence_event_audit,
     binomial_power,
     critical_failure_count,
     ctl_claims,
@@ -32,12 +33,14 @@ from audit.zhou_tan import (
     ctl_variants,
     exact_ctl_epsilon,
     lemma11_count_audit,
+    nystrom_lemma8_audit,
     run_zhou_tan_battery,
     student_t_pair,
     tgp_confidence_event_audit,
     worst_case_pair,
 )
 from reference.zhou_tan.mechanism import LDPParams
+from reference.zhou_tan.schedules import nystrom_q
 
 P_REJECT = 1e-6
 PARAMS = LDPParams(1.0, 1.0, 1.0)
@@ -146,6 +149,23 @@ def test_invalid_variants_raise() -> None:
             seed=0,
             confidence=0.9,
         )
+    with pytest.raises(ValueError, match="variant"):
+        ata_confidence_event_audit(
+            PARAMS,
+            "nope",  # type: ignore[arg-type]
+            runs=1,
+            rounds=2,
+            seed=0,
+            confidence=0.9,
+        )
+    with pytest.raises(ValueError, match="variant"):
+        nystrom_lemma8_audit(
+            "nope",  # type: ignore[arg-type]
+            runs=1,
+            rounds=2,
+            seed=0,
+            confidence=0.9,
+        )
     with pytest.raises(ValueError, match="quantile"):
         student_t_pair(PARAMS, 3.0, 1.5)
 
@@ -164,7 +184,7 @@ def test_battery_known_good_pass_and_every_broken_case_caught(
 ) -> None:
     """Every correct case passes (each test's false-alarm probability ≤ 10⁻³) and every broken
     case is rejected, including against the exact claim (ϵ + 2 ln(1 − 10⁻³), 10⁻³)."""
-    assert len(battery) == 42
+    assert len(battery) == 46
     broken_exact = 0
     for res in battery:
         expected = _is_broken(res.name)
@@ -196,3 +216,40 @@ def test_battery_numbers(battery: list[PrivacyAuditResult | RunAuditResult]) -> 
     theory = by_name["tgp_confidence_event_theory"]
     assert isinstance(theory, RunAuditResult)
     assert theory.slack["max_t,x |f - mu_t| / (beta_{t+1} sigma_t)"][2] < 1.0
+
+
+def test_ata_confidence_event_numbers(battery: list[PrivacyAuditResult | RunAuditResult]) -> None:
+    """Thm 2 event of LDP-ATA-GP-UCB (100 runs, T = 40, δ = 0.05, confidence 0.999): the theory
+    width passes with every run far inside the band (99% slack quantile < 1); the IGP-UCB width
+    that forgets the Laplace noise is rejected, and the exact power of the failure-count test at the
+    observed Clopper–Pearson lower bound of its failure rate is ≥ 0.99 (c* = 14 of 100)."""
+    by_name = {r.name: r for r in battery}
+    theory = by_name["ata_confidence_event_theory"]
+    broken = by_name["ata_confidence_event_width_ignores_laplace"]
+    assert isinstance(theory, RunAuditResult) and isinstance(broken, RunAuditResult)
+    key = "max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)"
+    assert not theory.violation and theory.slack[key][2] < 1.0
+    assert broken.violation and broken.runs == 100
+    assert critical_failure_count(100, 0.05, 0.999) == 14
+    assert binomial_power(broken.runs, broken.failure_rate_lower, 0.05, 0.999) >= 0.99
+
+
+def test_nystrom_lemma8_numbers(battery: list[PrivacyAuditResult | RunAuditResult]) -> None:
+    """Lemma 8 (50 runs of N = T = 300 on 3 SE arms, ε = 0.5, δ = 0.2, confidence 0.999).
+
+    Theory ``q = 6ρ ln(2T/δ)/ε² = 576.5``: since ``σ̃²_{n−1} ≥ 1/(n + 1)``, every ``p_i = 1``
+    here, so ``V_𝒟 = V`` (extreme eigenvalue ratios equal 1 to rounding) and ``m_n`` is far below
+    its bound.  The ``q = ln T/ε² = 22.8`` of [7]'s code breaks ε-accuracy and is rejected; exact
+    power at the observed Clopper–Pearson lower bound ≥ 0.99 (``c* = 20`` of 50)."""
+    by_name = {r.name: r for r in battery}
+    theory = by_name["nystrom_lemma8_theory_q"]
+    broken = by_name["nystrom_lemma8_q_ref7_too_few"]
+    assert isinstance(theory, RunAuditResult) and isinstance(broken, RunAuditResult)
+    assert not theory.violation and theory.failures == 0
+    for key in ("(1 - min_n lambda_min(V_D, V)) / eps", "(max_n lambda_max(V_D, V) - 1) / eps"):
+        assert abs(theory.slack[key][2]) < 1e-9
+    assert theory.slack["max_n m_n / (6 rho (1 + 1/lam) q gamma_n)"][2] < 1e-3
+    assert nystrom_q(300, 0.2, 0.5, log_const=2.0) == pytest.approx(72 * math.log(3000))
+    assert broken.violation and broken.runs == 50
+    assert critical_failure_count(50, 0.2, 0.999) == 20
+    assert binomial_power(broken.runs, broken.failure_rate_lower, 0.2, 0.999) >= 0.99
