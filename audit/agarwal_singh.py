@@ -38,9 +38,14 @@ Audits (all reuse :mod:`audit.exact` / :mod:`audit.blackbox`; nothing is re-impl
   (``B = 1``, ``Δ_B = 2``).
 * **Gaussian tree (Thm A.1 / Thm 3.5, FTPL's input), releases, white box**: ``L̃_0..L̃_T`` are
   jointly Gaussian; the exact privacy loss is computed from the density of the release vector.
+* **Private FTPL (Algorithm 3, Thm 3.5), actions, black box**: ``X = [−1, 1]`` (``N = 1``), so
+  ``x_t = −sign(L̃_{t−1})``; the exact claim is the exact GDP curve of ``L̃_1..L̃_{T−1}`` (the
+  reference accountant :func:`~reference.agarwal_singh.theorems.gaussian_output_level_sensitivity`,
+  actions view), of which the actions are post-processing.
 
-Broken variants: noise reused across releases (the one-shot twin of Thm 3.4's proof), wrong node
-count (``log T`` or the actions-view ``h`` for the prefix-sum view), noise too small.
+Broken variants: noise reused across releases (the one-shot twin of Thm 3.4's proof; for FTPL
+:class:`OneShotFTPL`), wrong node count (``log T`` or the actions-view ``h`` for the prefix-sum
+view), noise too small.
 
 Family-wise control: Holm (:func:`statsmodels.stats.multitest.multipletests`) over every
 privacy test of :func:`run_agarwal_singh_battery`; each test runs at confidence ``1 − α``.
@@ -90,9 +95,19 @@ from reference.agarwal_singh.aggregation import (
     padding_count,
 )
 from reference.agarwal_singh.bandits import PrivateBanditReduction
-from reference.agarwal_singh.full_info import OneShotFTRL, PrivateFTRL, run_full_info
-from reference.agarwal_singh.sets import NegativeEntropySimplex
-from reference.agarwal_singh.theorems import lemma42_laplace_scale, thm35_sigma, thm35_sigma_strict
+from reference.agarwal_singh.full_info import (
+    OneShotFTRL,
+    PrivateFTPL,
+    PrivateFTRL,
+    run_full_info,
+)
+from reference.agarwal_singh.sets import Cube, DecisionSet, NegativeEntropySimplex
+from reference.agarwal_singh.theorems import (
+    gaussian_output_level_sensitivity,
+    lemma42_laplace_scale,
+    thm35_sigma,
+    thm35_sigma_strict,
+)
 from reference.noise import GaussianVectorNoise, LaplaceNoise, NodeNoise
 from reference.tree import TreeAggregator, dyadic_decomposition
 from reference.validation import check_in_range, check_int_at_least, check_positive
@@ -104,12 +119,14 @@ __all__ = [
     "AgarwalSinghReport",
     "CanaryLearner",
     "GaussianReleaseView",
+    "OneShotFTPL",
     "PowerRow",
     "ReleaseSource",
     "ReusedNoiseReduction",
     "ReusedNoiseTree",
     "accuracy_cases",
     "composed_laplace_epsilon",
+    "ftpl_action_cases",
     "ftrl_action_cases",
     "gaussian_release_cases",
     "node_count_audit",
@@ -900,9 +917,133 @@ def gaussian_release_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
     ]
 
 
+# --------------------------------------------------------------------------------------------
+# Private FTPL (Algorithm 3, Thm 3.5): the action sequence, black box
+# --------------------------------------------------------------------------------------------
+
+
+class OneShotFTPL:
+    """Broken Algorithm 3: FTPL on :class:`ReusedNoiseTree` (one ``Z`` for every release).
+
+    Every ``L̃_t`` has the right marginal ``N(Σ_{s≤t} l_s, Kσ²)``, but ``L̃_1 − L̃_0 = l_1``: with
+    ``X = [−1, 1]`` the actions ``x_1 = −sign(Z)`` and ``x_2 = −sign(Z + l_1)`` differ only when
+    ``Z`` lies between ``0`` and ``−l_1``, so that event has probability 0 under one input and
+    about ``|l_1|/(σ√(2πK))`` under the other (``ε = ∞`` at every ``δ`` below it)."""
+
+    def __init__(
+        self, decision_set: DecisionSet, noise: NodeNoise, T: int, rng: np.random.Generator
+    ) -> None:
+        self._decision_set = decision_set
+        self.aggregator = ReusedNoiseTree(T, noise, rng)
+
+    @property
+    def decision_set(self) -> DecisionSet:
+        return self._decision_set
+
+    def act(self) -> FloatArray:
+        return self._decision_set.linear_argmin(self.aggregator.release().value)
+
+    def observe(self, loss: FloatArray) -> None:
+        self.aggregator.step(np.asarray(loss, dtype=np.float64))
+
+
+def _ftpl_actions(
+    losses: FloatArray, sigma: float, reuse: bool, rng: np.random.Generator, size: int
+) -> FloatArray:
+    """``size`` runs of Algorithm 3 on ``X = [−1, 1]`` (``N = 1``) with ``N(0, σ²)`` node noise
+    (the replicate axis of one learner): actions ``x_1..x_T``, shape ``(size, T)``, entries ``±1``."""
+    T = losses.shape[0]
+    noise = GaussianVectorNoise((size, 1), sigma)
+    learner: PrivateFTPL | OneShotFTPL = (
+        OneShotFTPL(Cube(1), noise, T, rng) if reuse else PrivateFTPL(Cube(1), noise, T, rng)
+    )
+    actions = run_full_info(learner, losses).actions  # (T, size, 1)
+    return np.ascontiguousarray(np.moveaxis(actions[..., 0], 0, 1), dtype=np.float64)
+
+
+def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
+    """Black-box action view of private FTPL (Alg. 3) with Gaussian nodes (Thm 3.5), ``N = 1``.
+
+    ``X = [−1, 1]``, ``Y = [−r, r]`` (``r = config.gaussian_Y_radius``, ``Δ₂ = 2r``); neighbours
+    ``l_1 = +r`` vs ``−r``, every other loss 0 (the sign threshold of every ``L̃_t`` then sits at
+    the midpoint of the two means).  The actions ``x_t = −sign(L̃_{t−1})`` are scored by the
+    black-box audit's default for discrete outputs (empirical log-likelihood ratio of the whole
+    sign vector, learned on the selection half).
+
+    Claims: printed ``(ε, δ)`` (Thm 3.5, [A13]) and the exact ``(ε*(δ*), δ*)`` of the exact μ-GDP
+    curve of ``L̃_1..L̃_{T−1}`` (:func:`gaussian_output_level_sensitivity`, actions view; ``L̃_0``
+    carries no data) with the strict σ of the actions view
+    (:func:`~reference.agarwal_singh.theorems.thm35_sigma_strict`).  The actions are
+    post-processing of those releases, so the exact claim holds for the correct learner.  The paper
+    σ is audited against its own exact curve, the broken variants against the strict one."""
+    eps, delta, T, r = config.epsilon, config.gaussian_delta, config.T, config.gaussian_Y_radius
+    strict = thm35_sigma_strict(eps, delta, T, 1, r, 2.0 * r, view="actions")
+    paper = thm35_sigma(eps, delta, T, 1, r)
+    losses = np.zeros((T, 1))
+    losses[0, 0] = r
+    losses_prime = -losses
+
+    def mu_of(sigma: float) -> float:
+        return gaussian_output_level_sensitivity(T, 2.0 * r, sigma, "actions")[0]
+
+    variants: list[tuple[str, str, Role, float, float, bool]] = [
+        ("ftpl_strict", f"strict σ = {strict:.4g}", "correct", strict, strict, False),
+        ("ftpl_paper", f"paper σ (Thm 3.5) = {paper:.4g}", "paper", paper, paper, False),
+        ("ftpl_noise_x0.5", "noise too small: σ/2", "broken", strict / 2.0, strict, False),
+        (
+            "ftpl_noise_reused",
+            "one Z reused by every release (OneShotFTPL)",
+            "broken",
+            strict,
+            strict,
+            True,
+        ),
+    ]
+    printed = PrivacyClaim(eps, delta, "replace_one", "printed (ε, δ)")
+    cases = []
+    for name, description, role, sigma, reference_sigma, reuse in variants:
+        exact = PrivacyClaim(
+            gaussian_epsilon(mu_of(reference_sigma), DELTA_STAR),
+            DELTA_STAR,
+            "replace_one",
+            f"exact at δ={DELTA_STAR:g}",
+        )
+        mu = math.inf if reuse else mu_of(sigma)
+
+        def draw_p(
+            rng: np.random.Generator, size: int, s: float = sigma, u: bool = reuse
+        ) -> FloatArray:
+            return _ftpl_actions(losses, s, u, rng, size)
+
+        def draw_q(
+            rng: np.random.Generator, size: int, s: float = sigma, u: bool = reuse
+        ) -> FloatArray:
+            return _ftpl_actions(losses_prime, s, u, rng, size)
+
+        cases.append(
+            AgarwalSinghCase(
+                name=name,
+                description=f"private FTPL (Alg. 3), X = [−1, 1], Y = [−{r:g}, {r:g}], actions, "
+                f"{description}, μ = {mu:.4g}",
+                role=role,
+                method="black_box",
+                draw_p=draw_p,
+                draw_q=draw_q,
+                printed=printed,
+                exact=exact,
+                case_epsilon=math.inf,
+                expected_printed_violation=reuse or gaussian_delta(mu, eps) > delta,
+                expected_exact_violation=reuse
+                or gaussian_delta(mu, exact.epsilon) > DELTA_STAR * (1 + 1e-9),
+            )
+        )
+    return cases
+
+
 def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[AgarwalSinghCase]:
     """Every case, in a fixed order: tree node view, tree releases, FTRL actions, reduction
-    canary, Gaussian tree."""
+    canary, Gaussian tree, FTPL actions (appended last so that the battery's and the power
+    runs' per-case seeds of the earlier cases do not move)."""
     c = config or AgarwalSinghAuditConfig()
     return (
         tree_node_view_cases(c)
@@ -910,6 +1051,7 @@ def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[Agarwal
         + ftrl_action_cases(c)
         + reduction_canary_cases(c)
         + gaussian_release_cases(c)
+        + ftpl_action_cases(c)
     )
 
 
