@@ -23,6 +23,7 @@ from audit.theorem_checks import (
     proof_failure_rate,
     regularizer_run_audit,
 )
+from reference.noise import SymmetricGaussianNoise
 from reference.shariff_sheffet import (
     PrivacyParameters,
     ProblemConstants,
@@ -34,7 +35,9 @@ from reference.shariff_sheffet import (
     wishart_shifted_bounds,
     wishart_unshifted_bounds,
 )
+from reference.shariff_sheffet.bounds import gaussian_bounds_for_sigma
 from reference.shariff_sheffet.regularizers import wishart_node_noise
+from reference.shariff_sheffet.tight import gaussian_tight_noise_std
 from reference.tree import PadMode, TreeAggregator, tree_depth
 
 N, ALPHA, D = 32, 0.5, 2  # α = 0.5 makes the per-run failure rates testable
@@ -48,6 +51,24 @@ def _tree_source(variant: Variant, rng: np.random.Generator) -> TreeStatistics:
     source = make_regularizer(variant, CONSTANTS, N, ALPHA, rng, PRIVACY)
     assert isinstance(source, TreeStatistics)
     return source
+
+
+@pytest.mark.parametrize("variant", ["wishart", "wishart_unshifted", "gaussian"])
+def test_tight_regularizers_meet_definition_3_over_whole_runs(variant: Variant) -> None:
+    # issue 7: the tight calibrations keep Prop. 9 / Prop. 11 (recomputed at the calibrated k or σ)
+    def tight_source(rng: np.random.Generator) -> TreeStatistics:
+        source = make_regularizer(variant, CONSTANTS, N, ALPHA, rng, PRIVACY, calibration="tight")
+        assert isinstance(source, TreeStatistics)
+        return source
+
+    claimed = tight_source(np.random.default_rng(0)).bounds
+    paper = make_regularizer(variant, CONSTANTS, N, ALPHA, np.random.default_rng(0), PRIVACY)
+    assert claimed.rho_max < paper.bounds.rho_max  # far less noise than the paper's calibration
+    result = regularizer_run_audit(
+        tight_source, claimed, N, proof_failure_rate(variant, ALPHA), runs=30, seed=3
+    )
+    assert not result.violation and result.failures == 0
+    assert all(q[2] <= 1.0 for q in result.slack.values())
 
 
 @pytest.mark.parametrize("variant", ["wishart", "wishart_unshifted", "gaussian"])
@@ -91,6 +112,18 @@ def test_broken_shifted_wishart_trees_are_caught(name: str, shift_factor: float,
         runs=20,
         seed=2,
         name=name,
+    )
+    assert result.violation and result.failures == 20
+
+
+def test_tight_bounds_for_a_too_small_sigma_are_caught() -> None:
+    # a tight Gaussian tree whose Prop. 11 bounds and shift were computed at σ/3 (e.g. the μ of one
+    # node instead of the composition over m − 1 nodes) while its nodes carry the calibrated σ
+    sigma = gaussian_tight_noise_std(N, CONSTANTS.L_tilde, PRIVACY.epsilon, PRIVACY.delta)
+    wrong = gaussian_bounds_for_sigma(D, M, sigma / 3.0, N, ALPHA)
+    spec = TreeSourceSpec(d=D, noise=SymmetricGaussianNoise(D + 1, sigma), shift=wrong.shift)
+    result = regularizer_run_audit(
+        spec, wrong, N, proof_failure_rate("gaussian", ALPHA), runs=20, seed=4
     )
     assert result.violation and result.failures == 20
 
