@@ -235,14 +235,20 @@ def _fit_slope(
 
     def slope_on(regressor: FloatArray) -> tuple[float, float, float, float]:
         design = sm.add_constant(np.tile(np.log(regressor), R))
-        if model == "log_ols":
-            fit = sm.OLS(np.log(y).ravel(), design).fit(**cluster)
-        else:
-            start = np.polyfit(np.log(regressor), np.log(means), 1)[::-1]
-            family = sm.families.Gaussian(sm.families.links.Log())
-            fit = sm.GLM(y.ravel(), design, family=family).fit(start_params=start, **cluster)
-        low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
-        return float(fit.params[1]), float(fit.bse[1]), low, high
+        # identical replicates (deterministic algorithms) give a clustered variance of 0, which
+        # rounding can make slightly negative: statsmodels then takes sqrt of it
+        with np.errstate(invalid="ignore"):
+            if model == "log_ols":
+                fit = sm.OLS(np.log(y).ravel(), design).fit(**cluster)
+            else:
+                start = np.polyfit(np.log(regressor), np.log(means), 1)[::-1]
+                family = sm.families.Gaussian(sm.families.links.Log())
+                fit = sm.GLM(y.ravel(), design, family=family).fit(start_params=start, **cluster)
+            slope, variance = float(fit.params[1]), float(np.asarray(fit.cov_params())[1, 1])
+            if not variance > 0.0:  # no sampling variation: a zero-width interval
+                return slope, 0.0, slope, slope
+            low, high = (float(v) for v in fit.conf_int(alpha=1.0 - confidence)[1])
+        return slope, math.sqrt(variance), low, high
 
     slope, se, low, high = slope_on(form)
     df = max(R - 1, 1)  # cluster-robust inference uses t with (clusters − 1) d.f.

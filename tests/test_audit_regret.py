@@ -97,6 +97,19 @@ def test_fit_rejects_growth_faster_than_the_form() -> None:
     assert matched.consistent and matched.ci_low < 1.0 < matched.ci_high + 0.1
 
 
+def test_identical_replicates_give_a_zero_width_interval_without_warnings() -> None:
+    # deterministic algorithms (e.g. DP-SE epochs, Alg. 2's powers of two) repeat exactly; the
+    # clustered variance is then 0 up to rounding and the verdict is the point estimate's
+    n = np.geomspace(10, 1e4, 6)
+    regrets = np.tile(3.0 * n**0.5, (5, 1))
+    fit = fit_against_form("deterministic", n, n, regrets, theorem_exponent="1")
+    assert fit.ci_low == pytest.approx(0.5) and fit.ci_high - fit.ci_low < 1e-12
+    assert fit.consistent and fit.pvalue_above_one == pytest.approx(1.0)
+    steep = fit_against_form("steep", n, n**0.25, regrets, theorem_exponent="1")
+    assert steep.ci_low == pytest.approx(2.0) and steep.ci_high - steep.ci_low < 1e-12
+    assert not steep.consistent
+
+
 def test_mean_fit_recovers_the_exponent_when_single_values_are_negative() -> None:
     # E[y] = 2·f^0.7 with additive noise large enough that some values are negative
     rng = np.random.default_rng(8)

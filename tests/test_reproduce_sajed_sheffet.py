@@ -6,7 +6,10 @@ written with another configuration is refused; the DP-SE paper-scale cell reprod
 value computed by hand in spec §7 (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
 of the per-setting means; the two-term fit and the form fits recover known coefficients and a
 known exponent on synthetic data generated from Theorem 4.3's form (fixed seed); the l. 262 form by
-hand; the command line's argument errors.
+hand; the command line's argument errors.  ``ss_stopping``: the Algorithm 1 fast path gives the
+reference ``dp_nas``'s halting times; a tiny run writes and resumes; on the ``1/ε`` grid the correct
+rules are consistent with Theorem 3.3's form and never exceed it, while the planted rule (noise
+``∝ 1/ε²``) is flagged by the slope test and by the exceedance test; the exceedance p-value by hand.
 """
 
 from __future__ import annotations
@@ -20,17 +23,24 @@ import pytest
 
 from audit.regret import fit_against_form
 from audit.reproduce_sajed_sheffet import (
+    EXPERIMENTS,
     Sec5Config,
+    StoppingConfig,
     Thm43Config,
+    bound_exceedance_test,
     build_parser,
+    dp_nas_two_point_halting_time,
     main,
     reproduce_ss_sec5,
+    reproduce_ss_stopping,
     reproduce_ss_thm43,
+    stopping_seeds,
     thm43_line262_form,
     thm43_linear_fit,
 )
 from audit.results import to_jsonable
 from reference.sajed_sheffet.engine import section5_means
+from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
 
 TINY_SEC5 = Sec5Config(
     T=1_500,
@@ -169,3 +179,112 @@ def test_command_line_errors_and_defaults(capsys: pytest.CaptureFixture[str]) ->
     assert "error" in capsys.readouterr().err
     assert Sec5Config.paper().T == 50_000_000 and Sec5Config.paper().runs == 30
     assert Thm43Config.paper().runs == 30
+
+
+TINY_STOPPING = StoppingConfig(
+    alpha=0.5,
+    epsilon=0.05,
+    alphas=(0.1, 0.5),
+    epsilons=(0.025, 0.05, 0.1, 0.2),
+    ranges=(1.0, 2.0),
+    runs=4,
+    seed=3,
+)
+
+
+def test_dp_nas_fast_path_equals_reference_halting_times() -> None:
+    """Same seeds ⇒ the vectorised Algorithm 1 halts exactly where ``stopping.dp_nas`` halts."""
+    for R, alpha, eps in ((1.0, 0.5, 0.5), (2.0, 0.3, 1.0), (1.0, 0.8, 2.0)):
+        for data, noise in stopping_seeds(11, R, 0.5, alpha, eps, 3):
+            fast = dp_nas_two_point_halting_time(
+                R,
+                0.5,
+                alpha,
+                0.05,
+                eps,
+                np.random.default_rng(data),
+                np.random.default_rng(noise),
+                10**5,
+            )
+            stream = SampleStream.from_distribution(
+                TwoPointDistribution(R, 0.5), np.random.default_rng(data)
+            )
+            ref = dp_nas(
+                stream,
+                range_R=R,
+                alpha=alpha,
+                beta=0.05,
+                epsilon=eps,
+                rng=np.random.default_rng(noise),
+                t_max=10**5,
+            )
+            assert ref.halted and fast == ref.halting_time
+    # not halted by the cap (μ = 0 is not used: a cap of 5 is far below any halting time)
+    data, noise = stopping_seeds(11, 1.0, 0.5, 0.5, 0.5, 1)[0]
+    assert (
+        dp_nas_two_point_halting_time(
+            1.0, 0.5, 0.5, 0.05, 0.5, np.random.default_rng(data), np.random.default_rng(noise), 5
+        )
+        is None
+    )
+
+
+def test_stopping_tiny_run_flags_the_planted_rule_and_resumes(tmp_path: Path) -> None:
+    """Slope test (one-sided 5%, clustered by replicate) on the ``1/ε`` grid against Thm 3.3's
+    ``t_U``.  Known-good Algorithm 1: slope 1.01 [0.94, 1.08], consistent.  Broken (noise ∝ 1/ε²):
+    slope 2.39 [2.31, 2.47], inconsistent (power: the CI lies 1.3 above 1).  Algorithm 2 halts only
+    at powers of two and here every replicate halts at the same check, so its CI has zero width
+    (reported, not a sampling statement): its planted slope 2.44 is still flagged; its correct
+    slope (1.22) is not asserted.  Exceedance test (level 5%): no correct run exceeds ``τ_E`` or
+    ``t_U``; the planted rule exceeds ``τ_E`` in 16 of 16 runs (p ≈ 1.5e-21)."""
+    report = reproduce_ss_stopping(TINY_STOPPING, tmp_path)
+    _outputs(tmp_path, "ss_stopping")
+    n_cells = 2 * 4  # 2 rules × (α, ε correct, ε planted, R)
+    assert report["cells"] == {"computed": n_cells, "reused": 0}
+    loaded = json.loads((tmp_path / "ss_stopping.json").read_text())
+    assert loaded == json.loads(json.dumps(to_jsonable(report)))
+    fits = report["scaling_fits"]
+    assert len(fits) == n_cells * 2
+    good = fits["alg1 / correct / 1/ε / thm33"]
+    assert good["consistent"] and not good["zero_width_ci"]
+    bad = fits["alg1 / planted_eps2 / 1/ε / thm33"]
+    assert not bad["consistent"] and bad["ci_low"] > 1.5 and not bad["zero_width_ci"]
+    degenerate = fits["alg2 / correct / 1/ε / thm33"]
+    assert degenerate["zero_width_ci"] and degenerate["replicates_identical"]
+    assert "alg2 / correct / 1/ε / thm33" in report["summary"]["zero_width_fits"]
+    for rule in ("alg1", "alg2"):
+        assert report["planted_flagged"][rule] == {"thm33": True, "tau_E": True}
+        assert fits[f"{rule} / planted_eps2 / 1/ε / tau_E"]["bound_violated"]
+        assert fits[f"{rule} / planted_eps2 / 1/ε / thm33"]["slope"] > 2.0
+    for key, f in fits.items():
+        if "/ correct /" in key:
+            assert f["max_over_form"] <= 1.0 and not f["bound_violated"]  # τ ≤ τ_E ≤ t_U
+    md = (tmp_path / "ss_stopping.md").read_text()
+    assert "planted_eps2" in md and "Theorem 3.3" in md and "zero-width CI" in md
+    again = reproduce_ss_stopping(TINY_STOPPING, tmp_path)
+    assert again["cells"] == {"computed": 0, "reused": n_cells}
+    assert again["scaling_fits"] == report["scaling_fits"]
+    with pytest.raises(ValueError, match="another configuration"):
+        reproduce_ss_stopping(StoppingConfig(**{**TINY_STOPPING.__dict__, "runs": 3}), tmp_path)
+    with pytest.raises(ValueError, match="epsilon must be one of"):
+        reproduce_ss_stopping(
+            StoppingConfig(**{**TINY_STOPPING.__dict__, "epsilon": 0.3}), tmp_path
+        )
+
+
+def test_bound_exceedance_test_by_hand() -> None:
+    taus = np.array([[10.0, 20.0], [30.0, 5.0], [10.0, 50.0]])
+    form = np.array([20.0, 40.0])
+    out = bound_exceedance_test(taus, form, 0.1)
+    # two exceedances (30 > 20, 50 > 40) in 6 runs: p = Pr[Binomial(6, 0.1) ≥ 2]
+    k = 2
+    assert out["exceedances"] == k and out["runs_total"] == 6
+    p = sum(math.comb(6, j) * 0.1**j * 0.9 ** (6 - j) for j in range(k, 7))
+    assert out["exceedance_pvalue"] == pytest.approx(p, rel=1e-12)
+    assert out["bound_violated"] == (p < 0.05)
+    assert bound_exceedance_test(taus, 100.0 + form, 0.1)["exceedance_pvalue"] == 1.0
+
+
+def test_stopping_registered_in_command_line() -> None:
+    assert "ss_stopping" in EXPERIMENTS
+    assert StoppingConfig.paper().runs == 30 and StoppingConfig().runs == 10
