@@ -1080,6 +1080,13 @@ def _zhou_tan_entries() -> list[GoldenFunction]:
                 )
             ),
         ),
+        GoldenFunction(p, zt_bounds.bump_h0, _grid(_product(d=(1, 2, 3)), {"d": 0})),
+        GoldenFunction(p, zt_bounds.bump_zeta, _grid(_product(d=(1, 2, 3)))),
+        GoldenFunction(
+            p,
+            zt_bounds.lower_bound_width_se_numeric,
+            _grid(_product(B=(1.0,), Delta=(1e-3, 0.1), lengthscale=(0.1, 1.0), d=(1, 2))),
+        ),
         GoldenFunction(
             p,
             zt_bounds.lower_bound_function_count,

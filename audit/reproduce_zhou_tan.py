@@ -11,7 +11,9 @@ Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N); spec
   forms of Theorem 3, Theorem 2 and Corollary 1 (``reference.zhou_tan.bounds``, with ``γ_t``
   replaced by the certified ``γ̄_t``), in ``T`` (checkpoints along the runs) and in ``ϵ``
   (final regret over an ``ϵ`` grid); OLS of ``ln R`` on ``ln form``, clustered by replicate
-  (:func:`audit.regret.fit_against_form`).
+  (:func:`audit.regret.fit_against_form`).  Also LDP-TGP-UCB's final regret vs the dimension
+  ``d ∈ {1, 2, 3}`` on product grids of 64 points (``64¹ = 8² = 4³``) against Theorem 3's form,
+  where ``d`` enters only through the kernel's ``γ̄_T`` (the objectives are rescaled to one ``B``).
 
 Settings (Sec. 5.1, l. 338–344): 100-point grid on ``[0, 1]``, ``f = Σ_{i≤100} a_i k(·, x_i)``
 redrawn every trial, SE / Matérn-2.5 kernels with ``l = 0.2``, ``B = max|f|``; LDP noise
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import math
 import sys
@@ -100,6 +103,7 @@ __all__ = [
     "ScalingConfig",
     "build_parser",
     "main",
+    "product_grid",
     "reproduce_fig2",
     "reproduce_fig3",
     "reproduce_scaling",
@@ -204,6 +208,11 @@ class ScalingConfig:
     The objective ``f`` is drawn once from ``seed`` (so ``B`` and the theorems' forms are fixed);
     replicates differ in noise, privacy and algorithm randomness.  The ``T`` fit uses checkpoints
     of the ``eps_for_T`` runs; the ``ϵ`` fit uses final regrets over ``eps_grid``.
+
+    The dimension fit runs ``dim_algorithm`` at ``ϵ = eps_for_T`` on the product grids
+    ``unit_grid(side)^d`` for ``(d, side)`` in ``zip(dims, dim_sides)`` (default 64 points each),
+    same kernel, one objective per ``d`` drawn by the Sec. 5.1 generator and rescaled to
+    ``max|f| = B`` of the main objective; ``dims = ()`` skips it.
     """
 
     T: int = 300
@@ -213,6 +222,9 @@ class ScalingConfig:
     first_checkpoint: int = 20
     checkpoints: int = 10
     algorithms: tuple[AlgorithmName, ...] = ("tgp", "ata", "moma")
+    dims: tuple[int, ...] = (1, 2, 3)
+    dim_sides: tuple[int, ...] = (64, 8, 4)
+    dim_algorithm: AlgorithmName = "tgp"
     presets: Presets = field(default_factory=Presets)
     confidence: float = 0.95
     seed: int = 20219
@@ -284,6 +296,14 @@ class _Instance:
     R: float
     v: float
     c: float
+
+
+def product_grid(side: int, d: int) -> FloatArray:
+    """``unit_grid(side)^d``: the ``side^d`` points of ``{1/side, …, 1}^d`` (the Sec. 5.1 grid's
+    convention in each coordinate), shape ``(side^d, d)``, the last coordinate varying fastest."""
+    coords = unit_grid(check_int_at_least("side", side, 1))[:, 0]
+    pts = list(itertools.product(coords, repeat=check_int_at_least("d", d, 1)))
+    return np.asarray(pts, dtype=np.float64).reshape(-1, d)
 
 
 def _grid_kernel(dataset: DatasetName, presets: Presets) -> FloatArray:
@@ -702,6 +722,11 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
     first = check_int_at_least("first_checkpoint", config.first_checkpoint, 2)
     if first >= T:
         raise ValueError(f"first_checkpoint must be < T={T}, got {first}")
+    if len(config.dims) != len(config.dim_sides) or (config.dims and len(set(config.dims)) < 2):
+        raise ValueError(
+            "dims and dim_sides must have equal length and dims at least two distinct values "
+            f"(or both be empty), got {config.dims} and {config.dim_sides}"
+        )
     out.mkdir(parents=True, exist_ok=True)
     store = CellStore(out / f"{name}_cells")
     presets = config.presets
@@ -779,12 +804,14 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
                 confidence=config.confidence,
             )
         )
+    dimension = _dimension_fit(config, store, B, R, runs_seed, reps, fits)
     report = {
         "experiment": name,
         "config": to_jsonable(config),
         "B": B,
         "R": R,
         "gamma_bar_T": float(gbar[-1]),
+        "dimension": dimension,
         "uniform_regret": T * float(np.max(f) - np.mean(f)),
         "checkpoints": ts.tolist(),
         "final_regret": {a: v.tolist() for a, v in finals.items()},
@@ -795,6 +822,92 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
     _plot_scaling(config, eps_grid, finals, at_eps_for_T, out / f"{name}.png")
     (out / f"{name}.md").write_text(_scaling_markdown(config, report, fits))
     return report
+
+
+def _dimension_fit(
+    config: ScalingConfig,
+    store: CellStore,
+    B: float,
+    R: float,
+    runs_seed: np.random.SeedSequence,
+    reps: int,
+    fits: list[ScalingFit],
+) -> dict[str, Any]:
+    """Final regret of ``config.dim_algorithm`` vs ``d`` on the product grids, fitted against the
+    theorem's form at ``T`` with the grid kernel's ``γ̄_T`` (appended to ``fits``).
+
+    Objective ``d``: the Sec. 5.1 generator on the ``d``-grid (seeds: children ``2, 3, …`` of
+    ``config.seed``; children 0 and 1 are the main objective and the replicate streams),
+    rescaled so that ``max|f| = B`` (the main objective's), so that the form depends on ``d``
+    only through ``γ̄_T``.  The replicate streams are those of the ``T`` and ``ϵ`` runs.
+    """
+    if not config.dims:
+        return {}
+    T, presets, eps, alg = config.T, config.presets, config.eps_for_T, config.dim_algorithm
+    obj_seeds = child_seeds(config.seed, 2, 2 + len(config.dims))
+    rep_seeds = child_seeds(runs_seed, 0, reps)
+    finals = np.empty((reps, len(config.dims)))
+    gammas, uniform, ranks = [], [], []
+    for j, (d, side) in enumerate(zip(config.dims, config.dim_sides, strict=True)):
+        X = product_grid(side, d)
+        K = se_kernel(X, X, presets.lengthscale)
+        raw = sample_rkhs_function(K, presets.n_support, np.random.default_rng(obj_seeds[j]))
+        f = raw.values * (B / max(raw.sup_norm, 1e-12))
+        gammas.append(float(certified_gamma_upper(K, T, presets.lam)[-1]))
+        uniform.append(T * float(np.max(f) - np.mean(f)))
+        ranks.append(int(np.sum(np.linalg.eigvalsh(K) > 1e-3)))
+        panel = Panel("scaling_dim", "synthetic_se", eps)
+        cell_config = {
+            "experiment": "zhou_tan_scaling_dim",
+            "version": CELL_VERSION,
+            "algorithm": alg,
+            "eps": eps,
+            "T": T,
+            "replicates": reps,
+            "dim": d,
+            "side": side,
+            "B": B,
+            "presets": presets,
+            "seed": config.seed,
+        }
+
+        def compute(
+            K: FloatArray = K, f: FloatArray = f, panel: Panel = panel
+        ) -> dict[str, FloatArray]:
+            return _run_cell(panel, alg, T, rep_seeds, presets, K, None, fixed_f=f)
+
+        finals[:, j] = store.get(f"{alg}_dim{d}_eps{eps:g}", cell_config, compute)["cum_regret"][
+            :, -1
+        ]
+    form = np.array(
+        [
+            theorem_form(alg, np.array([T]), np.array([g]), B, R, eps, presets.eps_nys,
+                         presets.delta)[0]
+            for g in gammas
+        ]
+    )  # fmt: skip
+    fits.append(
+        fit_against_form(
+            f"regret vs d, {ALGORITHM_LABELS[alg][0]}, against {_THEOREM[alg]}",
+            np.asarray(config.dims, dtype=np.float64),
+            form,
+            np.maximum(finals, 1e-12),
+            theorem_exponent="1 in the form (d enters through γ̄_T only)",
+            confidence=config.confidence,
+        )
+    )
+    return {
+        "algorithm": alg,
+        "eps": eps,
+        "dims": list(config.dims),
+        "sides": list(config.dim_sides),
+        "points": [side**d for d, side in zip(config.dims, config.dim_sides, strict=True)],
+        "gamma_bar_T": gammas,
+        "kernel_rank_1e-3": ranks,
+        "form": form.tolist(),
+        "uniform_regret": uniform,
+        "final_regret": finals.tolist(),
+    }
 
 
 def _plot_scaling(
@@ -851,6 +964,24 @@ def _scaling_markdown(config: ScalingConfig, report: dict[str, Any], fits: list[
             f"{fit.bare_power_exponent:.3f} | "
             f"{'consistent' if fit.consistent else 'inconsistent'} |"
         )
+    dim = report.get("dimension") or {}
+    if dim:
+        lines += [
+            "",
+            f"Dimension fit ({dim['algorithm']}, ϵ = {dim['eps']:g}, T = {config.T}): product grids "
+            "with the same SE kernel, objectives rescaled to max|f| = B, so that Theorem 3's form "
+            "depends on d only through γ̄_T.",
+            "",
+            "| d | grid | γ̄_T | form | mean final regret | uniform play |",
+            "|---|---|---|---|---|---|",
+        ]
+        means = np.asarray(dim["final_regret"]).mean(axis=0)
+        for j, d in enumerate(dim["dims"]):
+            lines.append(
+                f"| {d} | {dim['sides'][j]}^{d} = {dim['points'][j]} | "
+                f"{dim['gamma_bar_T'][j]:.2f} | {dim['form'][j]:.0f} | {means[j]:.1f} | "
+                f"{dim['uniform_regret'][j]:.1f} |"
+            )
     eps_header = " | ".join(f"ϵ = {e:g}" for e in config.eps_grid)
     lines += [
         "",

@@ -40,6 +40,14 @@ Correctness (spec §4.2 MC1, MC2, MC3):
 * :func:`nystrom_lemma8_audit` -- Lemma 8 (l. 722–726): the Nyström dictionary of Alg. 4 is
   ε-accurate and ``m_n ≤ 6ρ(1+1/λ)qγ_n`` for all ``n ≤ N`` w.p. ``≥ 1 − δ`` at
   ``q = 6ρ ln(2T/δ)/ε²``; broken: ``q = ln T/ε²`` of [7]'s code (too few dictionary points).
+* :func:`moma_confidence_event_audit` -- Thm 4 / Cor. 1 for LDP-MoMA-GP-UCB (Alg. 3), the final
+  event of the proof (Eqs. 10/22, spec MC3 (iv)): ``|f − μ̃_n| ≤ β_{n+1}σ̃_n`` for all epochs
+  ``n ≤ N`` and ``x`` w.p. ``≥ 1 − δ``; broken: ``β_{n+1} = B(1 + 1/√(1−ε))`` (the robust
+  radius ``3γ/√λ`` forgotten).
+* :func:`lemma92_variance_ratio_audit` -- Lemma 9.2 (spec MC3 (v)): ``σ̃_n ≤ ρσ_n`` for all ``x``
+  on the ε-accuracy event (a deterministic implication), and for all ``n ≤ N`` w.p. ``≥ 1 − δ``
+  at Lemma 8's ``q``; broken: ``q = 1`` (too few dictionary points), for which the unconditional
+  claim is rejected.
 * :func:`lemma10_radius_audit` -- Lemma 10 (l. 744–769): one ridge estimator leaves the radius
   ``γ = (9mc)^{1/2}`` w.p. ``≤ 19/81``; broken: ``c`` without the Laplace variance.
 * :func:`lemma11_count_audit` -- Lemma 11's Hoeffding step (l. 785) with the corrected constant
@@ -62,7 +70,7 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from audit.accuracy import RunAuditResult
+from audit.accuracy import RunAuditResult, ratio_quantiles
 from audit.blackbox import event_audit, event_audit_from_samples
 from audit.exact import density_privacy_losses, laplace_delta, laplace_epsilon
 from audit.protocols import NeighbouringPair, PrivacyClaim
@@ -76,7 +84,14 @@ from reference.validation import (
     check_int_at_least,
     check_positive,
 )
-from reference.zhou_tan.algorithms import ATAGPUCB, TGPUCB, make_ldp_ata_gp_ucb, make_ldp_tgp_ucb
+from reference.zhou_tan.algorithms import (
+    ATAGPUCB,
+    TGPUCB,
+    MoMAGPUCB,
+    make_ldp_ata_gp_ucb,
+    make_ldp_moma_gp_ucb,
+    make_ldp_tgp_ucb,
+)
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
@@ -84,7 +99,7 @@ from reference.zhou_tan.environment import (
     run_trial,
     sample_rkhs_function,
 )
-from reference.zhou_tan.gp import finite_feature_map
+from reference.zhou_tan.gp import finite_feature_map, lemma5_posterior_variance
 from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel, unit_grid
 from reference.zhou_tan.mechanism import (
     ConvertToLaplace,
@@ -96,6 +111,7 @@ from reference.zhou_tan.mechanism import (
 from reference.zhou_tan.nystrom import approx_posterior, dictionary_accuracy, nystrom_embedding
 from reference.zhou_tan.robust import median_of_means_select, ridge_thetas
 from reference.zhou_tan.schedules import (
+    first_beta_approx,
     igp_ucb_beta,
     moma_radius,
     nystrom_q,
@@ -121,7 +137,9 @@ __all__ = [
     "learner_transcript_audit",
     "lemma10_radius_audit",
     "lemma11_count_audit",
+    "lemma92_variance_ratio_audit",
     "mom_selection_audit",
+    "moma_confidence_event_audit",
     "nystrom_lemma8_audit",
     "run_zhou_tan_battery",
     "student_t_pair",
@@ -136,6 +154,8 @@ RadiusVariant = Literal["paper", "c_without_laplace"]
 Lemma11Bound = Literal["corrected", "paper"]
 Selection = Literal["argmin", "argmax"]
 NystromVariant = Literal["theory_q", "q_ref7_too_few"]
+MomaWidthVariant = Literal["theory", "width_drops_radius"]
+Lemma92Variant = Literal["theory_q", "q_one"]
 
 BROKEN_NAMES = (
     "wrong_sensitivity",
@@ -146,6 +166,8 @@ BROKEN_NAMES = (
     "lemma11_paper_constant",
     "mom_argmax",
     "q_ref7_too_few",
+    "width_drops_radius",
+    "q_one_unconditional",
 )
 """Substrings of the names of the results of deliberately broken cases (expected: violation)."""
 
@@ -175,6 +197,11 @@ class ZhouTanConfig:
     lemma11_k: int = 100
     lemma11_p: float = 0.249
     mom_runs: int = 300
+    moma_runs: int = 40
+    moma_rounds: int = 3000
+    moma_eps: float = 0.5
+    lemma92_runs: int = 50
+    lemma92_rounds: int = 100
     seed: int = 20261123
     student_t_df: float = 3.0
     student_t_quantile: float = 0.999
@@ -916,6 +943,180 @@ def nystrom_lemma8_audit(
     )
 
 
+def moma_confidence_event_audit(
+    params: LDPParams,
+    variant: MomaWidthVariant,
+    *,
+    runs: int,
+    rounds: int,
+    seed: int,
+    confidence: float,
+    delta: float = 0.05,
+    eps_nys: float = 0.5,
+) -> RunAuditResult:
+    """Thm 4 / Cor. 1 for LDP-MoMA-GP-UCB (Alg. 3): the final event of the proof (Eqs. 10/22,
+    l. 297–301; spec MC3 (iv)) ``|f(x) − μ̃_n(x)| ≤ β_{n+1}σ̃_n(x)`` for all epochs ``n ≤ N`` and
+    all ``x`` fails in at most a fraction ``δ`` of runs (Nyström and median-of-means failures
+    included).
+
+    Built exactly as :func:`tgp_confidence_event_audit`: per run a fresh objective (Sec. 5.1
+    generator, ``‖f‖_ℋ ≤ B``) on 8 grid points (SE, ℓ = 0.25), ``η ~ U[−R, R]``, rewards through
+    the reference CTL(ϵ), ``λ = 1``, ``T = rounds`` (``N = ⌊T/k⌋`` epochs, the ``T − Nk`` leftover
+    rounds do not update and are not audited).  ``"theory"``: :func:`make_ldp_moma_gp_ucb` (Thm 4's
+    ``q = 6ρ ln(4T/δ)/ε²``, ``k = ⌈24 ln(4eT/δ)⌉`` and ``β_{n+1} = B(1 + 1/√(1−ε)) + 3γ/√λ``,
+    ``γ = (9 m_n c)^{1/2}``, Cor. 1's ``c = R² + 8(B+R)²/ϵ²``).  ``"width_drops_radius"``: the same
+    learner (same ``q``, ``k``, ``β_1``) with ``β_{n+1} = B(1 + 1/√(1−ε))``, the robust radius, the
+    only noise term of the width, forgotten.  ``μ̃_n``, ``σ̃_n`` and ``β_{n+1}`` are read from the
+    reference :class:`MoMAGPUCB` after each epoch's ``observe``.
+    Slack ratio: ``max_{n,x} |f − μ̃_n|/(β_{n+1}σ̃_n)``.
+    """
+    t0 = time.perf_counter()
+    runs = check_int_at_least("runs", runs, 1)
+    rounds = check_int_at_least("rounds", rounds, 2)
+    if variant not in ("theory", "width_drops_radius"):
+        raise ValueError(f"variant must be 'theory' or 'width_drops_radius', got {variant!r}")
+    X = unit_grid(8)
+    K = se_kernel(X, X, 0.25)
+    b_known = first_beta_approx(params.B, eps_nys)  # B(1 + 1/√(1−ε))
+
+    def beta_no_radius(n: int, m: int) -> float:
+        return b_known
+
+    ratios = np.empty(runs)
+    for r, ss in enumerate(np.random.SeedSequence([seed, 11]).spawn(runs)):
+        g_f, g_env, g_pol, g_ctl = (np.random.default_rng(s) for s in ss.spawn(4))
+        fn = sample_rkhs_function(K, 4, g_f)
+        f = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))
+        env = FiniteArmEnvironment(f, UniformNoise(params.R), g_env)
+        base = make_ldp_moma_gp_ucb(K, params, 1.0, delta, eps_nys, rounds, g_pol)
+        beta_next = base.beta_next if variant == "theory" else beta_no_radius
+        policy = MoMAGPUCB(
+            K,
+            1.0,
+            base.q,
+            base.k_rep,
+            rounds,
+            beta_next,
+            base.beta,
+            g_pol,
+            base.median_kind,
+            base.dedupe_mode,
+        )
+        curator = Curator(ConvertToLaplace(params, g_ctl))
+        worst = 0.0
+        for _ in range(policy.n_epochs):
+            arm, k = policy.next_query()
+            policy.observe(arm, curator.respond(env, arm, k))
+            width = policy.beta * np.sqrt(np.maximum(policy.var, 0.0))  # β_{n+1} σ̃_n
+            err = np.abs(f - policy.mean)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(width > 0, err / width, np.where(err > 0, np.inf, 0.0))
+            worst = max(worst, float(np.max(ratio)))
+        ratios[r] = worst
+    return RunAuditResult.from_ratios(
+        f"moma_confidence_event_{variant}",
+        {"max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)": ratios},
+        check_in_range("delta", delta, 0.0, 1.0),
+        confidence=confidence,
+        seed=seed,
+        started=t0,
+    )
+
+
+def lemma92_variance_ratio_audit(
+    variant: Lemma92Variant,
+    *,
+    runs: int,
+    rounds: int,
+    seed: int,
+    confidence: float,
+    eps_nys: float = 0.5,
+    delta: float = 0.2,
+    n_arms: int = 3,
+) -> list[RunAuditResult]:
+    """Lemma 9.2 (l. 730–740; spec MC3 (v)): on ``E_{1,n}`` (the dictionary is ε-accurate),
+    ``σ̃_n(x) ≤ ρσ_n(x)`` for every ``x``, ``ρ = (1+ε)/(1−ε)``.
+
+    The chain of :func:`nystrom_lemma8_audit` (``N = T = rounds`` history points drawn uniformly
+    from ``n_arms`` SE grid points, ℓ = 0.25, ``λ = 1``; at each ``n`` the reference
+    :func:`~reference.zhou_tan.nystrom.nystrom_embedding` with ``σ̃_{n−1}`` from the previous
+    :func:`~reference.zhou_tan.nystrom.approx_posterior`).  ``σ̃_n`` is ``approx_posterior``'s, the
+    exact ``σ_n`` is Eq. (4) through :func:`~reference.zhou_tan.gp.lemma5_posterior_variance`, and
+    ``E_{1,n}`` is read by :func:`~reference.zhou_tan.nystrom.dictionary_accuracy`.
+
+    Two results per variant:
+
+    * ``lemma92_<variant>_on_accurate``: the lemma itself, a deterministic implication, so its
+      nominal failure rate is 0: a run fails when ``σ̃_n(x) > ρσ_n(x)`` at some ``n`` where the
+      dictionary is ε-accurate.  Known good for every ``q``.
+    * ``lemma92_<variant>_unconditional``: Lemma 8 + 9.2: ``σ̃_n ≤ ρσ_n`` for all ``n ≤ N``, ``x``
+      w.p. ``≥ 1 − δ``.  ``"theory_q"``: Lemma 8's ``q = 6ρ ln(2T/δ)/ε²`` (known good);
+      ``"q_one"``: ``q = 1`` (spec MC3 (i): far too few dictionary points; broken).
+
+    ``slack`` also reports (no bound attached) the per-run minimum of ``σ̃_n/σ_n`` over ``n, x``
+    and the fraction of steps ``n`` on which ``E_{1,n}`` holds.
+    """
+    t0 = time.perf_counter()
+    runs = check_int_at_least("runs", runs, 1)
+    rounds = check_int_at_least("rounds", rounds, 2)
+    eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
+    if variant == "theory_q":
+        q = nystrom_q(rounds, delta, eps, log_const=2.0)
+    elif variant == "q_one":
+        q = 1.0
+    else:
+        raise ValueError(f"variant must be 'theory_q' or 'q_one', got {variant!r}")
+    rho = rho_nys(eps)
+    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
+    K = se_kernel(X, X, 0.25)
+    root = finite_feature_map(K)
+    kdiag = np.diag(K).copy()
+    uncond = np.empty(runs)
+    on_acc = np.empty(runs)
+    low_ratio = np.empty(runs)
+    frac_acc = np.empty(runs)
+    for r, ss in enumerate(np.random.SeedSequence([seed, 12]).spawn(runs)):
+        g_arms, g_nys = (np.random.default_rng(s) for s in ss.spawn(2))
+        arms = g_arms.integers(0, K.shape[0], size=rounds)
+        var = kdiag.copy()  # σ̃_0² = k(x, x)
+        worst, worst_acc, lowest, n_acc = 0.0, 0.0, np.inf, 0
+        for n in range(1, rounds + 1):
+            hist = arms[:n]
+            res = nystrom_embedding(K, hist, np.sqrt(var[hist]), q, g_nys)
+            _, var = approx_posterior(res.features, hist, kdiag, 1.0)
+            exact = lemma5_posterior_variance(root, hist, 1.0)
+            ratio = np.sqrt(var / exact)  # σ_n² ≥ λ/(n + λ) > 0 on a finite domain
+            lo, hi = dictionary_accuracy(root, hist, res, 1.0)
+            worst = max(worst, float(np.max(ratio)) / rho)
+            lowest = min(lowest, float(np.min(ratio)))
+            if 1.0 - eps <= lo and hi <= 1.0 + eps:
+                n_acc += 1
+                worst_acc = max(worst_acc, float(np.max(ratio)) / rho)
+        uncond[r], on_acc[r], low_ratio[r], frac_acc[r] = worst, worst_acc, lowest, n_acc / rounds
+    out = [
+        RunAuditResult.from_ratios(
+            f"lemma92_{variant}_on_accurate",
+            {"max_{n in E_1n},x sigma~_n / (rho sigma_n)": on_acc},
+            0.0,
+            confidence=confidence,
+            seed=seed,
+            started=t0,
+        ),
+        RunAuditResult.from_ratios(
+            f"lemma92_{variant}_unconditional",
+            {"max_n,x sigma~_n / (rho sigma_n)": uncond},
+            check_in_range("delta", delta, 0.0, 1.0),
+            confidence=confidence,
+            seed=seed,
+            started=t0,
+        ),
+    ]
+    for res_ in out:
+        res_.slack["min_n,x sigma~_n / sigma_n (reported, no bound)"] = ratio_quantiles(low_ratio)
+        res_.slack["fraction of n with E_1n (reported, no bound)"] = ratio_quantiles(frac_acc)
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # The battery
 # --------------------------------------------------------------------------------------------
@@ -1013,6 +1214,32 @@ def run_zhou_tan_battery(
                 nys,
                 runs=c.nystrom_runs,
                 rounds=c.nystrom_rounds,
+                seed=c.seed,
+                confidence=c.confidence,
+                eps_nys=c.eps_nys,
+                delta=c.nystrom_delta,
+            )
+        )
+    moma_widths: tuple[MomaWidthVariant, ...] = ("theory", "width_drops_radius")
+    for moma_width in moma_widths:
+        out.append(
+            moma_confidence_event_audit(
+                LDPParams(c.moma_eps, c.B, c.R),
+                moma_width,
+                runs=c.moma_runs,
+                rounds=c.moma_rounds,
+                seed=c.seed,
+                confidence=c.confidence,
+                eps_nys=c.eps_nys,
+            )
+        )
+    l92_variants: tuple[Lemma92Variant, ...] = ("theory_q", "q_one")
+    for l92 in l92_variants:
+        out.extend(
+            lemma92_variance_ratio_audit(
+                l92,
+                runs=c.lemma92_runs,
+                rounds=c.lemma92_rounds,
                 seed=c.seed,
                 confidence=c.confidence,
                 eps_nys=c.eps_nys,

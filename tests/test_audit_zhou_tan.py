@@ -33,14 +33,19 @@ from audit.zhou_tan import (
     ctl_variants,
     exact_ctl_epsilon,
     lemma11_count_audit,
+    lemma92_variance_ratio_audit,
+    moma_confidence_event_audit,
     nystrom_lemma8_audit,
     run_zhou_tan_battery,
     student_t_pair,
     tgp_confidence_event_audit,
     worst_case_pair,
 )
+from reference.zhou_tan.gp import gp_posterior_on_domain
+from reference.zhou_tan.kernels import se_kernel, unit_grid
 from reference.zhou_tan.mechanism import LDPParams
-from reference.zhou_tan.schedules import nystrom_q
+from reference.zhou_tan.nystrom import approx_posterior, nystrom_embedding
+from reference.zhou_tan.schedules import nystrom_q, rho_nys
 
 P_REJECT = 1e-6
 PARAMS = LDPParams(1.0, 1.0, 1.0)
@@ -166,6 +171,23 @@ def test_invalid_variants_raise() -> None:
             seed=0,
             confidence=0.9,
         )
+    with pytest.raises(ValueError, match="variant"):
+        moma_confidence_event_audit(
+            PARAMS,
+            "nope",  # type: ignore[arg-type]
+            runs=1,
+            rounds=2,
+            seed=0,
+            confidence=0.9,
+        )
+    with pytest.raises(ValueError, match="variant"):
+        lemma92_variance_ratio_audit(
+            "nope",  # type: ignore[arg-type]
+            runs=1,
+            rounds=2,
+            seed=0,
+            confidence=0.9,
+        )
     with pytest.raises(ValueError, match="quantile"):
         student_t_pair(PARAMS, 3.0, 1.5)
 
@@ -184,7 +206,7 @@ def test_battery_known_good_pass_and_every_broken_case_caught(
 ) -> None:
     """Every correct case passes (each test's false-alarm probability ≤ 10⁻³) and every broken
     case is rejected, including against the exact claim (ϵ + 2 ln(1 − 10⁻³), 10⁻³)."""
-    assert len(battery) == 46
+    assert len(battery) == 52
     broken_exact = 0
     for res in battery:
         expected = _is_broken(res.name)
@@ -253,3 +275,81 @@ def test_nystrom_lemma8_numbers(battery: list[PrivacyAuditResult | RunAuditResul
     assert broken.violation and broken.runs == 50
     assert critical_failure_count(50, 0.2, 0.999) == 20
     assert binomial_power(broken.runs, broken.failure_rate_lower, 0.2, 0.999) >= 0.99
+
+
+def test_nystrom_variance_with_full_dictionary_is_exact_and_exceeds_it_otherwise() -> None:
+    """The identity behind the known-good Lemma 9.2 case, against Eq. (4) by Cholesky
+    (``gp_posterior_on_domain``, independent of the Nyström code): with every played arm in the
+    dictionary (``q`` huge, all ``p_i = 1``), ``σ̃_n = σ_n`` to rounding; with ``p_i = 0.01``
+    (``q = 1``, ``σ̃_{n−1} = 0.1``) the arm played 30 times can be left out and ``σ̃_n/σ_n``
+    exceeds ``ρ = 3`` (spec MC3 (i): up to 8.2 at ``q = 1``)."""
+    X = unit_grid(3)
+    K = se_kernel(X, X, 0.25)
+    kdiag = np.diag(K).copy()
+    hist = np.array([0, 1] + [2] * 30)
+    _, exact = gp_posterior_on_domain(K, hist, np.zeros(hist.size), 1.0)
+    full = nystrom_embedding(K, hist, np.ones(hist.size), 1e9, np.random.default_rng(0))
+    assert full.m == 3
+    _, var_full = approx_posterior(full.features, hist, kdiag, 1.0)
+    np.testing.assert_allclose(var_full, exact, rtol=1e-9)
+    ratios = []
+    for s in range(20):
+        res = nystrom_embedding(K, hist, np.full(hist.size, 0.1), 1.0, np.random.default_rng(s))
+        _, var = approx_posterior(res.features, hist, kdiag, 1.0)
+        ratios.append(float(np.max(np.sqrt(var / exact))))
+    assert max(ratios) > rho_nys(0.5)  # some dictionary misses a played arm
+
+
+def test_moma_confidence_event_numbers(
+    battery: list[PrivacyAuditResult | RunAuditResult],
+) -> None:
+    """Final event of LDP-MoMA-GP-UCB (Eqs. 10/22; 40 runs of T = 3000, i.e. k = 322 and N = 9
+    epochs, ϵ = 0.5, ε = 0.5, δ = 0.05, confidence 0.999): the theory width passes with every run
+    far inside the band (99% slack quantile < 0.1); the width without the robust radius 3γ/√λ is
+    rejected, and the exact power at the observed Clopper–Pearson lower bound of its failure rate
+    is ≥ 0.99 (c* = 8 of 40)."""
+    by_name = {r.name: r for r in battery}
+    theory = by_name["moma_confidence_event_theory"]
+    broken = by_name["moma_confidence_event_width_drops_radius"]
+    assert isinstance(theory, RunAuditResult) and isinstance(broken, RunAuditResult)
+    key = "max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)"
+    assert not theory.violation and theory.failures == 0 and theory.slack[key][2] < 0.1
+    assert broken.violation and broken.runs == 40 and broken.slack[key][1] > 1.0
+    assert critical_failure_count(40, 0.05, 0.999) == 8
+    assert binomial_power(broken.runs, broken.failure_rate_lower, 0.05, 0.999) >= 0.99
+
+
+def test_lemma92_numbers(battery: list[PrivacyAuditResult | RunAuditResult]) -> None:
+    """Lemma 9.2 (50 runs of N = T = 100 on 3 SE arms, ε = 0.5 so ρ = 3, δ = 0.2).
+
+    Theory ``q``: the dictionary holds every played arm, so ``σ̃_n = σ_n`` (ratio ``1/ρ`` to
+    rounding) and every step is ε-accurate.  ``q = 1``: on the ε-accurate steps the lemma holds
+    (0 failures, nominal rate 0) although ``σ̃_n ≠ σ_n`` there (max ratio ``> 1.2``, so the check
+    is not vacuous); unconditionally ``σ̃_n > ρσ_n`` in most runs, and the claim "``≤ δ``" is
+    rejected with exact power ≥ 0.99 at the observed lower bound (``c* = 20`` of 50)."""
+    by_name = {r.name: r for r in battery}
+    rho = rho_nys(0.5)
+    results: dict[str, RunAuditResult] = {}
+    for name in (
+        "theory_q_on_accurate",
+        "theory_q_unconditional",
+        "q_one_on_accurate",
+        "q_one_unconditional",
+    ):
+        res = by_name[f"lemma92_{name}"]
+        assert isinstance(res, RunAuditResult) and res.runs == 50
+        results[name] = res
+    acc_key = "max_{n in E_1n},x sigma~_n / (rho sigma_n)"
+    all_key = "max_n,x sigma~_n / (rho sigma_n)"
+    frac_key = "fraction of n with E_1n (reported, no bound)"
+    good = results["theory_q_unconditional"]
+    assert not good.violation and good.failures == 0
+    assert abs(good.slack[all_key][2] - 1.0 / rho) < 1e-9
+    assert good.slack[frac_key][0] == 1.0
+    cond = results["q_one_on_accurate"]
+    assert not cond.violation and cond.failures == 0 and cond.nominal_failure_rate == 0.0
+    assert cond.slack[acc_key][2] * rho > 1.2 and cond.slack[frac_key][1] > 0.0
+    bad = results["q_one_unconditional"]
+    assert bad.violation and bad.slack[all_key][1] > 1.0
+    assert critical_failure_count(50, 0.2, 0.999) == 20
+    assert binomial_power(bad.runs, bad.failure_rate_lower, 0.2, 0.999) >= 0.99

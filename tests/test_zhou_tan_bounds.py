@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import integrate, stats
+from scipy import integrate, optimize, stats
 
 from reference.zhou_tan import bounds as bd
 from reference.zhou_tan import schedules as sc
@@ -323,6 +323,224 @@ def test_lemma4_kl_bound_formula() -> None:
     assert bd.lemma4_kl_bound(1.0, 0.1, 2.0, 0.3, 1.0) == pytest.approx(
         8 * math.expm1(1.0) ** 2 * 4 * (0.05) * 0.3
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The bump function h of App. A.1 (l. 424): h(x) = ∫ H(ξ) e^{2πi⟨x,ξ⟩} dξ,
+# H(z) = exp(−1/(1 − ‖z‖²)) 1{‖z‖ ≤ 1}.  The independent computations below never call the
+# Hankel/Bessel path: Cartesian trapezoid sums (spectrally accurate, H is C^∞ with compact
+# support), QUADPACK's Fourier-weighted rule (QAWO) for the d = 3 sine transform, and Parseval.
+
+
+def _H_on_grid(sq_norm: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(sq_norm)
+    inside = sq_norm < 1.0
+    out[inside] = np.exp(-1.0 / (1.0 - sq_norm[inside]))
+    return out
+
+
+def _h_cartesian(x: tuple[float, ...], n: int) -> float:
+    """``∫_{[−1,1]^d} H(z) cos(2π⟨x,z⟩) dz`` by the trapezoid rule on ``n`` points per axis (d ≤ 2)."""
+    g = np.linspace(-1.0, 1.0, n)
+    step = float(g[1] - g[0])
+    axes = np.meshgrid(*([g] * len(x)), indexing="ij")
+    sq = sum(a * a for a in axes)
+    phase = sum(xi * a for xi, a in zip(x, axes, strict=True))
+    return float(
+        np.sum(_H_on_grid(np.asarray(sq)) * np.cos(2 * math.pi * np.asarray(phase)))
+    ) * step ** len(x)
+
+
+def _h_d3_sine(r: float) -> float:
+    """d = 3: ``h(r) = (2/r) ∫₀¹ H(ρ) ρ sin(2πrρ) dρ`` (J_{1/2} is elementary), by QAWO."""
+    val, _ = integrate.quad(
+        lambda p: math.exp(-1.0 / (1.0 - p * p)) * p if p < 1.0 else 0.0,
+        0.0,
+        1.0,
+        weight="sin",
+        wvar=2 * math.pi * r,
+        epsabs=1e-15,
+    )
+    return 2.0 * val / r
+
+
+@pytest.mark.parametrize(
+    "x",
+    [
+        (0.0,),
+        (0.2,),
+        (0.45,),
+        (-1.3,),
+        (7.5,),
+        (0.0, 0.0),
+        (0.3, 0.0),
+        (0.3, 0.2),
+        (0.5, -0.4),
+        (1.1, 0.7),
+        (3.0, -2.0),
+    ],
+)
+def test_bump_h_matches_cartesian_quadrature(x: tuple[float, ...]) -> None:
+    """h(x) (Hankel transform, Bessel J_{d/2−1}) = direct d-dimensional quadrature, d = 1, 2.
+
+    Off-axis points in d = 2 also check that h is radial.  Measured agreement ~5e-14.
+    """
+    d = len(x)
+    got = float(bd.bump_fourier_h(np.array(x), d))
+    assert got == pytest.approx(_h_cartesian(x, 4001 if d == 1 else 801), abs=1e-11)
+
+
+@pytest.mark.parametrize("r", [0.1, 0.5, 1.0, 2.5, 12.0, 40.0])
+def test_bump_h_d3_matches_sine_transform(r: float) -> None:
+    """d = 3, including large r where the Bessel integrand oscillates (r = 40: ~40 periods)."""
+    assert float(bd.bump_fourier_h_radial(r, 3)) == pytest.approx(_h_d3_sine(r), abs=1e-13)
+
+
+def test_bump_h_convention_parseval_and_inverse_at_zero() -> None:
+    """d = 1: ∫h² = ∫H² (Parseval) and ∫h = H(0) = e^{−1}, both exact in the convention e^{2πi⟨x,ξ⟩}.
+
+    The angular conventions would give ∫h² = ∫H²/(2π) or 2π∫H² and ∫h = H(0)/(2π) or 2πH(0):
+    off by a factor 2π, far outside the tolerances (measured errors: relative 8e-15 and absolute
+    1.6e-9, the latter the truncation of the integrals over ℝ at |r| = 40, where |h| ~ 1e-9).
+    """
+    nodes, weights = np.polynomial.legendre.leggauss(12)
+    int_h = int_h2 = 0.0
+    for a in np.arange(0.0, 40.0, 1.0):
+        vals = bd.bump_fourier_h_radial(a + 0.5 * (nodes + 1.0), 1)
+        int_h += 0.5 * float(weights @ vals)
+        int_h2 += 0.5 * float(weights @ vals**2)
+    H_sq, _ = integrate.quad(lambda z: math.exp(-2.0 / (1.0 - z * z)), -1.0, 1.0, epsabs=1e-15)
+    assert 2.0 * int_h2 == pytest.approx(H_sq, rel=1e-9)
+    assert 2.0 * int_h == pytest.approx(math.exp(-1.0), abs=1e-8)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_bump_h0_is_integral_of_H(d: int) -> None:
+    """h(0) = ∫_{ℝ^d} H, by a Cartesian trapezoid sum over [−1,1]^d; h(0) = max |h|."""
+    n = {1: 4001, 2: 801, 3: 161}[d]
+    g = np.linspace(-1.0, 1.0, n)
+    step = g[1] - g[0]
+    if d == 3:
+        Z1, Z2 = np.meshgrid(g, g, indexing="ij")
+        total = sum(float(_H_on_grid(a * a + Z1**2 + Z2**2).sum()) for a in g)
+    else:
+        axes = np.meshgrid(*([g] * d), indexing="ij")
+        total = float(_H_on_grid(np.asarray(sum(a * a for a in axes))).sum())
+    h0 = bd.bump_h0(d)
+    assert h0 == pytest.approx(total * step**d, rel=1e-10)
+    assert float(bd.bump_fourier_h(np.zeros(d), d)) == h0
+    r = np.linspace(0.0, 5.0, 101)
+    assert np.all(np.abs(bd.bump_fourier_h_radial(r, d)) <= h0)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_bump_zeta_property(d: int) -> None:
+    """ζ_bump (l. 424): h(x) < h(0)/2 for every tested x with ‖x‖_∞ > ζ; h ≥ h(0)/2 just inside.
+
+    Points: 300 uniform in [−4, 4]^d (seed 0) with ‖x‖_∞ > ζ; axis points at ζ(1 + 1e-9) …
+    2ζ and beyond the certificate's tail radius; diagonal points (‖x‖₂ = √d‖x‖_∞) just past ζ.
+    A ζ 1 % too small is caught (the axis point at 0.995ζ has h ≥ h(0)/2).  ζ is also recomputed
+    independently as the h(0)/2 crossing of the Cartesian / sine-transform h (no Bessel code).
+    """
+    cert = bd.bump_zeta_certificate(d)
+    zeta, h0 = bd.bump_zeta(d), bd.bump_h0(d)
+    assert zeta == cert.zeta and cert.h0 == h0 and cert.min_margin > 0
+    assert cert.bracket[0] <= zeta <= cert.bracket[1]
+    rng = np.random.default_rng(0)
+    pts = rng.uniform(-4.0, 4.0, size=(300, d))
+    pts = pts[np.max(np.abs(pts), axis=1) > zeta]
+    radii = zeta * np.array([1 + 1e-9, 1 + 1e-6, 1 + 1e-3, 1.01, 1.1, 1.5, 2.0])
+    radii = np.concatenate([radii, cert.tail_radius * np.array([1.0, 1.5, 3.0, 10.0])])
+    axis = np.zeros((radii.size, d))
+    axis[:, 0] = radii
+    diag = np.outer(zeta * np.array([1 + 1e-9, 1 + 1e-4, 1.05]), np.ones(d))
+    for x in (pts, axis, diag):
+        assert np.all(bd.bump_fourier_h(x, d) < h0 / 2)
+    inside = np.zeros(d)
+    inside[0] = zeta * (1 - 1e-9)
+    assert float(bd.bump_fourier_h(inside, d)) >= h0 / 2
+    assert float(bd.bump_fourier_h_radial(zeta, d)) == pytest.approx(h0 / 2, abs=1e-13)
+    # Broken variant: ζ' = 0.99ζ violates the property at the axis point 0.995ζ.
+    caught = np.zeros(d)
+    caught[0] = 0.995 * zeta
+    assert np.max(np.abs(caught)) > 0.99 * zeta and float(bd.bump_fourier_h(caught, d)) >= h0 / 2
+    # The certificate's two analytic bounds hold where they can be checked numerically.
+    r = np.array([0.7, 1.0, 2.0, 5.0]) * cert.tail_radius
+    assert np.all(
+        np.abs(bd.bump_fourier_h_radial(r, d)) <= cert.laplacian_l1 / (4 * math.pi**2 * r**2)
+    )
+    s = 1e-3
+    r0 = np.linspace(0.0, 2.0, 41)[1:]
+    second = (
+        bd.bump_fourier_h_radial(r0 + s, d)
+        - 2 * bd.bump_fourier_h_radial(r0, d)
+        + bd.bump_fourier_h_radial(r0 - s, d)
+    ) / s**2
+    assert np.all(np.abs(second) <= cert.curvature_bound)
+    # Independent crossing.
+    if d == 3:
+        indep = optimize.brentq(lambda t: _h_d3_sine(t) - h0 / 2, 0.3, 0.8, xtol=1e-14)
+    else:
+        n = 4001 if d == 1 else 801
+        e1 = (1.0,) + (0.0,) * (d - 1)
+        h0_cart = _h_cartesian((0.0,) * d, n)
+        indep = optimize.brentq(
+            lambda t: _h_cartesian(tuple(t * e for e in e1), n) - h0_cart / 2, 0.3, 0.8, xtol=1e-14
+        )
+    assert zeta == pytest.approx(indep, abs=1e-10)
+
+
+def test_bump_zeta_does_not_depend_on_grid() -> None:
+    """The certified root is the same for grid steps 1e-3 and 7e-4 (different brackets), d = 1."""
+    a = bd.bump_zeta_certificate(1, 1e-3)
+    b = bd.bump_zeta_certificate(1, 7e-4)
+    assert a.bracket != b.bracket
+    assert a.zeta == pytest.approx(b.zeta, abs=1e-12)
+
+
+@pytest.mark.parametrize("d", [1, 2])
+def test_bump_g_and_numeric_widths(d: int) -> None:
+    """g = (2Δ/h(0))h(2xζ/w) (l. 424): g(0) = 2Δ, |g| ≤ 2Δ, g < Δ for ‖x‖_∞ > w/2, g ≥ Δ just inside.
+
+    The numeric widths are the existing width functions fed with bump_h0 and bump_zeta.
+    """
+    B, Delta, ell, nu, c = 1.0, 1e-3, 0.2, 2.5, 1.0
+    w = bd.lower_bound_width_se_numeric(B, Delta, ell, d)
+    assert w == bd.lower_bound_width_se(B, Delta, ell, d, bd.bump_h0(d), bd.bump_zeta(d))
+    wm = bd.lower_bound_width_matern_numeric(B, Delta, nu, d, c)
+    assert wm == bd.lower_bound_width_matern(B, Delta, nu, d, bd.bump_h0(d), bd.bump_zeta(d), c)
+    assert float(bd.lower_bound_bump_g(np.zeros(d), Delta, w, d)) == pytest.approx(2 * Delta)
+    rng = np.random.default_rng(1)
+    pts = rng.uniform(-3 * w, 3 * w, size=(500, d))
+    pts = pts[np.max(np.abs(pts), axis=1) > w / 2]
+    g = bd.lower_bound_bump_g(pts, Delta, w, d)
+    assert np.all(g < Delta) and np.all(np.abs(g) <= 2 * Delta)
+    edge = np.zeros((2, d))
+    edge[:, 0] = [w / 2 * (1 - 1e-9), w / 2 * (1 + 1e-9)]
+    g_edge = bd.lower_bound_bump_g(edge, Delta, w, d)
+    assert g_edge[0] >= Delta > g_edge[1]
+
+
+def test_bump_bad_input() -> None:
+    for bad_d in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="d"):
+            bd.bump_h0(bad_d)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="d"):
+            bd.bump_zeta(bad_d)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="finite"):
+        bd.bump_fourier_h(np.array([0.1, math.nan]), 2)
+    with pytest.raises(ValueError, match="finite"):
+        bd.bump_fourier_h_radial(np.array([math.inf]), 2)
+    with pytest.raises(ValueError, match="shape"):
+        bd.bump_fourier_h(np.array([0.1, 0.2, 0.3]), 2)
+    with pytest.raises(ValueError, match="radius"):
+        bd.bump_fourier_h_radial(-0.1, 1)
+    with pytest.raises(ValueError, match="grid_step"):
+        bd.bump_zeta_certificate(1, 0.0)
+    with pytest.raises(ValueError, match="Delta"):
+        bd.lower_bound_bump_g(np.zeros(1), -1.0, 0.1, 1)
+    with pytest.raises(ValueError, match="w"):
+        bd.lower_bound_bump_g(np.zeros(1), 1.0, math.nan, 1)
 
 
 # --------------------------------------------------------------------------------------------

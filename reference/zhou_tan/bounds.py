@@ -11,11 +11,15 @@ exact numbers.  ``eps`` = privacy ϵ, ``eps_nys`` = Nyström accuracy ε, ``ζ =
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import stats
+from scipy import integrate, optimize, special, stats
 
 from reference._typing import FloatArray
 from reference.validation import (
@@ -31,6 +35,12 @@ from reference.zhou_tan.mechanism import ldp_reward_second_moment
 from reference.zhou_tan.schedules import rho_nys
 
 __all__ = [
+    "BumpZetaCertificate",
+    "bump_fourier_h",
+    "bump_fourier_h_radial",
+    "bump_h0",
+    "bump_zeta",
+    "bump_zeta_certificate",
     "cor1_regret_expr",
     "duchi_symmetric_kl_bound",
     "eq18_lower_bound",
@@ -46,13 +56,16 @@ __all__ = [
     "lemma11_exact_tail",
     "lemma11_hoeffding_bound",
     "lemma11_union_failure",
+    "lower_bound_bump_g",
     "lower_bound_delta_max",
     "lower_bound_function_count",
     "lower_bound_matern",
     "lower_bound_reward_law",
     "lower_bound_se",
     "lower_bound_width_matern",
+    "lower_bound_width_matern_numeric",
     "lower_bound_width_se",
+    "lower_bound_width_se_numeric",
     "nonprivate_two_point_kl",
     "nonprivate_two_point_kl_bound",
     "regret_certificate",
@@ -298,6 +311,243 @@ def duchi_symmetric_kl_bound(eps: float, tv: float) -> float:
     z = zeta_priv(eps)
     t = check_in_range("tv", tv, 0.0, 1.0, low_open=False, high_open=False)
     return 4.0 * z * z * t * t
+
+
+# --------------------------------------------------------------------------------------------
+# The bump function h of App. A.1 (l. 424) and its constants h(0), ζ_bump
+#
+# Fourier convention: ``F(ξ) = ∫ f(x) e^{−2πi⟨x,ξ⟩} dx``, ``f(x) = ∫ F(ξ) e^{+2πi⟨x,ξ⟩} dξ``
+# (ordinary frequency, unitary, no 2π factors in front).  The paper (l. 424) only says "inverse
+# Fourier transform"; its width formulas (l. 426, taken from [20] = Scarlett et al. 2017) fix the
+# convention: the SE width ``2ζπl/√(ln(B(2πl²)^{d/4}h(0)/(2Δ)))`` comes from
+# ``‖g‖²_ℋ = ∫|G(ξ)|²/K(ξ)dξ`` with the SE spectral density ``K(ξ) = (2πl²)^{d/2}e^{−2π²l²‖ξ‖²}``,
+# and the Matérn ``(8π²)^{(ν+d/2)/2}`` from ``K(ξ) ∝ (2ν/l² + 4π²‖ξ‖²)^{−(ν+d/2)}``; both are the
+# transforms of the kernels in this convention only (the angular one has ``e^{−l²‖ω‖²/2}`` and no
+# ``π`` in the width).  In this convention ``h(0) = ∫H`` and ``∫|h|² = ∫|H|²`` (Parseval).
+
+
+def _bump_H_radial(rho: float) -> float:
+    """``H`` at ``‖z‖ = rho``: ``exp(−1/(1 − rho²))`` for ``rho < 1``, else ``0`` (l. 424)."""
+    u = 1.0 - rho * rho
+    return math.exp(-1.0 / u) if u > 0.0 else 0.0
+
+
+def _bessel_ratio(nu: float, z: float) -> float:
+    """``Λ_ν(z) = J_ν(z)/z^ν``, continuous at ``z = 0`` (``Λ_ν(0) = 1/(2^ν Γ(ν+1))``)."""
+    lam0 = 1.0 / (math.pow(2.0, nu) * math.gamma(nu + 1.0))
+    if z < 1e-4:  # two-term series, relative error O(z⁴) < 1e-16
+        return lam0 * (1.0 - z * z / (4.0 * (nu + 1.0)))
+    return float(special.jv(nu, z)) / math.pow(z, nu)
+
+
+def _bump_h_scalar(r: float, d: int) -> float:
+    """Hankel form of ``h(x) = ∫_{ℝ^d} H(ξ)e^{2πi⟨x,ξ⟩}dξ`` at ``‖x‖ = r`` (see bump_fourier_h_radial)."""
+    nu = d / 2.0 - 1.0
+    two_pi_r = 2.0 * math.pi * r
+
+    def integrand(rho: float) -> float:
+        return _bump_H_radial(rho) * _bessel_ratio(nu, two_pi_r * rho) * rho ** (d - 1)
+
+    # About r oscillations of the Bessel factor on [0, 1]: one quad per ~8 of them.
+    edges = np.linspace(0.0, 1.0, 2 + int(r // 8.0))
+    total = 0.0
+    for a, b in itertools.pairwise(edges):
+        val, _ = integrate.quad(integrand, a, b, limit=200, epsabs=1e-14, epsrel=1e-12)
+        total += val
+    return math.pow(2.0 * math.pi, d / 2.0) * total
+
+
+def bump_fourier_h_radial(r: FloatArray | float, d: int) -> FloatArray:
+    """``h`` of App. A.1 (l. 424) as a function of the radius ``r = ‖x‖₂ ≥ 0`` (vectorised).
+
+    ``h`` is the inverse Fourier transform of the radial bump ``H(z) = exp(−1/(1 − ‖z‖²))1{‖z‖ ≤ 1}``
+    on ``ℝ^d``, in the convention ``h(x) = ∫ H(ξ)e^{2πi⟨x,ξ⟩}dξ`` (why: see the comment above this
+    section; it makes ``h(0) = ∫H``).  For a radial ``H`` this is the Hankel transform
+    ``h(r) = 2π r^{1−d/2} ∫₀¹ H(ρ) J_{d/2−1}(2πrρ) ρ^{d/2} dρ``
+    ``     = (2π)^{d/2} ∫₀¹ H(ρ) Λ(2πrρ) ρ^{d−1} dρ``,  ``Λ(z) = J_{d/2−1}(z)/z^{d/2−1}``,
+    computed with ``scipy.special.jv`` and ``scipy.integrate.quad`` (absolute error ``~1e-13``).
+    ``h`` is real, even, ``|h| ≤ h(0)`` (``H ≥ 0``), and ``|h(r)| ≤ ‖ΔH‖₁/(4π²r²)``.
+    Returns an array of the shape of ``r``.  Cost grows like ``1 + r/8`` quadratures per radius.
+    """
+    d_ = check_int_at_least("d", d, 1)
+    rr = check_array("r", r)
+    if np.any(rr < 0):
+        raise ValueError("r must be in [0, inf) (a radius)")
+    uniq, inverse = np.unique(rr, return_inverse=True)
+    vals = np.array([_bump_h_scalar(float(u), d_) for u in uniq], dtype=np.float64)
+    return np.asarray(vals[inverse].reshape(rr.shape), dtype=np.float64)
+
+
+def bump_fourier_h(x: FloatArray, d: int) -> FloatArray:
+    """``h(x)`` of App. A.1 (l. 424) at points ``x`` of shape ``(..., d)``; returns shape ``(...)``.
+
+    ``h`` is radial, so ``h(x) = bump_fourier_h_radial(‖x‖₂, d)`` (same Fourier convention).
+    """
+    d_ = check_int_at_least("d", d, 1)
+    xx = check_array("x", x)
+    if xx.ndim < 1 or xx.shape[-1] != d_:
+        raise ValueError(f"x must have shape (..., {d_}) (points of R^d), got shape {xx.shape}")
+    return bump_fourier_h_radial(np.linalg.norm(xx, axis=-1), d_)
+
+
+def _sphere_area(d: int) -> float:
+    """Surface area ``2π^{d/2}/Γ(d/2)`` of the unit sphere in ``ℝ^d`` (``= 2`` for ``d = 1``)."""
+    return 2.0 * math.pow(math.pi, d / 2.0) / math.gamma(d / 2.0)
+
+
+def _radial_integral(f: Callable[[float], float], d: int, points: Sequence[float] = ()) -> float:
+    """``∫_{‖ξ‖≤1} f(‖ξ‖) dξ = |S^{d−1}| ∫₀¹ f(ρ)ρ^{d−1}dρ``."""
+    val, _ = integrate.quad(
+        lambda rho: f(rho) * rho ** (d - 1),
+        0.0,
+        1.0,
+        points=list(points) or None,
+        limit=200,
+        epsabs=1e-14,
+        epsrel=1e-12,
+    )
+    return _sphere_area(d) * val
+
+
+@functools.lru_cache(maxsize=64)
+def _bump_h0_cached(d: int) -> float:
+    return _bump_h_scalar(0.0, d)
+
+
+def bump_h0(d: int) -> float:
+    """``h(0) = ∫_{ℝ^d} H(z)dz = |S^{d−1}| ∫₀¹ e^{−1/(1−ρ²)} ρ^{d−1} dρ`` (App. A.1, l. 424-426).
+
+    The maximum of ``h`` (``H ≥ 0``); enters the widths of l. 426 and ``g`` of l. 424.
+    """
+    return _bump_h0_cached(check_int_at_least("d", d, 1))
+
+
+@dataclass(frozen=True)
+class BumpZetaCertificate:
+    """How :func:`bump_zeta` certifies ``ζ_bump`` for dimension ``d`` (all radii Euclidean).
+
+    * ``zeta``: the last radius where ``h(r) = h(0)/2``; ``h(r) < h(0)/2`` for every ``r > zeta``.
+    * ``h0``: ``h(0)``.
+    * ``tail_radius``: ``√(‖ΔH‖₁/(4π²·h(0)/2))``; for ``r > tail_radius`` the bound
+      ``|h(r)| ≤ ‖ΔH‖₁/(4π²r²)`` (two integrations by parts in ``ξ``) gives ``|h| < h(0)/2``.
+    * ``laplacian_l1``: ``‖ΔH‖₁``.
+    * ``curvature_bound``: ``M₂ = (4π²/d)∫‖ξ‖²H(ξ)dξ ≥ |d²h(r e)/dr²|`` along any line.
+    * ``grid_step``: the step ``s`` of the grid on ``[0, tail_radius]``.
+    * ``bracket``: the grid cell ``[r_i, r_{i+1}]`` holding ``zeta`` (``h`` strictly decreasing on it).
+    * ``min_margin``: ``min`` over the later cells of ``h(0)/2 − max(h(r_k), h(r_{k+1})) − M₂s²/8``,
+      a lower bound on ``h(0)/2 − h`` on ``[r_{i+1}, tail_radius]``; positive.
+    """
+
+    d: int
+    zeta: float
+    h0: float
+    tail_radius: float
+    laplacian_l1: float
+    curvature_bound: float
+    grid_step: float
+    bracket: tuple[float, float]
+    min_margin: float
+
+
+def _bump_laplacian_radial(rho: float, d: int) -> float:
+    """``ΔH`` at ``‖z‖ = rho``: ``H·(4ρ²/u⁴ − 8ρ²/u³ − 2d/u²)``, ``u = 1 − ρ²``."""
+    u = 1.0 - rho * rho
+    if u <= 0.0:
+        return 0.0
+    return math.exp(-1.0 / u) * (4.0 * rho * rho / u**4 - 8.0 * rho * rho / u**3 - 2.0 * d / u**2)
+
+
+@functools.lru_cache(maxsize=64)
+def _bump_zeta_cached(d: int, grid_step: float) -> BumpZetaCertificate:
+    h0 = _bump_h0_cached(d)
+    half = 0.5 * h0
+    # ΔH changes sign where 4 − 12u + (8 − 2d)u² = 0 (u = 1 − ρ²); give those ρ to quad.
+    a2 = 8.0 - 2.0 * d
+    us = [4.0 / 12.0] if a2 == 0.0 else [float(u.real) for u in np.roots([a2, -12.0, 4.0])]
+    kinks = sorted(math.sqrt(1.0 - u) for u in us if 0.0 < u < 1.0)
+    lap_l1 = _radial_integral(lambda rho: abs(_bump_laplacian_radial(rho, d)), d, kinks)
+    # 1.001: slack for the ~1e-12 quadrature error of ‖ΔH‖₁ and h(0).
+    tail = 1.001 * math.sqrt(lap_l1 / (4.0 * math.pi**2 * half))
+    m2 = 4.0 * math.pi**2 / d * _radial_integral(lambda rho: _bump_H_radial(rho) * rho * rho, d)
+    n_cells = math.ceil(tail / grid_step)
+    grid = grid_step * np.arange(n_cells + 1, dtype=np.float64)
+    vals = np.array([_bump_h_scalar(float(r), d) for r in grid])
+    above = np.flatnonzero(vals >= half)
+    i = int(above[-1])  # vals[0] = h0 >= half, and vals[n_cells] < half (tail bound)
+    if i >= n_cells:
+        raise RuntimeError(f"bump_zeta: no crossing found on [0, {tail}] (d={d})")
+    slope = (vals[i + 1] - vals[i]) / grid_step
+    if slope + m2 * grid_step >= 0.0:
+        raise RuntimeError(f"bump_zeta: h not certified decreasing on the bracket (d={d})")
+    later = np.maximum(vals[i + 1 : -1], vals[i + 2 :])
+    slack = m2 * grid_step**2 / 8.0
+    margin = float(np.min(half - later - slack)) if later.size else math.inf
+    if not margin > 1e-10:
+        raise RuntimeError(f"bump_zeta: grid certificate failed (margin {margin}, d={d})")
+    a, b = float(grid[i]), float(grid[i + 1])
+    zeta = float(
+        optimize.brentq(lambda r: _bump_h_scalar(r, d) - half, a, b, xtol=1e-14, rtol=1e-14)
+    )
+    return BumpZetaCertificate(d, zeta, h0, tail, lap_l1, m2, grid_step, (a, b), margin)
+
+
+def bump_zeta_certificate(d: int, grid_step: float = 1e-3) -> BumpZetaCertificate:
+    """Compute ``ζ_bump`` (App. A.1, l. 424) with the evidence that it is the last crossing.
+
+    Steps: (1) for ``r > R = √(2‖ΔH‖₁/(4π²h(0)))``, ``|h(r)| ≤ ‖ΔH‖₁/(4π²r²) < h(0)/2``, since
+    ``(2π‖x‖)²h(x) = −∫ΔH(ξ)e^{2πi⟨x,ξ⟩}dξ``; (2) on the grid ``r_k = k·s`` of ``[0, R]``, take the
+    last ``i`` with ``h(r_i) ≥ h(0)/2``; (3) every later cell has ``max(h(r_k), h(r_{k+1})) + M₂s²/8
+    < h(0)/2`` (linear interpolation error with ``|h''| ≤ M₂``), so ``h < h(0)/2`` on
+    ``[r_{i+1}, ∞)``; (4) on ``[r_i, r_{i+1}]`` the secant slope plus ``M₂s`` is ``< 0``, so ``h`` is
+    strictly decreasing there and ``scipy.optimize.brentq`` finds its unique ``h(0)/2`` crossing.
+    Raises ``RuntimeError`` if a step cannot be certified.  Cached per ``(d, grid_step)``.
+    """
+    d_ = check_int_at_least("d", d, 1)
+    s = check_in_range("grid_step", grid_step, 0.0, 0.1, low_open=True, high_open=False)
+    return _bump_zeta_cached(d_, s)
+
+
+def bump_zeta(d: int) -> float:
+    """``ζ_bump`` of App. A.1 (l. 424): the smallest ``ζ`` with ``h(x) < h(0)/2`` whenever ``‖x‖_∞ > ζ``.
+
+    Computed as the Euclidean radius ``r* = sup{r : h(r) ≥ h(0)/2}`` (the last crossing, see
+    :func:`bump_zeta_certificate`).  Why this is the paper's ``ζ``: if ``‖x‖_∞ > r*`` then
+    ``‖x‖₂ ≥ ‖x‖_∞ > r*``, so ``h(x) < h(0)/2``; and it cannot be smaller, because the axis points
+    ``x = r·e₁`` have ``‖x‖_∞ = ‖x‖₂ = r``, so ``{‖x‖_∞ > ζ}`` contains every radius ``r > ζ``.
+    (The ``√d`` between the norms matters only for points with ``‖x‖_∞ ≤ ζ``, where nothing is
+    required.)  At ``r*`` itself ``h = h(0)/2``, so the strict inequality of l. 424 holds beyond it.
+    """
+    return bump_zeta_certificate(d).zeta
+
+
+def lower_bound_bump_g(x: FloatArray, Delta: float, w: float, d: int) -> FloatArray:
+    """``g(x) = (2Δ/h(0)) h(2xζ/w)`` (App. A.1, l. 424) at points ``x`` of shape ``(..., d)``.
+
+    ``g(0) = 2Δ``, ``|g| ≤ 2Δ``, and ``g(x) < Δ`` when ``‖x‖_∞ > w/2`` (``ζ`` = :func:`bump_zeta`).
+    """
+    D = check_positive("Delta", Delta)
+    ww = check_positive("w", w)
+    d_ = check_int_at_least("d", d, 1)
+    xx = check_array("x", x)
+    scale = 2.0 * bump_zeta(d_) / ww
+    return np.asarray(2.0 * D / bump_h0(d_) * bump_fourier_h(scale * xx, d_), dtype=np.float64)
+
+
+def lower_bound_width_se_numeric(B: float, Delta: float, lengthscale: float, d: int) -> float:
+    """:func:`lower_bound_width_se` with ``h0 = bump_h0(d)`` and ``zeta_bump = bump_zeta(d)``."""
+    d_ = check_int_at_least("d", d, 1)
+    return lower_bound_width_se(B, Delta, lengthscale, d_, bump_h0(d_), bump_zeta(d_))
+
+
+def lower_bound_width_matern_numeric(
+    B: float, Delta: float, nu: float, d: int, c_matern: float
+) -> float:
+    """:func:`lower_bound_width_matern` with ``h0 = bump_h0(d)``, ``zeta_bump = bump_zeta(d)``.
+
+    ``c_matern`` (the paper's unnamed constant ``c``, l. 426) stays an input.
+    """
+    d_ = check_int_at_least("d", d, 1)
+    return lower_bound_width_matern(B, Delta, nu, d_, bump_h0(d_), bump_zeta(d_), c_matern)
 
 
 # --------------------------------------------------------------------------------------------
