@@ -7,7 +7,10 @@
   equals a closed-form recomputation of exponential weights; the EXP2 non-private parameters are
   Thm 4.1's formulas at ``λ = 0``; the BLO loss sequence lies in the declared loss set;
 * :func:`scaling_fits` recovers a known exponent and a known slope against a theorem form on
-  synthetic data generated from the form (fixed seed), and flags growth faster than the form.
+  synthetic data generated from the form (fixed seed), and flags growth faster than the form;
+* ``as_eps_window`` (spec §5.3(b)-(c)): the window's formulas reproduce the spec's numbers; its
+  ε-slope verdict accepts the spec's in-window design and rejects the two planted regimes outside
+  it (smoothing, saturation) on excesses from an independent closed form of one-shot FTRL.
 """
 
 from __future__ import annotations
@@ -18,25 +21,33 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import special
 
 from audit.reproduce_agarwal_singh import (
+    EPS_SLOPE_WINDOW,
     BLOConfig,
+    EpsWindowConfig,
     FTPLConfig,
     FullInfoConfig,
     MABConfig,
     blo_losses,
     build_parser,
     cell_seed,
+    eps_window_bounds,
+    eps_window_fit,
     ftpl_sigma,
     ftrl_cell,
     full_info_losses,
     mab_nonprivate_parameters,
     main,
+    predicted_excess,
     reproduce_as_blo,
+    reproduce_as_eps_window,
     reproduce_as_ftpl,
     reproduce_as_ftrl,
     reproduce_as_mab,
     scaling_fits,
+    window_verdict,
 )
 from reference.agarwal_singh.theorems import (
     cor32_parameters,
@@ -51,6 +62,20 @@ TINY_FTRL = FullInfoConfig(
 TINY_MAB = MABConfig(horizons=(64, 256), epsilons=(0.5, 2.0, INF), dims=(2, 3), dim_T=64, runs=2)
 TINY_FTPL = FTPLConfig(horizons=(16, 64), epsilons=(1.0, 10.0, INF), dims=(2, 4), dim_T=16, runs=3)
 TINY_BLO = BLOConfig(horizons=(32, 128), epsilons=(1.0, 4.0, INF), dims=(2, 3), dim_T=32, runs=2)
+TINY_WINDOW = EpsWindowConfig(
+    horizon=256,
+    epsilons=(0.5, 1.0),
+    counter_horizon=128,
+    smoothing_epsilons=(1.0, 2.0),
+    saturation_epsilons=(0.25, 0.5),
+    runs=3,
+    noise_horizons=(16, 64),
+    noise_dim=2,
+    noise_dims=(2, 4),
+    noise_dim_T=64,
+    noise_draws=40,
+    noise_batches=4,
+)
 
 
 def _mtimes(folder: Path) -> dict[str, int]:
@@ -64,6 +89,7 @@ def _mtimes(folder: Path) -> dict[str, int]:
         ("as_ftpl", reproduce_as_ftpl, TINY_FTPL),
         ("as_mab", reproduce_as_mab, TINY_MAB),
         ("as_blo", reproduce_as_blo, TINY_BLO),
+        ("as_eps_window", reproduce_as_eps_window, TINY_WINDOW),
     ],
 )
 def test_tiny_run_writes_files_and_resumes(
@@ -194,6 +220,76 @@ def test_scaling_fit_flags_growth_beyond_the_form() -> None:
     negative = linear.copy()
     negative[0, 0] = -1.0
     assert not scaling_fits("neg", T, {"sqrt": np.sqrt(T)}, negative, stated_exponent=0.5)["fitted"]
+
+
+def test_eps_window_formulas_reproduce_the_spec_numbers() -> None:
+    """Spec §5.3(b) at T = 2^18, Δ = 0.2, η = √(ln 2/(2T)): window 5/η ≈ 4348.5 to TΔ/4 = 13107;
+    the pilot's predicted E[d₊] = 16894 at ε = 0.005 comes from the paper-ln λ = 2 ln T/ε, K = 18,
+    which is what the experiment's cells use (Cor. 3.2 experts with Y = [0,1]², paper preset)."""
+    T = 2**18
+    low, high = eps_window_bounds(T, 0.2)
+    assert low == pytest.approx(5.0 * math.sqrt(2 * T / math.log(2)), rel=1e-12)
+    assert low == pytest.approx(4348.5, abs=0.1) and high == pytest.approx(13107.2)
+    params = cor32_parameters("experts", 2, T, 0.005, calibration="paper", experts_losses="box01")
+    assert params.lam == pytest.approx(2 * math.log(T) / 0.005) and params.K == 18
+    assert predicted_excess(params.lam, params.K) == pytest.approx(16894, rel=1e-3)
+    verdict = window_verdict(-1.3, -1.4, -1.21, EPS_SLOPE_WINDOW)
+    assert not verdict["passes"] and not verdict["point_in_window"]
+    verdict = window_verdict(-1.3, -1.4, -1.19, EPS_SLOPE_WINDOW)
+    assert verdict["passes"] and not verdict["ci_inside_window"]
+    assert EpsWindowConfig.paper().runs * EpsWindowConfig.paper().sequences == 200  # spec E4
+
+
+def _one_shot_excess(T: int, epsilons: tuple[float, ...], runs: int, seed: int) -> np.ndarray:
+    """Excess regret R(ε) − R(∞) of experts FTRL (N = 2, η = √(ln 2/(2T))) on the deterministic gap
+    (0.3, 0.5) with one-shot noise d = Z(2) − Z(1), Z(i) a sum of K = log₂T Lap(λ), λ = 2 ln T/ε.
+    By eq. (1) (proof of Thm 3.4) this has the expected regret of Algorithm 1.  Independent of the
+    experiment's code: the wrong expert's weight is p_t = 1/(1 + e^{a t + b}) (a = ηΔ, b = ηd,
+    t = 0..T−1), and Σ_t p_t = T − [ln(1 + e^{aT+b}) − ln(1 + e^{b})]/a + (p_0 − p_T)/2 up to
+    |p'|/12 ≤ a/48 ≈ 1e−5 (Euler-Maclaurin; checked against the direct sum to 1e−5 at T = 2^16).
+    Common random numbers: one standard Laplace draw per run, scaled by λ for every ε."""
+    K, gap = int(math.log2(T)), 0.2
+    eta = math.sqrt(math.log(2) / (2 * T))
+    a = eta * gap
+
+    def wrong_weight_sum(b: np.ndarray) -> np.ndarray:
+        integral = T - (np.logaddexp(0.0, a * T + b) - np.logaddexp(0.0, b)) / a
+        return np.asarray(integral + (special.expit(-b) - special.expit(-(a * T + b))) / 2)
+
+    draws = np.random.default_rng(seed).laplace(0.0, 1.0, size=(runs, 2 * K))
+    d_unit = draws[:, :K].sum(axis=1) - draws[:, K:].sum(axis=1)
+    base = wrong_weight_sum(np.zeros(1))
+    lams = [2 * math.log(T) / e for e in epsilons]
+    cols = [gap * (wrong_weight_sum(eta * lam * d_unit) - base) for lam in lams]
+    return np.asarray(np.column_stack(cols), dtype=np.float64)
+
+
+def test_eps_window_fit_accepts_the_window_and_rejects_planted_regimes_outside_it() -> None:
+    """The verdict of spec §5.3(b) (95% CI of the ε-slope overlapping [−1.2, −0.8]) on one-shot
+    excesses (:func:`_one_shot_excess`, 400 runs, seed 11): the spec's design (T = 2^18,
+    ε = 0.005..0.015) passes; two planted regimes at T = 2^16 outside the window fail -- smoothing
+    (ε = 0.1, 0.2, 0.5: E[d₊] ≤ 708 < 5/η = 2174, the softmax absorbs the noise, excess ∝ η E[d²])
+    and saturation (ε = 0.003, 0.005, 0.01: E[d₊] ≥ 7079 > TΔ/4 = 3277, excess capped near TΔ).
+
+    Measured (seed 11): window −0.907 [−0.964, −0.850]; smoothing −1.528 [−1.649, −1.408];
+    saturation −0.207 [−0.246, −0.168].  Over seeds 0..199 (same sizes): the window design passes
+    200/200 (slope −0.886 ± 0.028 s.d.; the verdict's nominal false-alarm rate is ≤ 5%, the
+    two-sided 95% CI), each planted regime passes 0/200 (slopes −1.538 ± 0.073, −0.211 ± 0.022:
+    4.7 and 27 s.d. beyond the window).  The spec's own counter-example grids at T = 2^16 are
+    closer to the window in this model (−1.250 ± 0.027 and −0.659 ± 0.033; their CIs overlap
+    [−1.2, −0.8] in 51% and 1% of seeds), which is why the planted ones are used here; the
+    experiment reports the spec's grids.  A pure 1/ε² law is rejected, a pure 1/ε law accepted."""
+    design = (0.005, 0.0075, 0.01, 0.015)
+    fit = eps_window_fit("window", design, _one_shot_excess(2**18, design, 400, 11))
+    assert fit["fitted"] and fit["passes"] and fit["point_in_window"]
+    for eps in ((0.1, 0.2, 0.5), (0.003, 0.005, 0.01)):
+        planted = eps_window_fit("planted", eps, _one_shot_excess(2**16, eps, 400, 11))
+        assert planted["fitted"] and not planted["passes"] and not planted["point_in_window"]
+    rng = np.random.default_rng(3)
+    eps_grid = np.array(design)
+    noise = np.exp(0.1 * rng.standard_normal((50, 4)))
+    assert not eps_window_fit("eps^-2", design, 1e-3 / eps_grid**2 * noise)["passes"]
+    assert eps_window_fit("eps^-1", design, 1.0 / eps_grid * noise)["ci_inside_window"]
 
 
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
