@@ -36,6 +36,10 @@ Audits (all reuse :mod:`audit.exact` / :mod:`audit.blackbox`; nothing is re-impl
   is allowed by Lemma 4.2) that publishes one bit of the forwarded scalar of round ``t₀`` and one
   bit of the difference of the scalars of rounds ``t₀`` and ``t₀ + 1``, MAB losses in ``[−1, 1]``
   (``B = 1``, ``Δ_B = 2``).
+* **Bandit reduction around the real learner, actions, black box**: Algorithm 4 wrapping EXP2
+  with uniform exploration (Algorithm 5) at an aggressive ``(η, γ)``, same losses and ``Δ_B``;
+  the canary's exact claim holds for it (the arms are post-processing of the privatised
+  feedback, :func:`exp2_reduction_cases`).
 * **Gaussian tree (Thm A.1 / Thm 3.5, FTPL's input), releases, white box**: ``L̃_0..L̃_T`` are
   jointly Gaussian; the exact privacy loss is computed from the density of the release vector.
 * **Private FTPL (Algorithm 3, Thm 3.5), actions, black box**: ``X = [−1, 1]`` (``N = 1``), so
@@ -44,7 +48,7 @@ Audits (all reuse :mod:`audit.exact` / :mod:`audit.blackbox`; nothing is re-impl
   actions view), of which the actions are post-processing.
 
 Broken variants: noise reused across releases (the one-shot twin of Thm 3.4's proof; for FTPL
-:class:`OneShotFTPL`), wrong node count (``log T`` or the actions-view ``h`` for the prefix-sum
+:class:`OneShotFTPL`; for the reduction :class:`ReusedNoiseReduction`), wrong node count (``log T`` or the actions-view ``h`` for the prefix-sum
 view), noise too small.
 
 Family-wise control: Holm (:func:`statsmodels.stats.multitest.multipletests`) over every
@@ -94,7 +98,11 @@ from reference.agarwal_singh.aggregation import (
     noise_draws_per_release,
     padding_count,
 )
-from reference.agarwal_singh.bandits import PrivateBanditReduction
+from reference.agarwal_singh.bandits import (
+    BanditLearner,
+    EXP2Exploration,
+    PrivateBanditReduction,
+)
 from reference.agarwal_singh.full_info import (
     OneShotFTRL,
     PrivateFTPL,
@@ -126,6 +134,8 @@ __all__ = [
     "ReusedNoiseTree",
     "accuracy_cases",
     "composed_laplace_epsilon",
+    "exp2_reduction_arms",
+    "exp2_reduction_cases",
     "ftpl_action_cases",
     "ftrl_action_cases",
     "gaussian_release_cases",
@@ -160,6 +170,8 @@ class AgarwalSinghAuditConfig:
     the prefix-sum view ``L̃_1..L̃_8`` and ``h = 3`` in the actions view ``L̃_0..L̃_7``.
     ``gaussian_Y_radius``: ``Y = [−r, r]`` for the Gaussian tree; the paper's Thm 3.5 σ uses ``√N``
     where Thm A.1 needs ``‖Y‖₂`` ([A14]), so ``r = 4 > √N = 1`` makes the paper preset fail.
+    ``exp2_eta``, ``exp2_gamma``: the (η, γ) of the EXP2 learner inside Algorithm 4
+    (:func:`exp2_reduction_cases`); ``exp2_samples``: runs per side of those cases.
     """
 
     epsilon: float = 1.0
@@ -170,6 +182,9 @@ class AgarwalSinghAuditConfig:
     white_box_samples: int = 50_000
     black_box_samples: int = 200_000
     bandit_samples: int = 20_000
+    exp2_samples: int = 6_000
+    exp2_eta: float = 20.0
+    exp2_gamma: float = 0.01
     accuracy_runs: int = 4000
     accuracy_beta: float = 0.2
     confidence: float = 0.95
@@ -185,6 +200,9 @@ class AgarwalSinghAuditConfig:
         check_int_at_least("white_box_samples", self.white_box_samples, 100)
         check_int_at_least("black_box_samples", self.black_box_samples, 100)
         check_int_at_least("bandit_samples", self.bandit_samples, 100)
+        check_int_at_least("exp2_samples", self.exp2_samples, 100)
+        check_positive("exp2_eta", self.exp2_eta)
+        check_in_range("exp2_gamma", self.exp2_gamma, 0.0, 1.0, high_open=False)
         check_int_at_least("accuracy_runs", self.accuracy_runs, 10)
         check_in_range("accuracy_beta", self.accuracy_beta, 0.0, 1.0)
         check_in_range("confidence", self.confidence, 0.0, 1.0)
@@ -665,7 +683,7 @@ class CanaryLearner:
 class ReusedNoiseReduction(PrivateBanditReduction):
     """Broken Algorithm 4: the first ``Z`` is reused in every round instead of a fresh draw."""
 
-    def __init__(self, inner: CanaryLearner, noise: LaplaceNoise, rng: np.random.Generator) -> None:
+    def __init__(self, inner: BanditLearner, noise: LaplaceNoise, rng: np.random.Generator) -> None:
         super().__init__(inner, noise, rng)
         self._Z: FloatArray = noise.sample(rng)
 
@@ -1040,10 +1058,120 @@ def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
     return cases
 
 
+# --------------------------------------------------------------------------------------------
+# The bandit reduction (Algorithm 4) around the real EXP2 learner (Algorithm 5), black box
+# --------------------------------------------------------------------------------------------
+
+
+def exp2_reduction_arms(
+    losses: FloatArray,
+    scale: float,
+    reuse: bool,
+    eta: float,
+    gamma: float,
+    rng: np.random.Generator,
+    size: int,
+) -> FloatArray:
+    """``size`` runs of Algorithm 4 around :class:`~reference.agarwal_singh.bandits.EXP2Exploration`
+    (Alg. 5, uniform exploration ``μ``) with ``Lap^N(scale)`` noise: the released arms, shape
+    ``(size, T)``.  ``reuse``: :class:`ReusedNoiseReduction` (one ``Z`` for every round).  The
+    learner's coins and the reduction's noise share ``rng`` (both data-independent)."""
+    losses = np.asarray(losses, dtype=np.float64)
+    T, N = losses.shape
+    out = np.empty((size, T))
+    noise = LaplaceNoise((N,), scale)
+    for r in range(size):
+        inner = EXP2Exploration(N, eta, gamma, rng)
+        learner = (
+            ReusedNoiseReduction(inner, noise, rng)
+            if reuse
+            else PrivateBanditReduction(inner, noise, rng)
+        )
+        for t in range(T):
+            action = learner.act()
+            out[r, t] = float(np.argmax(action))
+            learner.update(float(losses[t] @ action))
+    return out
+
+
+def exp2_reduction_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
+    """Black-box action view of Algorithm 4 around the *real* inner learner of Thm 4.1, EXP2 with
+    uniform exploration (Alg. 5); MAB, ``N = 2``, losses in ``[−1, 1]`` (``B = 1``, ``Δ_B = 2``),
+    ``T = 3``; neighbours ``l_1(0) = +1`` vs ``−1``; ``l_2(0) = 1``, every other loss 0.
+
+    ``η = config.exp2_eta`` (20) and ``γ = config.exp2_gamma`` (0.01) make EXP2 nearly greedy:
+    after round 1 it keeps arm ``i_1`` iff the forwarded ``y_1 = l_1(i_1) + Z_1(i_1)`` is below 0,
+    so the released arms carry ``1{y_1 > 0}`` (and, through round 3, more of ``y_1``).  Lemma 4.2
+    is claimed for every inner learner, hence for Alg. 5 at every ``(η, γ)``; Thm 4.1's own
+    ``(η, γ)`` at ``T = 3`` (``η ≈ 0.06``) leave almost no trace of ``y_1`` in the actions.
+
+    Claims: printed pure ``ε`` (Lemma 4.2) and the canary cases' exact claim
+    ``laplace_epsilon(Δ_B/λ_strict = ε, δ*)``.  That claim is valid for the real learner: the
+    released arms are a randomised function (EXP2's coins) of the forwarded scalars, and given the
+    common history only ``y_{t₀}`` has a data-dependent law, a Laplace mechanism with shift
+    ``|l_{t₀}(i) − l'_{t₀}(i)| ≤ Δ_B``; so the transcript's privacy profile is dominated by that
+    of one ``Δ_B/λ`` Laplace mechanism and the actions are post-processing of the transcript.
+    Strict ``λ = Δ_B/ε``; paper ``λ = B/ε`` (``ε_eff = 2ε``; ``λ/2`` of the strict scale is the
+    same mechanism, so it is not a separate case); broken: ``Z`` drawn once and reused
+    (:class:`ReusedNoiseReduction`).  With one ``Z`` and arm 0 played twice, EXP2 (nearly
+    greedy) keeps arm 0 in round 2 iff ``Z(0) < −l_1(0)`` and leaves it in round 3 iff
+    ``Z(0) > −(2l_1(0) + l_2(0)/p_2(0))/(2 + 1/p_2(0))``: the arm sequence ``(0, 0, 1)`` needs
+    ``l_1(0) < l_2(0)``, so under ``l_1(0) = +1`` it occurs only through exploration or the
+    soft-max's slack, under ``−1`` with probability ``≈ (e^{−1/6} − e^{−1/2})/4 ≈ 0.06``."""
+    eps, eta, gamma = config.epsilon, config.exp2_eta, config.exp2_gamma
+    strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
+    paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
+    T = 3
+    losses = np.zeros((T, 2))
+    losses[0, 0] = 1.0
+    losses[1, 0] = 1.0
+    losses_prime = losses.copy()
+    losses_prime[0, 0] = -1.0
+    variants: list[tuple[str, str, Role, float, bool]] = [
+        ("reduction_exp2_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
+        ("reduction_exp2_paper", f"paper λ = B/ε = {paper:.4g}", "paper", paper, False),
+        ("reduction_exp2_noise_reused", "Z drawn once and reused", "broken", strict, True),
+    ]
+    printed = _pure(eps, "printed pure ε")
+    exact = PrivacyClaim(
+        laplace_epsilon(eps, DELTA_STAR), DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}"
+    )
+    cases = []
+    for name, description, role, scale, reuse in variants:
+
+        def draw_p(
+            rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
+        ) -> FloatArray:
+            return exp2_reduction_arms(losses, s, r, eta, gamma, rng, size)
+
+        def draw_q(
+            rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
+        ) -> FloatArray:
+            return exp2_reduction_arms(losses_prime, s, r, eta, gamma, rng, size)
+
+        cases.append(
+            AgarwalSinghCase(
+                name=name,
+                description=f"bandit reduction (Alg. 4) + EXP2 (Alg. 5, η = {eta:g}, "
+                f"γ = {gamma:g}), MAB [−1,1] losses, T = {T}, {description}",
+                role=role,
+                method="black_box",
+                draw_p=draw_p,
+                draw_q=draw_q,
+                printed=printed,
+                exact=exact,
+                case_epsilon=math.inf if reuse else 2.0 / scale,
+                expected_printed_violation=reuse or 2.0 / scale > eps + 1e-12,
+                expected_exact_violation=role != "correct",
+            )
+        )
+    return cases
+
+
 def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[AgarwalSinghCase]:
     """Every case, in a fixed order: tree node view, tree releases, FTRL actions, reduction
-    canary, Gaussian tree, FTPL actions (appended last so that the battery's and the power
-    runs' per-case seeds of the earlier cases do not move)."""
+    canary, Gaussian tree, FTPL actions, reduction around EXP2 (each new group appended last so
+    that the battery's and the power runs' per-case seeds of the earlier cases do not move)."""
     c = config or AgarwalSinghAuditConfig()
     return (
         tree_node_view_cases(c)
@@ -1052,12 +1180,15 @@ def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[Agarwal
         + reduction_canary_cases(c)
         + gaussian_release_cases(c)
         + ftpl_action_cases(c)
+        + exp2_reduction_cases(c)
     )
 
 
 def _samples_for(case: AgarwalSinghCase, config: AgarwalSinghAuditConfig) -> int:
     if case.method == "white_box":
         return config.white_box_samples
+    if case.name.startswith("reduction_exp2"):
+        return config.exp2_samples
     if case.name.startswith("reduction"):
         return config.bandit_samples
     return config.black_box_samples
