@@ -317,6 +317,32 @@ def fit_mean_against_form(
     )  # fmt: skip
 
 
+def _final_regrets(
+    variant: Variant,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    seeds: list[np.random.SeedSequence],
+    privacy: PrivacyParameters | None,
+    *,
+    calibration: Calibration = "paper",
+) -> FloatArray:
+    """Final pseudo-regret of the App. D runs of ``seeds`` (horizon ``n``, ``α = 1/n``)."""
+    return run_gap_batch(
+        variant,
+        d=d,
+        num_arms=num_arms,
+        gap=gap,
+        n=n,
+        seeds=seeds,
+        privacy=privacy,
+        alpha=1.0 / n,
+        checkpoints=[n],
+        calibration=calibration,
+    ).final_regret
+
+
 def regret_scaling_in_dimension(
     variant: Variant,
     *,
@@ -352,18 +378,9 @@ def regret_scaling_in_dimension(
         constants = ProblemConstants(d=d)
         _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
         form[j] = theorem_bound(theorem, n, constants, alpha, bounds, gap)
-        regrets[:, j] = run_gap_batch(
-            variant,
-            d=d,
-            num_arms=num_arms,
-            gap=gap,
-            n=n,
-            seeds=seeds,
-            privacy=privacy,
-            alpha=alpha,
-            checkpoints=[n],
-            calibration=calibration,
-        ).final_regret
+        regrets[:, j] = _final_regrets(
+            variant, d, num_arms, gap, n, seeds, privacy, calibration=calibration
+        )
     return fit_against_form(
         f"regret vs d, {variant}, against {theorem}",
         np.asarray(grid, dtype=np.float64),
@@ -411,22 +428,7 @@ def regret_scaling_in_privacy(
     to_mechanism = (lambda e: e) if mechanism_epsilon is None else mechanism_epsilon
     alpha = 1.0 / n
     seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
-
-    def final_regret(which: Variant, privacy: PrivacyParameters | None) -> FloatArray:
-        return run_gap_batch(
-            which,
-            d=d,
-            num_arms=num_arms,
-            gap=gap,
-            n=n,
-            seeds=seeds,
-            privacy=privacy,
-            alpha=alpha,
-            checkpoints=[n],
-            calibration=calibration,
-        ).final_regret
-
-    baseline = final_regret("nonprivate", None)
+    baseline = _final_regrets("nonprivate", d, num_arms, gap, n, seeds, None)
     constants = ProblemConstants(d=d)
     power = 1.0 if gap > 0 else 0.5
     excess = np.empty((len(seeds), len(grid)))
@@ -436,7 +438,10 @@ def regret_scaling_in_privacy(
         _, bounds = regularizer_spec(variant, constants, n, alpha, claimed, calibration=calibration)
         form[j] = bounds.rho_max**power
         actual = PrivacyParameters(to_mechanism(epsilon), delta)
-        excess[:, j] = final_regret(variant, actual) - baseline
+        excess[:, j] = (
+            _final_regrets(variant, d, num_arms, gap, n, seeds, actual, calibration=calibration)
+            - baseline
+        )
     theorem = "thm6 (rho_max)" if gap > 0 else "thm5 (sqrt rho_max)"
     return fit_mean_against_form(
         f"private excess regret vs epsilon, {variant} ({calibration}), against {theorem}",
