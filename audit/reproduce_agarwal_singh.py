@@ -13,17 +13,21 @@ replicate axis of the tree noise of Algorithm 1).
   strict Laplace calibration, ``η* = √(ln N/(2T))``, losses in ``[0,1]^N``.  Instances: the
   deterministic minimax-type sequence ``(1/2 − √(ln N/T), 1/2, …)`` (spec §5.3(a)), a deterministic
   constant gap ``(0.3, 0.5, …)`` (the deterministic analogue of spec §5.3(b)) and, optionally, the
-  follow-the-leader trap.  Regret vs ``T`` per ``ε`` with the non-private baseline (the same FTRL,
+  follow-the-leader trap.  ``decision_sets`` adds Cor. 3.2's sphere and cube instances (``R = ‖x‖²``)
+  with spec E4's loss models (sphere drift ``0.2u + 0.8ξ_t``; cube ``s_t e_{j_t}``) on a smaller
+  grid.  Regret vs ``T`` per ``ε`` with the non-private baseline (the same FTRL,
   noise ``≡ 0``); "privacy for free" (Thm 3.1: regret ``O(√T) + Õ(1/ε)``) shown as the gap to the
   baseline divided by ``√T`` shrinking with ``T``; fits against Cor. 3.2's certified bound and the
   paper's rate in ``T``, ``1/ε`` and ``N``.
-* ``as_ftpl`` (E5; Thm 3.5, Alg. 3): FTPL on the unit ball with Gaussian tree noise, strict σ
-  (exact Gaussian accounting, δ = 10⁻⁵), sphere drift losses; baseline = σ's regret branch alone.
+* ``as_ftpl`` (E5; Thm 3.5, Alg. 3): FTPL with Gaussian tree noise, strict σ (exact Gaussian
+  accounting, δ = 10⁻⁵), on the unit ball (sphere drift losses) and the cube (E4's signed-basis
+  losses); baseline = σ's regret branch alone.
 * ``as_mab`` (E7; Thm 4.1, Alg. 4 + Alg. 5): EXP2 with uniform exploration behind the Laplace
   reduction, deterministic constant gap ``(0.1, 0.5, …)`` (spec §5.4), paper preset of ``η, γ``
   (the preset the spec's scaling pilot uses; ``λ = 1/ε`` is the strict scale for ``[0,1]`` losses).
   Pseudo-regret ``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)``.
-* ``as_blo`` (E9; Thm 4.5, Alg. 4 + SCRiBLe): unit ball (``ν = 1``), losses
+* ``as_blo`` (E9; Thm 4.5, Alg. 4 + SCRiBLe): unit ball (``ν = 1``) and cube (``ν = 2N``,
+  ``‖X‖₂ = √N``), losses
   ``l_t = u/2 + s_t e_{j_t}/2`` (``u = 1/N``, ``‖l_t‖₁ ≤ 1``, ``M = 1``), strict ``λ = 2/ε``, clipped
   ``η``.  Regret of the FTRL centres ``Σ_t <l_t, x_t> − min_{‖x‖≤1} <Σ_t l_t, x>`` (same expectation
   as the played points since ``E[y_t | x_t] = x_t``, lower variance; spec §5.5).
@@ -59,7 +63,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 import matplotlib
 
@@ -74,6 +78,7 @@ from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
 from reference.agarwal_singh.bandits import EXP2Exploration, PrivateBanditReduction, run_bandit
 from reference.agarwal_singh.environments import (
+    cube_signed_basis,
     experts_bernoulli,
     experts_minimax,
     ftl_trap,
@@ -83,8 +88,8 @@ from reference.agarwal_singh.environments import (
     sphere_drift,
 )
 from reference.agarwal_singh.full_info import PrivateFTPL, PrivateFTRL, run_full_info
-from reference.agarwal_singh.scrible import BallBarrier, SCRiBLe
-from reference.agarwal_singh.sets import L2Ball, LossSet
+from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, SCRiBLe
+from reference.agarwal_singh.sets import Cube, L2Ball, LossSet
 from reference.agarwal_singh.theorems import (
     Cor32Parameters,
     cor32_parameters,
@@ -110,16 +115,19 @@ from reference.rng import child_seeds, named_generators
 from reference.validation import check_int_at_least
 
 __all__ = [
+    "CUBE_BIAS",
     "EPS_SLOPE_WINDOW",
     "EXPERIMENTS",
     "LNLNT_SLOPE_WINDOW",
     "N_SLOPE_WINDOWS",
+    "SPHERE_DRIFT",
     "BLOConfig",
     "EpsWindowConfig",
     "FTPLConfig",
     "FullInfoConfig",
     "MABConfig",
     "blo_cell",
+    "blo_constants",
     "blo_losses",
     "blo_nonprivate_eta",
     "build_parser",
@@ -130,6 +138,7 @@ __all__ = [
     "ftpl_cell",
     "ftpl_sigma",
     "ftrl_cell",
+    "ftrl_set_cell",
     "full_info_losses",
     "mab_cell",
     "mab_losses",
@@ -143,6 +152,7 @@ __all__ = [
     "reproduce_as_ftrl",
     "reproduce_as_mab",
     "scaling_fits",
+    "set_losses",
     "window_verdict",
 ]
 
@@ -150,8 +160,17 @@ EXPERIMENTS = ("as_ftrl", "as_ftpl", "as_mab", "as_blo", "as_eps_window")
 """Experiment names (positional arguments of :func:`main`; output files ``<name>.{json,png,md}``)."""
 
 FullInfoInstance: TypeAlias = Literal["minimax", "gap", "ftl_trap"]
+FullInfoSet: TypeAlias = Literal["experts", "sphere", "cube"]
+"""Cor. 3.2's decision sets: simplex (negative entropy), unit ball and unit cube (``‖x‖²``)."""
+BanditSet: TypeAlias = Literal["ball", "cube"]
+"""Decision sets of E5 (FTPL) and E9 (SCRiBLe): the unit ℓ₂ ball and the cube ``[−1, 1]^N``."""
 MABInstance: TypeAlias = Literal["constant_gap", "switching"]
-_FULL_INFO_CODES: dict[str, int] = {"minimax": 0, "gap": 1, "ftl_trap": 2}
+_FULL_INFO_CODES: dict[str, int] = {"minimax": 0, "gap": 1, "ftl_trap": 2, "sphere": 3, "cube": 4}
+_BANDIT_SET_CODES: dict[str, int] = {"ball": 0, "cube": 1}
+SPHERE_DRIFT = 0.2
+"""Spec E4/E5 sphere losses ``l_t = 0.2u + 0.8ξ_t``."""
+CUBE_BIAS = 0.1
+"""Spec E4/E5 cube losses ``l_t = s_t e_{j_t}``, ``P(s_t = +1) = 0.5 + 0.1·(−1)^{j_t}``."""
 _MAB_CODES: dict[str, int] = {"constant_gap": 0, "switching": 1}
 _EXPERIMENT_CODES: dict[str, int] = {
     "as_ftrl": 1,
@@ -175,6 +194,12 @@ class FullInfoConfig:
     The ``T`` curves use ``N = dim``; the ``ε`` fit uses the curves at the largest horizon; the
     ``N`` fit uses ``dims`` at ``dim_T`` and ``dim_epsilon``.  ``math.inf`` in ``epsilons`` is the
     non-private baseline.  Reduced default: ``T ≤ 2^16``, 8 runs.
+
+    ``decision_sets``: ``"experts"`` runs ``instances`` on the simplex; ``"sphere"`` (unit ball,
+    losses ``0.2u + 0.8ξ_t``) and ``"cube"`` (``l_t = s_t e_{j_t}``) run Cor. 3.2's other two
+    instances with the spec's loss models on ``set_horizons`` / ``set_dims`` (reduced default
+    ``T ≤ 2^14``, ``N ≤ 8``: their FTRL step costs ≈ 4× the simplex's; the paper config uses the
+    experts grids).
     """
 
     instances: tuple[FullInfoInstance, ...] = ("minimax", "gap")
@@ -187,6 +212,9 @@ class FullInfoConfig:
     runs: int = 8
     calibration: Calibration = "strict"
     seed: int = 20174
+    decision_sets: tuple[FullInfoSet, ...] = ("experts", "sphere", "cube")
+    set_horizons: tuple[int, ...] = (2**8, 2**10, 2**12, 2**14)
+    set_dims: tuple[int, ...] = (2, 4, 8)
 
     @classmethod
     def paper(cls) -> FullInfoConfig:
@@ -198,6 +226,8 @@ class FullInfoConfig:
             dims=(2, 8, 32),
             dim_T=2**16,
             runs=200,
+            set_horizons=tuple(2**k for k in range(10, 21, 2)),
+            set_dims=(2, 8, 32),
         )
 
 
@@ -232,8 +262,9 @@ class MABConfig:
 
 @dataclass(frozen=True)
 class BLOConfig:
-    """E9 (Thm 4.5): private SCRiBLe on the unit ball vs ``T``, ``ε``, ``N`` (reduced default:
-    ``T ≤ 2^14``, 4 runs)."""
+    """E9 (Thm 4.5): private SCRiBLe vs ``T``, ``ε``, ``N`` on the unit ball (``BallBarrier``,
+    ``ν = 1``) and the cube ``[−1, 1]^N`` (``CubeBarrier``, ``ν = 2N``, ``‖X‖₂ = √N``), the same
+    grid for both (reduced default: ``T ≤ 2^14``, 4 runs)."""
 
     dim: int = 2
     horizons: tuple[int, ...] = (2**10, 2**12, 2**14)
@@ -243,6 +274,7 @@ class BLOConfig:
     dim_epsilon: float = 1.0
     runs: int = 4
     seed: int = 20179
+    decision_sets: tuple[BanditSet, ...] = ("ball", "cube")
 
     @classmethod
     def paper(cls) -> BLOConfig:
@@ -257,8 +289,9 @@ class BLOConfig:
 
 @dataclass(frozen=True)
 class FTPLConfig:
-    """E5 (Thm 3.5): private FTPL (Alg. 3, Gaussian tree noise) on the unit ball vs ``T``, ``ε``,
-    ``N`` (reduced default: ``T ≤ 2^14``, 8 runs).  ``ε = ∞`` is the regret branch of σ alone."""
+    """E5 (Thm 3.5): private FTPL (Alg. 3, Gaussian tree noise) vs ``T``, ``ε``, ``N`` on the unit
+    ball (sphere drift losses) and the cube ``[−1, 1]^N`` (signed-basis losses), the same grid for
+    both (reduced default: ``T ≤ 2^14``, 8 runs).  ``ε = ∞`` is the regret branch of σ alone."""
 
     dim: int = 2
     horizons: tuple[int, ...] = (2**8, 2**10, 2**12, 2**14)
@@ -269,6 +302,7 @@ class FTPLConfig:
     delta: float = 1e-5
     runs: int = 8
     seed: int = 20175
+    decision_sets: tuple[BanditSet, ...] = ("ball", "cube")
 
     @classmethod
     def paper(cls) -> FTPLConfig:
@@ -363,25 +397,57 @@ def full_info_losses(instance: FullInfoInstance, N: int, T: int) -> FloatArray:
     raise ValueError(f"instance must be 'minimax', 'gap' or 'ftl_trap', got {instance!r}")
 
 
-def _ftrl_parameters(N: int, T: int, epsilon: float, calibration: Calibration) -> Cor32Parameters:
-    """Cor. 3.2 experts parameters with ``Y = [0,1]^N`` (``Δ₁ = N``); ``ε = ∞`` keeps ``η``."""
+def set_losses(decision_set: FullInfoSet, N: int, T: int, rng: np.random.Generator) -> FloatArray:
+    """Spec E4's loss model of Cor. 3.2's ``sphere`` / ``cube`` instance, ``(T, N)``:
+    ``sphere_drift(0.2)`` (``l_t = 0.2u + 0.8ξ_t``, ``‖l_t‖₂ ≤ 1``) and
+    ``cube_signed_basis(0.1)`` (``l_t = s_t e_{j_t}``, ``‖l_t‖₁ = 1``), drawn from ``rng``."""
+    if decision_set == "sphere":
+        return sphere_drift(N, T, SPHERE_DRIFT, rng)
+    if decision_set == "cube":
+        return cube_signed_basis(N, T, CUBE_BIAS, rng)
+    raise ValueError(f"decision_set must be 'sphere' or 'cube', got {decision_set!r}")
+
+
+def _ftrl_parameters(
+    N: int,
+    T: int,
+    epsilon: float,
+    calibration: Calibration,
+    decision_set: FullInfoSet = "experts",
+) -> Cor32Parameters:
+    """Cor. 3.2 parameters: experts with ``Y = [0,1]^N`` (``Δ₁ = N``), sphere with
+    ``Y = {‖l‖₂ ≤ 1}`` (``Δ₁ = 2√N``), cube with ``Y = {‖l‖₁ ≤ 1}`` (``Δ₁ = 2``); ``ε = ∞`` keeps
+    ``η`` (which does not depend on ``ε``)."""
     eps = 1.0 if math.isinf(epsilon) else epsilon
-    return cor32_parameters("experts", N, T, eps, calibration=calibration, experts_losses="box01")
+    if decision_set == "experts":
+        return cor32_parameters(
+            "experts", N, T, eps, calibration=calibration, experts_losses="box01"
+        )
+    return cor32_parameters(decision_set, N, T, eps, calibration=calibration)
 
 
-def _ftrl_bound(N: int, T: int, epsilon: float, calibration: Calibration) -> float:
-    """Certified bound (spec §3.2): Cor. 3.2's ``D_R/η + 2ηTG² + D̄_{D'}``; ``D_{D'} = 0`` at ``ε = ∞``."""
-    p = _ftrl_parameters(N, T, epsilon, calibration)
+def _ftrl_bound(
+    N: int,
+    T: int,
+    epsilon: float,
+    calibration: Calibration,
+    decision_set: FullInfoSet = "experts",
+) -> float:
+    """Certified bound (spec §3.2): Cor. 3.2's ``D_R/η + 2ηTG² + D̄_{D'}``; ``D_{D'} = 0`` at
+    ``ε = ∞`` (``2√(2T D_R G²)``: experts ``2√(2T ln N)``, sphere ``2√T``, cube ``2√(NT)``)."""
+    p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
     if math.isinf(epsilon):
         return thm34_regret_bound_certified(p.regularizer.D_R, T * p.G2, p.eta, 0.0)
     return cor32_regret_bound(p, T)
 
 
-def _ftrl_rate(N: int, T: int, epsilon: float) -> float:
-    """The paper's Cor. 3.2 rate (constant 1); its non-private part ``√(T ln N)`` at ``ε = ∞``."""
+def _ftrl_rate(N: int, T: int, epsilon: float, decision_set: FullInfoSet = "experts") -> float:
+    """The paper's Cor. 3.2 rate (constant 1); its non-private part at ``ε = ∞``
+    (``√(T ln N)``, ``√T``, ``√(NT)``)."""
     if math.isinf(epsilon):
-        return math.sqrt(T * math.log(N))
-    return cor32_rate_paper("experts", N, T, epsilon)
+        factor = {"experts": math.log(N), "sphere": 1.0, "cube": float(N)}[decision_set]
+        return math.sqrt(T * factor)
+    return cor32_rate_paper(decision_set, N, T, epsilon)
 
 
 def ftrl_cell(
@@ -418,6 +484,39 @@ def ftrl_cell(
     }
 
 
+def ftrl_set_cell(
+    decision_set: FullInfoSet,
+    N: int,
+    T: int,
+    epsilon: float,
+    runs: int,
+    calibration: Calibration,
+    seed: np.random.SeedSequence,
+) -> dict[str, Any]:
+    """Regret of Algorithm 1 on Cor. 3.2's ``sphere`` or ``cube`` instance (``R = ‖x‖²``), one
+    loss sequence per cell (:func:`set_losses` with the ``env`` child of ``seed``, shared by every
+    ``ε``), ``runs`` replicates on the Laplace noise's leading axis (``tree`` child).  At
+    ``ε = ∞`` the learner is deterministic given the sequence: run once, regret repeated."""
+    env_seed, tree_seed = child_seeds(seed, 0, 2)
+    losses = set_losses(decision_set, N, T, np.random.default_rng(env_seed))
+    p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
+    rng = np.random.default_rng(tree_seed)
+    if math.isinf(epsilon):
+        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, N)), T, rng, loss_set=p.loss_set)
+        regret = np.repeat(run_full_info(learner, losses).regret, runs)
+    else:
+        noise = LaplaceNoise((runs, N), p.lam)
+        learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
+        regret = run_full_info(learner, losses).regret
+    return {
+        "regret": regret.tolist(),
+        "lam": 0.0 if math.isinf(epsilon) else p.lam,
+        "eta": p.eta,
+        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, decision_set),
+        "rate_paper": _ftrl_rate(N, T, epsilon, decision_set),
+    }
+
+
 # --------------------------------------------------------------------------------------------
 # E5: private FTPL (Thm 3.5)
 # --------------------------------------------------------------------------------------------
@@ -433,39 +532,56 @@ def ftpl_sigma(N: int, T: int, epsilon: float, delta: float) -> float:
 
 
 def ftpl_cell(
-    N: int, T: int, epsilon: float, delta: float, runs: int, seed: np.random.SeedSequence
+    N: int,
+    T: int,
+    epsilon: float,
+    delta: float,
+    runs: int,
+    seed: np.random.SeedSequence,
+    decision_set: BanditSet = "ball",
 ) -> dict[str, Any]:
-    """Regret of Algorithm 3 (Gaussian node noise ``σ`` of :func:`ftpl_sigma`) on the unit ball,
-    spec E5's sphere drift losses ``l_t = 0.2u + 0.8ξ_t`` (one sequence per cell, the ``env``
+    """Regret of Algorithm 3 (Gaussian node noise ``σ`` of :func:`ftpl_sigma`) on the unit ball
+    with spec E5's sphere drift losses ``l_t = 0.2u + 0.8ξ_t`` (``Y = {‖l‖₂ ≤ 1}``), or on the cube
+    ``[−1, 1]^N`` with E4's signed-basis losses (``Y = {‖l‖₁ ≤ 1}``: the same ``‖Y‖₂ = 1`` and
+    ``Δ₂ = 2``, so the same σ; ``‖X‖₂ = √N`` in the bound).  One sequence per cell (the ``env``
     child of ``seed``); replicates on the noise's leading axis (``tree`` child)."""
     env_seed, tree_seed = child_seeds(seed, 0, 2)
-    losses = sphere_drift(N, T, 0.2, np.random.default_rng(env_seed))
+    env = np.random.default_rng(env_seed)
+    region: L2Ball | Cube
+    if decision_set == "ball":
+        losses = sphere_drift(N, T, SPHERE_DRIFT, env)
+        region, loss_set, x_l2 = L2Ball(N), LossSet("l2_ball", N), 1.0
+    elif decision_set == "cube":
+        losses = cube_signed_basis(N, T, CUBE_BIAS, env)
+        region, loss_set, x_l2 = Cube(N), LossSet("l1_ball", N), math.sqrt(N)
+    else:
+        raise ValueError(f"decision_set must be 'ball' or 'cube', got {decision_set!r}")
     sigma = ftpl_sigma(N, T, epsilon, delta)
     learner = PrivateFTPL(
-        L2Ball(N),
+        region,
         GaussianVectorNoise((runs, N), sigma),
         T,
         np.random.default_rng(tree_seed),
-        loss_set=LossSet("l2_ball", N),
+        loss_set=loss_set,
     )
     run = run_full_info(learner, losses)
     return {
         "regret": run.regret.tolist(),
         "sigma": sigma,
-        "bound_certified": thm35_regret_bound_certified(sigma, N, T, 1.0, 1.0),
-        "bound_paper": thm35_regret_bound_paper(sigma, N, T, 1.0, 1.0),
-        "rate_paper": _ftpl_rate(N, T, epsilon, delta),
+        "bound_certified": thm35_regret_bound_certified(sigma, N, T, x_l2, 1.0),
+        "bound_paper": thm35_regret_bound_paper(sigma, N, T, x_l2, 1.0),
+        "rate_paper": _ftpl_rate(N, T, epsilon, delta, x_l2),
     }
 
 
-def _ftpl_rate(N: int, T: int, epsilon: float, delta: float) -> float:
-    """Thm 3.5's rate with constant 1 (l. 236-237, ``‖X‖₂ = ‖Y‖₂ = 1``):
-    ``N^{1/4}√T + (N/ε) ln^{1.5}T ln(ln T/δ)``; its first term at ``ε = ∞``."""
+def _ftpl_rate(N: int, T: int, epsilon: float, delta: float, x_l2: float = 1.0) -> float:
+    """Thm 3.5's rate with constant 1 (l. 236-237, ``‖Y‖₂ = 1``):
+    ``‖X‖₂(N^{1/4}√T + (N/ε) ln^{1.5}T ln(ln T/δ))``; its first term at ``ε = ∞``."""
     lt = math.log(T)
     first = math.sqrt(math.sqrt(N)) * math.sqrt(T)
     if math.isinf(epsilon):
-        return first
-    return first + N / epsilon * lt * math.sqrt(lt) * math.log(lt / delta)
+        return x_l2 * first
+    return x_l2 * (first + N / epsilon * lt * math.sqrt(lt) * math.log(lt / delta))
 
 
 # --------------------------------------------------------------------------------------------
@@ -555,6 +671,17 @@ def mab_cell(
 _BLO_NU, _BLO_M, _BLO_X_L2, _BLO_Y_L1 = 1.0, 1.0, 1.0, 1.0
 
 
+def blo_constants(decision_set: BanditSet, N: int) -> tuple[float, float]:
+    """``(ν, ‖X‖₂)`` of Thm 4.5 for the decision set: ball ``(1, 1)``; cube ``(2N, √N)`` (the
+    barrier ``−Σ ln(1 − x_i²)``).  ``M = ‖Y‖₁ = 1`` on both (``|<l, x>| ≤ ‖l‖₁‖x‖_∞ ≤ 1``)."""
+    N = check_int_at_least("N", N, 1)
+    if decision_set == "ball":
+        return _BLO_NU, _BLO_X_L2
+    if decision_set == "cube":
+        return 2.0 * N, math.sqrt(N)
+    raise ValueError(f"decision_set must be 'ball' or 'cube', got {decision_set!r}")
+
+
 def blo_losses(N: int, T: int, rng: np.random.Generator) -> FloatArray:
     """Spec E9: ``l_t = u/2 + s_t e_{j_t}/2`` with ``u = (1/N, …)`` (``‖u‖₁ = 1``), ``j_t`` uniform,
     ``s_t = ±1`` fair; ``‖l_t‖₁ ≤ 1`` (``Y`` = unit ℓ₁ ball) and ``|<l_t, x>| ≤ 1 = M`` on the ball."""
@@ -567,25 +694,30 @@ def blo_losses(N: int, T: int, rng: np.random.Generator) -> FloatArray:
     return losses
 
 
-def blo_nonprivate_eta(N: int, T: int) -> float:
+def blo_nonprivate_eta(N: int, T: int, decision_set: BanditSet = "ball") -> float:
     """Thm 4.5's step at ``λ = 0``, clipped like :func:`thm45_parameters`:
-    ``min(√(ν ln T/(2N²TM²)), 1/(4NM))`` (``L = 0`` without noise)."""
+    ``min(√(ν ln T/(2N²TM²)), 1/(4NM))`` (``L = 0`` without noise; ``ν`` of the set)."""
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 2)
-    eta_paper = math.sqrt(_BLO_NU * math.log(T) / (2.0 * N**2 * T * _BLO_M**2))
+    nu, _ = blo_constants(decision_set, N)
+    eta_paper = math.sqrt(nu * math.log(T) / (2.0 * N**2 * T * _BLO_M**2))
     return min(eta_paper, 1.0 / (4.0 * N * _BLO_M))
 
 
-def _blo_forms(N: int, T: int, epsilon: float) -> dict[str, float | None]:
-    """Thm 4.5's rate (constant 1) and certified bound; at ``ε = ∞`` the rate's ``λ → 0`` limit
-    ``√(T ln T)·√(N²νM²)`` and no certified bound (None; also where ``η > 1/(4N(M+L))``)."""
+def _blo_forms(
+    N: int, T: int, epsilon: float, decision_set: BanditSet = "ball"
+) -> dict[str, float | None]:
+    """Thm 4.5's rate (constant 1) and certified bound with the set's ``ν, ‖X‖₂``; at ``ε = ∞``
+    the rate's ``λ → 0`` limit ``√(T ln T)·√(N²νM²)`` and no certified bound (None; also where
+    ``η > 1/(4N(M+L))``)."""
+    nu, x_l2 = blo_constants(decision_set, N)
     if math.isinf(epsilon):
-        rate = math.sqrt(T * math.log(T)) * math.sqrt(N**2 * _BLO_NU * _BLO_M**2)
+        rate = math.sqrt(T * math.log(T)) * math.sqrt(N**2 * nu * _BLO_M**2)
         return {"rate_paper": rate, "bound_certified": None}
-    p = thm45_parameters(N, T, epsilon, nu=_BLO_NU, M=_BLO_M, X_l2=_BLO_X_L2, Y_l1=_BLO_Y_L1)
-    rate = thm45_rate_paper(N, T, epsilon, nu=_BLO_NU, M=_BLO_M, X_l2=_BLO_X_L2, Y_l1=_BLO_Y_L1)
+    p = thm45_parameters(N, T, epsilon, nu=nu, M=_BLO_M, X_l2=x_l2, Y_l1=_BLO_Y_L1)
+    rate = thm45_rate_paper(N, T, epsilon, nu=nu, M=_BLO_M, X_l2=x_l2, Y_l1=_BLO_Y_L1)
     bound = (
-        thm45_regret_bound_certified(N, T, _BLO_NU, _BLO_M, _BLO_X_L2, p.lam, p.eta)
+        thm45_regret_bound_certified(N, T, nu, _BLO_M, x_l2, p.lam, p.eta)
         if p.condition_holds
         else None
     )
@@ -593,9 +725,15 @@ def _blo_forms(N: int, T: int, epsilon: float) -> dict[str, float | None]:
 
 
 def blo_cell(
-    N: int, T: int, epsilon: float, runs: int, seed: np.random.SeedSequence
+    N: int,
+    T: int,
+    epsilon: float,
+    runs: int,
+    seed: np.random.SeedSequence,
+    decision_set: BanditSet = "ball",
 ) -> dict[str, Any]:
-    """Regret of Alg. 4 + SCRiBLe on the unit ball (Thm 4.5), ``runs`` replicates.
+    """Regret of Alg. 4 + SCRiBLe on the unit ball (``BallBarrier``) or the cube
+    (``CubeBarrier``) (Thm 4.5), ``runs`` replicates.
 
     One loss sequence per cell (the ``env`` child of ``seed``, shared by all ``ε``); replicate ``r``
     uses child ``r`` of the ``runs`` child with streams ``learner`` and ``reduction``.  Reports the
@@ -603,16 +741,18 @@ def blo_cell(
     """
     env_seed, runs_seed = child_seeds(seed, 0, 2)
     losses = blo_losses(N, T, np.random.default_rng(env_seed))
-    ball = L2Ball(N)
+    nu, x_l2 = blo_constants(decision_set, N)
+    region: L2Ball | Cube = L2Ball(N) if decision_set == "ball" else Cube(N)
     centre_regret: list[float] = []
     played_regret: list[float] = []
-    eta, lam, clipped = blo_nonprivate_eta(N, T), 0.0, False
+    eta, lam, clipped = blo_nonprivate_eta(N, T, decision_set), 0.0, False
     if not math.isinf(epsilon):
-        p = thm45_parameters(N, T, epsilon, nu=_BLO_NU, M=_BLO_M, X_l2=_BLO_X_L2, Y_l1=_BLO_Y_L1)
+        p = thm45_parameters(N, T, epsilon, nu=nu, M=_BLO_M, X_l2=x_l2, Y_l1=_BLO_Y_L1)
         eta, lam, clipped = p.eta, p.lam, p.clipped
     for child in child_seeds(runs_seed, 0, runs):
         streams = named_generators(child, ("learner", "reduction"))
-        inner = SCRiBLe(BallBarrier(N), eta, streams["learner"])
+        barrier = BallBarrier(N) if decision_set == "ball" else CubeBarrier(N)
+        inner = SCRiBLe(barrier, eta, streams["learner"])
         learner: SCRiBLe | PrivateBanditReduction = inner
         if not math.isinf(epsilon):
             learner = PrivateBanditReduction(inner, LaplaceNoise((N,), lam), streams["reduction"])
@@ -622,15 +762,16 @@ def blo_cell(
             centres[t] = inner.center
             played[t] = learner.act()
             learner.update(float(loss @ played[t]))
-        centre_regret.append(float(regret_full_info(centres, losses, ball)))
-        played_regret.append(float(regret_full_info(played, losses, ball)))
+        centre_regret.append(float(regret_full_info(centres, losses, region)))
+        played_regret.append(float(regret_full_info(played, losses, region)))
     return {
         "regret": centre_regret,
         "played_regret": played_regret,
         "lam": lam,
         "eta": eta,
         "clipped": clipped,
-        **_blo_forms(N, T, epsilon),
+        "nu": nu,
+        **_blo_forms(N, T, epsilon, decision_set),
     }
 
 
@@ -777,40 +918,58 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
+    uses_sets = "sphere" in config.decision_sets or "cube" in config.decision_sets
+    if uses_sets and (len(config.set_horizons) < 2 or len(config.set_dims) < 2):
+        raise ValueError("set_horizons and set_dims must have at least two values (fits)")
     name = "as_ftrl"
-    total = len(config.instances) * (len(config.horizons) * len(config.epsilons) + len(config.dims))
+    # (group, decision set, horizons, dims): the experts instances, then the sphere and cube
+    groups: list[tuple[str, FullInfoSet, tuple[int, ...], tuple[int, ...]]] = []
+    if "experts" in config.decision_sets:
+        groups += [(i, "experts", config.horizons, config.dims) for i in config.instances]
+    groups += [
+        (s, s, config.set_horizons, config.set_dims)
+        for s in ("sphere", "cube")
+        if s in config.decision_sets
+    ]
+    total = sum(len(h) * len(config.epsilons) + len(d) for _, _, h, d in groups)
     bar = _progress(total, name)
     cells = _Cells(out / f"{name}_cells", bar)
 
-    def cell(instance: FullInfoInstance, N: int, T: int, eps: float) -> dict[str, Any]:
+    def cell(group: str, dset: FullInfoSet, N: int, T: int, eps: float) -> dict[str, Any]:
         spec = {
-            "instance": instance, "N": N, "T": T, "epsilon": eps, "runs": config.runs,
+            "instance": group, "N": N, "T": T, "epsilon": eps, "runs": config.runs,
             "calibration": config.calibration, "seed": config.seed,
         }  # fmt: skip
-        seed = cell_seed(config.seed, name, _FULL_INFO_CODES[instance], N, T)
-        return cells.get(
-            f"{instance}_N{N}_T{T}_eps{_eps_key(eps)}",
-            spec,
-            lambda: ftrl_cell(instance, N, T, eps, config.runs, config.calibration, seed),
-        )
+        seed = cell_seed(config.seed, name, _FULL_INFO_CODES[group], N, T)
+        if dset != "experts":
+            spec["losses"] = {"sphere": SPHERE_DRIFT, "cube": CUBE_BIAS}[dset]
+
+        def compute() -> dict[str, Any]:
+            if dset == "experts":
+                instance = cast(FullInfoInstance, group)
+                return ftrl_cell(instance, N, T, eps, config.runs, config.calibration, seed)
+            return ftrl_set_cell(dset, N, T, eps, config.runs, config.calibration, seed)
+
+        return cells.get(f"{group}_N{N}_T{T}_eps{_eps_key(eps)}", spec, compute)
 
     finite = [e for e in config.epsilons if not math.isinf(e)]
     results: dict[str, Any] = {}
     fits: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
-    horizons = np.array(config.horizons, dtype=np.float64)
-    for instance in config.instances:
+    for instance, dset, set_horizons, set_dims in groups:
+        horizons = np.array(set_horizons, dtype=np.float64)
         grid = {
-            e: [cell(instance, config.dim, T, e) for T in config.horizons] for e in config.epsilons
+            e: [cell(instance, dset, config.dim, T, e) for T in set_horizons]
+            for e in config.epsilons
         }
-        dims = [cell(instance, N, config.dim_T, config.dim_epsilon) for N in config.dims]
+        dims = [cell(instance, dset, N, config.dim_T, config.dim_epsilon) for N in set_dims]
         rows = []
         for e, cs in grid.items():
-            for T, c in zip(config.horizons, cs, strict=True):
+            for T, c in zip(set_horizons, cs, strict=True):
                 mean, se = _mean_se(c["regret"])
                 rows.append({"epsilon": e, "T": T, "mean": mean, "se": se, **_cell_info(c)})
         base = (
-            {T: _mean_se(c["regret"])[0] for T, c in zip(config.horizons, grid[INF], strict=True)}
+            {T: _mean_se(c["regret"])[0] for T, c in zip(set_horizons, grid[INF], strict=True)}
             if INF in grid
             else {}
         )
@@ -819,7 +978,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
             for e in finite:
                 free[_eps_key(e)] = [
                     (_mean_se(c["regret"])[0] - base[T]) / math.sqrt(T)
-                    for T, c in zip(config.horizons, grid[e], strict=True)
+                    for T, c in zip(set_horizons, grid[e], strict=True)
                 ]
                 ratios = free[_eps_key(e)]
                 last_mean, last_se = _mean_se(grid[e][-1]["regret"])
@@ -829,7 +988,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
                         "(regret − non-private)/√T at the largest T is below its maximum over "
                         "smaller T, or the gap is within 2 s.e. of 0",
                         "holds": ratios[-1] < max(ratios[:-1])
-                        or abs(last_mean - base[config.horizons[-1]]) <= 2.0 * last_se,
+                        or abs(last_mean - base[set_horizons[-1]]) <= 2.0 * last_se,
                         "gate": False,
                     }
                 )
@@ -850,8 +1009,8 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
                     {
                         "nonprivate_part": np.array(
                             [
-                                _ftrl_bound(config.dim, T, INF, config.calibration)
-                                for T in config.horizons
+                                _ftrl_bound(config.dim, T, INF, config.calibration, dset)
+                                for T in set_horizons
                             ]
                         ),
                         "cor32_certified": np.array([c["bound_certified"] for c in cs]),
@@ -864,7 +1023,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
             at_max = [grid[e][-1] for e in finite]
             fits.append(
                 scaling_fits(
-                    f"{instance} T={config.horizons[-1]}: regret vs 1/ε",
+                    f"{instance} T={set_horizons[-1]}: regret vs 1/ε",
                     1.0 / np.array(finite),
                     {
                         "cor32_certified": np.array([c["bound_certified"] for c in at_max]),
@@ -877,7 +1036,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
         fits.append(
             scaling_fits(
                 f"{instance} T={config.dim_T} ε={config.dim_epsilon:g}: regret vs N",
-                np.array(config.dims, dtype=np.float64),
+                np.array(set_dims, dtype=np.float64),
                 {
                     "cor32_certified": np.array([c["bound_certified"] for c in dims]),
                     "cor32_rate_paper": np.array([c["rate_paper"] for c in dims]),
@@ -887,9 +1046,11 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
             )
         )
         results[instance] = {
+            "decision_set": dset,
+            "horizons": list(set_horizons),
             "rows": rows,
             "gap_over_sqrt_T": free,
-            "dims": _dim_rows(config.dims, dims),
+            "dims": _dim_rows(set_dims, dims),
         }
     bar.close()
     report = {
@@ -920,18 +1081,18 @@ def _cell_info(c: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ftrl_plot(config: FullInfoConfig, results: dict[str, Any], path: Path) -> None:
-    n = len(config.instances)
+    n = len(results)
     fig, axes = plt.subplots(2, n, figsize=(5 * n, 8), squeeze=False)
-    for k, instance in enumerate(config.instances):
-        res = results[instance]
+    for k, (instance, res) in enumerate(results.items()):
+        horizons = res["horizons"]
         curves: dict[str, list[tuple[float, float]]] = {}
         for row in res["rows"]:
             curves.setdefault(f"ε = {_eps_key(row['epsilon'])}", []).append(
                 (row["mean"], row["se"])
             )
-        _curve_axes(axes[0][k], config.horizons, curves, f"E4 {instance}: private FTRL (Alg. 1)")
+        _curve_axes(axes[0][k], horizons, curves, f"E4 {instance}: private FTRL (Alg. 1)")
         for e, ratios in res["gap_over_sqrt_T"].items():
-            axes[1][k].plot(config.horizons, ratios, "o-", label=f"ε = {e}")
+            axes[1][k].plot(horizons, ratios, "o-", label=f"ε = {e}")
         axes[1][k].axhline(0.0, color="k", lw=0.5)
         axes[1][k].set_xscale("log", base=2)
         axes[1][k].set_xlabel("T")
@@ -950,13 +1111,28 @@ def _ftrl_markdown(
     checks: list[dict[str, Any]],
 ) -> list[str]:
     lines = [
-        "# E4: private FTRL (Agarwal & Singh Alg. 1, Thm 3.1/3.4, Cor. 3.2 experts)",
+        "# E4: private FTRL (Agarwal & Singh Alg. 1, Thm 3.1/3.4, Cor. 3.2 experts/sphere/cube)",
         "",
         "The paper has no experiments (spec §6.1); this is spec §6.2's E4 at a reduced scale: "
         f"N = {config.dim}, T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, "
         f"{config.runs} runs per cell, {config.calibration} Laplace calibration (λ = N·h/ε for "
         "losses in [0,1]^N), η = √(ln N/(2T)). Spec E4: T up to 2^20, 200 runs, N ∈ {2, 8, 32}; "
         "the instances here are deterministic, so the runs differ only by the tree noise.",
+        "",
+        f"Sphere and cube (Cor. 3.2's other instances, R = ‖x‖², {config.calibration} λ (strict: "
+        "λ = Δ₁(Y)·h/ε with "
+        "Δ₁ = 2√N for Y = {‖l‖₂ ≤ 1} and 2 for Y = {‖l‖₁ ≤ 1}, η* = √(D_R/(2TG²)) with "
+        "D_R = 1 resp. N, G² = 1/2)): "
+        + (
+            f"T ∈ {list(config.set_horizons)}, N ∈ {list(config.set_dims)} for the N fit "
+            "(reduced further than the experts grid: their FTRL step is ≈ 4× dearer); losses "
+            f"sphere l_t = {SPHERE_DRIFT:g}u + {1 - SPHERE_DRIFT:g}ξ_t (ξ_t uniform on the sphere), "
+            f"cube l_t = s_t e_(j_t), j_t uniform, P(s_t = +1) = 0.5 + {CUBE_BIAS:g}·(−1)^(j_t); one "
+            "sequence per (N, T), shared by every ε. Non-private part of the certified bound: "
+            "2√T (sphere), 2√(NT) (cube)."
+            if {"sphere", "cube"} & set(config.decision_sets)
+            else "not run (decision_sets)."
+        ),
         "",
         "Paper (Thm 3.1): regret ≤ √(D_R Σ G_t²) + D_{D'} = O(√T) + Õ(1/ε) — the privacy cost is "
         "additive, so (regret − non-private)/√T → 0 ('privacy for free' once √T ≫ log²T/ε).",
@@ -1019,7 +1195,7 @@ def _bandit_report(
     config: MABConfig | BLOConfig | FTPLConfig,
     groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]],
     forms: tuple[str, ...],
-    stated: tuple[float, float, float],
+    stated: tuple[float, float, float] | dict[str, tuple[float, float, float]],
     intro: list[str],
     checks: list[dict[str, Any]],
     out: Path,
@@ -1037,6 +1213,7 @@ def _bandit_report(
     ]
     fig, axes = plt.subplots(len(groups), 3, figsize=(15, 4 * len(groups)), squeeze=False)
     for k, (group, (grid, dims)) in enumerate(groups.items()):
+        exps = stated[group] if isinstance(stated, dict) else stated
         rows = []
         base = (
             {T: _mean_se(c["regret"])[0] for T, c in zip(config.horizons, grid[INF], strict=True)}
@@ -1059,7 +1236,7 @@ def _bandit_report(
                     horizons,
                     {f: np.array([c[f] for c in cs]) for f in forms},
                     _regret_matrix(cs),
-                    stated_exponent=stated[0],
+                    stated_exponent=exps[0],
                 )
             )
         if len(finite) >= 2:
@@ -1070,7 +1247,7 @@ def _bandit_report(
                     1.0 / np.array(finite),
                     {f: np.array([c[f] for c in at_max]) for f in forms},
                     _regret_matrix(at_max),
-                    stated_exponent=stated[1],
+                    stated_exponent=exps[1],
                 )
             )
         fits.append(
@@ -1079,7 +1256,7 @@ def _bandit_report(
                 np.array(config.dims, dtype=np.float64),
                 {f: np.array([c[f] for c in dims]) for f in forms},
                 _regret_matrix(dims),
-                stated_exponent=stated[2],
+                stated_exponent=exps[2],
             )
         )
         results[group] = {
@@ -1165,59 +1342,73 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
+    if not config.decision_sets:
+        raise ValueError("decision_sets must name at least one of 'ball', 'cube'")
     name = "as_ftpl"
-    total = len(config.horizons) * len(config.epsilons) + len(config.dims)
+    total = len(config.decision_sets) * (
+        len(config.horizons) * len(config.epsilons) + len(config.dims)
+    )
     bar = _progress(total, name)
     cells = _Cells(out / f"{name}_cells", bar)
 
-    def cell(N: int, T: int, eps: float) -> dict[str, Any]:
-        spec = {
+    def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
+        spec: dict[str, Any] = {
             "N": N, "T": T, "epsilon": eps, "delta": config.delta, "runs": config.runs,
             "seed": config.seed,
         }  # fmt: skip
-        seed = cell_seed(config.seed, name, 0, N, T)
+        if dset != "ball":  # the ball's cells keep their original spec (cache compatible)
+            spec["set"] = dset
+        seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
         return cells.get(
-            f"ball_N{N}_T{T}_eps{_eps_key(eps)}",
+            f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
             spec,
-            lambda: ftpl_cell(N, T, eps, config.delta, config.runs, seed),
+            lambda: ftpl_cell(N, T, eps, config.delta, config.runs, seed, dset),
         )
 
-    grid = {e: [cell(config.dim, T, e) for T in config.horizons] for e in config.epsilons}
-    dims = [cell(N, config.dim_T, config.dim_epsilon) for N in config.dims]
+    groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
+    checks: list[dict[str, Any]] = []
+    for dset in config.decision_sets:
+        grid = {e: [cell(dset, config.dim, T, e) for T in config.horizons] for e in config.epsilons}
+        dims = [cell(dset, N, config.dim_T, config.dim_epsilon) for N in config.dims]
+        groups[dset] = (grid, dims)
+        checks += [
+            {
+                "claim": f"{dset}, ε = {e:g}: mean regret ≤ certified Thm 3.5 bound (Gaussian "
+                "smoothing with σ_eff = σ√K) at every T",
+                "holds": all(_mean_se(c["regret"])[0] <= c["bound_certified"] for c in cs),
+                "gate": True,
+            }
+            for e, cs in grid.items()
+        ]
+        if INF in grid:
+            for e in config.epsilons:
+                if math.isinf(e):
+                    continue
+                ratio = [
+                    _mean_se(p["regret"])[0] / _mean_se(q["regret"])[0]
+                    for p, q in zip(grid[e], grid[INF], strict=True)
+                ]
+                checks.append(
+                    {
+                        "claim": f"{dset}, ε = {e:g}: private / non-private regret at the largest "
+                        "T is at most its maximum over smaller T (privacy for free: σ's regret "
+                        "branch takes over as T grows)",
+                        "holds": ratio[-1] <= max(ratio[:-1]) + 1e-12,
+                        "gate": False,
+                    }
+                )
     bar.close()
-    checks = [
-        {
-            "claim": f"ε = {e:g}: mean regret ≤ certified Thm 3.5 bound (Gaussian smoothing with "
-            "σ_eff = σ√K) at every T",
-            "holds": all(_mean_se(c["regret"])[0] <= c["bound_certified"] for c in cs),
-            "gate": True,
-        }
-        for e, cs in grid.items()
-    ]
-    if INF in grid:
-        for e in config.epsilons:
-            if math.isinf(e):
-                continue
-            ratio = [
-                _mean_se(p["regret"])[0] / _mean_se(q["regret"])[0]
-                for p, q in zip(grid[e], grid[INF], strict=True)
-            ]
-            checks.append(
-                {
-                    "claim": f"ε = {e:g}: private / non-private regret at the largest T is at "
-                    "most its maximum over smaller T (privacy for free: σ's regret branch takes "
-                    "over as T grows)",
-                    "holds": ratio[-1] <= max(ratio[:-1]) + 1e-12,
-                    "gate": False,
-                }
-            )
     intro = [
         "The paper has no experiments (spec §6.1); this is spec §6.2's E5 at a reduced scale: "
-        "FTPL (Alg. 3) on the unit ball with Gaussian tree noise, strict σ = max(regret branch, "
+        f"FTPL (Alg. 3) on {' and '.join(config.decision_sets)} with Gaussian tree noise, strict "
+        "σ = max(regret branch, "
         f"exact-GDP privacy branch) at δ = {config.delta:g} (replace-one Δ₂ = 2), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
-        "runs, sphere drift losses l_t = 0.2u + 0.8ξ_t (one sequence per (N, T)); 'non-private' = "
-        "the regret branch of σ alone. Spec E5: T up to 2^18, also the cube.",
+        "runs, ball: sphere drift losses l_t = 0.2u + 0.8ξ_t (‖X‖₂ = ‖Y‖₂ = 1); cube [−1, 1]^N: "
+        f"l_t = s_t e_(j_t), P(s_t = +1) = 0.5 + {CUBE_BIAS:g}·(−1)^(j_t) (Y = unit ℓ₁ ball: same "
+        "‖Y‖₂ = 1 and Δ₂ = 2, so the same σ; ‖X‖₂ = √N in the bound and rate); one sequence per "
+        "(N, T); 'non-private' = the regret branch of σ alone. Spec E5: T up to 2^18. Stated N "
+        "exponent of the privacy term N‖X‖₂: 1 (ball), 1.5 (cube).",
         "",
         "Paper (Thm 3.5): regret O(N^{1/4}‖X‖₂‖Y‖₂√T + (N‖X‖₂/ε) log^{1.5}T log(log T/δ)), "
         "(ε, δ)-DP (the paper says ε-DP, [A13]).",
@@ -1226,9 +1417,9 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
         name,
         "E5: private FTPL (Agarwal & Singh Thm 3.5)",
         config,
-        {"ball": (grid, dims)},
+        groups,
         ("rate_paper", "bound_certified"),
-        (0.5, 1.0, 1.0),
+        {"ball": (0.5, 1.0, 1.0), "cube": (0.5, 1.0, 1.5)},
         intro,
         checks,
         out,
@@ -1315,44 +1506,58 @@ def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
+    if not config.decision_sets:
+        raise ValueError("decision_sets must name at least one of 'ball', 'cube'")
     name = "as_blo"
-    total = len(config.horizons) * len(config.epsilons) + len(config.dims)
+    total = len(config.decision_sets) * (
+        len(config.horizons) * len(config.epsilons) + len(config.dims)
+    )
     bar = _progress(total, name)
     cells = _Cells(out / f"{name}_cells", bar)
 
-    def cell(N: int, T: int, eps: float) -> dict[str, Any]:
-        spec = {"N": N, "T": T, "epsilon": eps, "runs": config.runs, "seed": config.seed}
-        seed = cell_seed(config.seed, name, 0, N, T)
+    def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
+        spec: dict[str, Any] = {
+            "N": N, "T": T, "epsilon": eps, "runs": config.runs, "seed": config.seed,
+        }  # fmt: skip
+        if dset != "ball":  # the ball's cells keep their original spec (cache compatible)
+            spec["set"] = dset
+        seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
         return cells.get(
-            f"ball_N{N}_T{T}_eps{_eps_key(eps)}",
+            f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
             spec,
-            lambda: blo_cell(N, T, eps, config.runs, seed),
+            lambda: blo_cell(N, T, eps, config.runs, seed, dset),
         )
 
-    grid = {e: [cell(config.dim, T, e) for T in config.horizons] for e in config.epsilons}
-    dims = [cell(N, config.dim_T, config.dim_epsilon) for N in config.dims]
-    bar.close()
+    groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
     checks: list[dict[str, Any]] = []
-    for e, cs in grid.items():
-        with_bound = [c for c in cs if c.get("bound_certified") is not None]
-        if with_bound:
-            checks.append(
-                {
-                    "claim": f"ε = {e:g}: mean regret ≤ certified Thm 4.5 bound (spec §3.10) where "
-                    "η ≤ 1/(4N(M+L))",
-                    "holds": all(
-                        _mean_se(c["regret"])[0] <= c["bound_certified"] for c in with_bound
-                    ),
-                    "gate": True,
-                }
-            )
+    for dset in config.decision_sets:
+        grid = {e: [cell(dset, config.dim, T, e) for T in config.horizons] for e in config.epsilons}
+        dims = [cell(dset, N, config.dim_T, config.dim_epsilon) for N in config.dims]
+        groups[dset] = (grid, dims)
+        for e, cs in grid.items():
+            with_bound = [c for c in cs if c.get("bound_certified") is not None]
+            if with_bound:
+                checks.append(
+                    {
+                        "claim": f"{dset}, ε = {e:g}: mean regret ≤ certified Thm 4.5 bound "
+                        "(spec §3.10) where η ≤ 1/(4N(M+L))",
+                        "holds": all(
+                            _mean_se(c["regret"])[0] <= c["bound_certified"] for c in with_bound
+                        ),
+                        "gate": True,
+                    }
+                )
+    bar.close()
     intro = [
         "The paper has no experiments (spec §6.1); this is spec §6.2's E9 at a reduced scale: "
-        "SCRiBLe on the unit ball (ν = 1) behind the Laplace reduction, strict λ = 2‖Y‖₁/ε, "
+        f"SCRiBLe on {' and '.join(config.decision_sets)} (ball: ν = 1, ‖X‖₂ = 1; cube "
+        "[−1, 1]^N: ν = 2N, ‖X‖₂ = √N; M = ‖Y‖₁ = 1 on both) behind the Laplace reduction, "
+        "strict λ = 2‖Y‖₁/ε, "
         f"η = min(paper η, 1/(4N(M+L))) (clipped, [A25]), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
         "runs, losses l_t = u/2 + s_t e_{j_t}/2 (one sequence per (N, T)). Regret of the FTRL "
-        "centres (spec §5.5 estimator). Spec E9: T up to 2^20, N ∈ {2, 4, 8}, also the cube.",
+        "centres (spec §5.5 estimator); the same losses on both sets. Spec E9: T up to 2^20, "
+        "N ∈ {2, 4, 8}. Stated N exponent: the envelope N^{3/2}√ν (ball 1.5, cube 2).",
         "",
         "Paper (Thm 4.5): regret O(√(T log T)·√(N²ν(M² + N‖X‖²‖Y‖₁²/ε²))). Spec §5.5 pilot "
         "(N = 2, ε = 1, 8 runs): R̂ = 839, 1571, 2650 at T = 2^12, 2^14, 2^16 (slope 0.415, "
@@ -1362,9 +1567,9 @@ def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
         name,
         "E9: private bandit linear optimisation (Agarwal & Singh Thm 4.5)",
         config,
-        {"ball": (grid, dims)},
+        groups,
         ("rate_paper",),
-        (0.5, 1.0, 1.5),
+        {"ball": (0.5, 1.0, 1.5), "cube": (0.5, 1.0, 2.0)},
         intro,
         checks,
         out,

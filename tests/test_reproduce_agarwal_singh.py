@@ -18,25 +18,31 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import pytest
 from scipy import special
 
 from audit.reproduce_agarwal_singh import (
+    CUBE_BIAS,
     EPS_SLOPE_WINDOW,
     BLOConfig,
     EpsWindowConfig,
     FTPLConfig,
     FullInfoConfig,
     MABConfig,
+    blo_cell,
+    blo_constants,
     blo_losses,
     build_parser,
     cell_seed,
     eps_window_bounds,
     eps_window_fit,
+    ftpl_cell,
     ftpl_sigma,
     ftrl_cell,
+    ftrl_set_cell,
     full_info_losses,
     mab_nonprivate_parameters,
     main,
@@ -47,6 +53,7 @@ from audit.reproduce_agarwal_singh import (
     reproduce_as_ftrl,
     reproduce_as_mab,
     scaling_fits,
+    set_losses,
     window_verdict,
 )
 from reference.agarwal_singh.theorems import (
@@ -57,7 +64,13 @@ from reference.agarwal_singh.theorems import (
 
 INF = math.inf
 TINY_FTRL = FullInfoConfig(
-    horizons=(16, 64, 256), epsilons=(0.5, 2.0, INF), dims=(2, 4), dim_T=64, runs=3
+    horizons=(16, 64, 256),
+    epsilons=(0.5, 2.0, INF),
+    dims=(2, 4),
+    dim_T=64,
+    runs=3,
+    set_horizons=(16, 64),
+    set_dims=(2, 3),
 )
 TINY_MAB = MABConfig(horizons=(64, 256), epsilons=(0.5, 2.0, INF), dims=(2, 3), dim_T=64, runs=2)
 TINY_FTPL = FTPLConfig(horizons=(16, 64), epsilons=(1.0, 10.0, INF), dims=(2, 4), dim_T=16, runs=3)
@@ -114,6 +127,25 @@ def test_tiny_run_writes_files_and_resumes(
     assert _mtimes(cells) == before  # no cell rewritten
     assert again["results"] == report["results"]
     assert "| fit |" in (tmp_path / f"{name}.md").read_text()
+    # the default decision sets are all run, each with its own rows, fits and bound checks
+    sets = {"as_ftrl": ("sphere", "cube"), "as_ftpl": ("ball", "cube"), "as_blo": ("ball", "cube")}
+    for dset in sets.get(name, ()):
+        assert stored["results"][dset]["rows"]
+        assert any(f["name"].startswith(f"{dset} ") for f in stored["fits"])
+        assert any(c["claim"].startswith(f"{dset}, ") and c["gate"] for c in stored["checks"])
+
+
+def test_decision_sets_option_selects_the_groups(tmp_path: Path) -> None:
+    only_cube = FullInfoConfig(**{**TINY_FTRL.__dict__, "decision_sets": ("cube",)})
+    report = reproduce_as_ftrl(only_cube, tmp_path / "e4")
+    assert list(report["results"]) == ["cube"]
+    assert report["results"]["cube"]["horizons"] == [16, 64]
+    ball = reproduce_as_blo(
+        BLOConfig(**{**TINY_BLO.__dict__, "decision_sets": ("ball",)}), tmp_path
+    )
+    assert list(ball["results"]) == ["ball"]
+    with pytest.raises(ValueError, match="decision_sets"):
+        reproduce_as_ftpl(FTPLConfig(**{**TINY_FTPL.__dict__, "decision_sets": ()}), tmp_path)
 
 
 def test_changed_config_is_refused(tmp_path: Path) -> None:
@@ -307,3 +339,84 @@ def test_paper_configs_are_the_spec_sizes() -> None:
     assert FullInfoConfig.paper().runs == 200
     assert MABConfig.paper().dims == (2, 10, 50)
     assert BLOConfig.paper().horizons == (2**12, 2**14, 2**16, 2**18, 2**20)
+
+
+def test_cube_and_sphere_loss_models_have_the_spec_means() -> None:
+    """Spec E4 cube: l_t = s_t e_(j_t), j_t uniform, P(s_t = +1) = 0.5 + 0.1·(−1)^(j_t) (1-based),
+    so E l_t(j) = (1/N)·0.2·(−1)^j; sphere: E l_t = 0.2 e_1 (ξ_t is centred).  T = 2·10⁵: the
+    coordinate s.e. is ≤ √(1/N)/√T ≈ 1.1e−3 (cube, N = 4) and 0.8/√(NT) ≈ 9e−4 (sphere), so the
+    5-s.e. tolerance has a false-alarm rate ≤ 8·6e−7; the parity-flipped cube model (0-based j,
+    means of the opposite sign, 0.1 away = 90 s.e.) is rejected."""
+    N, T = 4, 200_000
+    cube = set_losses("cube", N, T, np.random.default_rng(0))
+    assert np.all(np.abs(cube).sum(axis=1) == 1.0)  # exactly one ±1 per round: ‖l_t‖₁ = 1
+    j = np.arange(1, N + 1)
+    expected = 2 * CUBE_BIAS * (-1.0) ** j / N
+    se = cube.std(axis=0, ddof=1) / math.sqrt(T)
+    assert np.all(np.abs(cube.mean(axis=0) - expected) < 5 * se)
+    assert np.all(np.abs(cube.mean(axis=0) + expected) > 5 * se)  # the flipped parity fails
+    sphere = set_losses("sphere", N, T, np.random.default_rng(1))
+    assert np.all(np.linalg.norm(sphere, axis=1) <= 1.0 + 1e-12)
+    se = sphere.std(axis=0, ddof=1) / math.sqrt(T)
+    assert np.all(np.abs(sphere.mean(axis=0) - 0.2 * np.eye(N)[0]) < 5 * se)
+    with pytest.raises(ValueError, match="decision_set"):
+        set_losses("experts", N, T, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("dset", ["sphere", "cube"])
+def test_set_ftrl_cell_matches_hand_computation(dset: Literal["sphere", "cube"]) -> None:
+    """Non-private FTRL with R = ‖x‖² is the projected step x_t = Π_X(−η L_{t−1}/2), recomputed
+    by hand on the cell's own sequence; the private cell's strict λ and certified bound by hand:
+    λ = Δ₁·h/ε (Δ₁ = 2√N sphere, 2 cube; h = K = 6 at T = 64), bound = 2√(2T D_R G²) + D̄ with
+    D̄ = 2λ√(2KN) (sphere), 2Nλ√(2K) (cube), D_R = 1 resp. N, G² = 1/2."""
+    N, T, eps = 3, 64, 0.5
+    seed = cell_seed(0, "as_ftrl", 3, N, T)
+    cell = ftrl_set_cell(dset, N, T, INF, 2, "strict", seed)
+    env_seed = np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 0))  # env child
+    losses = set_losses(dset, N, T, np.random.default_rng(env_seed))
+    d_r = 1.0 if dset == "sphere" else float(N)
+    eta = math.sqrt(d_r / (2 * T * 0.5))
+    prefix = np.vstack([np.zeros(N), np.cumsum(losses, axis=0)[:-1]])
+    u = -eta * prefix / 2
+    if dset == "sphere":
+        x = u / np.maximum(1.0, np.linalg.norm(u, axis=1, keepdims=True))
+        best = -np.linalg.norm(losses.sum(axis=0))
+    else:
+        x = np.clip(u, -1.0, 1.0)
+        best = -np.abs(losses.sum(axis=0)).sum()
+    expected = float(np.sum(x * losses) - best)
+    assert cell["regret"] == pytest.approx([expected, expected], rel=1e-10, abs=1e-10)
+    assert cell["eta"] == pytest.approx(eta, rel=1e-14)
+    assert cell["bound_certified"] == pytest.approx(2 * math.sqrt(2 * T * d_r * 0.5))
+    private = ftrl_set_cell(dset, N, T, eps, 3, "strict", seed)
+    K = 6
+    lam = (2 * math.sqrt(N) if dset == "sphere" else 2.0) * K / eps
+    width = 2 * lam * math.sqrt(2 * K * N) if dset == "sphere" else 2 * N * lam * math.sqrt(2 * K)
+    assert private["lam"] == pytest.approx(lam)
+    assert private["bound_certified"] == pytest.approx(2 * math.sqrt(2 * T * d_r * 0.5) + width)
+    assert len(set(private["regret"])) == 3
+
+
+def test_cube_blo_and_ftpl_cells_use_the_cube_constants() -> None:
+    """E9 cube: ν = 2N, ‖X‖₂ = √N, M = ‖Y‖₁ = 1, strict λ = 2/ε, η = min(η_paper, 1/(4N(M+L))),
+    certified bound 4ηTN²C + ν ln T/η + 2(M+L) + 2M with C = M² + 10λ²N ln²(NT)‖X‖₂²,
+    L = 4λ‖X‖₂√N ln NT (spec §3.10), all by hand.  E5 cube: the ball's σ (‖Y‖₂ = 1, Δ₂ = 2) and
+    the bound σ_eff√N‖X‖₂ + T‖X‖₂/(2σ_eff), σ_eff = σ√K."""
+    N, T, eps = 3, 32, 1.0
+    assert blo_constants("cube", N) == (6.0, math.sqrt(3.0))
+    assert blo_constants("ball", N) == (1.0, 1.0)
+    cell = blo_cell(N, T, eps, 2, cell_seed(0, "as_blo", 1, N, T), "cube")
+    nu, x2, M, lam = 2.0 * N, math.sqrt(N), 1.0, 2.0 / eps
+    lnt = math.log(N * T)
+    L = 4 * lam * x2 * math.sqrt(N) * lnt
+    eta_paper = math.sqrt(nu * math.log(T) / (2 * N**2 * T * (M**2 + lam**2 * N * x2**2)))
+    eta = min(eta_paper, 1 / (4 * N * (M + L)))
+    C = M**2 + 10 * lam**2 * N * lnt**2 * x2**2
+    bound = 4 * eta * T * N**2 * C + nu * math.log(T) / eta + 2 * (M + L) + 2 * M
+    assert cell["nu"] == nu and cell["lam"] == pytest.approx(lam)
+    assert cell["eta"] == pytest.approx(eta, rel=1e-12)
+    assert cell["bound_certified"] == pytest.approx(bound, rel=1e-12)
+    f = ftpl_cell(N, T, eps, 1e-5, 3, cell_seed(0, "as_ftpl", 1, N, T), "cube")
+    assert f["sigma"] == ftpl_sigma(N, T, eps, 1e-5)
+    s_eff = f["sigma"] * math.sqrt(5)  # K = ⌈log₂ 32⌉ = 5
+    assert f["bound_certified"] == pytest.approx(s_eff * math.sqrt(N) * x2 + T * x2 / (2 * s_eff))
