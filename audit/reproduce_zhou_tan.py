@@ -51,6 +51,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 from scipy import stats
 from tqdm.auto import tqdm
 
@@ -102,6 +103,7 @@ __all__ = [
     "Presets",
     "ScalingConfig",
     "build_parser",
+    "eps_log_axis",
     "main",
     "product_grid",
     "reproduce_fig2",
@@ -910,6 +912,22 @@ def _dimension_fit(
     }
 
 
+def eps_log_axis(ax: Any, eps_grid: Sequence[float]) -> None:
+    """Log ``ϵ`` axis whose only tick labels are the grid values (``0.25``, ``0.5``, ...).
+
+    Matplotlib's default log axis labels minor ticks (``3×10⁻¹``, ``4×10⁻¹``, ...) when the range
+    spans less than about a decade, and those labels overlap; here the major ticks sit exactly on
+    ``eps_grid``, minor ticks are unlabelled and the labels are rotated 45°.
+    """
+    grid = sorted(float(e) for e in eps_grid)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(FixedLocator(grid))
+    ax.xaxis.set_major_formatter(FixedFormatter([f"{e:g}" for e in grid]))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.tick_params(axis="x", which="major", labelrotation=45, labelsize=8)
+    ax.set_xlim(grid[0] / 1.3, grid[-1] * 1.3)
+
+
 def _plot_scaling(
     config: ScalingConfig,
     eps_grid: tuple[float, ...],
@@ -932,7 +950,7 @@ def _plot_scaling(
         mean = v.mean(axis=0)
         se = v.std(axis=0, ddof=1) / math.sqrt(v.shape[0])
         ax_e.errorbar(eps_grid, mean, yerr=se, marker="o", label=ALGORITHM_LABELS[alg][0])
-    ax_e.set_xscale("log")
+    eps_log_axis(ax_e, eps_grid)
     ax_e.set_yscale("log")
     ax_e.set_xlabel("ϵ")
     ax_e.set_ylabel(f"regret at T = {config.T}")

@@ -328,6 +328,10 @@ def ctl_claims(params: LDPParams) -> tuple[PrivacyClaim, PrivacyClaim]:
 # --------------------------------------------------------------------------------------------
 
 
+def _pair_tag(pair_name: str) -> str:
+    return f" {pair_name}" if pair_name else ""
+
+
 def ctl_closed_form_audit(
     randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray], claim: PrivacyClaim, *, name: str
 ) -> PrivacyAuditResult:
@@ -363,10 +367,17 @@ def ctl_closed_form_audit(
 
 
 def ctl_loss_case(
-    randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray], params: LDPParams
+    randomiser: CTLRandomiser,
+    pair: NeighbouringPair[FloatArray],
+    params: LDPParams,
+    *,
+    pair_name: str = "",
 ) -> LossCase:
     """The randomiser's privacy losses on ``pair`` as an :class:`audit.zoo.LossCase` (outputs from
-    the reference sampler, loss from the Laplace density; :func:`audit.exact.density_privacy_losses`)."""
+    the reference sampler, loss from the Laplace density; :func:`audit.exact.density_privacy_losses`).
+
+    A non-empty ``pair_name`` goes into the case name (``"ctl_<randomiser> <pair_name> white box"``),
+    so audits of one randomiser on different pairs have distinct names."""
 
     def loss_p(rng: np.random.Generator, size: int) -> FloatArray:
         return density_privacy_losses(randomiser, pair.x, pair.x_prime, rng, size)
@@ -376,7 +387,7 @@ def ctl_loss_case(
 
     printed, exact = ctl_claims(params)
     return LossCase(
-        name=f"ctl_{randomiser.name} white box",
+        name=f"ctl_{randomiser.name}{_pair_tag(pair_name)} white box",
         description=f"{randomiser!r} on {pair.description}",
         broken=randomiser.broken,
         loss_p=loss_p,
@@ -395,9 +406,13 @@ def ctl_white_box_audits(
     samples: int,
     seed: int,
     confidence: float,
+    pair_name: str = "",
 ) -> list[PrivacyAuditResult]:
-    """Sampled white-box audit (empirical-Bernstein hockey stick) against ``(printed, exact)``."""
-    case = ctl_loss_case(randomiser, pair, params)
+    """Sampled white-box audit (empirical-Bernstein hockey stick) against ``(printed, exact)``.
+
+    Results are named ``"ctl_<randomiser> <pair_name> white box vs <claim>"`` (see
+    :func:`ctl_loss_case`)."""
+    case = ctl_loss_case(randomiser, pair, params, pair_name=pair_name)
     return case.audit_claims(
         [case.printed, case.exact], samples=samples, seed=seed, confidence=confidence
     )
@@ -411,9 +426,11 @@ def ctl_black_box_audits(
     samples: int,
     seed: int,
     confidence: float,
+    pair_name: str = "",
 ) -> list[PrivacyAuditResult]:
     """Black-box event audit (Clopper–Pearson, split sample) against ``(printed, exact)``; one
-    sample per claim (independent streams spawned from ``seed``)."""
+    sample per claim (independent streams spawned from ``seed``).  Results are named
+    ``"ctl_<randomiser> <pair_name> black box vs <claim>"``."""
     printed, exact = ctl_claims(params)
     seeds = np.random.SeedSequence(seed).generate_state(2)
     return [
@@ -423,7 +440,7 @@ def ctl_black_box_audits(
             claim,
             samples=samples,
             seed=int(s),
-            name=f"ctl_{randomiser.name} black box vs {claim.label}",
+            name=f"ctl_{randomiser.name}{_pair_tag(pair_name)} black box vs {claim.label}",
             confidence=confidence,
         )
         for claim, s in zip((printed, exact), seeds, strict=True)
@@ -1161,6 +1178,7 @@ def run_zhou_tan_battery(
                 samples=c.mechanism_samples,
                 seed=int(next(seeds)),
                 confidence=c.confidence,
+                pair_name=pair_name,
             ) + ctl_black_box_audits(
                 rand,
                 pair,
@@ -1168,6 +1186,7 @@ def run_zhou_tan_battery(
                 samples=c.mechanism_samples,
                 seed=int(next(seeds)),
                 confidence=c.confidence,
+                pair_name=pair_name,
             ):
                 res.details["broken"] = rand.broken
                 res.details["pair"] = pair.description

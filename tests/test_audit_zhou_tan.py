@@ -219,6 +219,16 @@ def test_battery_known_good_pass_and_every_broken_case_caught(
     assert broken_exact == 10
 
 
+def test_battery_names_are_distinct(battery: list[PrivacyAuditResult | RunAuditResult]) -> None:
+    """Every result has its own name (the cross-paper report keys rows by name): the CTL white-
+    and black-box rows name their neighbouring pair, like the closed-form rows."""
+    names = [r.name for r in battery]
+    assert len(set(names)) == len(names)
+    for kind in ("white box", "black box"):
+        for pair_name in ("worst_case", "student_t"):
+            assert f"ctl_correct {pair_name} {kind} vs exact at δ=0.001" in names
+
+
 def test_battery_numbers(battery: list[PrivacyAuditResult | RunAuditResult]) -> None:
     """Bounds are consistent with the exact guarantees: a correct case's ε lower bound never
     exceeds its exact ε; a broken black-box case's bound lies between ϵ and its exact ε."""
@@ -228,9 +238,10 @@ def test_battery_numbers(battery: list[PrivacyAuditResult | RunAuditResult]) -> 
             continue
         if not res.details["broken"]:
             assert res.epsilon_lower_bound <= 1.0
-    bb = by_name["ctl_wrong_sensitivity black box vs exact at δ=0.001"]
-    assert isinstance(bb, PrivacyAuditResult)
-    assert 1.0 < bb.epsilon_lower_bound <= 2.0
+    for pair_name in ("worst_case", "student_t"):
+        bb = by_name[f"ctl_wrong_sensitivity {pair_name} black box vs exact at δ=0.001"]
+        assert isinstance(bb, PrivacyAuditResult)
+        assert 1.0 < bb.epsilon_lower_bound <= 2.0
     width = by_name["tgp_confidence_event_width_ignores_laplace"]
     assert isinstance(width, RunAuditResult)
     # power of the confidence-event audit at the observed lower bound of the failure rate

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from audit.regret import fit_against_form
 from audit.reproduce_zhou_tan import (
@@ -23,6 +25,7 @@ from audit.reproduce_zhou_tan import (
     Panel,
     ScalingConfig,
     build_parser,
+    eps_log_axis,
     main,
     product_grid,
     reproduce_fig2,
@@ -222,3 +225,45 @@ def test_configs_and_cli() -> None:
     assert main(["fig3", "--runs", "1"], prog="x") == 2
     with pytest.raises(ValueError, match="trials"):
         reproduce_fig3(dataclasses.replace(TINY3, trials=1), Path("unused"))
+
+
+def _eps_panel_labels(plain_log: bool) -> tuple[list[str], int]:
+    """Visible x tick labels of an ``ϵ`` panel drawn like the scaling plot, and how many pairs of
+    them overlap on the rendered canvas."""
+    eps_grid = (0.25, 0.5, 1.0, 2.0, 4.0)  # ScalingConfig's default grid
+    fig = Figure(figsize=(9, 3.6))  # the scaling figure's size, two panels
+    FigureCanvasAgg(fig)
+    _, ax = fig.subplots(1, 2)
+    ax.errorbar(eps_grid, [50.0, 30.0, 20.0, 12.0, 9.0], yerr=1.0, marker="o")
+    if plain_log:
+        ax.set_xscale("log")
+    else:
+        eps_log_axis(ax, eps_grid)
+    ax.set_yscale("log")
+    fig.tight_layout()
+    fig.canvas.draw()
+    lo, hi = ax.get_xlim()
+    boxes = []
+    texts = []
+    for tick in ax.xaxis.get_major_ticks() + ax.xaxis.get_minor_ticks():
+        label = tick.label1
+        if label.get_visible() and label.get_text() and lo <= tick.get_loc() <= hi:
+            texts.append(label.get_text())
+            boxes.append(label.get_window_extent())
+    overlaps = sum(
+        bool(boxes[i].overlaps(boxes[j]))
+        for i in range(len(boxes))
+        for j in range(i + 1, len(boxes))
+    )
+    return texts, overlaps
+
+
+def test_scaling_eps_axis_labels_do_not_overlap() -> None:
+    """The ϵ panel labels exactly the grid values and no two rendered labels overlap; matplotlib's
+    plain log axis on the same grid labels minor ticks (3×10⁻¹, 4×10⁻¹, ...) that do overlap, so
+    the overlap check can fail."""
+    texts, overlaps = _eps_panel_labels(plain_log=False)
+    assert texts == ["0.25", "0.5", "1", "2", "4"]
+    assert overlaps == 0
+    plain_texts, plain_overlaps = _eps_panel_labels(plain_log=True)
+    assert len(plain_texts) > 5 and plain_overlaps >= 1

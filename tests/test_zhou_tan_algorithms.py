@@ -374,6 +374,53 @@ def test_tgp_first_width_and_truncation() -> None:
     assert np.allclose(pol.gp.mean, 0.0)
 
 
+def test_tgp_practical_preset_differs_from_theory_only_in_b_and_beta() -> None:
+    """LDP-TGP-UCB ``preset="practical"`` (spec §2.7): only ``b_t`` and ``β_t`` change, to [7]'s
+    code schedule with ``α = 1``, ``v = K = B² + R² + 2𝓛²`` and ``β/√λ``; the default stays the
+    theory preset; ``β_1 = B`` in both; ``beta_scale`` scales both; the GP (``K``, ``λ``) and the
+    once-per-reward truncation rule are shared, so identical reward streams give identical
+    posteriors until a reward falls between the two truncation levels."""
+    T, lam, delta, scale = 50, 2.0, 0.05, 0.5
+    K, _f, p = _setup(2, T)
+    K2 = p.B**2 + p.R**2 + 2.0 * p.lap_scale**2
+    default = al.make_ldp_tgp_ucb(K, p, lam, delta, T, np.random.default_rng(0), scale)
+    theory = al.make_ldp_tgp_ucb(
+        K, p, lam, delta, T, np.random.default_rng(0), scale, preset="theory"
+    )
+    practical = al.make_ldp_tgp_ucb(
+        K, p, lam, delta, T, np.random.default_rng(0), scale, preset="practical"
+    )
+    for t in range(1, T + 1):
+        assert theory.beta(t) == default.beta(t) and theory.trunc_level(t) == default.trunc_level(t)
+        assert theory.trunc_level(t) == pytest.approx(p.B + p.R + p.lap_scale * math.log(t))
+        b = math.sqrt(K2) * t**0.25
+        assert practical.trunc_level(t) == pytest.approx(b, rel=1e-12)
+        assert practical.beta(t) == pytest.approx(
+            scale * (p.B + math.sqrt(K2 / lam) * t**0.25 * math.sqrt(math.log(t))), rel=1e-12
+        )
+        if t >= 2:
+            assert practical.beta(t) < theory.beta(t)  # the reason for the preset
+    assert practical.beta(1) == theory.beta(1) == pytest.approx(scale * p.B)
+    assert practical.gp.lam == theory.gp.lam == lam
+    assert np.array_equal(practical.gp.K, theory.gp.K)
+    # Same stream, inside both levels: identical posteriors.  Then one reward between the levels
+    # (b_2 = B + R + 𝓛 ln 2 < y < √K · 2^{1/4}) is zeroed only by the theory preset.
+    y1 = 0.5
+    y2 = 0.5 * (theory.trunc_level(2) + practical.trunc_level(2))
+    assert theory.trunc_level(2) < y2 < practical.trunc_level(2)
+    for pol in (theory, practical):
+        pol.observe(3, np.array([y1]))
+    assert np.array_equal(theory.gp.mean, practical.gp.mean)
+    assert np.array_equal(theory.gp.cov, practical.gp.cov)
+    for pol in (theory, practical):
+        pol.observe(7, np.array([y2]))
+    assert (theory.n_truncated, practical.n_truncated) == (1, 0)
+    assert np.array_equal(theory.gp.cov, practical.gp.cov)
+    assert not np.allclose(theory.gp.mean, practical.gp.mean)
+    with pytest.raises(ValueError, match="preset"):
+        al.make_ldp_tgp_ucb(K, p, lam, delta, T, np.random.default_rng(0), preset="ref7")  # type: ignore[arg-type]
+
+
 def test_ata_without_truncation_and_full_dictionary_is_gp_ucb_mean() -> None:
     K, f, _ = _setup(3, 30)
     lam = 1.0
