@@ -53,6 +53,7 @@ from audit.regret import (
     regret_scaling_in_n,
     regret_scaling_in_privacy,
 )
+from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.blocks import GapBatchTask, run_blocks
@@ -516,22 +517,6 @@ def _squared(epsilon: float) -> float:
     return epsilon * epsilon
 
 
-def _cached_fit(
-    out: Path, key: str, config: ScalingConfig, run: Callable[[], ScalingFit]
-) -> dict[str, Any]:
-    """Run ``run`` unless ``out/scaling_cells/key.json`` holds its result for this ``config``."""
-    path = out / "scaling_cells" / f"{key}.json"
-    stamp = to_jsonable(config)
-    if path.exists():
-        cached = json.loads(path.read_text())
-        if cached.get("config") == stamp:
-            return dict(cached["fit"])
-    fit = to_jsonable(run())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"config": stamp, "fit": fit}, indent=2))
-    return dict(fit)
-
-
 def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
     """Run the scaling fits and write ``scaling.json``, ``scaling.png`` and ``scaling.md``.
 
@@ -541,13 +526,14 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
     in ``d`` and ``n``."""
     out.mkdir(parents=True, exist_ok=True)
     c = config
+    cells = CellStore(out / "scaling_cells")
     rows: list[dict[str, Any]] = []
     seeds = iter(np.random.SeedSequence(c.seed).generate_state(64).tolist())
 
     def add(key: str, kind: str, gate: str, fit: Callable[..., ScalingFit], **kw: Any) -> None:
         seed = next(seeds)  # drawn in a fixed order, so a cached cell keeps its seed
         kw |= {"num_arms": c.num_arms, "n": c.n, "runs": c.runs, "confidence": c.confidence}
-        result = _cached_fit(out, key, c, lambda: fit(seed=seed, **kw))
+        result = cells.json(key, c, lambda: fit(seed=seed, **kw))
         rows.append({"key": key, "kind": kind, "gate": gate, "seed": seed, **result})
 
     for gap in c.gaps:
@@ -614,34 +600,8 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
     return report
 
 
-def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
-    """The command-line interface."""
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Reproduce Shariff & Sheffet App. D.1, D.2, D.3 and the theorem-form scaling "
-        "fits of the private variants (reduced scale by default); "
-        "writes JSON, PNG and a Markdown comparison with the paper per experiment.",
-    )
-    parser.add_argument(
-        "experiments",
-        nargs="*",
-        metavar="{d1,d2,d3,scaling}",
-        help="which experiments (default: all); or one of zhou-tan, agarwal-singh, sajed-sheffet "
-        "followed by that paper's own options (see 'privonline reproduce zhou-tan --help')",
-    )
-    parser.add_argument("--paper-scale", action="store_true", help="the paper's sizes (very long)")
-    parser.add_argument(
-        "--runs", type=int, default=None, help="runs per cell (default: per config)"
-    )
-    parser.add_argument("--n", type=int, default=None, help="horizon (default: per config)")
-    parser.add_argument(
-        "--executor",
-        default="processes",
-        help="'serial', 'processes' (default) or a Dask scheduler address",
-    )
-    parser.add_argument("--out", type=Path, default=Path("results/reproduce"), help="output folder")
-    return parser
-
+EXPERIMENTS = ("d1", "d2", "d3", "scaling")
+"""The Shariff & Sheffet experiments of ``privonline reproduce``."""
 
 OTHER_PAPERS: dict[str, str] = {
     "zhou-tan": "audit.reproduce_zhou_tan",
@@ -649,6 +609,25 @@ OTHER_PAPERS: dict[str, str] = {
     "sajed-sheffet": "audit.reproduce_sajed_sheffet",
 }
 """``privonline reproduce PAPER ...`` hands the rest of the command line to that paper's module."""
+
+
+def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
+    """The command-line interface."""
+    parser = reproduction_parser(
+        prog,
+        "Reproduce Shariff & Sheffet App. D.1, D.2, D.3 and the theorem-form scaling fits of the "
+        "private variants (reduced scale by default); writes JSON, PNG and a Markdown comparison "
+        "with the paper per experiment.  'privonline reproduce PAPER --help' for the other papers "
+        f"({', '.join(OTHER_PAPERS)}).",
+        EXPERIMENTS,
+    )
+    parser.add_argument("--n", type=int, default=None, help="horizon (default: per config)")
+    parser.add_argument(
+        "--executor",
+        default="processes",
+        help="'serial', 'processes' (default) or a Dask scheduler address",
+    )
+    return parser
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") -> int:
@@ -663,21 +642,15 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
         paper_main: Callable[[Sequence[str] | None, str], int] = module.main
         return paper_main(args_list[1:], f"{prog} {args_list[0]}")
     args = build_parser(prog).parse_args(args_list)
-    experiments = args.experiments or ["d1", "d2", "d3", "scaling"]
-    unknown = sorted(set(experiments) - {"d1", "d2", "d3", "scaling"})
-    if unknown:
-        print(
-            f"error: experiments must be among d1, d2, d3, scaling, got {unknown}", file=sys.stderr
-        )
+    experiments = selected_experiments(args, EXPERIMENTS)
+    if experiments is None:
         return 2
-    overrides: dict[str, Any] = {}  # Any: replace() checks the fields at run time
-    for name in ("runs", "n"):
-        value = getattr(args, name)
-        if value is not None:
-            if value < 2:
-                print(f"error: {name} must be >= 2, got {value}", file=sys.stderr)
-                return 2
-            overrides[name] = value
+    if args.n is not None and args.n < 2:
+        print(f"error: n must be >= 2, got {args.n}", file=sys.stderr)
+        return 2
+    overrides: dict[str, Any] = {  # Any: replace() checks the fields at run time
+        name: getattr(args, name) for name in ("runs", "n") if getattr(args, name) is not None
+    }
     failed = False
     try:
         if "d1" in experiments:

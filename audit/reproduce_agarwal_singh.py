@@ -60,7 +60,7 @@ import dataclasses
 import json
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
@@ -73,6 +73,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from audit.regret import fit_against_form, fit_mean_against_form
+from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
@@ -328,46 +329,6 @@ def cell_seed(seed: int, experiment: str, instance: int, N: int, T: int) -> np.r
 
 def _eps_key(epsilon: float) -> str:
     return "inf" if math.isinf(epsilon) else f"{epsilon:g}"
-
-
-class _Cells:
-    """One JSON file per finished cell in ``folder``; counts computed and reused cells."""
-
-    def __init__(self, folder: Path, progress: tqdm[Any] | None = None) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        self.computed = 0
-        self.reused = 0
-        self._progress = progress
-
-    def get(
-        self, key: str, spec: dict[str, Any], compute: Callable[[], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The stored result of cell ``key`` if its stored ``spec`` equals ``spec``, else compute.
-
-        Raises ValueError if a stored cell has a different spec (a changed config must not reuse
-        old results; use another ``out`` folder or delete the cell files).
-        """
-        path = self.folder / f"{key}.json"
-        wanted = json.loads(json.dumps(to_jsonable(spec)))
-        if path.exists():
-            stored = json.loads(path.read_text())
-            if stored.get("spec") != wanted:
-                raise ValueError(
-                    f"cell {path} was computed with {stored.get('spec')}, not {wanted}: the config "
-                    "changed; use another --out folder or delete the cell files"
-                )
-            self.reused += 1
-            result: dict[str, Any] = stored["result"]
-        else:
-            result = json.loads(json.dumps(to_jsonable(compute())))
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"spec": wanted, "result": result}))
-            tmp.replace(path)
-            self.computed += 1
-        if self._progress is not None:
-            self._progress.update(1)
-        return result
 
 
 def _progress(total: int, name: str) -> tqdm[Any]:
@@ -933,7 +894,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
     ]
     total = sum(len(h) * len(config.epsilons) + len(d) for _, _, h, d in groups)
     bar = _progress(total, name)
-    cells = _Cells(out / f"{name}_cells", bar)
+    cells = CellStore(out / f"{name}_cells", bar)
 
     def cell(group: str, dset: FullInfoSet, N: int, T: int, eps: float) -> dict[str, Any]:
         spec = {
@@ -950,7 +911,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
                 return ftrl_cell(instance, N, T, eps, config.runs, config.calibration, seed)
             return ftrl_set_cell(dset, N, T, eps, config.runs, config.calibration, seed)
 
-        return cells.get(f"{group}_N{N}_T{T}_eps{_eps_key(eps)}", spec, compute)
+        return cells.json(f"{group}_N{N}_T{T}_eps{_eps_key(eps)}", spec, compute)
 
     finite = [e for e in config.epsilons if not math.isinf(e)]
     results: dict[str, Any] = {}
@@ -1199,7 +1160,7 @@ def _bandit_report(
     intro: list[str],
     checks: list[dict[str, Any]],
     out: Path,
-    cells: _Cells,
+    cells: CellStore,
 ) -> dict[str, Any]:
     """Tables, fits, plot and files shared by ``as_ftpl``, ``as_mab`` and ``as_blo``."""
     horizons = np.array(config.horizons, dtype=np.float64)
@@ -1349,7 +1310,7 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
         len(config.horizons) * len(config.epsilons) + len(config.dims)
     )
     bar = _progress(total, name)
-    cells = _Cells(out / f"{name}_cells", bar)
+    cells = CellStore(out / f"{name}_cells", bar)
 
     def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
         spec: dict[str, Any] = {
@@ -1359,7 +1320,7 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
         if dset != "ball":  # the ball's cells keep their original spec (cache compatible)
             spec["set"] = dset
         seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
-        return cells.get(
+        return cells.json(
             f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
             spec,
             lambda: ftpl_cell(N, T, eps, config.delta, config.runs, seed, dset),
@@ -1435,7 +1396,7 @@ def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
     name = "as_mab"
     total = len(config.instances) * (len(config.horizons) * len(config.epsilons) + len(config.dims))
     bar = _progress(total, name)
-    cells = _Cells(out / f"{name}_cells", bar)
+    cells = CellStore(out / f"{name}_cells", bar)
 
     def cell(instance: MABInstance, N: int, T: int, eps: float) -> dict[str, Any]:
         spec = {
@@ -1443,7 +1404,7 @@ def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
             "preset": config.preset, "seed": config.seed,
         }  # fmt: skip
         seed = cell_seed(config.seed, name, _MAB_CODES[instance], N, T)
-        return cells.get(
+        return cells.json(
             f"{instance}_N{N}_T{T}_eps{_eps_key(eps)}",
             spec,
             lambda: mab_cell(instance, N, T, eps, config.runs, config.preset, seed),
@@ -1513,7 +1474,7 @@ def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
         len(config.horizons) * len(config.epsilons) + len(config.dims)
     )
     bar = _progress(total, name)
-    cells = _Cells(out / f"{name}_cells", bar)
+    cells = CellStore(out / f"{name}_cells", bar)
 
     def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
         spec: dict[str, Any] = {
@@ -1522,7 +1483,7 @@ def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
         if dset != "ball":  # the ball's cells keep their original spec (cache compatible)
             spec["set"] = dset
         seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
-        return cells.get(
+        return cells.json(
             f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
             spec,
             lambda: blo_cell(N, T, eps, config.runs, seed, dset),
@@ -1813,7 +1774,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
     run_cells = config.sequences * sum(len(e) + 1 for _, e in regimes.values())
     noise_cells = len(config.noise_sets) * (len(config.noise_horizons) + len(config.noise_dims))
     bar = _progress(run_cells + noise_cells, name)
-    cells = _Cells(out / f"{name}_cells", bar)
+    cells = CellStore(out / f"{name}_cells", bar)
     gap = config.means[1] - config.means[0]
 
     def run_cell(sequence: int, T: int, eps: float) -> dict[str, Any]:
@@ -1822,7 +1783,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
             "runs": config.runs, "calibration": config.calibration, "seed": config.seed,
         }  # fmt: skip
         seed = cell_seed(config.seed, name, sequence, 2, T)
-        return cells.get(
+        return cells.json(
             f"bern_seq{sequence}_T{T}_eps{_eps_key(eps)}",
             spec,
             lambda: eps_window_cell(T, eps, config.means, config.runs, config.calibration, seed),
@@ -1835,7 +1796,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
             "batches": config.noise_batches, "seed": config.seed,
         }  # fmt: skip
         seed = cell_seed(config.seed, name, _NOISE_SET_CODES[noise_set], N, T)
-        return cells.get(
+        return cells.json(
             f"width_{noise_set}_N{N}_T{T}",
             spec,
             lambda: noise_width_cell(
@@ -2125,39 +2086,21 @@ def _eps_window_markdown(
 def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
     """The command-line interface (experiments ``as_ftrl``, ``as_ftpl``, ``as_mab``, ``as_blo``,
     ``as_eps_window``)."""
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Agarwal & Singh (ICML 2017) regret experiments E4, E5, E7, E9 of spec 004 "
-        "and the scaling tests of its §5.3(b)-(c) (reduced scale by default); writes JSON, PNG "
-        "and a Markdown comparison per experiment.",
+    return reproduction_parser(
+        prog,
+        "Agarwal & Singh (ICML 2017) regret experiments E4, E5, E7, E9 of spec 004 and the "
+        "scaling tests of its §5.3(b)-(c) (reduced scale by default); writes JSON, PNG and a "
+        "Markdown comparison per experiment.",
+        EXPERIMENTS,
+        paper_scale_help="the spec's sizes (hours)",
     )
-    parser.add_argument(
-        "experiments",
-        nargs="*",
-        metavar="{" + ",".join(EXPERIMENTS) + "}",
-        help="which experiments (default: all)",
-    )
-    parser.add_argument("--paper-scale", action="store_true", help="the spec's sizes (hours)")
-    parser.add_argument(
-        "--runs", type=int, default=None, help="runs per cell (default: per config)"
-    )
-    parser.add_argument("--out", type=Path, default=Path("results/reproduce"), help="output folder")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") -> int:
     """Entry point; exit code 1 if a gate fails, 2 on bad arguments."""
     args = build_parser(prog).parse_args(argv)
-    experiments = args.experiments or list(EXPERIMENTS)
-    unknown = sorted(set(experiments) - set(EXPERIMENTS))
-    if unknown:
-        print(
-            f"error: experiments must be among {', '.join(EXPERIMENTS)}, got {unknown}",
-            file=sys.stderr,
-        )
-        return 2
-    if args.runs is not None and args.runs < 2:
-        print(f"error: runs must be >= 2, got {args.runs}", file=sys.stderr)
+    experiments = selected_experiments(args, EXPERIMENTS)
+    if experiments is None:
         return 2
     overrides: dict[str, Any] = {} if args.runs is None else {"runs": args.runs}
     failed = False

@@ -41,7 +41,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -59,6 +58,7 @@ from scipy import stats
 from tqdm.auto import tqdm
 
 from audit.regret import ScalingFit, fit_against_form
+from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
 from audit.results import to_jsonable
 from reference._typing import FloatArray, IntArray
 from reference.rng import child_seeds
@@ -302,39 +302,9 @@ def _compute_cell(spec: CellSpec | StoppingCell) -> dict[str, FloatArray]:
     }
 
 
-@dataclass
-class CellStore:
-    """Finished cells on disk (``<folder>/<cell>.npz``); counts computed and reused cells."""
-
-    folder: Path
-    computed: int = 0
-    reused: int = 0
-
-    def path(self, spec: CellSpec | StoppingCell) -> Path:
-        return self.folder / f"{spec.name}.npz"
-
-    def load(self, spec: CellSpec | StoppingCell) -> dict[str, FloatArray] | None:
-        """The stored arrays of ``spec``, ``None`` if absent; raises if stored with another config."""
-        path = self.path(spec)
-        if not path.exists():
-            return None
-        with np.load(path) as data:
-            stored = json.loads(str(data["config"]))
-            if stored != spec.describe():
-                raise ValueError(
-                    f"cell {path} was computed with another configuration ({stored}); "
-                    "use a fresh --out directory or delete the cell"
-                )
-            return {k: np.asarray(data[k]) for k in data.files if k != "config"}
-
-    def save(self, spec: CellSpec | StoppingCell, arrays: dict[str, FloatArray]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = self.path(spec).with_suffix(".tmp.npz")
-        payload: dict[str, Any] = dict(arrays)
-        payload["config"] = np.array(json.dumps(spec.describe()))
-        with open(tmp, "wb") as handle:
-            np.savez(handle, **payload)
-        os.replace(tmp, self.path(spec))
+class SpecCellStore(CellStore):
+    """:class:`~audit.reproduce_common.CellStore` of cells named and described by their specs, with
+    the missing ones computed in ``workers`` processes."""
 
     def run(
         self, specs: Sequence[CellSpec | StoppingCell], workers: int
@@ -343,17 +313,15 @@ class CellStore:
         results: dict[str, dict[str, FloatArray]] = {}
         todo: list[CellSpec | StoppingCell] = []
         for spec in specs:
-            found = self.load(spec)
+            found = self.load_arrays(spec.name, spec.describe())
             if found is None:
                 todo.append(spec)
             else:
                 results[spec.name] = found
-                self.reused += 1
 
         def finish(spec: CellSpec | StoppingCell, arrays: dict[str, FloatArray]) -> None:
-            self.save(spec, arrays)
+            self.save_arrays(spec.name, spec.describe(), arrays)
             results[spec.name] = arrays
-            self.computed += 1
 
         with tqdm(total=len(todo), desc="cells", disable=not sys.stderr.isatty()) as bar:
             if workers <= 1 or len(todo) <= 1:
@@ -441,7 +409,7 @@ def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dic
     """Run Sec. 5 and write ``ss_sec5.json``, ``ss_sec5.png`` and ``ss_sec5.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)
     out.mkdir(parents=True, exist_ok=True)
-    store = CellStore(out / "ss_sec5_cells")
+    store = SpecCellStore(out / "ss_sec5_cells")
     cells = store.run(_sec5_specs(config), workers)
     marks = regret_checkpoints(config.T)
     n_set = len(config.instances) * len(config.epsilons)
@@ -773,7 +741,7 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
         if value not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
     out.mkdir(parents=True, exist_ok=True)
-    store = CellStore(out / "ss_thm43_cells")
+    store = SpecCellStore(out / "ss_thm43_cells")
     cells = store.run(_thm43_specs(config), workers)
     n_set = len(config.instances) * len(config.epsilons)
     finals: dict[tuple[int, int, Instance, float], FloatArray] = {}
@@ -1255,7 +1223,7 @@ def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1
         if value not in grid:
             raise ValueError(f"{name} must be one of {grid}, got {value!r}")
     out.mkdir(parents=True, exist_ok=True)
-    store = CellStore(out / "ss_stopping_cells")
+    store = SpecCellStore(out / "ss_stopping_cells")
     specs = _stopping_specs(config)
     cells = store.run(specs, workers)
     fits: dict[str, dict[str, Any]] = {}
@@ -1410,35 +1378,23 @@ def _stopping_markdown(config: StoppingConfig, report: dict[str, Any], path: Pat
 
 def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
     """The command-line interface."""
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Reproduce Sajed & Sheffet Sec. 5 (DP-SE vs DP-UCB), Thm 4.3's scaling and "
-        "the stopping rules' scaling against Thm 3.3 "
-        "(reduced scale by default); writes JSON, PNG and a Markdown comparison per experiment.",
+    parser = reproduction_parser(
+        prog,
+        "Reproduce Sajed & Sheffet Sec. 5 (DP-SE vs DP-UCB), Thm 4.3's scaling and the stopping "
+        "rules' scaling against Thm 3.3 (reduced scale by default); writes JSON, PNG and a "
+        "Markdown comparison per experiment.",
+        EXPERIMENTS,
+        runs_help="runs per setting (default: config)",
     )
-    parser.add_argument(
-        "experiments",
-        nargs="*",
-        metavar="{ss_sec5,ss_thm43,ss_stopping}",
-        help="which experiments (default: all)",
-    )
-    parser.add_argument("--paper-scale", action="store_true", help="the paper's sizes (very long)")
-    parser.add_argument("--runs", type=int, default=None, help="runs per setting (default: config)")
     parser.add_argument("--workers", type=int, default=2, help="processes over cells (default 2)")
-    parser.add_argument("--out", type=Path, default=Path("results/reproduce"), help="output folder")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") -> int:
     """Entry point; exit code 2 on bad arguments."""
     args = build_parser(prog).parse_args(argv)
-    experiments = args.experiments or list(EXPERIMENTS)
-    unknown = sorted(set(experiments) - set(EXPERIMENTS))
-    if unknown:
-        print(f"error: experiments must be among {EXPERIMENTS}, got {unknown}", file=sys.stderr)
-        return 2
-    if args.runs is not None and args.runs < 2:
-        print(f"error: runs must be >= 2, got {args.runs}", file=sys.stderr)
+    experiments = selected_experiments(args, EXPERIMENTS)
+    if experiments is None:
         return 2
     overrides: dict[str, Any] = {} if args.runs is None else {"runs": args.runs}
     try:

@@ -41,7 +41,7 @@ import itertools
 import json
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -56,6 +56,7 @@ from scipy import stats
 from tqdm.auto import tqdm
 
 from audit.regret import ScalingFit, fit_against_form
+from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
 from audit.results import to_jsonable
 from reference._typing import FloatArray, IntArray
 from reference.rng import child_seeds, named_generators
@@ -95,7 +96,6 @@ __all__ = [
     "FIG2_PANELS",
     "FIG3_PANELS",
     "AlgorithmName",
-    "CellStore",
     "DatasetName",
     "Fig2Config",
     "Fig3Config",
@@ -235,52 +235,6 @@ class ScalingConfig:
     def paper(cls) -> ScalingConfig:
         """Not a paper experiment; "paper scale" = the paper's ``T = 1000`` and 10 replicates."""
         return cls(T=1000, replicates=10)
-
-
-# --------------------------------------------------------------------------------------------
-# Cells on disk
-
-
-class CellStore:
-    """Finished cells of one experiment under ``folder``; counts computed and reused cells.
-
-    A cell is a ``.npz`` holding its arrays and the JSON of the configuration that produced it.
-    :meth:`get` returns the stored arrays when the configuration matches, raises ``ValueError``
-    when it differs (results of another configuration are never mixed in), and otherwise calls
-    ``compute`` and writes the result atomically.
-    """
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.computed = 0
-        self.reused = 0
-
-    def get(
-        self,
-        key: str,
-        config: dict[str, Any],
-        compute: Callable[[], dict[str, FloatArray]],
-    ) -> dict[str, FloatArray]:
-        path = self.folder / f"{key}.npz"
-        config_json = json.dumps(to_jsonable(config), sort_keys=True)
-        if path.exists():
-            with np.load(path, allow_pickle=False) as data:
-                stored = str(data["config_json"])
-                if stored != config_json:
-                    raise ValueError(
-                        f"cell {path} was computed with another configuration; use a fresh --out "
-                        f"folder or delete the cell (stored: {stored}; now: {config_json})"
-                    )
-                self.reused += 1
-                return {k: np.asarray(data[k]) for k in data.files if k != "config_json"}
-        arrays: dict[str, FloatArray] = compute()
-        tmp = path.with_suffix(".tmp")
-        with tmp.open("wb") as fh:
-            np.savez(fh, config_json=np.asarray(config_json), **arrays)  # type: ignore[arg-type]
-        tmp.replace(path)
-        self.computed += 1
-        return arrays
 
 
 # --------------------------------------------------------------------------------------------
@@ -524,7 +478,7 @@ def _reproduce_figure(name: str, config: Fig2Config, out: Path) -> dict[str, Any
         ) -> dict[str, FloatArray]:
             return _run_cell(panel, alg, T, trial_seeds, config.presets, K_grid, problem)
 
-        cells.setdefault(panel.label, {})[alg] = store.get(
+        cells.setdefault(panel.label, {})[alg] = store.arrays(
             f"{panel.label}_{alg}", cell_config, compute
         )
     checks: list[dict[str, Any]] = []
@@ -758,7 +712,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
         def compute(alg: AlgorithmName = alg, panel: Panel = panel) -> dict[str, FloatArray]:
             return _run_cell(panel, alg, T, rep_seeds, presets, K, None, fixed_f=f)
 
-        arrays = store.get(f"{alg}_eps{eps:g}", cell_config, compute)
+        arrays = store.arrays(f"{alg}_eps{eps:g}", cell_config, compute)
         curves = arrays["cum_regret"]
         finals.setdefault(alg, np.empty((reps, len(eps_grid))))[:, eps_grid.index(eps)] = curves[
             :, -1
@@ -878,7 +832,7 @@ def _dimension_fit(
         ) -> dict[str, FloatArray]:
             return _run_cell(panel, alg, T, rep_seeds, presets, K, None, fixed_f=f)
 
-        finals[:, j] = store.get(f"{alg}_dim{d}_eps{eps:g}", cell_config, compute)["cum_regret"][
+        finals[:, j] = store.arrays(f"{alg}_dim{d}_eps{eps:g}", cell_config, compute)["cum_regret"][
             :, -1
         ]
     form = np.array(
@@ -1031,38 +985,21 @@ EXPERIMENTS = ("fig2", "fig3", "scaling")
 
 def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
     """The command-line interface of the Zhou & Tan reproductions."""
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Reproduce Zhou & Tan Fig. 2, Fig. 3 and the regret scaling fits (reduced "
-        "scale by default); writes JSON, PNG and a Markdown comparison per experiment.",
+    return reproduction_parser(
+        prog,
+        "Reproduce Zhou & Tan Fig. 2, Fig. 3 and the regret scaling fits (reduced scale by "
+        "default); writes JSON, PNG and a Markdown comparison per experiment.",
+        EXPERIMENTS,
+        paper_scale_help="the paper's sizes (T = 1000)",
+        runs_help="trials / replicates per cell (default: per config)",
     )
-    parser.add_argument(
-        "experiments",
-        nargs="*",
-        metavar="{fig2,fig3,scaling}",
-        help="which experiments (default: all)",
-    )
-    parser.add_argument("--paper-scale", action="store_true", help="the paper's sizes (T = 1000)")
-    parser.add_argument(
-        "--runs", type=int, default=None, help="trials / replicates per cell (default: per config)"
-    )
-    parser.add_argument("--out", type=Path, default=Path("results/reproduce"), help="output folder")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") -> int:
     """Entry point; exit code 2 on bad arguments (the paper's claims are reported, not gated)."""
     args = build_parser(prog).parse_args(argv)
-    experiments = args.experiments or list(EXPERIMENTS)
-    unknown = sorted(set(experiments) - set(EXPERIMENTS))
-    if unknown:
-        print(
-            f"error: experiments must be among {', '.join(EXPERIMENTS)}, got {unknown}",
-            file=sys.stderr,
-        )
-        return 2
-    if args.runs is not None and args.runs < 2:
-        print(f"error: runs must be >= 2, got {args.runs}", file=sys.stderr)
+    experiments = selected_experiments(args, EXPERIMENTS)
+    if experiments is None:
         return 2
     try:
         for exp in experiments:

@@ -1,0 +1,56 @@
+"""The shared machinery of the reproduce commands: the cell store and the command-line checks.
+
+A cell is computed once, reused on a rerun with the same configuration (arrays and JSON results),
+and refused when stored under another configuration; every paper's reproduction relies on this for
+resumption (their own tests exercise it end to end)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
+
+
+def test_array_cells_are_computed_once_reused_and_refused_under_another_config(
+    tmp_path: Path,
+) -> None:
+    calls: list[int] = []
+
+    def compute() -> dict[str, np.ndarray]:
+        calls.append(1)
+        return {"regret": np.arange(3.0)}
+
+    store = CellStore(tmp_path / "cells")
+    first = store.arrays("c1", {"runs": 2, "eps": 0.5}, compute)
+    again = CellStore(tmp_path / "cells").arrays("c1", {"eps": 0.5, "runs": 2}, compute)
+    assert calls == [1] and np.array_equal(first["regret"], again["regret"])
+    assert (store.computed, store.reused) == (1, 0)
+    assert list((tmp_path / "cells").iterdir()) == [tmp_path / "cells" / "c1.npz"]  # no temp left
+    with pytest.raises(ValueError, match="another configuration"):
+        store.arrays("c1", {"runs": 3, "eps": 0.5}, compute)
+    assert store.load_arrays("absent", {}) is None
+
+
+def test_json_cells_round_trip_and_count(tmp_path: Path) -> None:
+    store = CellStore(tmp_path)
+    result = store.json("fit", {"n": 10}, lambda: {"slope": 0.5, "ci": (0.4, 0.6)})
+    assert result == {"slope": 0.5, "ci": [0.4, 0.6]}  # as read back from JSON, on every path
+    assert store.json("fit", {"n": 10}, lambda: {"slope": -1.0}) == result
+    assert (store.computed, store.reused) == (1, 1)
+    with pytest.raises(ValueError, match="config changed"):
+        store.json("fit", {"n": 11}, lambda: {"slope": 0.0})
+
+
+def test_selected_experiments_defaults_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = reproduction_parser("prog", "demo", ("a", "b"))
+    assert selected_experiments(parser.parse_args([]), ("a", "b")) == ["a", "b"]
+    assert selected_experiments(parser.parse_args(["b"]), ("a", "b")) == ["b"]
+    assert selected_experiments(parser.parse_args(["c"]), ("a", "b")) is None
+    assert "experiments must be among a, b, got ['c']" in capsys.readouterr().err
+    assert selected_experiments(parser.parse_args(["--runs", "1"]), ("a", "b")) is None
+    assert "runs must be >= 2, got 1" in capsys.readouterr().err
+    args = parser.parse_args(["--paper-scale", "--out", "x"])
+    assert args.paper_scale and args.out == Path("x") and args.runs is None
