@@ -695,47 +695,60 @@ class ReusedNoiseReduction(PrivateBanditReduction):
         self.inner.update(forwarded)
 
 
-def _canary_arms(
-    losses: FloatArray, scale: float, reuse: bool, rng: np.random.Generator, size: int
+def _reduction_arms(
+    losses: FloatArray,
+    scale: float,
+    reuse: bool,
+    inner: Callable[[int], BanditLearner],
+    rng: np.random.Generator,
+    size: int,
 ) -> FloatArray:
-    """``size`` runs of Algorithm 4 around :class:`CanaryLearner`: played arms, ``(size, T)``."""
+    """``size`` runs of Algorithm 4 (``Lap^N(scale)`` noise; ``reuse``: :class:`ReusedNoiseReduction`,
+    one ``Z`` for every round) around a fresh ``inner(N)`` learner per run: the played arms,
+    shape ``(size, T)``."""
+    losses = np.asarray(losses, dtype=np.float64)
     T, N = losses.shape
     out = np.empty((size, T))
     noise = LaplaceNoise((N,), scale)
     for r in range(size):
-        canary = CanaryLearner(N, 1, 1.0)
-        learner = (
-            ReusedNoiseReduction(canary, noise, rng)
+        learner = inner(N)
+        reduction = (
+            ReusedNoiseReduction(learner, noise, rng)
             if reuse
-            else PrivateBanditReduction(canary, noise, rng)
+            else PrivateBanditReduction(learner, noise, rng)
         )
         for t in range(T):
-            action = learner.act()
+            action = reduction.act()
             out[r, t] = float(np.argmax(action))
-            learner.update(float(losses[t] @ action))
+            reduction.update(float(losses[t] @ action))
     return out
 
 
-def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
-    """Black-box action view of Algorithm 4 around :class:`CanaryLearner`; MAB, ``N = 2``,
-    losses in ``[−1, 1]`` (``B = ‖Y‖_∞ = 1``, ``Δ_B = 2``, [A19], [A20]); ``l_1(0) = ±1``.
+def _canary_arms(
+    losses: FloatArray, scale: float, reuse: bool, rng: np.random.Generator, size: int
+) -> FloatArray:
+    """``size`` runs of Algorithm 4 around :class:`CanaryLearner`: played arms, ``(size, T)``."""
+    return _reduction_arms(losses, scale, reuse, lambda N: CanaryLearner(N, 1, 1.0), rng, size)
 
-    Strict ``λ = Δ_B/ε``; paper ``λ = B/ε`` (``ε_eff = 2ε``).  The exact guarantee of the correct
-    reduction is one Laplace mechanism with ``ε₀ = Δ_B/λ = ε`` (Lemma 4.2)."""
+
+_ReductionArms = Callable[[FloatArray, float, bool, np.random.Generator, int], FloatArray]
+"""``arms(losses, scale, reuse, rng, size)``: released arms of Algorithm 4 around some learner."""
+
+
+def _reduction_cases(
+    config: AgarwalSinghAuditConfig,
+    losses: FloatArray,
+    variants: list[tuple[str, str, Role, float, bool]],
+    arms: _ReductionArms,
+    learner_label: str,
+) -> list[AgarwalSinghCase]:
+    """Black-box cases of Algorithm 4 on the neighbours ``losses`` vs ``losses`` with ``l_1(0)``
+    negated (MAB, losses in ``[−1, 1]``, ``Δ_B = 2``), one per ``(name, description, role, λ,
+    reuse)``; claims: printed pure ``ε`` (Lemma 4.2) and the exact one Laplace mechanism with
+    ``ε₀ = Δ_B/λ_strict = ε`` at ``δ*``."""
     eps = config.epsilon
-    strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
-    paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
-    T = 4
-    losses = np.zeros((T, 2))
-    losses[0, 0] = 1.0
     losses_prime = losses.copy()
-    losses_prime[0, 0] = -1.0
-    variants: list[tuple[str, str, Role, float, bool]] = [
-        ("reduction_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
-        ("reduction_paper", f"paper λ = B/ε = {paper:.4g}", "paper", paper, False),
-        ("reduction_noise_x0.5", "noise too small: λ/2", "broken", strict / 2.0, False),
-        ("reduction_noise_reused", "Z drawn once and reused", "broken", strict, True),
-    ]
+    losses_prime[0, 0] = -losses[0, 0]
     printed = _pure(eps, "printed pure ε")
     exact = PrivacyClaim(
         laplace_epsilon(eps, DELTA_STAR), DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}"
@@ -746,17 +759,17 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
         def draw_p(
             rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
         ) -> FloatArray:
-            return _canary_arms(losses, s, r, rng, size)
+            return arms(losses, s, r, rng, size)
 
         def draw_q(
             rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
         ) -> FloatArray:
-            return _canary_arms(losses_prime, s, r, rng, size)
+            return arms(losses_prime, s, r, rng, size)
 
         cases.append(
             AgarwalSinghCase(
                 name=name,
-                description=f"bandit reduction (Alg. 4) + canary, MAB [−1,1] losses, {description}",
+                description=f"bandit reduction (Alg. 4) + {learner_label}, {description}",
                 role=role,
                 method="black_box",
                 draw_p=draw_p,
@@ -769,6 +782,26 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
             )
         )
     return cases
+
+
+def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
+    """Black-box action view of Algorithm 4 around :class:`CanaryLearner`; MAB, ``N = 2``,
+    losses in ``[−1, 1]`` (``B = ‖Y‖_∞ = 1``, ``Δ_B = 2``, [A19], [A20]); ``l_1(0) = ±1``.
+
+    Strict ``λ = Δ_B/ε``; paper ``λ = B/ε`` (``ε_eff = 2ε``).  The exact guarantee of the correct
+    reduction is one Laplace mechanism with ``ε₀ = Δ_B/λ = ε`` (Lemma 4.2)."""
+    eps = config.epsilon
+    strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
+    paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
+    losses = np.zeros((4, 2))
+    losses[0, 0] = 1.0
+    variants: list[tuple[str, str, Role, float, bool]] = [
+        ("reduction_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
+        ("reduction_paper", f"paper λ = B/ε = {paper:.4g}", "paper", paper, False),
+        ("reduction_noise_x0.5", "noise too small: λ/2", "broken", strict / 2.0, False),
+        ("reduction_noise_reused", "Z drawn once and reused", "broken", strict, True),
+    ]
+    return _reduction_cases(config, losses, variants, _canary_arms, "canary, MAB [−1,1] losses")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1076,22 +1109,9 @@ def exp2_reduction_arms(
     (Alg. 5, uniform exploration ``μ``) with ``Lap^N(scale)`` noise: the released arms, shape
     ``(size, T)``.  ``reuse``: :class:`ReusedNoiseReduction` (one ``Z`` for every round).  The
     learner's coins and the reduction's noise share ``rng`` (both data-independent)."""
-    losses = np.asarray(losses, dtype=np.float64)
-    T, N = losses.shape
-    out = np.empty((size, T))
-    noise = LaplaceNoise((N,), scale)
-    for r in range(size):
-        inner = EXP2Exploration(N, eta, gamma, rng)
-        learner = (
-            ReusedNoiseReduction(inner, noise, rng)
-            if reuse
-            else PrivateBanditReduction(inner, noise, rng)
-        )
-        for t in range(T):
-            action = learner.act()
-            out[r, t] = float(np.argmax(action))
-            learner.update(float(losses[t] @ action))
-    return out
+    return _reduction_arms(
+        losses, scale, reuse, lambda N: EXP2Exploration(N, eta, gamma, rng), rng, size
+    )
 
 
 def exp2_reduction_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
@@ -1125,47 +1145,19 @@ def exp2_reduction_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCa
     losses = np.zeros((T, 2))
     losses[0, 0] = 1.0
     losses[1, 0] = 1.0
-    losses_prime = losses.copy()
-    losses_prime[0, 0] = -1.0
     variants: list[tuple[str, str, Role, float, bool]] = [
         ("reduction_exp2_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
         ("reduction_exp2_paper", f"paper λ = B/ε = {paper:.4g}", "paper", paper, False),
         ("reduction_exp2_noise_reused", "Z drawn once and reused", "broken", strict, True),
     ]
-    printed = _pure(eps, "printed pure ε")
-    exact = PrivacyClaim(
-        laplace_epsilon(eps, DELTA_STAR), DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}"
-    )
-    cases = []
-    for name, description, role, scale, reuse in variants:
 
-        def draw_p(
-            rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
-        ) -> FloatArray:
-            return exp2_reduction_arms(losses, s, r, eta, gamma, rng, size)
+    def arms(
+        losses: FloatArray, scale: float, reuse: bool, rng: np.random.Generator, size: int
+    ) -> FloatArray:
+        return exp2_reduction_arms(losses, scale, reuse, eta, gamma, rng, size)
 
-        def draw_q(
-            rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
-        ) -> FloatArray:
-            return exp2_reduction_arms(losses_prime, s, r, eta, gamma, rng, size)
-
-        cases.append(
-            AgarwalSinghCase(
-                name=name,
-                description=f"bandit reduction (Alg. 4) + EXP2 (Alg. 5, η = {eta:g}, "
-                f"γ = {gamma:g}), MAB [−1,1] losses, T = {T}, {description}",
-                role=role,
-                method="black_box",
-                draw_p=draw_p,
-                draw_q=draw_q,
-                printed=printed,
-                exact=exact,
-                case_epsilon=math.inf if reuse else 2.0 / scale,
-                expected_printed_violation=reuse or 2.0 / scale > eps + 1e-12,
-                expected_exact_violation=role != "correct",
-            )
-        )
-    return cases
+    label = f"EXP2 (Alg. 5, η = {eta:g}, γ = {gamma:g}), MAB [−1,1] losses, T = {T}"
+    return _reduction_cases(config, losses, variants, arms, label)
 
 
 def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[AgarwalSinghCase]:
