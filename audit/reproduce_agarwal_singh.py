@@ -1298,27 +1298,34 @@ def _bandit_report(
     return report
 
 
-def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
-    """Run E5 (Thm 3.5) and write ``as_ftpl.json``, ``as_ftpl.png`` and ``as_ftpl.md`` into ``out``."""
+def _bandit_set_cells(
+    config: FTPLConfig | BLOConfig, out: Path, name: str
+) -> tuple[CellStore, tqdm[Any]]:
+    """Check an E5/E9 grid (two or more horizons and dims, at least one decision set) and open its
+    cell store under ``out`` with a progress bar over every cell (closed by the caller)."""
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
     if not config.decision_sets:
         raise ValueError("decision_sets must name at least one of 'ball', 'cube'")
-    name = "as_ftpl"
     total = len(config.decision_sets) * (
         len(config.horizons) * len(config.epsilons) + len(config.dims)
     )
     bar = _progress(total, name)
-    cells = CellStore(out / f"{name}_cells", bar)
+    return CellStore(out / f"{name}_cells", bar), bar
+
+
+def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
+    """Run E5 (Thm 3.5) and write ``as_ftpl.json``, ``as_ftpl.png`` and ``as_ftpl.md`` into ``out``."""
+    name = "as_ftpl"
+    cells, bar = _bandit_set_cells(config, out, name)
 
     def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
         spec: dict[str, Any] = {
             "N": N, "T": T, "epsilon": eps, "delta": config.delta, "runs": config.runs,
             "seed": config.seed,
         }  # fmt: skip
-        if dset != "ball":  # the ball's cells keep their original spec (cache compatible)
-            spec["set"] = dset
+        spec["set"] = dset
         seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
         return cells.json(
             f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
@@ -1464,24 +1471,14 @@ def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
 
 def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
     """Run E9 (Thm 4.5) and write ``as_blo.json``, ``as_blo.png`` and ``as_blo.md`` into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    if len(config.horizons) < 2 or len(config.dims) < 2:
-        raise ValueError("horizons and dims must have at least two values (fits)")
-    if not config.decision_sets:
-        raise ValueError("decision_sets must name at least one of 'ball', 'cube'")
     name = "as_blo"
-    total = len(config.decision_sets) * (
-        len(config.horizons) * len(config.epsilons) + len(config.dims)
-    )
-    bar = _progress(total, name)
-    cells = CellStore(out / f"{name}_cells", bar)
+    cells, bar = _bandit_set_cells(config, out, name)
 
     def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
         spec: dict[str, Any] = {
             "N": N, "T": T, "epsilon": eps, "runs": config.runs, "seed": config.seed,
         }  # fmt: skip
-        if dset != "ball":  # the ball's cells keep their original spec (cache compatible)
-            spec["set"] = dset
+        spec["set"] = dset
         seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
         return cells.json(
             f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
