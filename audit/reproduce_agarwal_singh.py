@@ -411,6 +411,35 @@ def _ftrl_rate(N: int, T: int, epsilon: float, decision_set: FullInfoSet = "expe
     return cor32_rate_paper(decision_set, N, T, epsilon)
 
 
+def _ftrl_regret(
+    losses: FloatArray,
+    epsilon: float,
+    runs: int,
+    calibration: Calibration,
+    rng: np.random.Generator,
+    decision_set: FullInfoSet,
+) -> dict[str, Any]:
+    """Algorithm 1 with Cor. 3.2's parameters on ``losses`` ``(T, N)``: the regret of ``runs``
+    replicates (the Laplace noise's leading axis), its ``λ``, ``η``, certified bound and paper
+    rate.  At ``ε = ∞`` the learner is deterministic given the sequence: run once, repeated."""
+    T, N = losses.shape
+    p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
+    if math.isinf(epsilon):
+        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, N)), T, rng, loss_set=p.loss_set)
+        regret = np.repeat(run_full_info(learner, losses).regret, runs)
+    else:
+        noise = LaplaceNoise((runs, N), p.lam)
+        learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
+        regret = run_full_info(learner, losses).regret
+    return {
+        "regret": regret.tolist(),
+        "lam": 0.0 if math.isinf(epsilon) else p.lam,
+        "eta": p.eta,
+        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, decision_set),
+        "rate_paper": _ftrl_rate(N, T, epsilon, decision_set),
+    }
+
+
 def ftrl_cell(
     instance: FullInfoInstance,
     N: int,
@@ -427,22 +456,7 @@ def ftrl_cell(
     runs once and its regret is repeated.
     """
     losses = full_info_losses(instance, N, T)
-    p = _ftrl_parameters(N, T, epsilon, calibration)
-    rng = np.random.default_rng(seed)
-    if math.isinf(epsilon):
-        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, N)), T, rng, loss_set=p.loss_set)
-        regret = np.repeat(run_full_info(learner, losses).regret, runs)
-    else:
-        noise = LaplaceNoise((runs, N), p.lam)
-        learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
-        regret = run_full_info(learner, losses).regret
-    return {
-        "regret": regret.tolist(),
-        "lam": 0.0 if math.isinf(epsilon) else p.lam,
-        "eta": p.eta,
-        "bound_certified": _ftrl_bound(N, T, epsilon, calibration),
-        "rate_paper": _ftrl_rate(N, T, epsilon),
-    }
+    return _ftrl_regret(losses, epsilon, runs, calibration, np.random.default_rng(seed), "experts")
 
 
 def ftrl_set_cell(
@@ -460,22 +474,8 @@ def ftrl_set_cell(
     ``ε = ∞`` the learner is deterministic given the sequence: run once, regret repeated."""
     env_seed, tree_seed = child_seeds(seed, 0, 2)
     losses = set_losses(decision_set, N, T, np.random.default_rng(env_seed))
-    p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
     rng = np.random.default_rng(tree_seed)
-    if math.isinf(epsilon):
-        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, N)), T, rng, loss_set=p.loss_set)
-        regret = np.repeat(run_full_info(learner, losses).regret, runs)
-    else:
-        noise = LaplaceNoise((runs, N), p.lam)
-        learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
-        regret = run_full_info(learner, losses).regret
-    return {
-        "regret": regret.tolist(),
-        "lam": 0.0 if math.isinf(epsilon) else p.lam,
-        "eta": p.eta,
-        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, decision_set),
-        "rate_paper": _ftrl_rate(N, T, epsilon, decision_set),
-    }
+    return _ftrl_regret(losses, epsilon, runs, calibration, rng, decision_set)
 
 
 # --------------------------------------------------------------------------------------------
