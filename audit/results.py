@@ -7,13 +7,11 @@ size, seed, runtime) and a :meth:`~PrivacyAuditResult.summary`.
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import math
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from audit.protocols import PrivacyClaim
+from reference.files import dumps_json, to_jsonable
 
 __all__ = ["SCHEMA_VERSION", "AuditMethod", "CurvePoint", "PrivacyAuditResult", "to_jsonable"]
 
@@ -21,29 +19,6 @@ SCHEMA_VERSION = 1
 """Version of the JSON report schema; bumped on any incompatible change."""
 
 AuditMethod: TypeAlias = Literal["white_box", "black_box", "closed_form"]
-
-
-def to_jsonable(value: Any) -> Any:
-    """Recursively convert dataclasses, tuples and non-finite floats into JSON-safe values.
-
-    ``inf``/``-inf``/``nan`` become the strings ``"inf"``, ``"-inf"``, ``"nan"`` so reports stay
-    valid JSON.
-    """
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return value
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return to_jsonable(value.item())
-    return value
 
 
 @dataclass(frozen=True)
@@ -109,7 +84,7 @@ class PrivacyAuditResult:
 
     def to_json(self) -> str:
         """The result as a JSON string."""
-        return json.dumps(self.to_dict(), indent=2)
+        return dumps_json(self.to_dict())
 
     def summary(self) -> str:
         """A short human-readable report."""

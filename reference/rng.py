@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -26,7 +27,10 @@ from reference.validation import check_int_at_least
 
 __all__ = [
     "NoiseStreams",
+    "SeedLike",
+    "as_generator",
     "as_seed_sequence",
+    "check_seed",
     "child_seeds",
     "named_generators",
     "spawn_generators",
@@ -34,12 +38,47 @@ __all__ = [
 ]
 
 
-def as_seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
-    """Return ``seed`` as a :class:`~numpy.random.SeedSequence` (non-negative integers accepted)."""
+SeedLike: TypeAlias = int | np.integer[Any] | np.random.SeedSequence
+"""What a ``seed`` argument accepts: a non-negative integer or a :class:`~numpy.random.SeedSequence`.
+
+The one conversion rule of the project (:func:`as_seed_sequence`, :func:`as_generator`): an integer
+``s >= 0`` means ``SeedSequence(s)``; ``None`` (fresh OS entropy), negative integers, booleans,
+floats and strings are refused with a ``ValueError`` naming the argument, so every run is
+reproducible and every report can record the seed it used.
+"""
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """Require a reproducible integer seed ``>= 0`` (not ``None``, not a bool); return it."""
+    if seed is None:
+        raise ValueError(
+            f"{name} must be an integer >= 0 or a numpy SeedSequence, got None "
+            "(an unseeded run cannot be reproduced)"
+        )
+    return check_int_at_least(name, seed, 0)
+
+
+def as_seed_sequence(seed: SeedLike, name: str = "seed") -> np.random.SeedSequence:
+    """Return ``seed`` as a :class:`~numpy.random.SeedSequence` (:data:`SeedLike`)."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
-    check_int_at_least("seed", seed, 0)
-    return np.random.SeedSequence(seed)
+    return np.random.SeedSequence(check_seed(seed, name))
+
+
+def as_generator(rng: np.random.Generator | SeedLike, name: str = "rng") -> np.random.Generator:
+    """``rng`` itself if it is a :class:`~numpy.random.Generator`, else ``default_rng`` of the
+    :data:`SeedLike` it is; anything else (``None``, a legacy ``RandomState``, a negative
+    integer, a float) raises ``ValueError`` naming ``name``."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if rng is None or isinstance(rng, bool) or not isinstance(rng, int | np.integer):
+        raise ValueError(
+            f"{name} must be a numpy.random.Generator, a numpy SeedSequence or an integer seed "
+            f">= 0, got {rng!r}"
+        )
+    return np.random.default_rng(check_seed(rng, name))
 
 
 def child_seeds(

@@ -1,0 +1,207 @@
+"""Every file privonline writes goes through here: atomically, as strict JSON, into checked folders.
+
+* Atomic writes: the bytes go to a temporary file with a unique name in the target's folder, are
+  flushed and ``fsync``-ed, and replace the target with :func:`os.replace` (atomic on POSIX and
+  Windows).  A reader sees the old file or the new one, never a half-written one; two runs writing
+  the same path never collide on a temporary name, and an interrupted write leaves at most a stray
+  ``.<name>.*.tmp`` file that nothing reads.
+* Strict JSON: :func:`to_jsonable` encodes the non-finite floats ``inf``, ``-inf`` and ``nan`` as the
+  strings ``"inf"``, ``"-inf"`` and ``"nan"`` (``float(s)`` reads them back), so every JSON file
+  is standard JSON with no ``NaN``/``Infinity`` tokens; :func:`dumps_json` refuses anything else
+  that is not JSON.
+* Damaged files: :func:`read_json` and :func:`load_npz` raise :class:`DamagedFileError` (a
+  ``ValueError``) naming the file when it is empty, truncated or not what it should be, so the
+  caller can recompute it or tell the user which file to delete.
+* Output folders: :func:`prepare_output_dir` creates the folder and checks that it is a writable
+  folder *before* any computation starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import os
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+__all__ = [
+    "DamagedFileError",
+    "atomic_savefig",
+    "atomic_savez",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "dumps_json",
+    "load_npz",
+    "prepare_output_dir",
+    "read_json",
+    "to_jsonable",
+    "write_json",
+]
+
+
+class DamagedFileError(ValueError):
+    """A file privonline wrote earlier is empty, truncated or unreadable; the message names it."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} is damaged ({reason}); it was probably left by an interrupted run: "
+            "delete it and run again"
+        )
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable where the platform allows it (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def _atomic_handle(path: Path) -> Iterator[IO[bytes]]:
+    """A binary handle on a unique temporary file beside ``path``; on success it replaces
+    ``path``, on error it is removed and ``path`` is untouched."""
+    path = Path(path)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (module docstring)."""
+    with _atomic_handle(path) as handle:
+        handle.write(data)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (module docstring)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_savez(path: Path, arrays: dict[str, Any]) -> None:
+    """:func:`numpy.savez` of ``arrays`` to ``path`` (which should end in ``.npz``), atomically."""
+    with _atomic_handle(path) as handle:
+        np.savez(handle, **arrays)
+
+
+def atomic_savefig(fig: Any, path: Path, **kwargs: Any) -> None:
+    """``fig.savefig(path, **kwargs)`` atomically; the format is taken from ``path``'s suffix."""
+    kwargs.setdefault("format", Path(path).suffix.lstrip(".") or "png")
+    with _atomic_handle(path) as handle:
+        fig.savefig(handle, **kwargs)
+
+
+def to_jsonable(value: Any) -> Any:
+    """Recursively convert dataclasses, tuples, numpy scalars and arrays and non-finite floats into
+    JSON values.
+
+    ``inf``/``-inf``/``nan`` become the strings ``"inf"``, ``"-inf"``, ``"nan"`` (so every file is
+    strict JSON, and ``float(s)`` reads them back); paths become strings.
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return to_jsonable(value.tolist())
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, np.generic):  # numpy scalars
+        return to_jsonable(value.item())
+    return value
+
+
+def dumps_json(value: Any, *, indent: int | None = 2, sort_keys: bool = False) -> str:
+    """``value`` as strict JSON text (:func:`to_jsonable` first; ``NaN``/``Infinity`` never
+    appear; anything else that is not JSON raises ``TypeError``)."""
+    return json.dumps(to_jsonable(value), indent=indent, sort_keys=sort_keys, allow_nan=False)
+
+
+def write_json(path: Path, value: Any, *, indent: int | None = 2, sort_keys: bool = False) -> None:
+    """Write ``value`` to ``path`` as strict JSON (:func:`dumps_json`), atomically."""
+    atomic_write_text(path, dumps_json(value, indent=indent, sort_keys=sort_keys) + "\n")
+
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"non-standard JSON token {token}")
+
+
+def read_json(path: Path) -> Any:
+    """The JSON value stored in ``path``; :class:`DamagedFileError` if it is empty, truncated or
+    not strict JSON (``FileNotFoundError`` if it does not exist)."""
+    path = Path(path)
+    text = path.read_bytes()
+    if not text.strip():
+        raise DamagedFileError(path, "empty file")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DamagedFileError(path, f"not valid JSON: {exc}") from exc
+
+
+def load_npz(path: Path, keys: Callable[[list[str]], bool] | None = None) -> dict[str, Any]:
+    """Every array stored in the ``.npz`` file ``path``, loaded into memory.
+
+    Raises :class:`DamagedFileError` if the file is empty, truncated or not an ``.npz`` archive,
+    or if ``keys`` (a predicate on the stored names) rejects it.
+    """
+    path = Path(path)
+    if path.stat().st_size == 0:
+        raise DamagedFileError(path, "empty file")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            names = list(data.files)
+            if keys is not None and not keys(names):
+                raise DamagedFileError(path, f"unexpected contents {sorted(names)}")
+            return {name: np.asarray(data[name]) for name in names}
+    except DamagedFileError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise DamagedFileError(path, f"not a readable .npz archive: {exc}") from exc
+
+
+def prepare_output_dir(path: Path, name: str = "--out") -> Path:
+    """Create ``path`` (and its parents) if needed and check it is a writable folder.
+
+    Called before any computation starts, so a bad output folder fails in a second with a message
+    naming the user's argument ``name`` instead of after an hour of work.
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{name} must be a folder, got {str(path)!r}, which is a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".privonline-write-check.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(f"{name} must be a writable folder, got {str(path)!r}: {exc}") from exc
+    return path
