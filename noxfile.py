@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
 nox.options.sessions = ["tests", "typecheck", "lint"]
@@ -87,6 +89,9 @@ def docs(session: nox.Session) -> None:
     mkdocstrings reads the sources directly, so the package itself is not installed.
     """
     session.install("mkdocs>=1.6", "mkdocstrings[python]>=0.25", "mkdocs-material>=9")
+    # mkdocs resolves a relative -d against the config file's folder (proofs_notes/), so the site
+    # directory is given as an absolute path: results/docs at the project root, as the README says.
+    site = Path(__file__).resolve().parent / "results" / "docs"
     session.run(
         "mkdocs",
         "build",
@@ -94,6 +99,6 @@ def docs(session: nox.Session) -> None:
         "-f",
         "proofs_notes/mkdocs.yml",
         "-d",
-        "results/docs",
+        str(site),
         *session.posargs,
     )

@@ -13,7 +13,6 @@ Clopper–Pearson bounds on both rates.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable
@@ -61,7 +60,9 @@ from audit.zoo import (
     wishart_exact_epsilon,
     wishart_tree_case,
 )
+from reference.files import atomic_savefig, atomic_write_text, write_json
 from reference.noise import WishartNoise
+from reference.rng import as_seed_sequence
 from reference.shariff_sheffet.bounds import (
     wishart_shifted_bounds,
 )
@@ -233,7 +234,7 @@ class BatteryReport:
     def write(self, out: Path) -> None:
         """Write ``report.json``, ``report.md`` and ``privacy_curves.png`` into ``out``."""
         out.mkdir(parents=True, exist_ok=True)
-        (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2))
+        write_json(out / "report.json", self.to_dict(), indent=2)
         verdict = "VIOLATION" if self.violations else "pass"
         md = [
             "# privonline privacy audit battery",
@@ -259,7 +260,7 @@ class BatteryReport:
             "![privacy curves](privacy_curves.png)",
             "",
         ]
-        (out / "report.md").write_text("\n".join(md))
+        atomic_write_text(out / "report.md", "\n".join(md))
         _plot_curves(self.results, out / "privacy_curves.png")
 
 
@@ -302,7 +303,7 @@ def _plot_curves(results: list[PrivacyAuditResult], path: Path) -> None:
     for ax in axes.ravel()[len(curves) :]:
         ax.axis("off")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic_savefig(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -547,7 +548,7 @@ def quick_regret_audits(
     ``ε ∈ {0.5, …, 8}`` at n = 3000 against Theorem 6's private term (``max(4, runs // 3)`` runs);
     each test at ``confidence``."""
     privacy = PrivacyParameters(1.0, 0.1)
-    children = np.random.SeedSequence(seed).generate_state(6)
+    children = as_seed_sequence(seed).generate_state(6)
     containment = [
         regret_containment_audit(
             variant,
@@ -599,7 +600,7 @@ def quick_accuracy_audits(
     constants = ProblemConstants(d=d)
     privacy = PrivacyParameters(1.0, 0.1)
     out: list[RunAuditResult] = []
-    children = np.random.SeedSequence(seed).generate_state(8)
+    children = as_seed_sequence(seed).generate_state(8)
     private: tuple[Variant, ...] = ("gaussian", "wishart", "wishart_unshifted")
     for i, variant in enumerate(private):
         _, claimed = regularizer_spec(variant, constants, n, alpha, privacy)
@@ -674,7 +675,7 @@ def run_zoo(
     """
     reps = check_int_at_least("reps", reps, 1)
     rows: list[ZooRow] = []
-    root = np.random.SeedSequence(seed)
+    root = as_seed_sequence(seed)
     for case, child in zip(
         cases or privacy_zoo(), root.spawn(len(cases or privacy_zoo())), strict=True
     ):
@@ -736,7 +737,7 @@ def run_billboard_zoo(*, reps: int = 60, seed: int = 12, progress: bool = False)
         ),
     ]
     for child, (name, description, broken, factory) in zip(
-        np.random.SeedSequence(seed).spawn(len(cases)), cases, strict=True
+        as_seed_sequence(seed).spawn(len(cases)), cases, strict=True
     ):
         hits = 0
         for s in tqdm(child.generate_state(reps), disable=not progress, desc=name, leave=False):

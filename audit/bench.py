@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import os
 import pstats
 import sys
@@ -34,14 +33,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from reference.engine import run_gap_batch
-from reference.rng import child_seeds
+from reference.files import prepare_output_dir, write_json
+from reference.rng import as_generator, child_seeds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.linucb import AccuracyEventWarning
 from reference.shariff_sheffet.regularizers import PrivacyParameters, Variant
 from reference.shariff_sheffet.simulation import run_gap_experiment
+from reference.validation import int_at_least
 
 __all__ = ["BENCH_SHAPES", "BENCH_VARIANTS", "build_parser", "main", "run_benchmarks"]
 
@@ -137,7 +136,7 @@ def mabwiser_rate(d: int, K: int, rounds: int, seed: int) -> float | None:
         from mabwiser.mab import MAB, LearningPolicy
     except ImportError:
         return None
-    env = LinearGapEnvironment(d, K, 0.1, np.random.default_rng(seed))
+    env = LinearGapEnvironment(d, K, 0.1, as_generator(seed, "seed"))
     block = env.draw_block(rounds + 1)
     mab = MAB(
         arms=list(range(K)),
@@ -248,23 +247,28 @@ def build_parser(prog: str = "privonline bench") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--replicates",
-        type=int,
+        type=int_at_least(1),
         default=256,
         help="engine replicates at K=25 (default %(default)s)",
     )
     parser.add_argument(
-        "--rounds", type=int, default=256, help="engine rounds (default %(default)s)"
+        "--rounds", type=int_at_least(1), default=256, help="engine rounds (default %(default)s)"
     )
     parser.add_argument(
-        "--reference-rounds", type=int, default=100, help="reference rounds (default %(default)s)"
+        "--reference-rounds",
+        type=int_at_least(1),
+        default=100,
+        help="reference rounds (default %(default)s)",
     )
     parser.add_argument(
         "--single-rounds",
-        type=int,
+        type=int_at_least(1),
         default=2000,
         help="rounds of the single-replicate runs behind the D.2 projection (default %(default)s)",
     )
-    parser.add_argument("--seed", type=int, default=7, help="root seed (default %(default)s)")
+    parser.add_argument(
+        "--seed", type=int_at_least(0), default=7, help="root seed (default %(default)s)"
+    )
     parser.add_argument(
         "--out",
         type=Path,
@@ -277,10 +281,11 @@ def build_parser(prog: str = "privonline bench") -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = "privonline bench") -> int:
     """Entry point; returns the exit code."""
     args = build_parser(prog).parse_args(argv)
-    for name in ("replicates", "rounds", "reference_rounds", "single_rounds"):
-        if getattr(args, name) < 1:
-            print(f"error: {name} must be >= 1, got {getattr(args, name)}", file=sys.stderr)
-            return 2
+    try:
+        prepare_output_dir(args.out)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     report = run_benchmarks(
         replicates=args.replicates,
         rounds=args.rounds,
@@ -288,8 +293,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline bench") -> i
         single_rounds=args.single_rounds,
         seed=args.seed,
     )
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "bench.json").write_text(json.dumps(report, indent=2))
+    write_json(args.out / "bench.json", report, indent=2)
     print(format_table(report))
     print(f"\nwrote {args.out / 'bench.json'}")
     return 0

@@ -13,12 +13,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from reference import experiments
+from reference.files import dumps_json, prepare_output_dir, write_json
+from reference.validation import float_in, int_at_least
 
 __all__ = ["main"]
 
@@ -44,21 +45,26 @@ def _audit_parser() -> argparse.ArgumentParser:
         default=Path("results/audit"),
         help="report folder (default %(default)s)",
     )
-    privacy.add_argument("--seed", type=int, default=2026, help="root seed (default %(default)s)")
+    privacy.add_argument(
+        "--seed", type=int_at_least(0), default=2026, help="root seed (default %(default)s)"
+    )
     privacy.add_argument(
         "--samples",
-        type=int,
+        type=int_at_least(100),
         default=200_000,
         help="privacy-loss / output samples per side (default %(default)s)",
     )
     privacy.add_argument(
         "--stream-runs",
-        type=int,
+        type=int_at_least(4),
         default=1000,
         help="runs of Algorithm 1 per stream (default %(default)s)",
     )
     privacy.add_argument(
-        "--alpha", type=float, default=0.05, help="family-wise error rate (default %(default)s)"
+        "--alpha",
+        type=float_in(0.0, 1.0),
+        default=0.05,
+        help="family-wise error rate (default %(default)s)",
     )
     privacy.add_argument(
         "--quick", action="store_true", help="a 10x smaller budget (smoke test; less power)"
@@ -71,15 +77,20 @@ def _audit_parser() -> argparse.ArgumentParser:
         description="Audit each zoo mechanism REPS times and report rejection rates.",
     )
     zoo.add_argument(
-        "--reps", type=int, default=60, help="repetitions per case (default %(default)s)"
+        "--reps",
+        type=int_at_least(1),
+        default=60,
+        help="repetitions per case (default %(default)s)",
     )
     zoo.add_argument(
         "--samples",
-        type=int,
+        type=int_at_least(4),
         default=100_000,
         help="privacy-loss samples per side (default %(default)s)",
     )
-    zoo.add_argument("--seed", type=int, default=11, help="root seed (default %(default)s)")
+    zoo.add_argument(
+        "--seed", type=int_at_least(0), default=11, help="root seed (default %(default)s)"
+    )
     zoo.add_argument(
         "--out",
         type=Path,
@@ -96,9 +107,14 @@ def _audit_parser() -> argparse.ArgumentParser:
             "claim). Exit code 1 on a false alarm or a missed bug."
         ),
     )
-    papers.add_argument("--seed", type=int, default=2026, help="root seed (default %(default)s)")
     papers.add_argument(
-        "--alpha", type=float, default=0.05, help="family-wise error rate (default %(default)s)"
+        "--seed", type=int_at_least(0), default=2026, help="root seed (default %(default)s)"
+    )
+    papers.add_argument(
+        "--alpha",
+        type=float_in(0.0, 1.0),
+        default=0.05,
+        help="family-wise error rate (default %(default)s)",
     )
     papers.add_argument("--quick", action="store_true", help="smaller samples (less power)")
     papers.add_argument(
@@ -112,15 +128,17 @@ def _audit_parser() -> argparse.ArgumentParser:
 
 def _run_audit(argv: Sequence[str]) -> int:
     from audit.battery import BatteryConfig, run_billboard_zoo, run_privacy_battery, run_zoo
-    from audit.results import to_jsonable
+    from audit.results import SCHEMA_VERSION, to_jsonable
 
     args = _audit_parser().parse_args(argv)
+    try:
+        prepare_output_dir(args.out)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     if args.audit_command == "papers":
         from audit.papers import run_paper_audits
 
-        if not 0.0 < args.alpha < 1.0:
-            print(f"error: alpha must be in (0, 1), got {args.alpha}", file=sys.stderr)
-            return 2
         papers_report = run_paper_audits(seed=args.seed, family_alpha=args.alpha, quick=args.quick)
         papers_report.write(args.out)
         bugs = papers_report.bugs()
@@ -137,6 +155,12 @@ def _run_audit(argv: Sequence[str]) -> int:
         return 1 if (papers_report.false_alarms or papers_report.missed) else 0
     if args.audit_command == "privacy":
         scale = 10 if args.quick else 1
+        if args.samples // scale < 100:
+            print(
+                f"error: --samples must be >= {100 * scale} with --quick, got {args.samples}",
+                file=sys.stderr,
+            )
+            return 2
         try:
             config = BatteryConfig(
                 white_box_samples=args.samples // scale,
@@ -152,7 +176,7 @@ def _run_audit(argv: Sequence[str]) -> int:
         report = run_privacy_battery(config, progress=not args.no_progress)
         report.write(args.out)
         if args.json:
-            print(json.dumps(report.to_dict(), indent=2))
+            print(dumps_json(report.to_dict()))
         else:
             print(report.summary_table())
             print()
@@ -164,11 +188,17 @@ def _run_audit(argv: Sequence[str]) -> int:
         return 1 if report.violations else 0
     rows = run_zoo(reps=args.reps, samples=args.samples, seed=args.seed, progress=True)
     rows += run_billboard_zoo(reps=args.reps, seed=args.seed + 1, progress=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    payload = to_jsonable(rows)
-    (args.out / "zoo.json").write_text(json.dumps(payload, indent=2))
+    payload = {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "bug_zoo",
+        "reps": args.reps,
+        "samples": args.samples,
+        "seed": args.seed,
+        "rows": to_jsonable(rows),
+    }
+    write_json(args.out / "zoo.json", payload, indent=2)
     if args.json:
-        print(json.dumps(payload, indent=2))
+        print(dumps_json(payload))
     else:
         print(
             "| case | broken | rejected (exact claim) | rate 95% CP bounds | rejected (printed) |"

@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
+from reference.files import atomic_write_text
+
 __all__ = [
     "LOCK_PATH",
     "NOTES_DIR",
@@ -345,7 +347,7 @@ def load_lock(root: Path) -> dict[str, dict[str, str]]:
 def write_lock(root: Path, lock: dict[str, dict[str, str]]) -> None:
     """Write the lock file with sorted keys (stable diffs)."""
     ordered = {note: dict(sorted(lock[note].items())) for note in sorted(lock)}
-    (root / LOCK_PATH).write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(root / LOCK_PATH, json.dumps(ordered, indent=2) + "\n")
 
 
 def tracked_notes(root: Path) -> tuple[list[str], list[str]]:
@@ -454,7 +456,7 @@ def update_notes(root: Path, notes: Iterable[str], reread_date: dt.date | None) 
             lines[covers.date_line] = (
                 f"Last re-read against code: {reread_date.isoformat()}{ending}"
             )
-            path.write_text("".join(lines), encoding="utf-8")
+            atomic_write_text(path, "".join(lines))
     write_lock(root, lock)
 
 

@@ -14,7 +14,6 @@ Exit code of the command: 1 if a correct mechanism is rejected or a broken one i
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +25,8 @@ from statsmodels.stats.multitest import multipletests
 
 from audit.accuracy import RunAuditResult
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from reference.files import atomic_write_text, write_json
+from reference.rng import as_seed_sequence
 
 __all__ = ["PaperRow", "PapersReport", "run_paper_audits"]
 
@@ -147,8 +148,8 @@ class PapersReport:
     def write(self, out: Path) -> None:
         """Write ``papers.json`` and ``papers.md`` into ``out``."""
         out.mkdir(parents=True, exist_ok=True)
-        (out / "papers.json").write_text(json.dumps(self.to_dict(), indent=2))
-        (out / "papers.md").write_text(self.markdown())
+        write_json(out / "papers.json", self.to_dict(), indent=2)
+        atomic_write_text(out / "papers.md", self.markdown())
 
 
 def _privacy_detail(r: PrivacyAuditResult) -> str:
@@ -238,7 +239,7 @@ def run_paper_audits(
         name: int(s)
         for name, s in zip(
             ("sajed_sheffet", "zhou_tan", "agarwal_singh"),
-            np.random.SeedSequence(seed).generate_state(3),
+            as_seed_sequence(seed).generate_state(3),
             strict=True,
         )
     }

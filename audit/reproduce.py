@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
-import json
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -41,6 +40,10 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+
+from audit.results import SCHEMA_VERSION
+from reference.files import atomic_savefig, atomic_write_text, write_json
+from reference.validation import int_at_least
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -209,6 +212,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
             }
         )
     report = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": "D.3",
         "config": to_jsonable(config),
         "rho_min_grid": rhos,
@@ -216,7 +220,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         "max_over_min_regret": spread,
         "checks": checks,
     }
-    (out / "d3.json").write_text(json.dumps(report, indent=2))
+    write_json(out / "d3.json", report, indent=2)
     fig, axes = plt.subplots(
         1, len(config.mechanisms), figsize=(5 * len(config.mechanisms), 4), squeeze=False
     )
@@ -228,7 +232,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         ax.set_ylabel(f"final regret at n = {config.n}")
         ax.legend()
     fig.tight_layout()
-    fig.savefig(out / "d3.png", dpi=120)
+    atomic_savefig(fig, out / "d3.png", dpi=120)
     plt.close(fig)
     lines = [
         "# D.3 reproduction: final regret vs the shift",
@@ -246,7 +250,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
             lines.append(f"| {m} | {g} | {row} | {spread[m][g]:.2f} |")
     lines += ["", "| paper's claim | here |", "|---|---|"]
     lines += [f"| {c['claim']} | {'holds' if c['holds'] else 'does not hold'} |" for c in checks]
-    (out / "d3.md").write_text("\n".join(lines) + "\n")
+    atomic_write_text(out / "d3.md", "\n".join(lines) + "\n")
     return report
 
 
@@ -284,8 +288,13 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
             "mean_final_regret": {str(d): float(np.mean(v)) for d, v in finals.items()},
             "fit": _pooled_slope(x, y),
         }
-    report = {"experiment": "D.1", "config": to_jsonable(config), "results": results}
-    (out / "d1.json").write_text(json.dumps(report, indent=2))
+    report = {
+        "schema_version": SCHEMA_VERSION,
+        "experiment": "D.1",
+        "config": to_jsonable(config),
+        "results": results,
+    }
+    write_json(out / "d1.json", report, indent=2)
     fig, ax = plt.subplots(figsize=(5, 4))
     for label, res in results.items():
         ds = np.array(config.dims, dtype=np.float64)
@@ -296,7 +305,7 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
     ax.set_title("D.1: non-private regret vs dimension")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out / "d1.png", dpi=120)
+    atomic_savefig(fig, out / "d1.png", dpi=120)
     plt.close(fig)
     lines = [
         "# D.1 reproduction: non-private regret vs d",
@@ -313,7 +322,7 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
         lines.append(
             f"| {label} | {f['slope']:.2f} | [{f['ci_low']:.2f}, {f['ci_high']:.2f}] | ≈ 2 |"
         )
-    (out / "d1.md").write_text("\n".join(lines) + "\n")
+    atomic_write_text(out / "d1.md", "\n".join(lines) + "\n")
     return report
 
 
@@ -358,13 +367,14 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
         results[str(gap)] = cell
     checks = _d2_checks(results)
     report = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": "D.2",
         "config": to_jsonable(config),
         "checkpoints": marks.tolist(),
         "results": results,
         "checks": checks,
     }
-    (out / "d2.json").write_text(json.dumps(report, indent=2))
+    write_json(out / "d2.json", report, indent=2)
     fig, axes = plt.subplots(1, len(config.gaps), figsize=(5 * len(config.gaps), 4), squeeze=False)
     for ax, (gap_key, gap_cell) in zip(axes[0], results.items(), strict=True):
         for name, res in gap_cell.items():
@@ -376,7 +386,7 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
         ax.set_ylabel("cumulative regret")
         ax.legend()
     fig.tight_layout()
-    fig.savefig(out / "d2.png", dpi=120)
+    atomic_savefig(fig, out / "d2.png", dpi=120)
     plt.close(fig)
     lines = [
         "# D.2 reproduction: the four variants over time",
@@ -425,7 +435,7 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
         "so their ordering need not match the paper's long-horizon curves; only 'NonPrivate "
         "smallest' is a gate.",
     ]
-    (out / "d2.md").write_text("\n".join(lines) + "\n")
+    atomic_write_text(out / "d2.md", "\n".join(lines) + "\n")
     return report
 
 
@@ -559,8 +569,13 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
             "inconsistent": not row["consistent"],
             "report": True,
         }[row["gate"]]
-    report = {"experiment": "scaling", "config": to_jsonable(c), "fits": rows}
-    (out / "scaling.json").write_text(json.dumps(report, indent=2))
+    report = {
+        "schema_version": SCHEMA_VERSION,
+        "experiment": "scaling",
+        "config": to_jsonable(c),
+        "fits": rows,
+    }
+    write_json(out / "scaling.json", report, indent=2)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for row in rows:
         if row["kind"] != "epsilon":
@@ -577,7 +592,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
         if ax.lines:
             ax.legend(fontsize=6)
     fig.tight_layout()
-    fig.savefig(out / "scaling.png", dpi=120)
+    atomic_savefig(fig, out / "scaling.png", dpi=120)
     plt.close(fig)
     lines = [
         "# Scaling fits of the private variants against the theorems' forms",
@@ -596,7 +611,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
             f"{row['pvalue_above_one']:.2g} | {row['bare_power_exponent']:.2f} | "
             f"{row['theorem_exponent']} | {row['gate']} | {'yes' if row['holds'] else 'NO'} |"
         )
-    (out / "scaling.md").write_text("\n".join(lines) + "\n")
+    atomic_write_text(out / "scaling.md", "\n".join(lines) + "\n")
     return report
 
 
@@ -621,7 +636,9 @@ def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
         f"({', '.join(OTHER_PAPERS)}).",
         EXPERIMENTS,
     )
-    parser.add_argument("--n", type=int, default=None, help="horizon (default: per config)")
+    parser.add_argument(
+        "--n", type=int_at_least(2), default=None, help="horizon (default: per config)"
+    )
     parser.add_argument(
         "--executor",
         default="processes",
@@ -644,9 +661,6 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") 
     args = build_parser(prog).parse_args(args_list)
     experiments = selected_experiments(args, EXPERIMENTS)
     if experiments is None:
-        return 2
-    if args.n is not None and args.n < 2:
-        print(f"error: n must be >= 2, got {args.n}", file=sys.stderr)
         return 2
     overrides: dict[str, Any] = {  # Any: replace() checks the fields at run time
         name: getattr(args, name) for name in ("runs", "n") if getattr(args, name) is not None

@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -66,6 +65,9 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 import matplotlib
+
+from audit.results import SCHEMA_VERSION
+from reference.files import atomic_savefig, atomic_write_text, write_json
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -112,7 +114,7 @@ from reference.agarwal_singh.theorems import (
     thm45_regret_bound_certified,
 )
 from reference.noise import GaussianVectorNoise, LaplaceNoise, ZeroNoise
-from reference.rng import child_seeds, named_generators
+from reference.rng import as_generator, child_seeds, named_generators
 from reference.validation import check_int_at_least
 
 __all__ = [
@@ -456,7 +458,7 @@ def ftrl_cell(
     runs once and its regret is repeated.
     """
     losses = full_info_losses(instance, N, T)
-    return _ftrl_regret(losses, epsilon, runs, calibration, np.random.default_rng(seed), "experts")
+    return _ftrl_regret(losses, epsilon, runs, calibration, as_generator(seed, "seed"), "experts")
 
 
 def ftrl_set_cell(
@@ -849,8 +851,8 @@ def _check_lines(checks: list[dict[str, Any]]) -> list[str]:
 
 
 def _write(out: Path, name: str, report: dict[str, Any], lines: list[str]) -> None:
-    (out / f"{name}.json").write_text(json.dumps(to_jsonable(report), indent=2))
-    (out / f"{name}.md").write_text("\n".join(lines) + "\n")
+    write_json(out / f"{name}.json", {"schema_version": SCHEMA_VERSION, **report}, indent=2)
+    atomic_write_text(out / f"{name}.md", "\n".join(lines) + "\n")
 
 
 def _curve_axes(
@@ -1061,7 +1063,7 @@ def _ftrl_plot(config: FullInfoConfig, results: dict[str, Any], path: Path) -> N
         axes[1][k].set_title("privacy for free: gap / √T → 0 (Thm 3.1)")
         axes[1][k].legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic_savefig(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -1253,7 +1255,7 @@ def _bandit_report(
         axes[k][2].set_xlabel("N")
         axes[k][2].set_title(f"T = {config.dim_T}, ε = {config.dim_epsilon:g}")
     fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=110)
+    atomic_savefig(fig, out / f"{name}.png", dpi=110)
     plt.close(fig)
     lines += ["", "Regret vs N:", "", "| instance | N | regret (mean ± s.e.) |", "|---|---|---|"]
     for group, res in results.items():
@@ -1679,7 +1681,7 @@ def noise_width_cell(
     batches = check_int_at_least("batches", batches, 2)
     per = check_int_at_least("draws // batches", draws // batches, 2)
     p = cor32_parameters(noise_set, N, T, epsilon, calibration=calibration)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     noise = LaplaceNoise((N,), p.lam)
     widths = [
         noise_width_monte_carlo(p.regularizer.decision_set, noise, p.K, rng, n=per)[0]
@@ -1957,7 +1959,7 @@ def _eps_window_plot(
     axes[2].set_title(f"§5.3(c): D_D' vs N (T = {config.noise_dim_T})")
     axes[2].legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic_savefig(fig, path, dpi=110)
     plt.close(fig)
 
 

@@ -4,8 +4,9 @@
   configuration that produced it.  A rerun with the same configuration reuses the cell (so an
   interrupted reproduction resumes where it stopped); a cell stored under another configuration is
   refused with ``ValueError``, so results of different configurations are never mixed.  Writes are
-  atomic (temporary file, then ``os.replace``).  Arrays go to ``.npz`` (:meth:`CellStore.arrays`),
-  JSON-able results to ``.json`` (:meth:`CellStore.json`).
+  atomic (:mod:`reference.files`), so concurrent runs on one folder never collide; a damaged cell
+  (empty, truncated) is recomputed with a warning naming it.  Arrays go to ``.npz``
+  (:meth:`CellStore.arrays`), JSON-able results to ``.json`` (:meth:`CellStore.json`).
 * :func:`reproduction_parser` and :func:`selected_experiments` -- the arguments and checks common to
   the per-paper commands (experiments, ``--paper-scale``, ``--runs``, ``--out``).
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,8 +26,18 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from audit.results import to_jsonable
 from reference._typing import FloatArray
+from reference.files import (
+    DamagedFileError,
+    atomic_savez,
+    dumps_json,
+    load_npz,
+    prepare_output_dir,
+    read_json,
+    warn_damaged,
+    write_json,
+)
+from reference.validation import int_at_least
 
 __all__ = ["CellStore", "reproduction_parser", "selected_experiments"]
 
@@ -41,15 +51,14 @@ class CellStore:
     """
 
     def __init__(self, folder: Path, progress: tqdm[Any] | None = None) -> None:
-        self.folder = folder
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder = prepare_output_dir(folder, "--out")
         self.computed = 0
         self.reused = 0
         self._progress = progress
 
     @staticmethod
     def _stamp(config: Any) -> str:
-        return json.dumps(to_jsonable(config), sort_keys=True)
+        return dumps_json(config, indent=None, sort_keys=True)
 
     def _refuse(self, path: Path, stored: str, now: str) -> ValueError:
         return ValueError(
@@ -72,23 +81,22 @@ class CellStore:
         if not path.exists():
             return None
         now = self._stamp(config)
-        with np.load(path, allow_pickle=False) as data:
-            stored = str(data["config_json"])
-            if stored != now:
-                raise self._refuse(path, stored, now)
-            found = {k: np.asarray(data[k]) for k in data.files if k != "config_json"}
+        try:
+            data = load_npz(path, keys=lambda names: "config_json" in names)
+        except DamagedFileError as err:
+            warn_damaged(err)
+            return None
+        stored = str(data.pop("config_json"))
+        if stored != now:
+            raise self._refuse(path, stored, now)
         self._served(reused=True)
-        return found
+        return data
 
     def save_arrays(self, key: str, config: Any, arrays: dict[str, FloatArray]) -> None:
         """Write cell ``key`` atomically and count it as computed."""
-        path = self.folder / f"{key}.npz"
-        tmp = path.with_suffix(".tmp.npz")
         payload: dict[str, Any] = dict(arrays)
         payload["config_json"] = np.asarray(self._stamp(config))
-        with tmp.open("wb") as handle:
-            np.savez(handle, **payload)
-        os.replace(tmp, path)
+        atomic_savez(self.folder / f"{key}.npz", payload)
         self._served(reused=False)
 
     def arrays(
@@ -109,16 +117,20 @@ class CellStore:
         path = self.folder / f"{key}.json"
         now = self._stamp(config)
         if path.exists():
-            stored = json.loads(path.read_text())
-            if self._stamp(stored.get("config")) != now:
-                raise self._refuse(path, self._stamp(stored.get("config")), now)
-            self._served(reused=True)
-            found: dict[str, Any] = stored["result"]
-            return found
-        result: dict[str, Any] = json.loads(json.dumps(to_jsonable(compute())))
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"config": json.loads(now), "result": result}))
-        os.replace(tmp, path)
+            try:
+                stored = read_json(path)
+                if not isinstance(stored, dict) or not {"config", "result"} <= set(stored):
+                    raise DamagedFileError(path, "not a cell record")
+            except DamagedFileError as err:
+                warn_damaged(err)
+            else:
+                if self._stamp(stored["config"]) != now:
+                    raise self._refuse(path, self._stamp(stored["config"]), now)
+                self._served(reused=True)
+                found: dict[str, Any] = stored["result"]
+                return found
+        result: dict[str, Any] = json.loads(dumps_json(compute()))
+        write_json(path, {"config": json.loads(now), "result": result}, indent=None)
         self._served(reused=False)
         return result
 
@@ -141,7 +153,9 @@ def reproduction_parser(
         help="which experiments (default: all)",
     )
     parser.add_argument("--paper-scale", action="store_true", help=paper_scale_help)
-    parser.add_argument("--runs", type=int, default=None, help=runs_help)
+    parser.add_argument(
+        "--runs", type=int_at_least(2), default=None, help=runs_help + "; at least 2"
+    )
     parser.add_argument("--out", type=Path, default=Path("results/reproduce"), help="output folder")
     return parser
 
@@ -158,6 +172,11 @@ def selected_experiments(args: argparse.Namespace, experiments: Sequence[str]) -
         )
         return None
     if args.runs is not None and args.runs < 2:
-        print(f"error: runs must be >= 2, got {args.runs}", file=sys.stderr)
+        print(f"error: --runs must be >= 2, got {args.runs}", file=sys.stderr)
+        return None
+    try:
+        prepare_output_dir(args.out)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
         return None
     return chosen

@@ -50,6 +50,10 @@ from typing import Any, Literal
 
 import matplotlib
 
+from audit.results import SCHEMA_VERSION
+from reference.files import atomic_savefig, atomic_write_text, write_json
+from reference.validation import int_at_least
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
@@ -61,7 +65,7 @@ from audit.regret import ScalingFit, fit_against_form
 from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
 from audit.results import to_jsonable
 from reference._typing import FloatArray, IntArray
-from reference.rng import child_seeds
+from reference.rng import check_seed, child_seeds
 from reference.sajed_sheffet.bounds import (
     good_event_halting_time,
     thm33_halting_bound,
@@ -223,7 +227,7 @@ def seeds_for(
     calibrations use the same seeds (paired comparison).
     """
     key = (_ALGORITHMS[algorithm], INSTANCES.index(instance), K, round(1e6 * epsilon), T)
-    return child_seeds(np.random.SeedSequence(seed, spawn_key=key), 0, runs)
+    return child_seeds(np.random.SeedSequence(check_seed(seed), spawn_key=key), 0, runs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -472,6 +476,7 @@ def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dic
     spec_checked = [s["spec_dpse"]["agrees"] for s in settings if "spec_dpse" in s]
     prefix = _prefix_bounds(config, cells, settings)
     report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": "ss_sec5",
         "config": to_jsonable(config),
         "checkpoints": marks.tolist(),
@@ -481,7 +486,7 @@ def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dic
         "paper_T_ratio_lower_bounds": prefix,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    (out / "ss_sec5.json").write_text(json.dumps(to_jsonable(report), indent=1))
+    write_json(out / "ss_sec5.json", report, indent=1)
     _sec5_plot(config, settings, marks, out / "ss_sec5.png")
     _sec5_markdown(config, report, out / "ss_sec5.md")
     return report
@@ -550,7 +555,7 @@ def _sec5_plot(
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"Sajed & Sheffet Sec. 5, T = {config.T:.0e}, {config.runs} runs")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic_savefig(fig, path, dpi=100)
     plt.close(fig)
 
 
@@ -650,7 +655,7 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any], path: Path) -> No
         "Curve shapes (paper l. 312): DP-SE's regret is piecewise linear (flat once every "
         "suboptimal arm is eliminated); DP-UCB's is smooth (see `ss_sec5.png`).",
     ]
-    path.write_text("\n".join(lines) + "\n")
+    atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -819,6 +824,7 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
             fits[f"{label} / {form_name}"] = _fit_dict(fit)
             points[label][f"form_{form_name}"] = form.tolist()
     report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": "ss_thm43",
         "config": to_jsonable(config),
         "linear_fit": linear,
@@ -826,7 +832,7 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
         "points": points,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    (out / "ss_thm43.json").write_text(json.dumps(to_jsonable(report), indent=1))
+    write_json(out / "ss_thm43.json", report, indent=1)
     _thm43_plot(points, out / "ss_thm43.png")
     _thm43_markdown(config, report, out / "ss_thm43.md")
     return report
@@ -844,7 +850,7 @@ def _thm43_plot(points: dict[str, Any], path: Path) -> None:
         ax.set_title(f"{p['instance']}: regret vs {label}")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic_savefig(fig, path, dpi=100)
     plt.close(fig)
 
 
@@ -888,7 +894,7 @@ def _thm43_markdown(config: Thm43Config, report: dict[str, Any], path: Path) -> 
             f"| {name} | {f['slope']:.3f} [{f['ci_low']:.3f}, {f['ci_high']:.3f}] | "
             f"{f['bare_power_exponent']:.3f} | {'consistent' if f['consistent'] else 'inconsistent'} |"
         )
-    path.write_text("\n".join(lines) + "\n")
+    atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -966,7 +972,7 @@ def stopping_seeds(
     (mechanism noise).  Both rules and both variants see the same pairs (paired comparison).
     """
     key = tuple(round(1e6 * v) for v in (range_R, mu, alpha, epsilon))
-    point = np.random.SeedSequence(seed, spawn_key=(_STOPPING_KEY, *key))
+    point = np.random.SeedSequence(check_seed(seed), spawn_key=(_STOPPING_KEY, *key))
     pairs = []
     for run in child_seeds(point, 0, runs):
         data, noise = child_seeds(run, 0, 2)
@@ -1279,6 +1285,7 @@ def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1
         key: bool(f["consistent"]) for key, f in fits.items() if "/ correct /" in key
     }
     report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": "ss_stopping",
         "config": to_jsonable(config),
         "scaling_fits": fits,
@@ -1294,7 +1301,7 @@ def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1
         },
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    (out / "ss_stopping.json").write_text(json.dumps(to_jsonable(report), indent=1))
+    write_json(out / "ss_stopping.json", report, indent=1)
     _stopping_plot(points, out / "ss_stopping.png")
     _stopping_markdown(config, report, out / "ss_stopping.md")
     return report
@@ -1322,7 +1329,7 @@ def _stopping_plot(points: dict[str, Any], path: Path) -> None:
             ax.set_title(f"{rule}: τ vs {variable}", fontsize=9)
             ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic_savefig(fig, path, dpi=100)
     plt.close(fig)
 
 
@@ -1368,7 +1375,7 @@ def _stopping_markdown(config: StoppingConfig, report: dict[str, Any], path: Pat
         "halts only at powers of two): the cluster-robust standard error degenerates to 0, so the "
         "verdict is then just `slope ≤ 1` with no sampling uncertainty.",
     ]
-    path.write_text("\n".join(lines) + "\n")
+    atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1386,7 +1393,9 @@ def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
         EXPERIMENTS,
         runs_help="runs per setting (default: config)",
     )
-    parser.add_argument("--workers", type=int, default=2, help="processes over cells (default 2)")
+    parser.add_argument(
+        "--workers", type=int_at_least(1), default=2, help="processes over cells (default 2)"
+    )
     return parser
 
 

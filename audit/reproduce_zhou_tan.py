@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -47,6 +46,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import matplotlib
+
+from audit.results import SCHEMA_VERSION
+from reference.files import atomic_savefig, atomic_write_text, write_json
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -503,15 +505,16 @@ def _reproduce_figure(name: str, config: Fig2Config, out: Path) -> dict[str, Any
         if check is not None:
             checks.append(check)
     report = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": name,
         "config": to_jsonable(config),
         "results": results,
         "checks": checks,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    (out / f"{name}.json").write_text(json.dumps(to_jsonable(report), indent=1))
+    write_json(out / f"{name}.json", report, indent=1)
     _plot_figure(name, config, results, out / f"{name}.png")
-    (out / f"{name}.md").write_text(_figure_markdown(name, config, results, checks))
+    atomic_write_text(out / f"{name}.md", _figure_markdown(name, config, results, checks))
     return report
 
 
@@ -538,7 +541,7 @@ def _plot_figure(name: str, config: Fig2Config, results: dict[str, Any], path: P
         ax.axis("off")
     fig.suptitle(f"Zhou & Tan {name}: mean ± s.e. over {config.trials} trials", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic_savefig(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -762,6 +765,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
         )
     dimension = _dimension_fit(config, store, B, R, runs_seed, reps, fits)
     report = {
+        "schema_version": SCHEMA_VERSION,
         "experiment": name,
         "config": to_jsonable(config),
         "B": B,
@@ -774,9 +778,9 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
         "fits": [to_jsonable(fit) for fit in fits],
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    (out / f"{name}.json").write_text(json.dumps(to_jsonable(report), indent=1))
+    write_json(out / f"{name}.json", report, indent=1)
     _plot_scaling(config, eps_grid, finals, at_eps_for_T, out / f"{name}.png")
-    (out / f"{name}.md").write_text(_scaling_markdown(config, report, fits))
+    atomic_write_text(out / f"{name}.md", _scaling_markdown(config, report, fits))
     return report
 
 
@@ -911,7 +915,7 @@ def _plot_scaling(
     ax_e.set_title("final regret vs ϵ", fontsize=9)
     ax_e.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic_savefig(fig, path, dpi=110)
     plt.close(fig)
 
 

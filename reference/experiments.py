@@ -9,10 +9,14 @@ private regularizers (``ρ_min`` of order ``10⁴``–``10⁶``) dominate the Gr
 variants' regret still grows linearly; the run shows the ordering against the non-private baseline,
 not the paper's long-horizon curves (those are issue-5 reproductions).
 
-Every finished run is written to ``<out>/runs/`` immediately, so an interrupted invocation resumes
-where it stopped (runs whose stored configuration matches are loaded, not recomputed).  Outputs:
-``<out>/results.json`` (configuration, constants, per-run final regrets, mean curves) and
-``<out>/regret.png``.
+Every finished run is written to ``<out>/runs/`` immediately (atomically), so an interrupted
+invocation resumes where it stopped.  The folder records its run configuration in
+``<out>/config.json`` (everything that determines a run: ``n, d, K, Δ, ε, δ``, seed, checkpoints);
+an invocation with another configuration is refused, so finished runs are never overwritten.
+``--runs`` and ``--variants`` may change between invocations on one folder: run ``i`` of a variant
+always has the seed of child ``i`` of the root seed.  A damaged run file is recomputed (with a
+warning naming it).  Outputs: ``<out>/results.json`` (configuration, constants, per-run final
+regrets, mean curves) and ``<out>/regret.png``.
 """
 
 from __future__ import annotations
@@ -32,7 +36,16 @@ from tqdm.auto import tqdm
 
 from reference._typing import FloatArray
 from reference.engine import run_gap_batch
-from reference.rng import child_seeds
+from reference.files import (
+    DamagedFileError,
+    atomic_savefig,
+    prepare_output_dir,
+    read_json,
+    record_or_refuse,
+    warn_damaged,
+    write_json,
+)
+from reference.rng import check_seed, child_seeds
 from reference.shariff_sheffet.bounds import wishart_degrees_of_freedom
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
@@ -43,6 +56,7 @@ from reference.shariff_sheffet.regularizers import (
 )
 from reference.shariff_sheffet.simulation import run_gap_experiment
 from reference.tree import tree_depth
+from reference.validation import check_finite, check_int_at_least, int_at_least
 
 __all__ = ["ExperimentConfig", "build_parser", "main", "run_experiment"]
 
@@ -64,9 +78,29 @@ class ExperimentConfig:
     variants: tuple[Variant, ...] = VARIANTS
     checkpoints: int = 200
 
+    def __post_init__(self) -> None:
+        check_int_at_least("n", self.n, 2)
+        check_int_at_least("d", self.d, 1)
+        check_int_at_least("num_arms", self.num_arms, 1)
+        check_finite("gap", self.gap)
+        check_int_at_least("runs", self.runs, 2)  # a standard error needs two runs
+        check_seed(self.seed)
+        check_int_at_least("checkpoints", self.checkpoints, 1)
+        if not self.variants or len(set(self.variants)) != len(self.variants):
+            raise ValueError(f"variants must be distinct and non-empty, got {self.variants!r}")
+        unknown = [v for v in self.variants if v not in VARIANTS]
+        if unknown:
+            raise ValueError(f"variants must be among {VARIANTS}, got {unknown}")
+
+    def run_configuration(self) -> dict[str, Any]:
+        """What determines the result of one run (everything but ``runs`` and ``variants``)."""
+        out = dataclasses.asdict(self)
+        del out["runs"], out["variants"]
+        return out
+
     def key(self) -> str:
-        """A short hash identifying the configuration (used to validate resumed runs)."""
-        payload = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        """A short hash of :meth:`run_configuration` (stored in every run file)."""
+        payload = json.dumps(self.run_configuration(), sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
@@ -87,13 +121,23 @@ def _run_path(out: Path, variant: str, run: int) -> Path:
 
 
 def _load_run(path: Path, key: str) -> dict[str, Any] | None:
+    """A finished run, ``None`` if absent or damaged (recomputed with a warning naming it); a run
+    of another configuration is refused, never overwritten."""
     if not path.exists():
         return None
     try:
-        stored: dict[str, Any] = json.loads(path.read_text())
-    except json.JSONDecodeError:
-        return None  # a run interrupted while writing: recompute it
-    return stored if stored.get("config_key") == key else None
+        stored: dict[str, Any] = read_json(path)
+        if not isinstance(stored, dict) or "curve" not in stored:
+            raise DamagedFileError(path, "not a run record")
+    except DamagedFileError as err:
+        warn_damaged(err)
+        return None
+    if stored.get("config_key") != key:
+        raise ValueError(
+            f"{path} holds a run of another configuration (config_key "
+            f"{stored.get('config_key')!r}, now {key!r}); use a fresh --out folder"
+        )
+    return stored
 
 
 def run_experiment(
@@ -112,7 +156,9 @@ def run_experiment(
     """
     if engine not in ("batch", "reference"):
         raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")
-    out.mkdir(parents=True, exist_ok=True)
+    bounds_summary = _bounds_summary(config)  # validates ε, δ, n, d before any run
+    prepare_output_dir(out, "out")
+    record_or_refuse(out / "config.json", config.run_configuration(), holds="runs")
     (out / "runs").mkdir(exist_ok=True)
     key = config.key()
     privacy = PrivacyParameters(config.epsilon, config.delta)
@@ -130,10 +176,7 @@ def run_experiment(
             "curve": [float(c) for c in curve],
             "repairs": int(repairs),
         }
-        path = _run_path(out, variant, run)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record))
-        tmp.replace(path)
+        write_json(_run_path(out, variant, run), record, indent=None)
         return record
 
     for variant in tqdm(config.variants, disable=not progress, desc="variants"):
@@ -175,9 +218,7 @@ def run_experiment(
         curves = np.array([r["curve"] for r in recs])
         summary[variant] = {
             "final_regret_mean": float(finals.mean()),
-            "final_regret_se": float(finals.std(ddof=1) / math.sqrt(len(finals)))
-            if len(finals) > 1
-            else float("nan"),
+            "final_regret_se": float(finals.std(ddof=1) / math.sqrt(len(finals))),
             "final_regrets": finals.tolist(),
             "mean_curve": curves.mean(axis=0).tolist(),
             "repairs": int(sum(r["repairs"] for r in recs)),
@@ -192,13 +233,13 @@ def run_experiment(
             "m": m,
             "k": wishart_degrees_of_freedom(config.d, m, config.epsilon, config.delta),
             "alpha": 1.0 / config.n,
-            "bounds": _bounds_summary(config),
+            "bounds": bounds_summary,
         },
         "checkpoints": grid.tolist(),
         "results": summary,
         "resumed_runs": resumed,
     }
-    (out / "results.json").write_text(json.dumps(report, indent=2))
+    write_json(out / "results.json", report)
     _plot(report, out / "regret.png")
     return report
 
@@ -222,7 +263,7 @@ def _plot(report: dict[str, Any], path: Path) -> None:
     )
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    atomic_savefig(fig, path, dpi=120)
     plt.close(fig)
 
 
@@ -237,16 +278,23 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
             "Defaults are a reduced App. D.2 (paper: n=5e7, 35 runs)."
         ),
     )
-    parser.add_argument("--n", type=int, default=defaults.n, help="horizon (default %(default)s)")
-    parser.add_argument("--d", type=int, default=defaults.d, help="dimension (default %(default)s)")
     parser.add_argument(
-        "--num-arms", type=int, default=None, help="arms per round K (default d**2)"
+        "--n", type=int_at_least(2), default=defaults.n, help="horizon (default %(default)s)"
+    )
+    parser.add_argument(
+        "--d", type=int_at_least(1), default=defaults.d, help="dimension (default %(default)s)"
+    )
+    parser.add_argument(
+        "--num-arms", type=int_at_least(1), default=None, help="arms per round K (default d**2)"
     )
     parser.add_argument(
         "--gap", type=float, default=defaults.gap, help="reward gap Δ (default %(default)s)"
     )
     parser.add_argument(
-        "--runs", type=int, default=defaults.runs, help="independent runs (default %(default)s)"
+        "--runs",
+        type=int_at_least(2),
+        default=defaults.runs,
+        help="independent runs, at least 2 for a standard error (default %(default)s)",
     )
     parser.add_argument(
         "--epsilon", type=float, default=defaults.epsilon, help="ε (default %(default)s)"
@@ -255,7 +303,10 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
         "--delta", type=float, default=defaults.delta, help="δ (default %(default)s)"
     )
     parser.add_argument(
-        "--seed", type=int, default=defaults.seed, help="root seed (default %(default)s)"
+        "--seed",
+        type=int_at_least(0),
+        default=defaults.seed,
+        help="root seed (default %(default)s)",
     )
     parser.add_argument(
         "--variants",
@@ -285,6 +336,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m reference.exp
     """Entry point; returns the process exit code."""
     args = build_parser(prog).parse_args(argv)
     try:
+        prepare_output_dir(args.out)
         config = ExperimentConfig(
             n=args.n,
             d=args.d,

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import tempfile
+import warnings
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +34,7 @@ import numpy as np
 
 __all__ = [
     "DamagedFileError",
+    "DamagedFileWarning",
     "atomic_savefig",
     "atomic_savez",
     "atomic_write_bytes",
@@ -41,7 +43,9 @@ __all__ = [
     "load_npz",
     "prepare_output_dir",
     "read_json",
+    "record_or_refuse",
     "to_jsonable",
+    "warn_damaged",
     "write_json",
 ]
 
@@ -51,10 +55,24 @@ class DamagedFileError(ValueError):
 
     def __init__(self, path: Path, reason: str) -> None:
         self.path = path
+        self.reason = reason
         super().__init__(
             f"{path} is damaged ({reason}); it was probably left by an interrupted run: "
             "delete it and run again"
         )
+
+
+class DamagedFileWarning(UserWarning):
+    """A damaged file that can be recomputed from its seed is being recomputed (and replaced)."""
+
+
+def warn_damaged(error: DamagedFileError) -> None:
+    """Say that the file named by ``error`` is recomputed (the caller then overwrites it)."""
+    warnings.warn(
+        f"{error.path} is damaged ({error.reason}); recomputing it",
+        DamagedFileWarning,
+        stacklevel=3,
+    )
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -186,6 +204,44 @@ def load_npz(path: Path, keys: Callable[[list[str]], bool] | None = None) -> dic
         raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise DamagedFileError(path, f"not a readable .npz archive: {exc}") from exc
+
+
+def record_or_refuse(path: Path, record: Any, *, holds: str, folder_name: str = "--out") -> None:
+    """Claim a folder for one configuration: write ``record`` to ``path`` (strict JSON) if it is
+    absent, else require the stored record to equal it.
+
+    The first writer wins atomically (a complete temporary file is hard-linked to ``path``, which
+    fails if another run created it first), so two runs with different configurations can never
+    both think they own the folder.  A different stored record raises ``ValueError`` ("<folder>
+    holds <holds> of another configuration"); a damaged one raises ``ValueError`` with
+    instructions, since what the folder holds can then no longer be matched to a configuration.
+    """
+    path = Path(path)
+    now = json.loads(dumps_json(record))
+    if not path.exists():
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write((dumps_json(now) + "\n").encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp_name, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+    try:
+        stored = read_json(path)
+    except DamagedFileError as err:
+        raise ValueError(
+            f"{err}; the {holds} in {path.parent} cannot be matched to a configuration without "
+            f"it: use a fresh {folder_name} folder, or delete this one"
+        ) from err
+    if stored != now:
+        raise ValueError(
+            f"{folder_name} {path.parent} holds {holds} of another configuration (stored: "
+            f"{stored}; now: {now}); use a fresh {folder_name} folder"
+        )
 
 
 def prepare_output_dir(path: Path, name: str = "--out") -> Path:

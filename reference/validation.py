@@ -7,26 +7,33 @@ range and the value received.  Nothing here modifies its input: a check either r
 
 from __future__ import annotations
 
+import argparse
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 from reference._typing import FloatArray
 
+_T = TypeVar("_T")
+
 __all__ = [
     "check_alpha",
     "check_array",
+    "check_choice",
     "check_delta",
     "check_epsilon",
     "check_finite",
     "check_in_range",
     "check_int_at_least",
+    "check_nonnegative",
     "check_positive",
     "check_psd",
     "check_row_norms",
     "check_symmetric",
+    "float_in",
+    "int_at_least",
 ]
 
 
@@ -45,6 +52,14 @@ def check_positive(name: str, value: float) -> float:
     out = check_finite(name, value)
     if out <= 0.0:
         raise ValueError(f"{name} must be in (0, inf), got {value!r}")
+    return out
+
+
+def check_nonnegative(name: str, value: float) -> float:
+    """Require ``value`` in [0, inf)."""
+    out = check_finite(name, value)
+    if out < 0.0:
+        raise ValueError(f"{name} must be in [0, inf), got {value!r}")
     return out
 
 
@@ -104,7 +119,10 @@ def check_array(
     ``shape`` may contain ``None`` for "any length" along an axis.  The input is not modified; the
     returned array may share memory with it.
     """
-    arr = np.asarray(value, dtype=np.float64)
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be an array of real numbers, got {value!r:.80}") from err
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {arr.shape}")
     if shape is not None:
@@ -114,6 +132,8 @@ def check_array(
         ):
             pretty = "(" + ", ".join("any" if e is None else str(e) for e in expected) + ")"
             raise ValueError(f"{name} must have shape {pretty}, got shape {arr.shape}")
+    if isinstance(value, bool) or (isinstance(value, np.ndarray) and value.dtype == np.bool_):
+        raise ValueError(f"{name} must be an array of real numbers, got booleans")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
     return arr
@@ -152,3 +172,62 @@ def check_psd(name: str, matrix: FloatArray, *, atol: float = 1e-10) -> None:
         raise ValueError(
             f"{name} must be positive semi-definite, got smallest eigenvalue {lam_min}"
         )
+
+
+# ------------------------------------------------------------------------------------------------
+# Command-line argument types: argparse names the flag in the message ("argument --runs: ...") and
+# exits with code 2 before any computation starts.
+# ------------------------------------------------------------------------------------------------
+
+
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type=`` for an integer ``>= minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be an integer >= {minimum}, got {text!r}"
+            ) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+def float_in(
+    low: float, high: float, *, low_open: bool = True, high_open: bool = True
+) -> Callable[[str], float]:
+    """An argparse ``type=`` for a finite float in the interval between ``low`` and ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            return check_in_range(
+                "value", float(text), low, high, low_open=low_open, high_open=high_open
+            )
+        except ValueError as err:
+            lb = "(" if low_open else "["
+            rb = ")" if high_open else "]"
+            raise argparse.ArgumentTypeError(
+                f"must be a number in {lb}{low}, {high}{rb}, got {text!r}"
+            ) from err
+
+    parse.__name__ = "number"
+    return parse
+
+
+def check_choice(name: str, value: _T, choices: Sequence[object]) -> _T:
+    """Require ``value`` to be one of ``choices`` (compared as plain Python values, so an array or
+    another unhashable object gets this message, not numpy's "truth value is ambiguous")."""
+    try:
+        ok = not isinstance(value, np.ndarray | list | dict | set | bool) and any(
+            isinstance(value, str) == isinstance(c, str) and bool(value == c) for c in choices
+        )
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value

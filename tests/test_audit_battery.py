@@ -47,5 +47,13 @@ def test_cli_help_and_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Pa
         main(["audit", "privacy", "--help"])
     assert exc.value.code == 0
     assert "--quick" in capsys.readouterr().out
-    assert main(["audit", "privacy", "--alpha", "2", "--out", str(tmp_path)]) == 2
-    assert "family_alpha must be in (0.0, 1.0)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", "privacy", "--alpha", "2", "--out", str(tmp_path)])
+    assert exc.value.code == 2
+    assert "argument --alpha: must be a number in (0.0, 1.0)" in capsys.readouterr().err
+    assert main(["audit", "privacy", "--samples", "500", "--quick", "--out", str(tmp_path)]) == 2
+    assert "--samples must be >= 1000 with --quick" in capsys.readouterr().err
+    file = tmp_path / "file"
+    file.write_text("")
+    assert main(["audit", "zoo", "--out", str(file)]) == 2
+    assert "--out must be a folder" in capsys.readouterr().err

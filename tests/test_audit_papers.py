@@ -51,5 +51,7 @@ def test_false_alarms_and_missed_bugs_are_reported() -> None:
 
 
 def test_cli_rejects_a_bad_alpha(capsys: pytest.CaptureFixture[str]) -> None:
-    assert privonline_main(["audit", "papers", "--alpha", "1.5"]) == 2
-    assert "alpha must be in (0, 1)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        privonline_main(["audit", "papers", "--alpha", "1.5"])
+    assert exc.value.code == 2
+    assert "argument --alpha: must be a number in (0.0, 1.0)" in capsys.readouterr().err

@@ -32,5 +32,7 @@ def test_bench_writes_every_measurement(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_bench_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert privonline_main(["bench", "--rounds", "0"]) == 2
-    assert "rounds must be >= 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        privonline_main(["bench", "--rounds", "0"])
+    assert exc.value.code == 2
+    assert "argument --rounds: must be an integer >= 1" in capsys.readouterr().err

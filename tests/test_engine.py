@@ -383,7 +383,7 @@ def test_blocks_resume_without_recomputing(tmp_path: Any) -> None:
     resumed = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
     np.testing.assert_array_equal(resumed["cumulative_regret"][:4], first["cumulative_regret"][:4])
     assert np.all(resumed["cumulative_regret"][4] == -1.0)  # loaded, not recomputed
-    with pytest.raises(ValueError, match="holds blocks of another run"):
+    with pytest.raises(ValueError, match="holds blocks of another configuration"):
         run_blocks(TASK, seed=9, replicates=5, block_size=2, executor="serial", out_dir=out)
 
 

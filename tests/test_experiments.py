@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from audit.cli import main as privonline_main
 from reference.experiments import main as experiments_main
+from reference.files import DamagedFileWarning
 
 TINY = ["--n", "40", "--d", "2", "--runs", "2", "--no-progress"]
 
@@ -27,9 +30,13 @@ def test_runner_writes_report_and_resumes_without_recomputing(tmp_path: Path) ->
     again = json.loads((out / "results.json").read_text())
     assert again["resumed_runs"] == 8
     assert again["results"] == report["results"]
-    # a run file from another configuration is not reused
-    assert experiments_main([*TINY, "--seed", "1", "--out", str(out)]) == 0
-    assert json.loads((out / "results.json").read_text())["resumed_runs"] == 0
+    # another configuration is refused on this folder: its finished runs are never overwritten
+    before = {p.name: p.read_bytes() for p in (out / "runs").iterdir()}
+    assert experiments_main([*TINY, "--seed", "1", "--out", str(out)]) == 2
+    assert {p.name: p.read_bytes() for p in (out / "runs").iterdir()} == before
+    # more runs, or fewer variants, on the same configuration reuse what is there
+    assert experiments_main([*TINY, "--runs", "3", "--out", str(out)]) == 0
+    assert json.loads((out / "results.json").read_text())["resumed_runs"] == 8
 
 
 def test_runner_engines_agree_and_mix(tmp_path: Path) -> None:
@@ -66,3 +73,81 @@ def test_cli_help_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code = privonline_main(["experiment", *TINY, "--epsilon", "-1", "--out", str(tmp_path)])
     assert code == 2
     assert "epsilon must be in (0, inf)" in capsys.readouterr().err
+
+
+def test_another_configuration_is_refused_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "exp"
+    assert experiments_main([*TINY, "--variants", "nonprivate", "--out", str(out)]) == 0
+    assert experiments_main([*TINY, "--gap", "0.2", "--out", str(out)]) == 2
+    assert "holds runs of another configuration" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("damage", [b"", b'{"config_key": "abc", "cur', b"\x00garbage"])
+def test_a_damaged_run_file_is_named_and_recomputed(tmp_path: Path, damage: bytes) -> None:
+    out = tmp_path / "exp"
+    args = [*TINY, "--variants", "gaussian", "--out", str(out)]
+    assert experiments_main(args) == 0
+    first = json.loads((out / "results.json").read_text())["results"]
+    (out / "runs" / "gaussian_0001.json").write_bytes(damage)
+    with pytest.warns(DamagedFileWarning, match="gaussian_0001.json"):
+        assert experiments_main(args) == 0
+    again = json.loads((out / "results.json").read_text())
+    assert again["resumed_runs"] == 1 and again["results"] == first
+
+
+def test_a_damaged_configuration_record_is_refused_with_instructions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "exp"
+    args = [*TINY, "--variants", "gaussian", "--out", str(out)]
+    assert experiments_main(args) == 0
+    (out / "config.json").write_text('{"n": 4')
+    assert experiments_main(args) == 2
+    err = capsys.readouterr().err
+    assert "config.json is damaged" in err and "fresh --out" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--runs", "1"), ("--runs", "0"), ("--runs", "-3"), ("--seed", "-1"),
+                        ("--n", "0"), ("--runs", "two")]
+)  # fmt: skip
+def test_bad_flags_are_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
+) -> None:
+    out = tmp_path / "never"
+    with pytest.raises(SystemExit) as exc:
+        experiments_main([*TINY, flag, value, "--out", str(out)])
+    assert exc.value.code == 2
+    assert f"argument {flag}" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_an_output_path_that_is_a_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "file"
+    file.write_text("x")
+    assert experiments_main([*TINY, "--out", str(file)]) == 2
+    assert "--out must be a folder" in capsys.readouterr().err
+
+
+def test_concurrent_runs_on_one_folder_lose_nothing(tmp_path: Path) -> None:
+    """Three processes on one --out (they used to collide on a shared temporary name)."""
+    out = tmp_path / "shared"
+    cmd = [sys.executable, "-m", "reference.experiments", *TINY, "--runs", "4", "--out", str(out)]
+    procs = [
+        subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)
+    ]
+    results = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [r[1][-2000:] for r in results]
+    single = tmp_path / "single"
+    assert experiments_main([*TINY, "--runs", "4", "--out", str(single)]) == 0
+    shared_report = json.loads((out / "results.json").read_text())
+    single_report = json.loads((single / "results.json").read_text())
+    assert shared_report["results"] == single_report["results"]
+    assert sorted(p.name for p in (out / "runs").iterdir()) == sorted(
+        p.name for p in (single / "runs").iterdir()
+    )
+    assert not list(out.rglob("*.tmp"))

@@ -23,6 +23,7 @@ from reference.files import (
     load_npz,
     prepare_output_dir,
     read_json,
+    record_or_refuse,
     to_jsonable,
     write_json,
 )
@@ -166,3 +167,36 @@ def test_one_seed_rule_conversions() -> None:
     assert as_seed_sequence(seq) is seq
     assert as_generator(seq).random() == np.random.default_rng(np.random.SeedSequence(9)).random()
     assert check_seed(0) == 0
+
+
+def test_a_folder_record_is_claimed_once_and_other_configurations_are_refused(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "config.json"
+    record_or_refuse(path, {"n": 1, "eps": math.inf}, holds="runs")
+    record_or_refuse(path, {"n": 1, "eps": math.inf}, holds="runs")  # the same: accepted
+    with pytest.raises(ValueError, match=r"--out .* holds runs of another configuration"):
+        record_or_refuse(path, {"n": 2, "eps": math.inf}, holds="runs")
+    path.write_text('{"n": ')
+    with pytest.raises(ValueError, match=r"config\.json is damaged.*fresh --out folder"):
+        record_or_refuse(path, {"n": 1}, holds="runs")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
+
+
+def test_racing_claims_of_one_folder_leave_exactly_one_owner(tmp_path: Path) -> None:
+    path = tmp_path / "manifest.json"
+    outcomes: list[str] = []
+
+    def claim(i: int) -> None:
+        try:
+            record_or_refuse(path, {"owner": i}, holds="blocks")
+            outcomes.append("owner")
+        except ValueError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["owner", "refused", "refused", "refused"]

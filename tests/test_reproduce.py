@@ -61,8 +61,10 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["reproduce", "d4"]) == 2
     assert "experiments must be among d1, d2, d3, scaling" in capsys.readouterr().err
-    assert privonline_main(["reproduce", "--runs", "1"]) == 2
-    assert "runs must be >= 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        privonline_main(["reproduce", "--runs", "1"])
+    assert exc.value.code == 2
+    assert "argument --runs: must be an integer >= 2" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("paper", ["zhou-tan", "agarwal-singh", "sajed-sheffet"])

@@ -330,8 +330,11 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert args.experiments == ["as_mab"] and args.runs == 3 and args.paper_scale
     assert parser.parse_args([]).out == Path("results/reproduce")
     assert main(["nope", "--out", str(tmp_path)]) == 2
-    assert main(["as_mab", "--runs", "1", "--out", str(tmp_path)]) == 2
     assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["as_mab", "--runs", "1", "--out", str(tmp_path)])
+    assert exc.value.code == 2
+    assert "argument --runs" in capsys.readouterr().err
 
 
 def test_paper_configs_are_the_spec_sizes() -> None:

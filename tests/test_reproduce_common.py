@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
+from reference.files import DamagedFileWarning
 
 
 def test_array_cells_are_computed_once_reused_and_refused_under_another_config(
@@ -44,13 +45,42 @@ def test_json_cells_round_trip_and_count(tmp_path: Path) -> None:
         store.json("fit", {"n": 11}, lambda: {"slope": 0.0})
 
 
-def test_selected_experiments_defaults_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+def test_selected_experiments_defaults_and_refusals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     parser = reproduction_parser("prog", "demo", ("a", "b"))
-    assert selected_experiments(parser.parse_args([]), ("a", "b")) == ["a", "b"]
-    assert selected_experiments(parser.parse_args(["b"]), ("a", "b")) == ["b"]
-    assert selected_experiments(parser.parse_args(["c"]), ("a", "b")) is None
+    out = ["--out", str(tmp_path / "out")]
+    assert selected_experiments(parser.parse_args(out), ("a", "b")) == ["a", "b"]
+    assert selected_experiments(parser.parse_args(["b", *out]), ("a", "b")) == ["b"]
+    assert selected_experiments(parser.parse_args(["c", *out]), ("a", "b")) is None
     assert "experiments must be among a, b, got ['c']" in capsys.readouterr().err
-    assert selected_experiments(parser.parse_args(["--runs", "1"]), ("a", "b")) is None
-    assert "runs must be >= 2, got 1" in capsys.readouterr().err
+    for runs in ("1", "0", "-2", "x"):
+        with pytest.raises(SystemExit) as exc:
+            parser.parse_args(["--runs", runs, *out])
+        assert exc.value.code == 2
+        assert "argument --runs: must be an integer >= 2" in capsys.readouterr().err
     args = parser.parse_args(["--paper-scale", "--out", "x"])
     assert args.paper_scale and args.out == Path("x") and args.runs is None
+    file = tmp_path / "file"
+    file.write_text("")
+    assert selected_experiments(parser.parse_args(["--out", str(file)]), ("a", "b")) is None
+    assert "--out must be a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["npz", "json"])
+@pytest.mark.parametrize("damage", [b"", b"PK\x03\x04trunc", b'{"config": {"n"'])
+def test_damaged_cells_are_named_and_recomputed(tmp_path: Path, kind: str, damage: bytes) -> None:
+    store = CellStore(tmp_path)
+    if kind == "npz":
+        first = store.arrays("c", {"n": 1}, lambda: {"v": np.arange(3.0)})["v"]
+    else:
+        first = store.json("c", {"n": 1}, lambda: {"v": [0.0, 1.0, 2.0]})["v"]
+    (tmp_path / f"c.{kind}").write_bytes(damage)
+    with pytest.warns(DamagedFileWarning, match=rf"c\.{kind} is damaged"):
+        if kind == "npz":
+            again = store.arrays("c", {"n": 1}, lambda: {"v": np.arange(3.0)})["v"]
+        else:
+            again = store.json("c", {"n": 1}, lambda: {"v": [0.0, 1.0, 2.0]})["v"]
+    assert np.array_equal(first, again)
+    assert (store.computed, store.reused) == (2, 0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"c.{kind}"]

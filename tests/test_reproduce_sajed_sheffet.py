@@ -175,8 +175,11 @@ def test_command_line_errors_and_defaults(capsys: pytest.CaptureFixture[str]) ->
     args = build_parser("x").parse_args([])
     assert args.out == Path("results/reproduce") and not args.paper_scale and args.runs is None
     assert main(["nope"], "x") == 2
-    assert main(["ss_sec5", "--runs", "1"], "x") == 2
     assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["ss_sec5", "--runs", "1"], "x")
+    assert exc.value.code == 2
+    assert "argument --runs" in capsys.readouterr().err
     assert Sec5Config.paper().T == 50_000_000 and Sec5Config.paper().runs == 30
     assert Thm43Config.paper().runs == 30
 

@@ -222,7 +222,9 @@ def test_configs_and_cli() -> None:
     assert args.experiments == ["fig2"] and args.paper_scale and args.runs == 3
     assert args.out == Path("results/reproduce")
     assert main(["nonsense"], prog="x") == 2
-    assert main(["fig3", "--runs", "1"], prog="x") == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["fig3", "--runs", "1"], prog="x")
+    assert exc.value.code == 2
     with pytest.raises(ValueError, match="trials"):
         reproduce_fig3(dataclasses.replace(TINY3, trials=1), Path("unused"))
 

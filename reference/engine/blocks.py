@@ -19,8 +19,6 @@ A rerun with a different task or seed refuses to mix results.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, is_dataclass
@@ -32,6 +30,13 @@ from tqdm.auto import tqdm
 
 from reference._typing import FloatArray
 from reference.engine.linucb import run_gap_batch
+from reference.files import (
+    DamagedFileError,
+    atomic_savez,
+    load_npz,
+    record_or_refuse,
+    warn_damaged,
+)
 from reference.rng import child_seeds
 from reference.shariff_sheffet.environments import RewardModel
 from reference.shariff_sheffet.regularizers import Calibration, PrivacyParameters, Variant
@@ -118,11 +123,19 @@ def _run_one(
 
 
 def _save_block(path: Path, arrays: Mapping[str, FloatArray]) -> None:
-    tmp = path.with_suffix(".tmp.npz")
-    payload: dict[str, Any] = dict(arrays)  # Any: numpy's stub types **kwds like allow_pickle
-    with open(tmp, "wb") as handle:
-        np.savez(handle, **payload)
-    os.replace(tmp, path)
+    atomic_savez(path, dict(arrays))
+
+
+def _load_block(path: Path) -> dict[str, FloatArray] | None:
+    """A finished block, or ``None`` if absent or damaged (then it is recomputed, with a
+    :class:`~reference.files.DamagedFileWarning` naming it)."""
+    if not path.exists():
+        return None
+    try:
+        return load_npz(path)
+    except DamagedFileError as err:
+        warn_damaged(err)
+        return None
 
 
 def run_blocks(
@@ -168,20 +181,11 @@ def run_blocks(
             "replicates": R,
             "block_size": size,
         }
-        manifest_path = folder / "manifest.json"
-        if manifest_path.exists():
-            found = json.loads(manifest_path.read_text())
-            if found != json.loads(json.dumps(manifest)):
-                raise ValueError(
-                    f"out_dir {folder} holds blocks of another run ({found}); use a fresh directory"
-                )
-        else:
-            manifest_path.write_text(json.dumps(manifest, indent=2))
+        record_or_refuse(folder / "manifest.json", manifest, holds="blocks", folder_name="out_dir")
         for index in range(len(bounds)):
-            path = folder / f"block-{index:05d}.npz"
-            if path.exists():
-                with np.load(path) as data:
-                    results[index] = {key: np.asarray(data[key]) for key in data.files}
+            block = _load_block(folder / f"block-{index:05d}.npz")
+            if block is not None:
+                results[index] = block
     todo = [i for i in range(len(bounds)) if i not in results]
 
     def finish(index: int, arrays: dict[str, FloatArray]) -> None:
