@@ -21,6 +21,7 @@ import numpy as np
 
 from audit.stats import clopper_pearson
 from reference.noise import NodeNoise
+from reference.rng import as_generator
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.validation import check_in_range, check_int_at_least
 
@@ -153,7 +154,7 @@ def regularizer_accuracy_audit(
     q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     applied = bounds.shift if shift is None else shift
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     extremes = np.empty((releases, 3))
     for r in range(releases):
         total = noise.sample_sum(rng, m)

@@ -117,6 +117,7 @@ from reference.agarwal_singh.theorems import (
     thm35_sigma_strict,
 )
 from reference.noise import GaussianVectorNoise, LaplaceNoise, NodeNoise
+from reference.rng import as_generator, as_seed_sequence
 from reference.tree import TreeAggregator, dyadic_decomposition
 from reference.validation import check_in_range, check_int_at_least, check_positive
 
@@ -295,7 +296,7 @@ class AgarwalSinghCase:
         claim (:func:`audit.exact.privacy_loss_audit` or
         :func:`audit.blackbox.event_audit_from_samples`)."""
         t0 = time.perf_counter()
-        rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+        rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
         a, b = self.draw_p(rng_p, samples), self.draw_q(rng_q, samples)
         out: list[PrivacyAuditResult] = []
         for claim in claims:
@@ -1228,7 +1229,7 @@ def tree_error_audit(
         releases=T + 1,
         beta=beta,
     )
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     noise = LaplaceNoise((runs, N), scale)
     worst = np.zeros(runs)
     if factory == "reference":
@@ -1437,7 +1438,7 @@ def run_agarwal_singh_power(
     reps = check_int_at_least("reps", reps, 1)
     cases = [k for k in privacy_cases(c) if names is None or k.name in names]
     rows = []
-    for case, child in zip(cases, np.random.SeedSequence(seed).spawn(len(cases)), strict=True):
+    for case, child in zip(cases, as_seed_sequence(seed).spawn(len(cases)), strict=True):
         hits_exact = hits_printed = 0
         for s in child.generate_state(reps):
             exact, printed = case.audit_claims(

@@ -30,6 +30,7 @@ from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.noise import GaussianVectorNoise
+from reference.rng import as_seed_sequence
 from reference.tree import Release, TreeAggregator, dyadic_decomposition, tree_depth
 from reference.validation import check_int_at_least, check_positive
 
@@ -120,7 +121,7 @@ def billboard_audit(
     claim = PrivacyClaim(
         gaussian_epsilon(mu, DELTA_STAR), DELTA_STAR, "t_neighbouring", "exact billboard at δ=0.001"
     )
-    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
     out_p = billboard_releases(
         factory, n, t, difference / 2, replicates=replicates, sigma=1.0, rng=rng_p
     )

@@ -29,10 +29,17 @@ from typing import TypeVar
 
 import numpy as np
 
-from audit.protocols import Mechanism, NeighbouringPair, PrivacyClaim
+from audit.protocols import (
+    Mechanism,
+    NeighbouringPair,
+    PrivacyClaim,
+    check_claim_matches_pair,
+    check_outputs,
+)
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
+from reference.rng import check_seed
 from reference.validation import check_in_range, check_int_at_least
 
 __all__ = ["EventCounts", "epsilon_lower_bound", "event_audit", "event_audit_from_samples"]
@@ -80,9 +87,18 @@ def _pvalue(counts: EventCounts, claim: PrivacyClaim) -> float:
     return math.exp(hi_log)
 
 
-def _as_features(x: FloatArray) -> FloatArray:
-    arr = np.asarray(x, dtype=np.float64)
-    return arr.reshape(arr.shape[0], -1)
+def _rows(x: object, name: str) -> int:
+    """The number of outputs stacked along axis 0 of ``x`` (``ValueError`` for a scalar)."""
+    shape = np.asarray(x).shape
+    if not shape:
+        raise ValueError(f"{name} must stack outputs along axis 0, got a scalar")
+    return int(shape[0])
+
+
+def _as_features(x: object, rows: int, name: str) -> FloatArray:
+    """Features as a finite ``(rows, f)`` float array; ``ValueError`` naming ``name`` otherwise
+    (:func:`audit.protocols.check_outputs`)."""
+    return check_outputs(x, rows, name).reshape(rows, -1)
 
 
 def _score_function(sel_p: FloatArray, sel_q: FloatArray) -> Callable[[FloatArray], FloatArray]:
@@ -165,15 +181,26 @@ def event_audit_from_samples(
 
     ``features`` maps a stack of outputs to ``(size,)`` or ``(size, f)`` features (default: the
     flattened outputs).  The first ``selection_fraction`` of each sample selects the event, the rest
-    evaluates it.
+    evaluates it.  Outputs and features must be finite (a NaN or infinite value raises
+    ``ValueError`` before anything is computed).  ``seed`` only labels the report here (the caller
+    drew the samples); ``None`` means it is unknown.
     """
     t0 = time.perf_counter() if started is None else started
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     selection_fraction = check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
     thresholds = check_int_at_least("thresholds", thresholds, 1)
+    if seed is not None:
+        check_seed(seed)
     featurize: Features = features if features is not None else (lambda o: o)
-    fp = _as_features(featurize(np.asarray(outputs)))
-    fq = _as_features(featurize(np.asarray(outputs_prime)))
+    what = "outputs" if features is None else "features"
+    fp = _as_features(
+        featurize(np.asarray(outputs)), _rows(outputs, "outputs under x"), f"{what} under x"
+    )
+    fq = _as_features(
+        featurize(np.asarray(outputs_prime)),
+        _rows(outputs_prime, "outputs under x'"),
+        f"{what} under x'",
+    )
     cut_p = int(len(fp) * selection_fraction)
     cut_q = int(len(fq) * selection_fraction)
     if min(cut_p, cut_q, len(fp) - cut_p, len(fq) - cut_q) < 1:
@@ -233,12 +260,24 @@ def event_audit(
     thresholds: int = 200,
 ) -> PrivacyAuditResult:
     """Draw ``samples`` outputs under each input of ``pair`` (independent streams spawned from
-    ``seed``) and run :func:`event_audit_from_samples`."""
+    ``seed``) and run :func:`event_audit_from_samples`.
+
+    ``claim`` must be made under ``pair``'s relation, and the mechanism must return ``samples``
+    finite outputs per call (``ValueError`` otherwise, before any statistic is computed).
+    """
     t0 = time.perf_counter()
     samples = check_int_at_least("samples", samples, 4)
-    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
-    outputs = mechanism.sample(pair.x, rng_p, samples)
-    outputs_prime = mechanism.sample(pair.x_prime, rng_q, samples)
+    check_claim_matches_pair(claim, pair)
+    rng_p, rng_q = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(check_seed(seed)).spawn(2)
+    )
+    # the shape here; finiteness of what is audited (the features) in event_audit_from_samples
+    outputs = check_outputs(
+        mechanism.sample(pair.x, rng_p, samples), samples, "outputs under x", finite=False
+    )
+    outputs_prime = check_outputs(
+        mechanism.sample(pair.x_prime, rng_q, samples), samples, "outputs under x'", finite=False
+    )
     return event_audit_from_samples(
         outputs,
         outputs_prime,

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -49,13 +48,25 @@ from audit.protocols import (
     NeighbouringPair,
     PrivacyClaim,
     StreamPolicy,
+    check_claim_matches_pair,
 )
 from audit.regret import RegressionCheckResult, regret_regression_check
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from audit.stream import stream_audit, worst_case_streams
+from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
+from reference.rng import check_seed
 from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, Variant
+from reference.validation import int_at_least
 
-__all__ = ["CheckReport", "build_parser", "load_object", "load_target", "main", "run_check"]
+__all__ = [
+    "CheckReport",
+    "build_parser",
+    "load_object",
+    "load_pair",
+    "load_target",
+    "main",
+    "run_check",
+]
 
 
 def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
@@ -76,16 +87,33 @@ def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
 
 
 def load_target(spec: str, paths: Sequence[str] = ()) -> StreamPolicy | Mechanism[Any]:
-    """The policy or mechanism named ``module:attribute``; a class or factory is called first."""
+    """The policy or mechanism named ``module:attribute``; a class or factory is called first
+    (with no arguments).  A class is always instantiated: the class object itself has the
+    protocol's methods as plain functions, so it would pass a runtime protocol check."""
     target: Any = load_object(spec, paths)
-    if not isinstance(target, StreamPolicy | Mechanism) and callable(target):
-        target = target()
+    if isinstance(target, type) or (
+        not isinstance(target, StreamPolicy | Mechanism) and callable(target)
+    ):
+        try:
+            target = target()
+        except TypeError as err:
+            raise ValueError(
+                f"target {spec!r} must be constructible with no arguments: {err}"
+            ) from err
     if not isinstance(target, StreamPolicy | Mechanism):
         raise ValueError(
             f"target {spec!r} must satisfy audit.protocols.StreamPolicy (run(decision_sets, "
             "reward_tables, rng) -> actions) or audit.protocols.Mechanism (sample(data, rng, size))"
         )
     return target
+
+
+def load_pair(spec: str, paths: Sequence[str] = ()) -> NeighbouringPair[Any]:
+    """The :class:`~audit.protocols.NeighbouringPair` named ``module:attribute``."""
+    pair = load_object(spec, paths)
+    if not isinstance(pair, NeighbouringPair):
+        raise ValueError(f"pair {spec!r} must be an audit.protocols.NeighbouringPair")
+    return pair
 
 
 @dataclass
@@ -163,9 +191,9 @@ class CheckReport:
 
     def write(self, out: Path) -> None:
         """Write ``check.json``, ``check.md`` and ``check.png`` into ``out``."""
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "check.json").write_text(json.dumps(self.to_dict(), indent=2))
-        (out / "check.md").write_text(self.markdown())
+        prepare_output_dir(out)
+        write_json(out / "check.json", self.to_dict())
+        atomic_write_text(out / "check.md", self.markdown())
         if self.regret is None:
             return
         fig, ax = plt.subplots(figsize=(4.5, 3.5))
@@ -174,7 +202,7 @@ class CheckReport:
         ax.set_ylabel("mean final regret")
         ax.set_title("regret on the same environments")
         fig.tight_layout()
-        fig.savefig(out / "check.png", dpi=110)
+        atomic_savefig(fig, out / "check.png", dpi=110)
         plt.close(fig)
 
 
@@ -202,16 +230,20 @@ def run_check(
     pair: str | None = None,
     samples: int = 200_000,
 ) -> CheckReport:
-    """Run every check of the module docstring on ``target``."""
+    """Run every check of the module docstring on ``target``.
+
+    For a mechanism, ``claim`` must be made under the relation of ``pair`` (the command line builds
+    it so); for a policy, under ``"t_neighbouring"``.
+    """
     t0 = time.perf_counter()
+    seed = check_seed(seed)
     policy = load_target(target, paths)
     if not isinstance(policy, StreamPolicy):
         if pair is None:
             raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
-        neighbours = load_object(pair, paths)
-        if not isinstance(neighbours, NeighbouringPair):
-            raise ValueError(f"pair {pair!r} must be an audit.protocols.NeighbouringPair")
-        audit_claim = PrivacyClaim(claim.epsilon, claim.delta, neighbours.relation, claim.label)
+        neighbours = load_pair(pair, paths)
+        check_claim_matches_pair(claim, neighbours)
+        audit_claim = claim
         if isinstance(policy, DensityMechanism):
             result = white_box_audit(
                 policy, neighbours, audit_claim, samples=samples, seed=seed,
@@ -269,7 +301,10 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "--pair", default=None, help="module:attribute of a NeighbouringPair (mechanisms only)"
     )
     parser.add_argument(
-        "--samples", type=int, default=200_000, help="outputs per input (mechanisms only)"
+        "--samples",
+        type=int_at_least(4),
+        default=200_000,
+        help="outputs per input (mechanisms only)",
     )
     parser.add_argument("--epsilon", type=float, required=True, help="claimed ε")
     parser.add_argument("--delta", type=float, required=True, help="claimed δ")
@@ -282,10 +317,16 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     parser.add_argument(
         "--path", action="append", default=[], help="directory to prepend to sys.path (repeatable)"
     )
-    parser.add_argument("--n", type=int, default=300, help="horizon of the regret runs")
-    parser.add_argument("--runs", type=int, default=30, help="paired regret runs")
-    parser.add_argument("--stream-runs", type=int, default=1000, help="runs per stream (privacy)")
-    parser.add_argument("--seed", type=int, default=2026, help="root seed (default %(default)s)")
+    parser.add_argument("--n", type=int_at_least(2), default=300, help="horizon of the regret runs")
+    parser.add_argument(
+        "--runs", type=int_at_least(2), default=30, help="paired regret runs (at least 2)"
+    )
+    parser.add_argument(
+        "--stream-runs", type=int_at_least(4), default=1000, help="runs per stream (privacy)"
+    )
+    parser.add_argument(
+        "--seed", type=int_at_least(0), default=2026, help="root seed (default %(default)s)"
+    )
     parser.add_argument("--out", type=Path, default=Path("results/check"), help="report folder")
     return parser
 
@@ -294,7 +335,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
     """Entry point; 0 if every check passes, 1 if one fails, 2 on bad input."""
     args = build_parser(prog).parse_args(argv)
     try:
-        claim = PrivacyClaim(args.epsilon, args.delta, "t_neighbouring", "claimed (ε, δ)")
+        # The claim is made under the relation the neighbours are given under: the pair's for a
+        # mechanism, t-neighbouring streams (Definition 1 of Shariff & Sheffet) for a policy.
+        relation = (
+            "t_neighbouring" if args.pair is None else load_pair(args.pair, args.path).relation
+        )
+        claim = PrivacyClaim(args.epsilon, args.delta, relation, "claimed (ε, δ)")
+        prepare_output_dir(args.out)
         report = run_check(
             args.target,
             claim,

@@ -33,7 +33,13 @@ from typing import Literal, TypeVar
 
 import numpy as np
 
-from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim
+from audit.protocols import (
+    DensityMechanism,
+    NeighbouringPair,
+    PrivacyClaim,
+    check_claim_matches_pair,
+    check_outputs,
+)
 from audit.results import CurvePoint, PrivacyAuditResult
 from audit.stats import (
     empirical_bernstein_bounds,
@@ -42,6 +48,7 @@ from audit.stats import (
 )
 from reference._typing import FloatArray
 from reference.accounting import gaussian_dp_delta, gaussian_dp_epsilon
+from reference.rng import check_seed
 from reference.validation import check_in_range, check_int_at_least, check_positive
 
 __all__ = [
@@ -192,6 +199,21 @@ def _default_grid(losses: Sequence[FloatArray], claim: PrivacyClaim) -> FloatArr
     return np.linspace(0.0, hi, 81)
 
 
+def _check_losses(losses: object, name: str) -> FloatArray:
+    """Privacy-loss draws: a non-empty 1-D float array, no NaN and no ``-inf`` (``+inf``, an output
+    impossible under the other input, is allowed)."""
+    arr = np.asarray(losses, dtype=np.float64)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of losses, got shape {arr.shape}")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} contain {int(np.isnan(arr).sum())} NaN values")
+    if (arr == -np.inf).any():
+        raise ValueError(
+            f"{name} contain -inf: an output impossible under the input that generated it"
+        )
+    return arr
+
+
 def privacy_loss_audit(
     losses_p: FloatArray,
     losses_q: FloatArray,
@@ -224,9 +246,11 @@ def privacy_loss_audit(
     """
     t0 = time.perf_counter() if started is None else started
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    if seed is not None:
+        check_seed(seed)
     beta = 1.0 - confidence
-    lp = np.asarray(losses_p, dtype=np.float64).ravel()
-    lq = np.asarray(losses_q, dtype=np.float64).ravel()
+    lp = _check_losses(losses_p, "losses_p")
+    lq = _check_losses(losses_q, "losses_q")
     grid = _default_grid([lp, lq], claim) if epsilons is None else np.asarray(epsilons)
 
     def bounds_at(eps: float) -> tuple[CurvePoint, list[FloatArray]]:
@@ -287,11 +311,19 @@ def density_privacy_losses(
     An output impossible under ``other`` (``log p_other = −∞``) gives ``L = +∞``; the density of
     the generating input must be finite on its own outputs.
     """
-    outputs = mechanism.sample(data, rng, check_int_at_least("size", size, 1))
+    size = check_int_at_least("size", size, 1)
+    outputs = check_outputs(mechanism.sample(data, rng, size), size, "outputs")
     own = np.asarray(mechanism.log_density(data, outputs), dtype=np.float64)
     alt = np.asarray(mechanism.log_density(other, outputs), dtype=np.float64)
+    for dens, which in ((own, "the input that generated the outputs"), (alt, "the other input")):
+        if dens.shape != (size,):
+            raise ValueError(
+                f"log_density under {which} must have shape ({size},), got {dens.shape}"
+            )
     if np.any(~np.isfinite(own)):
         raise ValueError("log_density of the input that generated the outputs must be finite")
+    if np.any(np.isnan(alt) | (alt == np.inf)):
+        raise ValueError("log_density of the other input must be finite or -inf, got NaN or +inf")
     out = np.full(own.shape, np.inf)
     possible = np.isfinite(alt)
     out[possible] = own[possible] - alt[possible]
@@ -317,7 +349,10 @@ def white_box_audit(
     """
     t0 = time.perf_counter()
     samples = check_int_at_least("samples", samples, 2)
-    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    check_claim_matches_pair(claim, pair)
+    rng_p, rng_q = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(check_seed(seed)).spawn(2)
+    )
 
     return privacy_loss_audit(
         density_privacy_losses(mechanism, pair.x, pair.x_prime, rng_p, samples),

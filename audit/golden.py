@@ -138,6 +138,7 @@ from reference.agarwal_singh import theorems as as_thm
 from reference.agarwal_singh.sets import LossSet
 from reference.files import DamagedFileError, atomic_write_text, read_json
 from reference.noise import LaplaceNoise, WishartNoise
+from reference.rng import as_seed_sequence
 from reference.sajed_sheffet import bounds as ss_bounds
 from reference.sajed_sheffet import constants as ss_const
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
@@ -2043,7 +2044,7 @@ def summarize_samples(x: FloatArray, *, quantiles: bool) -> dict[str, dict[str, 
 
 
 def _run_summary(entry: GoldenSummary, seed: int) -> dict[str, dict[str, dict[str, float]]]:
-    children = np.random.SeedSequence(seed).spawn(entry.samples)
+    children = as_seed_sequence(seed).spawn(entry.samples)
     draws = [entry.sampler(entry.parameters, np.random.default_rng(c)) for c in children]
     names = list(draws[0])
     return {

@@ -20,12 +20,13 @@ to a base measure that does not depend on ``data``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import numpy as np
 
-from reference._typing import FloatArray
+from reference._typing import FloatArray, IntArray
 from reference.validation import check_finite, check_in_range
 
 __all__ = [
@@ -35,6 +36,9 @@ __all__ = [
     "NeighbouringPair",
     "PrivacyClaim",
     "StreamPolicy",
+    "check_actions",
+    "check_claim_matches_pair",
+    "check_outputs",
 ]
 
 NeighbourRelation: TypeAlias = Literal["add_remove", "replace_one", "t_neighbouring"]
@@ -115,3 +119,78 @@ class NeighbouringPair(Generic[DataT]):
     x_prime: DataT
     relation: NeighbourRelation = "replace_one"
     description: str = ""
+
+
+# ------------------------------------------------------------------------------------------------
+# What an audit accepts from the code under test (checked before any statistic is computed)
+# ------------------------------------------------------------------------------------------------
+
+
+def check_claim_matches_pair(claim: PrivacyClaim, pair: NeighbouringPair[Any]) -> None:
+    """A claim is tested on a pair of neighbours *under the claim's own relation*: refuse a pair
+    whose relation differs (auditing a replace-one claim on add/remove neighbours, or the reverse,
+    tests a different guarantee than the one claimed)."""
+    if claim.relation != pair.relation:
+        raise ValueError(
+            f"claim.relation must equal pair.relation: the claim is made under "
+            f"{claim.relation!r} but the pair are {pair.relation!r} neighbours"
+        )
+
+
+def check_outputs(outputs: object, size: int, name: str, *, finite: bool = True) -> FloatArray:
+    """Mechanism outputs (or features) as a float array with ``size`` rows, every entry finite.
+
+    A NaN or infinite output is refused: no event frequency or density computed from it means
+    anything, and silently dropping it would change the law being audited.  ``name`` says which
+    side it is (e.g. ``"outputs under x'"``).  ``finite=False`` checks the shape only, for raw
+    outputs that a feature map turns into what is audited (a mechanism may encode "no release"
+    as NaN if its feature map handles it; the features are then checked).
+    """
+    try:
+        arr = np.asarray(outputs, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be numeric arrays, got {type(outputs).__name__}") from err
+    if arr.ndim == 0 or arr.shape[0] != size:
+        raise ValueError(
+            f"{name} must stack {size} outputs along axis 0, got an array of shape {arr.shape}"
+        )
+    bad = ~np.isfinite(arr)
+    if finite and bad.any():
+        nan = int(np.isnan(arr).sum())
+        raise ValueError(
+            f"{name} contain {nan} NaN and {int(bad.sum()) - nan} infinite values; "
+            "an audit needs finite outputs"
+        )
+    return arr
+
+
+def check_actions(actions: object, decision_sets: Sequence[Any], name: str) -> IntArray:
+    """The action indices a :class:`StreamPolicy` returned for one run, as ``int64``.
+
+    Required: one action per day (shape ``(n,)``), integer values (an integer dtype, or floats
+    that are exact integers; booleans, NaN and fractions are refused), and day ``t``'s action in
+    ``[0, K_t)`` for its ``K_t`` arms.
+    """
+    n = len(decision_sets)
+    arr = np.asarray(actions)
+    if arr.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), one action per day, got {arr.shape}")
+    if arr.dtype == np.bool_ or not (
+        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+    ):
+        raise ValueError(f"{name} must be integer arm indices, got dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} contain NaN or infinite values")
+        if not np.all(arr == np.round(arr)):
+            raise ValueError(f"{name} must be integer arm indices, got non-integer values")
+    out = arr.astype(np.int64)
+    sizes = np.array([len(arms) for arms in decision_sets], dtype=np.int64)
+    bad = np.flatnonzero((out < 0) | (out >= sizes))
+    if bad.size:
+        day = int(bad[0])
+        raise ValueError(
+            f"{name}: the action of day {day + 1} must be in [0, {int(sizes[day])}) (the arms of "
+            f"that day), got {int(out[day])}; {bad.size} of {n} actions are out of range"
+        )
+    return out

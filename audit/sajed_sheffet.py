@@ -90,6 +90,7 @@ from audit.sajed_sheffet_nas import (
     nas_worst_case_pair,
 )
 from reference._typing import FloatArray
+from reference.rng import as_generator, as_seed_sequence
 from reference.sajed_sheffet.bandits import simulate_dpse_bernoulli
 from reference.sajed_sheffet.constants import dpse_epoch_parameters
 from reference.validation import (
@@ -284,7 +285,7 @@ def dpse_blackbox_audit(
     confidence: float = 0.95,
 ) -> list[PrivacyAuditResult]:
     """Event audit of the pulled-arm sequence (epoch-1 outcome) on P-SE-1."""
-    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
     out_p = dpse_sample_outcomes(config, variant, config.arm1_sum, rng_p, samples)
     out_q = dpse_sample_outcomes(config, variant, config.arm1_sum - 1, rng_q, samples)
     onehot: Features = lambda o: np.stack([o == 0, o == 1, o == 2], axis=1).astype(np.float64)  # noqa: E731
@@ -320,7 +321,7 @@ def dpse_accuracy_audit(
     t0 = time.perf_counter()
     mu = np.asarray(means, dtype=np.float64)
     best = int(np.argmax(mu))
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     failed = np.zeros(runs)
     for i in range(check_int_at_least("runs", runs, 1)):
         run = simulate_dpse_bernoulli(mu, T, epsilon, beta, rng)
@@ -382,7 +383,7 @@ def run_sajed_sheffet_battery(
     ``family_alpha`` over the correct-mechanism tests bounds the family-wise false-alarm rate by
     ``family_alpha`` (exact tests have p-values 0/1 and cannot raise false alarms).
     """
-    seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(16)]
+    seeds = [int(s) for s in as_seed_sequence(seed).generate_state(16)]
     conf = 1.0 - family_alpha
     nas1 = NASConfig(rule="exponential", cap=12)
     nas4 = NASConfig(rule="exponential", cap=9, alpha=0.9, beta=0.9)

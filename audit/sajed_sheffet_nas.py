@@ -47,6 +47,7 @@ from audit.blackbox import Features, event_audit_from_samples
 from audit.protocols import NeighbouringPair, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
+from reference.rng import as_generator, as_seed_sequence
 from reference.sajed_sheffet.constants import (
     dp_exp_nas_c,
     dp_exp_nas_h,
@@ -563,7 +564,7 @@ def nas_blackbox_audit(
     ``view="halting"``: the released halting time (one-hot feature); ``view="release"``: the
     release noise seen through ``τ μ̂ − X'_{1:τ}``.  The same samples are tested against each claim.
     """
-    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
     out_p = nas_sample_outputs(pair.x, config, variant, rng_p, samples)
     out_q = nas_sample_outputs(pair.x_prime, config, variant, rng_q, samples)
     feature = (
@@ -634,7 +635,7 @@ def nas_accuracy_audit(
     mu = check_in_range("mu", mu, -config.range_R, config.range_R)
     if mu == 0.0:
         raise ValueError("mu must be non-zero for the accuracy event")
-    children = np.random.SeedSequence(seed).spawn(runs)
+    children = as_seed_sequence(seed).spawn(runs)
     ratio = np.zeros(runs)
     law = TwoPointDistribution(config.range_R, mu)
     for i, child in enumerate(children):
@@ -671,7 +672,7 @@ def nas_threshold_noise_calibration(
     runs = check_int_at_least("runs", runs, 1)
     sigma1 = dp_nas_noise_scales(config.range_R, config.epsilon).sigma1
     bound = sigma1 * math.log(4.0 / config.beta)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     count = 0
     for _ in range(runs):
         # a data-free check: the first check is drawn after B, so a one-check cap suffices

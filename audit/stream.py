@@ -27,9 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from audit.blackbox import event_audit_from_samples
-from audit.protocols import PrivacyClaim, StreamPolicy
+from audit.protocols import PrivacyClaim, StreamPolicy, check_actions
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray, IntArray
+from reference.rng import as_generator, as_seed_sequence, check_seed
 from reference.shariff_sheffet.linucb import LinUCB
 from reference.validation import check_int_at_least
 
@@ -80,7 +81,7 @@ def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream
         raise ValueError(
             f"t must be in [1, n - 1] = [1, {n - 1}] so that later days exist, got {t}"
         )
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     c = 1.0 / math.sqrt(2.0)
     arms = np.array([[c, c], [c, -c]])
     means = arms @ np.array([0.6, 0.3])
@@ -144,11 +145,15 @@ def _transcripts(
     policy: StreamPolicy, stream: Stream, t: int, seeds: list[np.random.SeedSequence]
 ) -> FloatArray:
     rows = []
-    for child in seeds:
-        actions = policy.run(
-            stream.decision_sets,  # type: ignore[arg-type]
-            stream.reward_tables,  # type: ignore[arg-type]
-            np.random.default_rng(child),
+    for run, child in enumerate(seeds, start=1):
+        actions = check_actions(
+            policy.run(
+                stream.decision_sets,  # type: ignore[arg-type]
+                stream.reward_tables,  # type: ignore[arg-type]
+                np.random.default_rng(child),
+            ),
+            stream.decision_sets,
+            f"the actions {policy!r} returned on run {run}",
         )
         rows.append(actions[t:])  # days t+1..n (0-based index t onwards)
     return np.asarray(rows, dtype=np.float64)
@@ -158,8 +163,13 @@ def collect_transcripts(
     policy: StreamPolicy, stream: Stream, stream_prime: Stream, t: int, *, runs: int, seed: int
 ) -> tuple[FloatArray, FloatArray]:
     """``runs`` transcripts (actions of days ``t + 1 .. n``) on each stream, mechanism seeds spawned
-    from ``seed``; checks that the streams are t-neighbours."""
+    from ``seed``; checks that the streams are t-neighbours and that every run returns one valid
+    arm index per day (:func:`audit.protocols.check_actions`)."""
     runs = check_int_at_least("runs", runs, 4)
+    seed = check_seed(seed)
+    t = check_int_at_least("t", t, 1)
+    if t >= stream.n:
+        raise ValueError(f"t must be in [1, n - 1] = [1, {stream.n - 1}], got {t}")
     if stream.n != stream_prime.n:
         raise ValueError("the two streams must have the same number of days")
     for day in range(stream.n):
@@ -168,7 +178,7 @@ def collect_transcripts(
             and np.array_equal(stream.reward_tables[day], stream_prime.reward_tables[day])
         ):
             raise ValueError(f"streams must be t-neighbours (t={t}) but differ on day {day + 1}")
-    children = np.random.SeedSequence(seed).spawn(2 * runs)
+    children = as_seed_sequence(seed).spawn(2 * runs)
     return _transcripts(policy, stream, t, children[:runs]), _transcripts(
         policy, stream_prime, t, children[runs:]
     )
@@ -188,8 +198,14 @@ def stream_audit(
     confidence: float = 0.95,
 ) -> PrivacyAuditResult:
     """Black-box joint-DP audit: ``runs`` runs on each stream (mechanism seeds spawned from
-    ``seed``), observing the actions of days ``t + 1 .. n``."""
+    ``seed``), observing the actions of days ``t + 1 .. n``.  ``claim`` must be made under the
+    ``"t_neighbouring"`` relation (Definition 1)."""
     t0 = time.perf_counter()
+    if claim.relation != "t_neighbouring":
+        raise ValueError(
+            "claim.relation must be 't_neighbouring' for streams that differ on one day, "
+            f"got {claim.relation!r}"
+        )
     out_s, out_sp = collect_transcripts(policy, stream, stream_prime, t, runs=runs, seed=seed)
     num_arms = max(int(a.shape[0]) for a in stream.decision_sets)
     return event_audit_from_samples(

@@ -39,7 +39,7 @@ from audit.accuracy import (
 )
 from reference.engine.tree import BatchedTreeNoise
 from reference.noise import NodeNoise
-from reference.rng import child_seeds
+from reference.rng import as_generator, as_seed_sequence, child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
@@ -238,7 +238,7 @@ def confidence_ellipsoid_audit(
     alpha = check_alpha(alpha)
     constants = constants if constants is not None else ProblemConstants(d=d)
     ratios = np.empty(runs)
-    for r, child in enumerate(np.random.SeedSequence(seed).spawn(runs)):
+    for r, child in enumerate(as_seed_sequence(seed).spawn(runs)):
         env_seed, mech_seed = child.spawn(2)
         env = LinearGapEnvironment(d, num_arms, gap, np.random.default_rng(env_seed))
         policy = make_policy(
@@ -283,7 +283,7 @@ def laurent_massart_tail(d: int, alpha: float) -> tuple[float, float, float]:
 def claim18_coverage(rows: int, d: int, alpha: float, *, reps: int, seed: int) -> tuple[int, int]:
     """Claim 18 by Monte Carlo: failures of ``σ_min, σ_max ∈ √rows ± (√d + √(2 ln(2/α)))`` for
     ``A ∈ R^{rows×d}`` with i.i.d. N(0, 1) entries; returns ``(failures, reps)``."""
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     dev = math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 / check_alpha(alpha)))
     failures = 0
     for _ in range(check_int_at_least("reps", reps, 1)):

@@ -78,6 +78,7 @@ from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from audit.zoo import DELTA_STAR, LossCase
 from reference._typing import FloatArray, IntArray
+from reference.rng import as_generator, as_seed_sequence
 from reference.validation import (
     check_array,
     check_in_range,
@@ -432,7 +433,7 @@ def ctl_black_box_audits(
     sample per claim (independent streams spawned from ``seed``).  Results are named
     ``"ctl_<randomiser> <pair_name> black box vs <claim>"``."""
     printed, exact = ctl_claims(params)
-    seeds = np.random.SeedSequence(seed).generate_state(2)
+    seeds = as_seed_sequence(seed).generate_state(2)
     return [
         event_audit(
             randomiser,
@@ -485,7 +486,7 @@ class _LearnerSetup:
 
 
 def _learner_setup(params: LDPParams, rounds: int, seed: int, beta_scale: float) -> _LearnerSetup:
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed, "seed")
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     fn = sample_rkhs_function(K, 4, rng)

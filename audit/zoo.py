@@ -45,6 +45,7 @@ from audit.protocols import DensityMechanism, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference._typing import FloatArray
+from reference.rng import as_seed_sequence
 from reference.shariff_sheffet.bounds import (
     gaussian_node_privacy,
     gaussian_noise_std,
@@ -145,7 +146,7 @@ class LossCase:
     ) -> list[PrivacyAuditResult]:
         """Draw the privacy losses once (streams spawned from ``seed``) and run
         :func:`audit.exact.privacy_loss_audit` against each claim."""
-        rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+        rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
         loss_p, loss_q = self.loss_p(rng_p, samples), self.loss_q(rng_q, samples)
         return [
             privacy_loss_audit(
@@ -273,7 +274,7 @@ def wishart_exact_epsilon(
     Audits of the correct mechanism against the resulting claim are therefore sound up to an
     extra ``confidence_loss`` of false-alarm probability.
     """
-    rng_a, rng_b = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    rng_a, rng_b = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
     sampler = _wishart_sampler(k, p, 1.0, nodes)
     proposal = sampler(rng_a, samples)
 
