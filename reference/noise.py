@@ -259,9 +259,11 @@ class ZeroNoise:
         return self._shape
 
     def sample(self, rng: RandomSource) -> FloatArray:
+        NoiseStreams.of(rng)  # no draw, but the generator is checked like every other law's
         return np.zeros(self._shape)
 
     def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
+        NoiseStreams.of(rng)
         check_int_at_least("j", j, 0)
         return np.zeros(self._shape)
 

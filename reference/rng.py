@@ -165,5 +165,6 @@ class NoiseStreams:
 
     @classmethod
     def of(cls, rng: np.random.Generator | NoiseStreams) -> NoiseStreams:
-        """``rng`` if it already is a :class:`NoiseStreams`, else :meth:`shared` of it."""
-        return rng if isinstance(rng, NoiseStreams) else cls.shared(rng)
+        """``rng`` if it already is a :class:`NoiseStreams`, else :meth:`shared` of it (after the
+        one seed rule, :func:`as_generator`)."""
+        return rng if isinstance(rng, NoiseStreams) else cls.shared(as_generator(rng))

@@ -26,7 +26,7 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import NodeNoise
-from reference.rng import NoiseStreams
+from reference.rng import NoiseStreams, as_generator
 from reference.validation import check_array, check_int_at_least
 
 __all__ = [
@@ -60,6 +60,8 @@ def tree_depth(n: int) -> int:
 
 def node_leaf_range(node: Node) -> tuple[int, int]:
     """First and last leaf (1-based, inclusive) covered by ``node = (j, i)``."""
+    if isinstance(node, str) or not isinstance(node, tuple | list) or len(node) != 2:
+        raise ValueError(f"node must be a pair (level j, index i), got {node!r}")
     level, index = node
     check_int_at_least("node level", level, 0)
     check_int_at_least("node index", index, 1)
@@ -157,6 +159,7 @@ class TreeAggregator:
         *,
         pad: PadMode = "fresh",
     ) -> None:
+        rng = as_generator(rng)
         self.n = check_int_at_least("n", n, 1)
         if pad not in ("fresh", "none"):
             raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")

@@ -276,7 +276,7 @@ def test_calibration_dispatch_and_validation() -> None:
         laplace_scale_tree_paper(1.0, 1, 1.0)
     with pytest.raises(ValueError, match="epsilon must be in"):
         laplace_scale_tree_strict(0.0, 16, 2.0)
-    with pytest.raises(ValueError, match="log_base must be"):
+    with pytest.raises(ValueError, match="base must be one of"):
         log_T(8, "10")  # type: ignore[arg-type]
 
 

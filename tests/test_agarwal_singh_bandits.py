@@ -287,14 +287,16 @@ def test_run_bandit_bookkeeping() -> None:
     assert run.pseudo_regret == pytest.approx(float(np.sum(run.probs * losses)) - best)
 
 
-class ForcedChoice:
-    """Stand-in for the generator: ``choice`` returns a prescribed arm and records ``p``."""
+class ForcedChoice(np.random.Generator):
+    """A generator whose ``choice`` returns a prescribed arm and records ``p`` (a real
+    :class:`numpy.random.Generator`, as every ``rng`` argument must be)."""
 
     def __init__(self, arms: tuple[int, ...]) -> None:
+        super().__init__(np.random.PCG64(0))
         self.arms = list(arms)
         self.probabilities: list[float] = []
 
-    def choice(self, n: int, p: FloatArray) -> int:
+    def choice(self, n: int, p: FloatArray) -> int:  # type: ignore[override]
         arm = self.arms.pop(0)
         self.probabilities.append(float(p[arm]))
         return arm

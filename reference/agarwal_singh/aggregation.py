@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 import numpy as np
 from scipy import optimize, special, stats
@@ -30,9 +30,11 @@ from scipy import optimize, special, stats
 from reference._typing import FloatArray
 from reference.accounting import laplace_tree_node_epsilon
 from reference.noise import NodeNoise
+from reference.rng import as_generator
 from reference.tree import Node, TreeAggregator, dyadic_decomposition, nodes_used_by_leaf
 from reference.validation import (
     check_alpha,
+    check_choice,
     check_epsilon,
     check_finite,
     check_in_range,
@@ -115,6 +117,7 @@ def nodes_per_leaf(T: int, view: ReleaseView = "actions") -> int:
     ``L̃_1..L̃_T`` (the object of Lemma 3.3), ``h = ⌊log₂ T⌋ + 1``.
     Computed with :func:`reference.tree.nodes_used_by_leaf`.
     """
+    check_choice("view", view, get_args(ReleaseView))
     T = check_int_at_least("T", T, 1)
     if view == "actions":
         return len(nodes_used_by_leaf(1, T))
@@ -130,6 +133,7 @@ def nodes_per_leaf(T: int, view: ReleaseView = "actions") -> int:
 
 def log_T(T: int, base: LogBase = "e") -> float:
     """``log T`` in the given base (``"e"``: natural log, ``"2"``: base 2) -- the paper's ``log T``."""
+    check_choice("base", base, get_args(LogBase))
     T = check_int_at_least("T", T, 1)
     if base == "e":
         return math.log(T)
@@ -148,6 +152,7 @@ def laplace_scale_tree_paper(
     actually achieved is :func:`tree_node_epsilon_laplace` of the returned scale.  Requires
     ``T ≥ 2`` (``log 1 = 0``).
     """
+    check_choice("log_base", log_base, get_args(LogBase))
     epsilon = check_epsilon(epsilon)
     T = check_int_at_least("T", T, 2)
     Y_l1_radius = check_positive("Y_l1_radius", Y_l1_radius)
@@ -164,6 +169,7 @@ def laplace_scale_tree_strict(
     sensitivity ``≤ Δ₁``, so it is ``h·Δ₁/λ = ε``-DP; releases and actions are post-processing
     (padding is data-independent).
     """
+    check_choice("view", view, get_args(ReleaseView))
     epsilon = check_epsilon(epsilon)
     T = check_int_at_least("T", T, 1)
     Y_l1_diameter = check_positive("Y_l1_diameter", Y_l1_diameter)
@@ -207,6 +213,10 @@ def laplace_scale_tree(
     ``Δ₁(Y)``, twice the radius ``‖Y‖₁`` the paper uses for every symmetric ``Y`` of Table 1, and
     the composition is over the exact node count ``h``, not the real number ``log T``.
     """
+    check_choice("mode", mode, get_args(Calibration))
+    # both are validated whichever mode reads them: an invalid argument is never silently ignored
+    check_positive("Y_l1_radius", Y_l1_radius)
+    check_positive("Y_l1_diameter", Y_l1_diameter)
     if mode == "strict":
         return laplace_scale_tree_strict(epsilon, T, Y_l1_diameter, view)
     if mode == "paper":
@@ -222,6 +232,7 @@ def tree_node_epsilon_laplace(
     Tight: for ``t₀ = 1`` and neighbours at ℓ₁ distance ``Δ₁`` the event "every used node above
     its mean" has probability ratio exactly ``e^{ε_node}`` (spec §5.2.3).
     """
+    check_choice("view", view, get_args(ReleaseView))
     scale = check_positive("scale", scale)
     Y_l1_diameter = check_positive("Y_l1_diameter", Y_l1_diameter)
     return nodes_per_leaf(T, view) * Y_l1_diameter / scale
@@ -338,6 +349,8 @@ def lemma33_uniform_error_bound(
     uses the smallest ``a`` with :func:`laplace_sum_chernoff_sf` ``≤ β'/2`` (looser, closed-form
     tails).  ``scale`` is the Laplace ``λ`` or the Gaussian ``σ`` of one node.
     """
+    check_choice("node_law", node_law, ("laplace", "gaussian"))
+    check_choice("method", method, ("exact", "chernoff"))
     scale = check_positive("scale", scale)
     K = noise_draws_per_release(T)
     N = check_int_at_least("N", N, 1)
@@ -421,6 +434,7 @@ class TreeBasedAggregation:
     def __init__(
         self, T: int, noise: NodeNoise, rng: np.random.Generator, *, pad: bool = True
     ) -> None:
+        rng = as_generator(rng)
         self.T = check_int_at_least("T", T, 1)
         self.K = noise_draws_per_release(self.T)
         self.noise = noise

@@ -24,6 +24,7 @@ import numpy as np
 from reference._typing import FloatArray, IntArray
 from reference.agarwal_singh.environments import pseudo_regret_mab
 from reference.noise import LaplaceNoise
+from reference.rng import as_generator
 from reference.validation import (
     check_array,
     check_finite,
@@ -88,6 +89,7 @@ class EXP2Exploration:
         rng: np.random.Generator,
         mu: FloatArray | None = None,
     ) -> None:
+        rng = as_generator(rng)
         self.N = check_int_at_least("N", N, 2)
         self.eta = check_positive("eta", eta)
         self.gamma = check_in_range("gamma", gamma, 0.0, 1.0, high_open=False)
@@ -177,6 +179,7 @@ class PrivateBanditReduction:
         *,
         record: bool = False,
     ) -> None:
+        rng = as_generator(rng)
         if noise.shape != (inner.dim,):
             raise ValueError(f"noise.shape must be ({inner.dim},), got {noise.shape}")
         self.inner = inner

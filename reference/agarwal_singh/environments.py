@@ -18,6 +18,7 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.agarwal_singh.sets import DecisionSet, LossSet
+from reference.rng import as_generator
 from reference.validation import (
     check_array,
     check_in_range,
@@ -61,6 +62,7 @@ def experts_minimax(N: int, T: int) -> FloatArray:
 
 def experts_bernoulli(means: FloatArray, T: int, rng: np.random.Generator) -> FloatArray:
     """I.i.d. ``l_t(i) ~ Bernoulli(means[i])`` (spec §5.3(b), E4); losses in ``{0, 1}``."""
+    rng = as_generator(rng)
     means = check_array("means", means, ndim=1)
     if np.any(means < 0) or np.any(means > 1):
         raise ValueError("means must lie in [0, 1]")
@@ -83,6 +85,7 @@ def ftl_trap(T: int) -> FloatArray:
 def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator) -> FloatArray:
     """``l_t = drift·e_1 + (1 − drift) ξ_t``, ``ξ_t`` uniform on the unit sphere (spec E4);
     ``‖l_t‖₂ ≤ 1``.  ``drift ∈ [0, 1]``."""
+    rng = as_generator(rng)
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 1)
     drift = check_in_range("drift", drift, 0.0, 1.0, low_open=False, high_open=False)
@@ -96,6 +99,7 @@ def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator) -> Floa
 def cube_signed_basis(N: int, T: int, bias: float, rng: np.random.Generator) -> FloatArray:
     """``l_t = s_t e_{j_t}``, ``j_t`` uniform on ``[N]``, ``P(s_t = +1) = 1/2 + bias·(−1)^{j_t}``
     with 1-based ``j_t`` (spec E4); ``‖l_t‖₁ = 1``.  ``bias ∈ [0, 1/2]``."""
+    rng = as_generator(rng)
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 1)
     bias = check_in_range("bias", bias, 0.0, 0.5, low_open=False, high_open=False)

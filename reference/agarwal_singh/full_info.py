@@ -22,6 +22,7 @@ from reference.agarwal_singh.aggregation import TreeBasedAggregation, noise_draw
 from reference.agarwal_singh.environments import regret_full_info
 from reference.agarwal_singh.sets import DecisionSet, LossSet, Regularizer
 from reference.noise import NodeNoise
+from reference.rng import as_generator
 from reference.validation import check_array, check_int_at_least, check_positive
 
 __all__ = [
@@ -95,6 +96,7 @@ class PrivateFTRL:
         pad: bool = True,
         loss_set: LossSet | None = None,
     ) -> None:
+        rng = as_generator(rng)
         self.regularizer = regularizer
         self.eta = check_positive("eta", eta)
         _check_noise_dim(noise, regularizer.decision_set.dim)
@@ -132,6 +134,7 @@ class OneShotFTRL:
         T: int,
         rng: np.random.Generator,
     ) -> None:
+        rng = as_generator(rng)
         self.regularizer = regularizer
         self.eta = check_positive("eta", eta)
         _check_noise_dim(noise, regularizer.decision_set.dim)
@@ -169,6 +172,7 @@ class PrivateFTPL:
         pad: bool = True,
         loss_set: LossSet | None = None,
     ) -> None:
+        rng = as_generator(rng)
         _check_noise_dim(noise, decision_set.dim)
         self._decision_set = decision_set
         self.loss_set = loss_set

@@ -25,6 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from reference._typing import FloatArray
+from reference.rng import as_generator
 from reference.validation import check_array, check_finite, check_int_at_least, check_positive
 
 __all__ = ["BallBarrier", "Barrier", "CubeBarrier", "SCRiBLe"]
@@ -165,6 +166,7 @@ class SCRiBLe:
     """
 
     def __init__(self, barrier: Barrier, eta: float, rng: np.random.Generator) -> None:
+        rng = as_generator(rng)
         self.barrier = barrier
         self.eta = check_positive("eta", eta)
         self._rng = rng

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import optimize, special
@@ -47,10 +47,12 @@ from reference.agarwal_singh.sets import (
     default_learning_rate,
 )
 from reference.noise import NodeNoise
+from reference.rng import as_generator
 from reference.tree import dyadic_decomposition
 from reference.validation import (
     check_alpha,
     check_array,
+    check_choice,
     check_delta,
     check_epsilon,
     check_in_range,
@@ -134,6 +136,11 @@ def thm34_regret_bound_certified(D_R: float, G2_sum: float, eta: float, D_Dprime
     return D_R / eta + 2.0 * eta * G2_sum + D_Dprime
 
 
+def _check_loss_set(loss_set: object) -> None:
+    if not isinstance(loss_set, LossSet):
+        raise ValueError(f"loss_set must be a LossSet, got {loss_set!r:.80}")
+
+
 def thm31_laplace_scale(
     epsilon: float,
     T: int,
@@ -144,6 +151,8 @@ def thm31_laplace_scale(
     view: ReleaseView = "actions",
 ) -> float:
     """Node scale ``λ`` for Thm 3.1 (l. 99): paper ``‖Y‖₁ log T/ε``; strict ``Δ₁(Y)·h/ε`` (default)."""
+    _check_loss_set(loss_set)
+    check_choice("calibration", calibration, get_args(Calibration))
     return laplace_scale_tree(
         epsilon,
         T,
@@ -158,6 +167,7 @@ def thm31_laplace_scale(
 def thm31_regret_bound(D_R: float, G2_sum: float, D_Lap: float) -> float:
     """Thm 3.1 (l. 97-108): ``√(D_R Σ_t G_t²) + D_Lap`` -- Thm 3.4 with ``D = Lap^N(λ)``
     (``D_Lap`` = ``D_{D'}`` for that law, [A8]).  Paper form; see :func:`thm34_regret_bound_certified`."""
+    D_Lap = check_in_range("D_Lap", D_Lap, 0.0, math.inf, low_open=False)
     return thm34_regret_bound_paper(D_R, G2_sum, D_Lap)
 
 
@@ -170,6 +180,7 @@ def noise_width_upper_bound(instance: Instance, N: int, K: int, scale: float) ->
     * sphere (unit ball): ``2 E‖Z‖₂ ≤ 2√(E‖Z‖₂²) = 2λ√(2KN)``;
     * cube (unit cube): ``2 E‖Z‖₁ = 2N E|W| ≤ 2Nλ√(2K)``.
     """
+    check_choice("instance", instance, get_args(Instance))
     N = check_int_at_least("N", N, 1)
     K = check_int_at_least("K", K, 1)
     scale = check_positive("scale", scale)
@@ -193,6 +204,7 @@ def noise_width_monte_carlo(
 ) -> tuple[float, float]:
     """Monte-Carlo ``D_{D'} = E[h_X(Z) + h_X(−Z)]`` (``Z`` = sum of ``K`` node draws): returns
     ``(mean, one-sided (1−α) normal-approximation upper confidence bound)``.  ``noise.shape == (N,)``."""
+    rng = as_generator(rng)
     K = check_int_at_least("K", K, 1)
     n = check_int_at_least("n", n, 2)
     alpha = check_alpha(alpha)
@@ -260,6 +272,8 @@ def cor32_parameters(
       ``D_R = N``.
     Strict: ``λ = Δ₁(Y)·h/ε`` with ``Δ₁ = 2N, 2√N, 2`` (``N`` for ``[0,1]^N`` experts).
     """
+    check_choice("instance", instance, get_args(Instance))
+    check_choice("calibration", calibration, get_args(Calibration))
     N = check_int_at_least("N", N, 2 if instance == "experts" else 1)
     reg: Regularizer
     if instance == "experts":
@@ -308,6 +322,7 @@ def cor32_regret_bound(params: Cor32Parameters, T: int) -> float:
 def cor32_rate_paper(instance: Instance, N: int, T: int, epsilon: float) -> float:
     """The O(·) expressions of Cor. 3.2 (l. 131, 136, 141) with constant 1 (informational):
     experts ``√(T ln N) + N ln²T ln N/ε``, sphere ``√T + N ln²T/ε``, cube ``√(NT) + N ln²T/ε``."""
+    check_choice("instance", instance, get_args(Instance))
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 2)
     epsilon = check_epsilon(epsilon)
@@ -341,6 +356,7 @@ def tree_node_delta_gaussian(
 ) -> float:
     """Exact node-level ``δ(ε)`` of the Gaussian tree: the used nodes containing one leaf form a
     Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ`` (spec §2.1.4, §5.2.4)."""
+    check_choice("view", view, get_args(ReleaseView))
     sigma = check_positive("sigma", sigma)
     Y_l2_diameter = check_positive("Y_l2_diameter", Y_l2_diameter)
     h = nodes_per_leaf(T, view)
@@ -363,6 +379,7 @@ def gaussian_output_level_sensitivity(
     with one inverse: ``dᵀΣ⁻¹d = Δ₂² Σ_{i,j ≥ t₀} (Σ⁻¹)_{ij}``.  Never larger than the node-level
     ``√h Δ₂/σ`` (post-processing).  Returns ``(Δ_eff, t₀)``; ``(0, 1)`` if no release carries data.
     """
+    check_choice("view", view, get_args(ReleaseView))
     T = check_int_at_least("T", T, 1)
     Y_l2_diameter = check_positive("Y_l2_diameter", Y_l2_diameter)
     sigma = check_positive("sigma", sigma)
@@ -428,6 +445,7 @@ def thm35_sigma_strict(
 ) -> float:
     """Strict Thm 3.5 σ: ``max{‖Y‖₂√(T/(√N ln T)), σ_priv}`` with ``σ_priv`` the smallest σ whose
     exact node-level ``δ(ε)`` (:func:`tree_node_delta_gaussian`) is ``≤ δ`` (spec §2.8)."""
+    check_choice("view", view, get_args(ReleaseView))
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     T = check_int_at_least("T", T, 3)
@@ -490,6 +508,7 @@ def lemma42_laplace_scale(
     The forwarded scalar is ``<l^Fict_t + Z_t, x̃_t>`` with ``l^Fict_t`` supported on one coordinate
     of size ``<l_t, x̃_t>/x̃_{t,i*}`` (l. 304), a Laplace mechanism of ℓ₁ sensitivity ``≤ Δ_B``.
     """
+    check_choice("calibration", calibration, get_args(Calibration))
     epsilon = check_epsilon(epsilon)
     B = check_positive("B", B)
     Delta_B = check_positive("Delta_B", Delta_B)
@@ -616,6 +635,9 @@ def thm41_parameters(
     ``c_Z = 4λ ln NT``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + c_Z)``, ``η = √(ln N/(TNC))``,
     ``γ = ηN(1 + c_Z)``; raises if ``γ > 1`` (``T`` too small, [A29]).
     """
+    check_choice("preset", preset, ("paper", "proof_consistent"))
+    check_choice("calibration", calibration, get_args(Calibration))
+    check_choice("loss_range", loss_range, ("01", "sym"))
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     epsilon = check_epsilon(epsilon)
@@ -737,6 +759,8 @@ def thm45_parameters(
     (``Δ_B`` defaults to ``2‖Y‖₁``, its bound for a symmetric ``Y``); step ``η`` as printed, and
     ``preset="clipped"`` (default) ``η = min(η_paper, η_max)`` since ``η ≤ 1/(4N(M+L))`` holds only
     for large ``T`` ([A25])."""
+    check_choice("preset", preset, ("paper", "clipped"))
+    check_choice("calibration", calibration, get_args(Calibration))
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 2)
     nu = check_positive("nu", nu)

@@ -29,7 +29,7 @@ import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.noise import LaplaceNoise
-from reference.rng import named_generators
+from reference.rng import as_generator, named_generators
 from reference.sajed_sheffet.constants import (
     EpochParameters,
     check_epsilon_or_inf,
@@ -90,6 +90,7 @@ class BanditEnvironment:
         reward: RewardLaw = "bernoulli",
         concentration: float = 2.0,
     ) -> None:
+        rng = as_generator(rng)
         mu = check_array("means", means, ndim=1)
         if mu.size < 1:
             raise ValueError("means must contain at least one arm")
@@ -310,6 +311,7 @@ class DPSuccessiveElimination:
         *,
         noise_on: Literal["r", "R_e"] = "r",
     ) -> None:
+        rng = None if rng is None else as_generator(rng)
         self.K = check_int_at_least("K", K, 2)
         self.epsilon = check_epsilon_or_inf(epsilon)
         self.beta = check_alpha(beta, "beta")
@@ -438,6 +440,7 @@ def simulate_dpse_bernoulli(
     over ``S`` in order and nothing is released.  Random draws from ``rng`` per epoch: the ``|S|``
     binomial sums, then the ``|S|`` Laplace draws.  Cost ``O(#epochs · K)``.
     """
+    rng = as_generator(rng)
     mu = check_array("means", means, ndim=1)
     K = check_int_at_least("K (len(means))", int(mu.size), 2)
     if np.any(mu < 0.0) or np.any(mu > 1.0):
@@ -520,6 +523,7 @@ class GuessAndDoubleDPSE:
         initial_guess: int = 1024,
         noise_on: Literal["r", "R_e"] = "r",
     ) -> None:
+        rng = None if rng is None else as_generator(rng)
         self.K = check_int_at_least("K", K, 2)
         self.epsilon = check_epsilon_or_inf(epsilon)
         self.initial_guess = check_int_at_least("initial_guess", initial_guess, 2)
@@ -644,6 +648,7 @@ class DPUCB:
         beta_u: float | None = None,
         pad: PadMode = "none",
     ) -> None:
+        rng = as_generator(rng)
         self.K = check_int_at_least("K", K, 1)
         self.T = check_int_at_least("T", T, self.K)
         self.epsilon_tree = dpucb_tree_epsilon(epsilon, self.K, calibration)

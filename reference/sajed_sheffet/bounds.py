@@ -42,6 +42,7 @@ from reference.tree import tree_depth
 from reference.validation import (
     check_alpha,
     check_array,
+    check_choice,
     check_epsilon,
     check_finite,
     check_in_range,
@@ -264,6 +265,7 @@ def thm33_terms(
     ``t₀, t₁ ≤ 0`` (spec ERR-06).  ``inner_log="paper"`` raises in that case; ``"clamped"`` uses
     ``log(max(e, ·))`` (the spec's reporting convention).
     """
+    check_choice("inner_log", inner_log, ("paper", "clamped"))
     R = check_positive("range_R", range_R)
     m = abs(_mu_checked(mu, R))
     a = check_alpha(alpha)
@@ -298,6 +300,7 @@ def thm33_halting_bound(
 ) -> float:
     """Theorem 3.3 (l. 127): for ``β ≤ 0.08``, ``μ ≠ 0``, w.p. ``≥ 1 − β`` Algorithm 2 halts by
     ``t_U = 2000(t₀ + t₁ + t₂)``."""
+    check_choice("inner_log", inner_log, ("paper", "clamped"))
     return 2000.0 * sum(thm33_terms(range_R, mu, alpha, beta, epsilon, inner_log=inner_log))
 
 
@@ -337,6 +340,7 @@ def good_event_halting_time(
     ``16/β > e²``), so the first such ``t`` is found by doubling and bisection.  Raises if no check up
     to ``t_limit`` qualifies.
     """
+    check_choice("variant", variant, ("exponential", "every_step"))
     R = check_positive("range_R", range_R)
     m = abs(_mu_checked(mu, R))
     a = check_alpha(alpha)
@@ -434,6 +438,7 @@ def thm34_exceedance_probability(
     (``form="proof_chain"``).  The paper then weakens ``√β < 1/2`` to get ``> 1 − (1/2 + β) > 1/4``
     (``form="paper"`` returns ``1/4``).  Requires ``β < 1/4``.
     """
+    check_choice("form", form, ("paper", "proof_chain"))
     b = check_in_range("beta", beta, 0.0, 0.25)
     if form == "paper":
         return 0.25
@@ -521,6 +526,7 @@ def thm41_privacy_loss(
     (``noise_on="R_e"``) the loss is ``ε R_e/r_e ≤ ε``.  Parallel composition over epochs and arms and
     post-processing (eliminations, epoch lengths) give ε-DP for the whole transcript.
     """
+    check_choice("noise_on", noise_on, ("r", "R_e"))
     eps = check_epsilon(epsilon)
     p = dpse_epoch_parameters(n_viable, epoch, beta, eps, noise_on=noise_on)
     return laplace_mechanism_privacy_loss(1.0 / p.rounds, p.noise_scale)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from reference.tree import tree_depth
 from reference.validation import (
     check_alpha,
+    check_choice,
     check_epsilon,
     check_int_at_least,
     check_positive,
@@ -275,6 +276,7 @@ def dpse_epoch_parameters(
             this is exactly ε-DP) or ``"R_e"`` (the proof of Thm 4.1, l. 225: ``Lap(1/(ε R_e))``,
             slightly more noise).  Spec ERR-10.
     """
+    check_choice("noise_on", noise_on, ("r", "R_e"))
     S = check_int_at_least("n_viable", n_viable, 1)
     e = check_int_at_least("epoch", epoch, 1)
     b = _check_beta(beta)
@@ -331,6 +333,7 @@ def dpucb_tree_epsilon(epsilon: float, K: int, calibration: str) -> float:
     """
     eps = check_epsilon(epsilon)
     K = check_int_at_least("K", K, 1)
+    check_choice("calibration", calibration, ("per_tree", "split"))
     if calibration == "per_tree":
         return eps
     if calibration == "split":

@@ -38,6 +38,7 @@ from typing import Literal, Protocol, runtime_checkable
 import numpy as np
 
 from reference._typing import FloatArray
+from reference.rng import as_generator
 from reference.sajed_sheffet.constants import (
     dp_exp_nas_c,
     dp_exp_nas_h,
@@ -105,6 +106,7 @@ class TwoPointDistribution:
         return 0.5 + self.mu / (2.0 * self.range_R)
 
     def sample(self, rng: np.random.Generator, size: int) -> FloatArray:
+        rng = as_generator(rng)
         n = check_int_at_least("size", size, 0)
         plus = rng.random(n) < self.p_plus
         return np.where(plus, self.range_R, -self.range_R).astype(np.float64)
@@ -127,6 +129,7 @@ class UniformDistribution:
         return 0.5 * (self.low + self.high)
 
     def sample(self, rng: np.random.Generator, size: int) -> FloatArray:
+        rng = as_generator(rng)
         n = check_int_at_least("size", size, 0)
         return rng.uniform(self.low, self.high, size=n)
 
@@ -161,6 +164,7 @@ class SampleStream:
         cls, distribution: SampleDistribution, rng: np.random.Generator
     ) -> SampleStream:
         """I.i.d. samples of ``distribution`` drawn with ``rng`` (the data generator)."""
+        rng = as_generator(rng)
 
         def block(n: int) -> FloatArray:
             return np.asarray(distribution.sample(rng, n), dtype=np.float64).reshape(n)
@@ -385,6 +389,7 @@ def dp_nas(
         t_max: data-independent cap on ``t``; at the cap the rule returns ``halted=False``.
         record: keep a :class:`StoppingTrace`.
     """
+    rng = as_generator(rng)
     R = check_positive("range_R", range_R)
     a = check_alpha(alpha)
     b = check_alpha(beta, "beta")
@@ -451,6 +456,7 @@ def dp_exp_nas(
     draws from ``rng``: ``B``, then one ``A`` per check, then ``L`` if halted.  ``k_max ≥ 1`` caps
     the number of checks (so at most ``2^k_max`` samples are read).
     """
+    rng = as_generator(rng)
     R = check_positive("range_R", range_R)
     a = check_alpha(alpha)
     b = check_alpha(beta, "beta")
@@ -535,6 +541,7 @@ def two_arm_test(
         pull: ``pull(arm)`` returns a reward in ``[0, 1]`` of arm ``0`` or ``1`` (checked).
         k_max: cap, as in :func:`dp_exp_nas` (for ``rule="every_step"`` the cap is ``t_max = 2^k_max``).
     """
+    rng = as_generator(rng)
     eps = check_epsilon(epsilon)
     b = check_alpha(beta, "beta")
     a = check_alpha(alpha)

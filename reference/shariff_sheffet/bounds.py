@@ -22,6 +22,7 @@ from reference.tree import tree_depth
 from reference.validation import (
     check_alpha,
     check_array,
+    check_choice,
     check_delta,
     check_epsilon,
     check_finite,
@@ -223,6 +224,7 @@ def wishart_shifted_bounds(
     apply; the tight bound is then ``γ √(ρ_max / ρ'_max)`` (from ``H − cI ⪰ (1 − c/ρ_max) H``), and a
     :class:`UserWarning` says that the paper's intended regime is not met.
     """
+    check_choice("gamma_mode", gamma_mode, ("paper", "tight"))
     unshifted = wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
     a = math.sqrt(m * k)
     b8 = _wishart_deviation(d, n, alpha, 8)
@@ -372,6 +374,11 @@ def nonprivate_bounds(rho: float = 1.0) -> RegularizerBounds:
 # --------------------------------------------------------------------------------------------
 
 
+def _check_bounds(bounds: object) -> None:
+    if not isinstance(bounds, RegularizerBounds):
+        raise ValueError(f"bounds must be a RegularizerBounds, got {bounds!r:.80}")
+
+
 def beta_t(
     log_det_V: float, d: int, sigma: float, alpha: float, S: float, bounds: RegularizerBounds
 ) -> float:
@@ -381,6 +388,7 @@ def beta_t(
     on the accuracy event ``V_t ⪰ ρ_min I`` it is at least ``2 ln(2/α) > 0``, so the clamp only
     matters off that event.
     """
+    _check_bounds(bounds)
     log_det_V = check_finite("log_det_V", log_det_V)
     return float(beta_t_batch(np.array([log_det_V]), d, sigma, alpha, S, bounds)[0])
 
@@ -389,6 +397,7 @@ def beta_t_batch(
     log_det_V: FloatArray, d: int, sigma: float, alpha: float, S: float, bounds: RegularizerBounds
 ) -> FloatArray:
     """:func:`beta_t` for an array of log-determinants (one per replicate; the engine's path)."""
+    _check_bounds(bounds)
     log_det_V = check_array("log_det_V", log_det_V)
     d = check_int_at_least("d", d, 1)
     sigma = check_finite("sigma", sigma)
@@ -413,6 +422,7 @@ def beta_bar(
     ``β̄_t = σ √(2 ln(2/α) + d ln(ρ_max/ρ_min + t L²/(d ρ_min))) + S √ρ_max + γ``; the theorems use
     ``β̄_n``.  (The main text prints ``nL²``, the appendix ``tL²``; both are valid, R-P4.)
     """
+    _check_bounds(bounds)
     t = check_int_at_least("t", t, 0)
     d = check_int_at_least("d", d, 1)
     L = check_positive("L", L)
@@ -470,6 +480,7 @@ def regret_bound_thm5(
     ``R̂_n ≤ B √(8n) [σ(2 ln(2/α) + d ln(ρ_max/ρ_min + nL²/(dρ_min)))
     + (S √ρ_max + γ) √(d ln(1 + nL²/(dρ_min)))]``.  Requires ``B ≥ 1`` (Assumption 2).
     """
+    _check_bounds(bounds)
     B = _check_reward_bound(B)
     bracket = _theorem_bracket(n, d, L, S, sigma, alpha, bounds)  # validates n first
     return B * math.sqrt(8.0 * n) * bracket
@@ -492,6 +503,7 @@ def regret_bound_thm6(
     The paper's ``B`` factor is kept as printed (for ``B = 1``, the only case used, it is exact;
     proofs_notes R-THM6B).
     """
+    _check_bounds(bounds)
     B = _check_reward_bound(B)
     gap = check_positive("gap", gap)
     return 8.0 * B / gap * _theorem_bracket(n, d, L, S, sigma, alpha, bounds) ** 2

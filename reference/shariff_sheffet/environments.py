@@ -29,7 +29,7 @@ import numpy as np
 from scipy import stats
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import split_generator
+from reference.rng import as_generator, split_generator
 from reference.validation import check_array, check_finite, check_in_range, check_int_at_least
 
 __all__ = [
@@ -62,6 +62,7 @@ LOWEST_MEAN = -0.75
 
 def sample_unit_vector(rng: np.random.Generator, d: int) -> FloatArray:
     """A uniformly random unit vector of ``R^d`` (``g/‖g‖``, ``g ~ N(0, I_d)``): ``θ*`` in App. D."""
+    rng = as_generator(rng)
     d = check_int_at_least("d", d, 1)
     g = rng.standard_normal(d)
     while float(np.linalg.norm(g)) == 0.0:  # pragma: no cover - probability zero
@@ -92,6 +93,7 @@ def sample_band_heads(
     ``(1 + h)/2 ~ Beta((d−1)/2, (d−1)/2)`` truncated to ``[(1 + low)/2, (1 + high)/2]``, sampled by
     inverse CDF.  Requires ``d ≥ 2`` and ``−1 ≤ low < high ≤ 1``.
     """
+    rng = as_generator(rng)
     d = check_int_at_least("d", d, 2)
     size = check_int_at_least("size", size, 0)
     low = check_in_range("low", low, -1.0, 1.0, low_open=False, high_open=True)
@@ -170,6 +172,7 @@ class BandArmSampler:
     """
 
     def __init__(self, rng: np.random.Generator, d: int, low: float, high: float) -> None:
+        rng = as_generator(rng)
         self.d = check_int_at_least("d", d, 2)
         self.low = check_in_range("low", low, -1.0, 1.0, low_open=False, high_open=True)
         self.high = check_in_range("high", high, self.low, 1.0, low_open=True, high_open=False)
@@ -222,6 +225,7 @@ def sample_gap_arms(
     One-off draw from a single generator (heads by inverse CDF); :class:`LinearGapEnvironment`
     draws the same law from block-stable streams.
     """
+    rng = as_generator(rng)
     Q = check_array("rotation", rotation, ndim=2)
     d = Q.shape[0]
     if Q.shape != (d, d) or d < 2:
@@ -256,6 +260,7 @@ def rademacher_reward_table(rng: np.random.Generator, means: FloatArray) -> Floa
 
     ``y_a = +1`` if ``u < mean_a`` else ``−1``, so ``P(y_a = +1) = (1 + mean_a)/2``.
     """
+    rng = as_generator(rng)
     mu = check_array("means", means, ndim=1)
     if np.any(np.abs(mu) > 1.0):
         raise ValueError("means must lie in [-1, 1] for ±1 rewards")
@@ -266,6 +271,7 @@ def gaussian_reward_table(
     rng: np.random.Generator, means: FloatArray, sigma: float = 1.0
 ) -> FloatArray:
     """Rewards ``mean_a + σ z`` for every arm with one common ``z ~ N(0, 1)`` (App. D.1)."""
+    rng = as_generator(rng)
     mu = check_array("means", means, ndim=1)
     sigma = check_in_range("sigma", sigma, 0.0, math.inf, low_open=False)
     return mu + sigma * rng.standard_normal()
@@ -321,6 +327,7 @@ class LinearGapEnvironment:
         *,
         reward_model: RewardModel = "rademacher",
     ) -> None:
+        rng = as_generator(rng)
         self.d = check_int_at_least("d", d, 2)
         self.num_arms = check_int_at_least("num_arms", num_arms, 1)
         self.gap = check_finite("gap", gap)

@@ -24,6 +24,7 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
+from reference.rng import as_generator
 from reference.shariff_sheffet.bounds import (
     RegularizerBounds,
     gaussian_bounds,
@@ -323,6 +324,7 @@ def make_regularizer(
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).
         reward_policy: what the private variants do with ``|y| > B̃``.
     """
+    rng = as_generator(rng)
     noise, bounds = regularizer_spec(
         variant,
         constants,

@@ -9,7 +9,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import named_generators
+from reference.rng import as_generator, named_generators
 from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
 from reference.shariff_sheffet.linucb import LinUCB, PDPolicy
 from reference.shariff_sheffet.regularizers import (
@@ -59,6 +59,7 @@ def make_policy(
     target_rho_min: float | None = None,
 ) -> LinUCB:
     """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`)."""
+    rng = as_generator(rng)
     regularizer = make_regularizer(
         variant,
         constants,

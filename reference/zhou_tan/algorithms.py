@@ -25,6 +25,7 @@ from typing import Literal
 import numpy as np
 
 from reference._typing import FloatArray
+from reference.rng import as_generator
 from reference.validation import (
     check_array,
     check_int_at_least,
@@ -83,6 +84,7 @@ Preset = Literal["theory", "practical"]
 
 def ucb_argmax(mean: FloatArray, sd: FloatArray, beta: float, rng: np.random.Generator) -> int:
     """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random (spec C2)."""
+    rng = as_generator(rng)
     score = mean + beta * sd
     best = np.flatnonzero(score >= np.max(score))
     return int(best[0]) if best.size == 1 else int(rng.choice(best))
@@ -114,6 +116,7 @@ class GPUCB:
     def __init__(
         self, K: FloatArray, lam: float, beta: Callable[[int], float], rng: np.random.Generator
     ) -> None:
+        rng = as_generator(rng)
         self.gp = FiniteDomainGP(_gram(K), lam)
         self.beta = beta
         self._rng = rng
@@ -149,6 +152,7 @@ class TGPUCB(GPUCB):
         beta: Callable[[int], float],
         rng: np.random.Generator,
     ) -> None:
+        rng = as_generator(rng)
         super().__init__(K, lam, beta, rng)
         self.trunc_level = trunc_level
         self.n_truncated = 0
@@ -164,6 +168,7 @@ def make_gp_ucb(
     K: FloatArray, lam: float, B: float, R: float, delta: float, T: int, rng: np.random.Generator
 ) -> GPUCB:
     """GP-UCB with the IGP-UCB width of [6] and a certified ``γ̄`` (:func:`certified_gamma_upper`)."""
+    rng = as_generator(rng)
     gbar = certified_gamma_upper(_gram(K), T, lam)
 
     def beta(t: int) -> float:
@@ -198,6 +203,7 @@ def make_ldp_tgp_ucb(
     the ``α = 1`` case of [7]'s TGP-UCB.  ``beta_scale`` multiplies every ``β_t`` in both presets
     (``1`` = no extra scaling).
     """
+    rng = as_generator(rng)
     scale = check_positive("beta_scale", beta_scale)
     lap = params.lap_scale
     K2 = ldp_reward_second_moment(params.B, params.R, params.eps)
@@ -243,6 +249,7 @@ def make_tgp_ucb_nonprivate(
     ``ln 1 = 0`` makes the [7] width ``B√λ`` at ``t = 1``.  ``β`` is divided by ``√λ`` because
     [7] applies it to ``√(σ²/λ)``.
     """
+    rng = as_generator(rng)
     scale = check_positive("beta_scale", beta_scale)
 
     def trunc(t: int) -> float:
@@ -279,6 +286,7 @@ class ATAGPUCB:
         dedupe_mode: DedupeMode = "per_index_then_set",
         per_sample_threshold: bool = False,
     ) -> None:
+        rng = as_generator(rng)
         self.K = _gram(K)
         self.kdiag = np.diag(self.K).copy()
         self.lam = check_positive("lam", lam)
@@ -345,6 +353,7 @@ def make_ata_gp_ucb(
     ``"practical"``: ``q = ln T/ε²`` and the ``(b_t, β_t)`` of [7]'s code (spec §2.3), ``β/√λ``.
     ``β_1 = B(1 + 1/√(1−ε))`` (spec C4).  ``beta_scale`` multiplies every ``β``.
     """
+    rng = as_generator(rng)
     scale = check_positive("beta_scale", beta_scale)
     beta_1 = scale * first_beta_approx(B, eps_nys)
     if preset == "theory":
@@ -382,6 +391,7 @@ def make_ldp_ata_gp_ucb(
     beta_scale: float = 1.0,
 ) -> ATAGPUCB:
     """LDP-ATA-GP-UCB: :func:`make_ata_gp_ucb` with ``α = 1``, ``v = B² + R² + 8(B+R)²/ϵ²`` (Thm 2)."""
+    rng = as_generator(rng)
     v = ldp_reward_second_moment(params.B, params.R, params.eps)
     return make_ata_gp_ucb(K, v, params.B, lam, delta, eps_nys, T, rng, preset, 1.0, beta_scale)
 
@@ -411,6 +421,7 @@ class MoMAGPUCB:
         median_kind: MedianKind = "numpy",
         dedupe_mode: DedupeMode = "per_index_then_set",
     ) -> None:
+        rng = as_generator(rng)
         self.K = _gram(K)
         self.kdiag = np.diag(self.K).copy()
         self.lam = check_positive("lam", lam)
@@ -491,6 +502,7 @@ def make_moma_gp_ucb(
     Lemma 11 correct), ``β_{n+1} = B(1+1/√(1−ε)) + 3γ/√λ``.  ``"practical"``: ``q = ln T/ε²``,
     ``k = ⌈ln(4eT/δ)⌉`` (spec §2.7), same ``β``.  ``beta_scale`` multiplies every ``β``.
     """
+    rng = as_generator(rng)
     scale = check_positive("beta_scale", beta_scale)
     if preset == "theory":
         q = nystrom_q(T, delta, eps_nys)
@@ -521,6 +533,7 @@ def make_ldp_moma_gp_ucb(
     k_rep_const: float = 24.0,
 ) -> MoMAGPUCB:
     """LDP-MoMA-GP-UCB (Cor. 1, l. 324): ``α = 1``, ``c = R² + 8(B+R)²/ϵ²``."""
+    rng = as_generator(rng)
     c = ldp_noise_second_moment(params.B, params.R, params.eps)
     return make_moma_gp_ucb(
         K, c, params.B, lam, delta, eps_nys, T, rng, preset, 1.0, beta_scale, k_rep_const

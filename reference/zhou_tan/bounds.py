@@ -16,7 +16,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import integrate, optimize, special, stats
@@ -24,10 +24,12 @@ from scipy import integrate, optimize, special, stats
 from reference._typing import FloatArray
 from reference.validation import (
     check_array,
+    check_choice,
     check_epsilon,
     check_finite,
     check_in_range,
     check_int_at_least,
+    check_nonnegative,
     check_positive,
 )
 from reference.zhou_tan.kernels import KernelName, gamma_rate
@@ -219,6 +221,7 @@ def lower_bound_function_count(
     ``"paper"``: ``⌊(1/w)^d⌋`` as printed; ``"grid"``: ``⌊1/w⌋^d``, the number of grid points with
     step ``w`` per axis (spec T-22).  They differ when ``1/w`` is not an integer and ``d ≥ 2``.
     """
+    check_choice("convention", convention, ("paper", "grid"))
     ww = check_in_range("w", w, 0.0, 1.0, low_open=True, high_open=False)
     d_ = check_int_at_least("d", d, 1)
     if convention == "paper":
@@ -256,7 +259,11 @@ def lemma3_count_bound(T: int, E0_counts: FloatArray, D_m: FloatArray) -> FloatA
     """
     T_ = check_int_at_least("T", T, 1)
     n0 = check_array("E0_counts", E0_counts, ndim=1)
-    D = check_array("D_m", D_m, shape=(n0.size,))
+    D = check_array("D_m", D_m, ndim=1)
+    if D.size != n0.size:
+        raise ValueError(
+            f"E0_counts and D_m must have one entry per region each, got {n0.size} and {D.size}"
+        )
     if np.any(n0 < 0) or np.any(D < 0):
         raise ValueError("E0_counts and D_m must be >= 0")
     return np.asarray(n0 + T_ * math.sqrt(float(n0 @ D)), dtype=np.float64)
@@ -299,7 +306,7 @@ def nonprivate_two_point_kl_bound(
     return float(
         2.0
         * (2.0 * check_positive("Delta", Delta) / check_positive("v", v)) ** (1.0 / a)
-        * abs(check_finite("f_abs", f_abs))
+        * check_nonnegative("f_abs", f_abs)
     )
 
 
@@ -582,7 +589,7 @@ def thm3_regret_expr(
         raise ValueError(f"T must be in (1, inf), got {T!r}")
     g = _gamma(gamma_T)
     d = _failure(delta)
-    th = (check_positive("B", B) + check_finite("R", R)) / check_epsilon(eps, "eps")
+    th = (check_positive("B", B) + check_nonnegative("R", R)) / check_epsilon(eps, "eps")
     lt = math.log(T_)
     return th * math.sqrt(lt * g * T_) + th * math.sqrt(T_) * lt * math.sqrt(
         g * (g + math.log(1.0 / d))
@@ -601,10 +608,10 @@ def thm3_confidence_terms(
     t_ = check_int_at_least("t", t, 1)
     b = (
         check_positive("B", B)
-        + check_finite("R", R)
+        + check_nonnegative("R", R)
         + check_positive("lap_scale", lap_scale) * math.log(t_)
     )
-    g = check_finite("gamma_t", gamma_t)
+    g = check_nonnegative("gamma_t", gamma_t)
     t1 = 2.0 * b * math.sqrt(2.0 * (g + math.log(1.0 / _failure(delta))))
     t2 = math.sqrt(check_positive("K2", K2) * (math.log(t_) + 1.0))
     return t1, t2
@@ -647,9 +654,9 @@ def cor1_regret_expr(
     B_hat = rho * B_ * (1.0 + 1.0 / math.sqrt(1.0 - eps_nys))
     Z = rho * rho / eps_nys
     lt = math.log(T_ / d)
-    return B_hat * math.sqrt(g * T_ * lt) + Z * lt * (B_ + check_finite("R", R)) / check_epsilon(
-        eps, "eps"
-    ) * g * math.sqrt(T_)
+    return B_hat * math.sqrt(g * T_ * lt) + Z * lt * (
+        B_ + check_nonnegative("R", R)
+    ) / check_epsilon(eps, "eps") * g * math.sqrt(T_)
 
 
 def regret_upper_bound_with_rate(
@@ -667,6 +674,8 @@ def regret_upper_bound_with_rate(
     nu: float | None = None,
 ) -> float:
     """The bracket of Thm 2/3/4/Cor. 1 with ``γ_T`` replaced by the kernel's rate (l. 84, no constants)."""
+    check_choice("algorithm", algorithm, ("ldp_ata", "ldp_tgp", "moma", "ldp_moma"))
+    check_choice("kernel", kernel, get_args(KernelName))
     g = gamma_rate(T, kernel, d, nu)
     if algorithm == "ldp_ata":
         return thm2_regret_expr(T, g, B, R, eps, eps_nys, delta)
@@ -710,7 +719,9 @@ def lemma7_sum_sigma_sq_bound(gamma_T: float, lam: float) -> float:
     Because ``u ≤ (1/λ)/ln(1+1/λ) · ln(1+u)`` for ``u = σ²/λ ∈ [0, 1/λ]`` (concavity) and
     ``½Σ ln(1 + σ²_{t−1}(x_t)/λ) = ½ ln det(I + K_T/λ) ≤ γ_T``.
     """
-    return 2.0 * check_finite("gamma_T", gamma_T) / math.log1p(1.0 / check_positive("lam", lam))
+    return (
+        2.0 * check_nonnegative("gamma_T", gamma_T) / math.log1p(1.0 / check_positive("lam", lam))
+    )
 
 
 def lemma7_sum_sigma_bound(T: int, gamma_T: float, lam: float) -> float:
@@ -734,7 +745,7 @@ def lemma8_dictionary_size_bound(eps_nys: float, lam: float, q: float, gamma_n: 
         * rho_nys(eps_nys)
         * (1.0 + 1.0 / check_positive("lam", lam))
         * check_positive("q", q)
-        * check_finite("gamma_n", gamma_n)
+        * check_nonnegative("gamma_n", gamma_n)
     )
 
 
@@ -771,6 +782,7 @@ def lemma11_hoeffding_bound(k: int, version: Literal["paper", "corrected"] = "pa
     a sum of ``k`` variables in ``[0,1]`` gives ``exp(−2(k/12)²/k) = e^{−k/72}`` (spec T-9).  The
     printed bound is *false*: see :func:`lemma11_exact_tail`.
     """
+    check_choice("version", version, ("paper", "corrected"))
     kk = check_int_at_least("k", k, 1)
     if version == "paper":
         return math.exp(-kk / 24.0)
@@ -790,4 +802,5 @@ def lemma11_union_failure(
     k: int, n_epochs: int, version: Literal["paper", "corrected"] = "paper"
 ) -> float:
     """Union bound over the ``N`` epochs of Lemma 11: ``N · bound(k)`` (l. 785)."""
+    check_choice("version", version, ("paper", "corrected"))
     return check_int_at_least("n_epochs", n_epochs, 0) * lemma11_hoeffding_bound(k, version)

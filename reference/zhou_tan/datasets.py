@@ -26,6 +26,7 @@ import numpy as np
 import scipy.io
 
 from reference._typing import FloatArray
+from reference.rng import as_generator
 from reference.validation import (
     check_array,
     check_int_at_least,
@@ -168,6 +169,7 @@ class EmpiricalRowEnvironment(FiniteArmEnvironment):
     """
 
     def __init__(self, problem: DataProblem, rng: np.random.Generator) -> None:
+        rng = as_generator(rng)
         super().__init__(problem.f, _DataRowsOnly(), rng)
         self.rows = check_array("reward_rows", problem.reward_rows, ndim=2).copy()
         if self.rows.shape[1] != self.n_arms:
@@ -207,6 +209,7 @@ def light_sensor_standin(
        real data, l. 342), clipped at 0 (light readings are non-negative);
     4. the first ``n_train`` rows are the train split, the next ``n_test`` the test split.
     """
+    rng = as_generator(rng)
     m = check_int_at_least("n_sensors", n_sensors, 2)
     n_tr = check_int_at_least("n_train", n_train, 2)
     n_te = check_int_at_least("n_test", n_test, 2)
@@ -235,6 +238,7 @@ def stock_price_standin(
     drifts ``μ_i ~ U[−2·10⁻⁴, 8·10⁻⁴]`` per day (our choice), start prices ``U[20, 300]``.
     The total daily volatility is then about 1–2 % (spec §5.6).
     """
+    rng = as_generator(rng)
     m = check_int_at_least("n_stocks", n_stocks, 2)
     n = check_int_at_least("n_days", n_days, 2)
     fv = check_positive("factor_vol", factor_vol)

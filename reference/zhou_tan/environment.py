@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
+from reference.rng import as_generator
 from reference.validation import check_array, check_int_at_least, check_positive
 
 __all__ = [
@@ -45,6 +46,7 @@ class UniformNoise:
         self.R = check_positive("R", R)
 
     def sample(self, n: int, rng: np.random.Generator) -> FloatArray:
+        rng = as_generator(rng)
         return rng.uniform(-self.R, self.R, size=check_int_at_least("n", n, 0))
 
 
@@ -55,6 +57,7 @@ class StudentTNoise:
         self.df = check_positive("df", df)
 
     def sample(self, n: int, rng: np.random.Generator) -> FloatArray:
+        rng = as_generator(rng)
         return rng.standard_t(self.df, size=check_int_at_least("n", n, 0))
 
 
@@ -65,6 +68,7 @@ class FiniteArmEnvironment:
     """
 
     def __init__(self, f: FloatArray, noise: NoiseModel, rng: np.random.Generator) -> None:
+        rng = as_generator(rng)
         self.f = check_array("f", f, ndim=1).copy()
         self.noise = noise
         self._rng = rng
@@ -149,6 +153,7 @@ def sample_rkhs_function(K: FloatArray, n_support: int, rng: np.random.Generator
     function).  The paper sets ``B = max|f|`` (the sup norm, what privacy needs); the regret theory
     needs the RKHS norm (spec T-24).  Both are returned.
     """
+    rng = as_generator(rng)
     Kd = check_array("K", K, ndim=2)
     p = check_int_at_least("n_support", n_support, 1)
     support = rng.integers(0, Kd.shape[0], size=p).astype(np.int64)

@@ -18,7 +18,7 @@ Logarithms are natural.
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import special
@@ -26,6 +26,7 @@ from scipy import special
 from reference._typing import FloatArray
 from reference.validation import (
     check_array,
+    check_choice,
     check_int_at_least,
     check_positive,
     check_psd,
@@ -119,6 +120,7 @@ def matern_closed_form(X: FloatArray, Y: FloatArray, lengthscale: float, nu: flo
     ``ν = 5/2``: ``(1 + √5 s/l + 5s²/(3l²)) exp(−√5 s/l)`` (the experiments' kernel, l. 340).
     """
     ell = check_positive("lengthscale", lengthscale)
+    check_choice("nu", nu, (0.5, 1.5, 2.5))
     r = pairwise_distances(X, Y) / ell
     if nu == 0.5:
         return np.asarray(np.exp(-r), dtype=np.float64)
@@ -154,10 +156,13 @@ def gamma_rate(T: float, kernel: KernelName, d: int, nu: float | None = None) ->
     Requires ``T > 1`` so that ``ln T > 0``.  Returns ``inf`` when the order exceeds the float
     range (e.g. ``(ln 10¹²)^{257}``).
     """
+    check_choice("kernel", kernel, get_args(KernelName))
     T_ = check_positive("T", T)
     if T_ <= 1.0:
         raise ValueError(f"T must be in (1, inf), got {T!r}")
     d_ = check_int_at_least("d", d, 1)
+    if nu is not None:  # refused when invalid even where the kernel does not use it
+        check_positive("nu", nu)
     lt = math.log(T_)
     if kernel == "se":
         try:

@@ -24,6 +24,7 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import LaplaceNoise
+from reference.rng import as_generator
 from reference.validation import (
     check_array,
     check_delta,
@@ -99,6 +100,7 @@ def ctl_privatize(y: FloatArray, params: LDPParams, rng: np.random.Generator) ->
     With ``params.clip = False`` this is the paper's Curator 1 verbatim (ϵ-LDP only if every input
     already lies in ``[−(B+R), B+R]``).
     """
+    rng = as_generator(rng)
     arr = check_array("y", y)
     x = clip_reward(arr, params.B, params.R) if params.clip else arr
     if x.size == 0:
@@ -115,6 +117,7 @@ class ConvertToLaplace:
     """
 
     def __init__(self, params: LDPParams, rng: np.random.Generator) -> None:
+        rng = as_generator(rng)
         self.params = params
         self._rng = rng
         self.n_calls = 0

@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from scipy import linalg
 
 from reference._typing import FloatArray, IntArray
+from reference.rng import as_generator
 from reference.validation import check_array, check_positive
 
 __all__ = [
@@ -87,6 +88,7 @@ def nystrom_embedding(
     ``sigma_prev_hist[i]`` is ``σ̃_{t−1}(x_i)`` (the standard deviation, not the variance) at the
     ``i``-th history point.  ``p_i = min{q σ̃²_{t−1}(x_i), 1}``, ``z_i ~ Bern(p_i)``.
     """
+    rng = as_generator(rng)
     Kd = check_array("K", K, ndim=2)
     arms = np.asarray(hist_arms, dtype=np.int64)
     sig = check_array("sigma_prev_hist", sigma_prev_hist, shape=(arms.size,))

@@ -13,6 +13,7 @@ import math
 from typing import Literal
 
 from reference.validation import (
+    check_choice,
     check_delta,
     check_finite,
     check_in_range,
@@ -285,6 +286,7 @@ def moma_beta_next(
     ``lam_factor="statement"`` drops the ``1/√λ`` as printed in Thm 4 / Cor. 1 (l. 262, 324;
     spec T-10).  Both agree at ``λ = 1``.  Cor. 1 (LDP) uses ``c = R² + 8(B+R)²/ϵ²`` and ``α = 1``.
     """
+    check_choice("lam_factor", lam_factor, ("proof", "statement"))
     lam_ = check_positive("lam", lam)
     g = moma_radius(n, m, c, alpha)
     if lam_factor == "proof":
