@@ -164,7 +164,9 @@ def check_outputs(outputs: object, size: int, name: str, *, finite: bool = True)
     return arr
 
 
-def check_actions(actions: object, decision_sets: Sequence[Any], name: str) -> IntArray:
+def check_actions(
+    actions: object, decision_sets: Sequence[Any] | FloatArray, name: str
+) -> IntArray:
     """The action indices a :class:`StreamPolicy` returned for one run, as ``int64``.
 
     Required: one action per day (shape ``(n,)``), integer values (an integer dtype, or floats

@@ -43,7 +43,7 @@ import statsmodels.api as sm
 from scipy import stats
 
 from audit.accuracy import RunAuditResult
-from audit.protocols import StreamPolicy
+from audit.protocols import StreamPolicy, check_actions
 from reference._typing import FloatArray, IntArray
 from reference.engine import run_gap_batch
 from reference.rng import child_seeds, named_generators
@@ -62,7 +62,7 @@ from reference.shariff_sheffet.regularizers import (
     regularizer_spec,
 )
 from reference.shariff_sheffet.simulation import STREAMS
-from reference.validation import check_alpha, check_in_range, check_int_at_least
+from reference.validation import check_alpha, check_array, check_in_range, check_int_at_least
 
 __all__ = [
     "FloorCheck",
@@ -214,9 +214,9 @@ def _fit_slope(
     (``"log_link"``): validation, the clustered model on ``ln form`` and on ``ln x``, and the
     one-sided ``t`` test of ``b ≤ 1`` with ``R − 1`` degrees of freedom."""
     label = "regrets" if model == "log_ols" else "values"
-    x = np.asarray(x, dtype=np.float64)
-    form = np.asarray(form, dtype=np.float64)
-    y = np.asarray(values, dtype=np.float64)
+    x = check_array("x", x)
+    form = check_array("form", form)
+    y = check_array(label, values)
     if y.ndim != 2 or y.shape[1] != form.size or x.shape != form.shape:
         raise ValueError(f"{label} must have shape (R, {form.size}) matching x and form")
     if form.size < 2 or np.ptp(np.log(form)) == 0.0:
@@ -561,11 +561,11 @@ def candidate_regrets(
     for r, seed in enumerate(seeds):
         streams = named_generators(seed, STREAMS)
         block = LinearGapEnvironment(d, num_arms, gap, streams["environment"]).draw_block(n)
-        actions: IntArray = np.asarray(
-            policy.run(block.arms, block.rewards, streams["mechanism"]), dtype=np.int64
+        actions = check_actions(
+            policy.run(block.arms, block.rewards, streams["mechanism"]),
+            block.arms,
+            f"the actions {policy!r} returned on run {r + 1}",
         )
-        if actions.shape != (n,) or np.any((actions < 0) | (actions >= num_arms)):
-            raise ValueError(f"policy.run must return n={n} arm indices in [0, {num_arms})")
         chosen = block.means[np.arange(n), actions]
         out[r] = np.cumsum(block.means.max(axis=1) - chosen)[checkpoints - 1]
     return out
@@ -692,8 +692,8 @@ def cor15_floor_check(
     algorithm against Corollary 15 (``cor15_regret_lower_bound``).  The corollary is asymptotic
     and its constant ``1/200`` is small, so this catches only gross failures: an algorithm whose
     regret is below what *any* ε-DP algorithm must pay (e.g. one that reads the true means)."""
-    values = np.asarray(regrets, dtype=np.float64)
-    if values.ndim != 1 or values.size < 2:
+    values = check_array("regrets", regrets, ndim=1)  # NaN or inf refused: no verdict from them
+    if values.size < 2:
         raise ValueError("regrets must be a 1-dimensional array of at least 2 runs")
     bound = cor15_regret_lower_bound(num_arms, n, epsilon)
     mean = float(values.mean())

@@ -233,3 +233,15 @@ def test_cor15_floor_holds_for_dp_se_and_catches_an_oracle() -> None:
     assert oracle.violation and oracle.lower_bound == pytest.approx(4 * np.log(T) / 100)
     with pytest.raises(ValueError, match="at least 2 runs"):
         cor15_floor_check(np.zeros(1), num_arms=5, n=T, epsilon=eps)
+    # no verdict from NaN: a NaN regret used to make the t-test's p-value NaN, hence "no violation"
+    with pytest.raises(ValueError, match="regrets must contain only finite values"):
+        cor15_floor_check(np.array([1.0, np.nan, 2.0]), num_arms=5, n=T, epsilon=eps)
+
+
+def test_scaling_fits_refuse_nan_regrets() -> None:
+    x = np.array([1.0, 2.0, 4.0])
+    regrets = np.array([[1.0, 2.0, 4.0], [1.0, np.nan, 4.0]])
+    with pytest.raises(ValueError, match="regrets must contain only finite values"):
+        fit_against_form("f", x, x, regrets, theorem_exponent="1")
+    with pytest.raises(ValueError, match="values must contain only finite values"):
+        fit_mean_against_form("f", x, x, regrets, theorem_exponent="1")
