@@ -1,6 +1,6 @@
 """Golden vectors: versioned, language-neutral records of what every deterministic function returns.
 
-Issue 11.  For each paper (``shariff_sheffet``, ``sajed_sheffet``, ``zhou_tan``, ``agarwal_singh``,
+For each paper (``shariff_sheffet``, ``sajed_sheffet``, ``zhou_tan``, ``agarwal_singh``,
 and ``tree`` for the shared tree mechanism of :mod:`reference.tree`) the file
 ``audit/golden_vectors/<paper>.json`` records, for every registered function, its output on a grid
 of parameters that includes extreme values (``n`` up to ``10¹²``, ``d`` up to 256, ``ε`` down to

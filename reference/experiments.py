@@ -7,7 +7,7 @@ cores: ``d = 5``, ``K = d² = 25``, gap ``Δ = 0.1``, ``ε = 1``, ``δ = 0.1``, 
 paper, but ``n = 2000`` rounds (paper: ``5·10⁷``) and 3 runs (paper: 35).  At this horizon the
 private regularizers (``ρ_min`` of order ``10⁴``–``10⁶``) dominate the Gram matrix, so the private
 variants' regret still grows linearly; the run shows the ordering against the non-private baseline,
-not the paper's long-horizon curves (those are issue-5 reproductions).
+not the paper's long-horizon curves (``privonline reproduce d2`` runs those).
 
 Every finished run is written to ``<out>/runs/`` immediately (atomically), so an interrupted
 invocation resumes where it stopped.  The folder records its run configuration in
