@@ -47,6 +47,7 @@ from reference.files import (
 )
 from reference.rng import check_seed, child_seeds
 from reference.shariff_sheffet.bounds import wishart_degrees_of_freedom
+from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
     PrivacyParameters,
@@ -156,7 +157,10 @@ def run_experiment(
     """
     if engine not in ("batch", "reference"):
         raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")
-    bounds_summary = _bounds_summary(config)  # validates ε, δ, n, d before any run
+    # Everything a run checks is checked before the folder is claimed, so a mistyped argument
+    # never records a configuration that a corrected rerun would then be refused against.
+    bounds_summary = _bounds_summary(config)  # ε, δ, n, d, every variant's regularizer
+    LinearGapEnvironment(config.d, config.num_arms, config.gap, np.random.default_rng(0))
     prepare_output_dir(out, "out")
     record_or_refuse(out / "config.json", config.run_configuration(), holds="runs")
     (out / "runs").mkdir(exist_ok=True)

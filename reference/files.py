@@ -85,12 +85,27 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _mkstemp_like_open(path: Path) -> tuple[int, str]:
+    """A unique temporary file beside ``path`` with the permissions ``open(path, "w")`` would give
+    (``0o666`` less the umask; ``mkstemp`` alone makes it owner-only)."""
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with contextlib.suppress(OSError, AttributeError):  # no fchmod on some platforms
+        os.fchmod(fd, 0o666 & ~_umask())
+    return fd, tmp_name
+
+
 @contextlib.contextmanager
 def _atomic_handle(path: Path) -> Iterator[IO[bytes]]:
     """A binary handle on a unique temporary file beside ``path``; on success it replaces
     ``path``, on error it is removed and ``path`` is untouched."""
     path = Path(path)
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp_name = _mkstemp_like_open(path)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -219,7 +234,7 @@ def record_or_refuse(path: Path, record: Any, *, holds: str, folder_name: str = 
     path = Path(path)
     now = json.loads(dumps_json(record))
     if not path.exists():
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp_name = _mkstemp_like_open(path)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write((dumps_json(now) + "\n").encode("utf-8"))

@@ -151,3 +151,14 @@ def test_concurrent_runs_on_one_folder_lose_nothing(tmp_path: Path) -> None:
         p.name for p in (single / "runs").iterdir()
     )
     assert not list(out.rglob("*.tmp"))
+
+
+def test_a_mistyped_argument_does_not_lock_the_folder(tmp_path: Path) -> None:
+    """The configuration is checked in full before the folder is claimed: a gap outside the App. D
+    range used to be recorded in config.json first, and the corrected rerun was then refused."""
+    out = tmp_path / "exp"
+    assert (
+        experiments_main([*TINY, "--variants", "gaussian", "--gap", "1.5", "--out", str(out)]) == 2
+    )
+    assert not (out / "config.json").exists()
+    assert experiments_main([*TINY, "--variants", "gaussian", "--out", str(out)]) == 0

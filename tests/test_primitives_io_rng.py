@@ -200,3 +200,15 @@ def test_racing_claims_of_one_folder_leave_exactly_one_owner(tmp_path: Path) -> 
     for t in threads:
         t.join()
     assert sorted(outcomes) == ["owner", "refused", "refused", "refused"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_written_files_get_the_permissions_of_a_plain_open(tmp_path: Path) -> None:
+    """mkstemp makes owner-only files; reports must stay readable like any file open() writes."""
+    plain = tmp_path / "plain.json"
+    plain.write_text("{}")
+    write_json(tmp_path / "atomic.json", {})
+    record_or_refuse(tmp_path / "record.json", {}, holds="runs")
+    mode = plain.stat().st_mode & 0o777
+    assert (tmp_path / "atomic.json").stat().st_mode & 0o777 == mode
+    assert (tmp_path / "record.json").stat().st_mode & 0o777 == mode
