@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -56,7 +57,7 @@ from audit.stream import stream_audit, worst_case_streams
 from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed
 from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, Variant
-from reference.validation import int_at_least
+from reference.validation import float_in, int_at_least
 
 __all__ = [
     "CheckReport",
@@ -306,8 +307,12 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         default=200_000,
         help="outputs per input (mechanisms only)",
     )
-    parser.add_argument("--epsilon", type=float, required=True, help="claimed ε")
-    parser.add_argument("--delta", type=float, required=True, help="claimed δ")
+    parser.add_argument(
+        "--epsilon", type=float_in(0.0, math.inf, low_open=False), required=True, help="claimed ε"
+    )
+    parser.add_argument(
+        "--delta", type=float_in(0.0, 1.0, low_open=False), required=True, help="claimed δ"
+    )
     parser.add_argument(
         "--reference",
         choices=VARIANTS,

@@ -248,9 +248,11 @@ def record_or_refuse(path: Path, record: Any, *, holds: str, folder_name: str = 
     try:
         stored = read_json(path)
     except DamagedFileError as err:
+        # Not "delete the record": without it, what the folder holds could be mixed with results
+        # of another configuration (block files carry no configuration of their own).
         raise ValueError(
-            f"{err}; the {holds} in {path.parent} cannot be matched to a configuration without "
-            f"it: use a fresh {folder_name} folder, or delete this one"
+            f"{path} is damaged ({err.reason}); the {holds} in {path.parent} cannot be matched to "
+            f"a configuration without it: use a fresh {folder_name} folder, or delete this folder"
         ) from err
     if stored != now:
         raise ValueError(

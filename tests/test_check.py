@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from audit import check
 from audit.cli import main as privonline_main
 
 TESTS = str(Path(__file__).resolve().parent)
@@ -72,3 +73,18 @@ def test_third_party_mechanisms_are_checked_white_box(
 def test_a_mechanism_needs_a_pair(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["check", "third_party.mechanisms:good", *CLAIM]) == 2
     assert "pair must name a NeighbouringPair" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--epsilon", "nan"), ("--epsilon", "-1"), ("--delta", "2")]
+)
+def test_claim_flags_are_checked_when_the_command_line_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
+) -> None:
+    argv = ["third_party.good_policy:policy", "--path", "tests", "--epsilon", "1", "--delta", "0.1"]
+    argv += [flag, value, "--out", str(tmp_path / "never")]
+    with pytest.raises(SystemExit) as exc:
+        check.main(argv)
+    assert exc.value.code == 2
+    assert f"argument {flag}" in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()

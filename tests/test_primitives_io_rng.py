@@ -178,7 +178,9 @@ def test_a_folder_record_is_claimed_once_and_other_configurations_are_refused(
     with pytest.raises(ValueError, match=r"--out .* holds runs of another configuration"):
         record_or_refuse(path, {"n": 2, "eps": math.inf}, holds="runs")
     path.write_text('{"n": ')
-    with pytest.raises(ValueError, match=r"config\.json is damaged.*fresh --out folder"):
+    with pytest.raises(
+        ValueError, match=r"config\.json is damaged.*fresh --out folder, or delete this folder"
+    ):
         record_or_refuse(path, {"n": 1}, holds="runs")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
 
