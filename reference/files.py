@@ -85,10 +85,15 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _umask() -> int:
+def _read_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# Read once, at import (single-threaded): reading the umask means setting it for a moment, which
+# must not happen while another thread of a run creates a file.
+_UMASK = _read_umask()
 
 
 def _mkstemp_like_open(path: Path) -> tuple[int, str]:
@@ -96,7 +101,7 @@ def _mkstemp_like_open(path: Path) -> tuple[int, str]:
     (``0o666`` less the umask; ``mkstemp`` alone makes it owner-only)."""
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with contextlib.suppress(OSError, AttributeError):  # no fchmod on some platforms
-        os.fchmod(fd, 0o666 & ~_umask())
+        os.fchmod(fd, 0o666 & ~_UMASK)
     return fd, tmp_name
 
 
