@@ -34,7 +34,6 @@ import argparse
 import ast
 import datetime as dt
 import hashlib
-import json
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -42,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
-from reference.files import atomic_write_text
+from reference.files import DamagedFileError, atomic_write_text, read_json, write_json
 
 __all__ = [
     "LOCK_PATH",
@@ -331,7 +330,13 @@ def load_lock(root: Path) -> dict[str, dict[str, str]]:
     path = root / LOCK_PATH
     if not path.is_file():
         return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = read_json(path)
+    except DamagedFileError as err:
+        raise FreshnessError(
+            f"{LOCK_PATH} is damaged ({err.reason}); restore it from version control "
+            f"(git checkout -- {LOCK_PATH}) and run again"
+        ) from err
     if not isinstance(data, dict):
         raise FreshnessError(f"{LOCK_PATH}: expected a JSON object")
     lock: dict[str, dict[str, str]] = {}
@@ -347,7 +352,7 @@ def load_lock(root: Path) -> dict[str, dict[str, str]]:
 def write_lock(root: Path, lock: dict[str, dict[str, str]]) -> None:
     """Write the lock file with sorted keys (stable diffs)."""
     ordered = {note: dict(sorted(lock[note].items())) for note in sorted(lock)}
-    atomic_write_text(root / LOCK_PATH, json.dumps(ordered, indent=2) + "\n")
+    write_json(root / LOCK_PATH, ordered, indent=2)
 
 
 def tracked_notes(root: Path) -> tuple[list[str], list[str]]:
@@ -490,7 +495,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(f"recorded re-read on {reread.isoformat()}: {', '.join(args.update)}")
         return 0
-    problems = check_freshness(root)
+    try:
+        problems = check_freshness(root)
+    except FreshnessError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     for problem in problems:
         print(problem)
     if problems:

@@ -20,7 +20,7 @@ with one folder per cell, so an interrupted reproduction resumes where it stoppe
 * **D.3** (Gaussian and Wishart, ``d = 5``): final regret vs the ``ρ_min`` of the re-shifted
   regularizer (spec §2.8 generic shift), per gap.  Paper: the shift matters only for small or zero
   gaps.  Reduced: n = 2·10⁴, 4 ``ρ_min`` values, ``Δ ∈ {0, 0.1}``, 4 runs.
-* **scaling** (not in the paper; issue 5): the theorem-form fits of :mod:`audit.regret` for the
+* **scaling** (not in the paper): the theorem-form fits of :mod:`audit.regret` for the
   private variants, beside the non-private ones: private excess regret vs ``ε`` against the
   theorems' private term (gated for ``Δ > 0``, Theorem 6; a mechanism calibrated with ``ε²`` is
   the planted failure), regret vs ``d`` and vs ``n`` against Eq. (3) (reported).  ``d = 3``,
@@ -43,7 +43,7 @@ import matplotlib
 
 from audit.results import SCHEMA_VERSION
 from reference.files import atomic_savefig, atomic_write_text, write_json
-from reference.validation import int_at_least
+from reference.validation import check_int_at_least, int_at_least
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -327,7 +327,11 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
 
 
 def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") -> dict[str, Any]:
-    """Run D.2 and write ``d2.json``, ``d2.png`` and ``d2.md`` into ``out``."""
+    """Run D.2 and write ``d2.json``, ``d2.png`` and ``d2.md`` into ``out``.
+
+    ``config.runs`` must be at least 2: the report has standard errors.
+    """
+    check_int_at_least("runs", config.runs, 2)
     out.mkdir(parents=True, exist_ok=True)
     marks = default_checkpoints(config.n, per_decade=10)
     results: dict[str, dict[str, Any]] = {}
@@ -626,6 +630,17 @@ OTHER_PAPERS: dict[str, str] = {
 """``privonline reproduce PAPER ...`` hands the rest of the command line to that paper's module."""
 
 
+def _executor_argument(text: str) -> str:
+    """An argparse ``type=`` for ``--executor``: ``serial``, ``processes`` or a Dask scheduler
+    address (``scheme://host:port``), checked before any work starts."""
+    if text in ("serial", "processes") or "://" in text:
+        return text
+    raise argparse.ArgumentTypeError(
+        "must be 'serial', 'processes' or a Dask scheduler address such as "
+        f"'tcp://host:8786', got {text!r}"
+    )
+
+
 def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = reproduction_parser(
@@ -641,6 +656,7 @@ def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--executor",
+        type=_executor_argument,
         default="processes",
         help="'serial', 'processes' (default) or a Dask scheduler address",
     )

@@ -878,6 +878,7 @@ def _curve_axes(
 
 def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
     """Run E4 and write ``as_ftrl.json``, ``as_ftrl.png`` and ``as_ftrl.md`` into ``out``."""
+    check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
@@ -1305,6 +1306,7 @@ def _bandit_set_cells(
 ) -> tuple[CellStore, tqdm[Any]]:
     """Check an E5/E9 grid (two or more horizons and dims, at least one decision set) and open its
     cell store under ``out`` with a progress bar over every cell (closed by the caller)."""
+    check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
@@ -1399,6 +1401,7 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
 
 def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
     """Run E7 (Thm 4.1) and write ``as_mab.json``, ``as_mab.png`` and ``as_mab.md`` into ``out``."""
+    check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
@@ -1754,6 +1757,7 @@ def _noise_fit(
 
 def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any]:
     """Run spec §5.3(b)-(c) and write ``as_eps_window.{json,png,md}`` into ``out``."""
+    check_int_at_least("runs", config.runs, 2)  # standard errors of the widths
     out.mkdir(parents=True, exist_ok=True)
     for label, grid in (
         ("epsilons", config.epsilons),

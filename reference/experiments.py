@@ -47,7 +47,7 @@ from reference.files import (
 )
 from reference.rng import check_seed, child_seeds
 from reference.shariff_sheffet.bounds import wishart_degrees_of_freedom
-from reference.shariff_sheffet.environments import LinearGapEnvironment
+from reference.shariff_sheffet.environments import LOWEST_MEAN, OPTIMAL_MEAN
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
     PrivacyParameters,
@@ -57,11 +57,13 @@ from reference.shariff_sheffet.regularizers import (
 )
 from reference.shariff_sheffet.simulation import run_gap_experiment
 from reference.tree import tree_depth
-from reference.validation import check_finite, check_int_at_least, int_at_least
+from reference.validation import check_in_range, check_int_at_least, float_in, int_at_least
 
 __all__ = ["ExperimentConfig", "build_parser", "main", "run_experiment"]
 
 SCHEMA_VERSION = 1
+MAX_GAP = OPTIMAL_MEAN - LOWEST_MEAN
+"""The gap must lie in ``[0, MAX_GAP)``: the App. D environment's means span ``[-0.75, 0.75]``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,10 +82,13 @@ class ExperimentConfig:
     checkpoints: int = 200
 
     def __post_init__(self) -> None:
+        # Everything a run needs is checked here, before the folder is claimed for this
+        # configuration: an invalid one must never own a folder (a corrected rerun would be refused).
         check_int_at_least("n", self.n, 2)
-        check_int_at_least("d", self.d, 1)
+        check_int_at_least("d", self.d, 2)  # the App. D environment needs d >= 2
         check_int_at_least("num_arms", self.num_arms, 1)
-        check_finite("gap", self.gap)
+        check_in_range("gap", self.gap, 0, MAX_GAP, low_open=False)
+        PrivacyParameters(self.epsilon, self.delta)  # epsilon in (0, inf), delta in (0, 1)
         check_int_at_least("runs", self.runs, 2)  # a standard error needs two runs
         check_seed(self.seed)
         check_int_at_least("checkpoints", self.checkpoints, 1)
@@ -157,10 +162,7 @@ def run_experiment(
     """
     if engine not in ("batch", "reference"):
         raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")
-    # Everything a run checks is checked before the folder is claimed, so a mistyped argument
-    # never records a configuration that a corrected rerun would then be refused against.
-    bounds_summary = _bounds_summary(config)  # ε, δ, n, d, every variant's regularizer
-    LinearGapEnvironment(config.d, config.num_arms, config.gap, np.random.default_rng(0))
+    bounds_summary = _bounds_summary(config)  # validates ε, δ, n, d before any run
     prepare_output_dir(out, "out")
     record_or_refuse(out / "config.json", config.run_configuration(), holds="runs")
     (out / "runs").mkdir(exist_ok=True)
@@ -286,13 +288,16 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
         "--n", type=int_at_least(2), default=defaults.n, help="horizon (default %(default)s)"
     )
     parser.add_argument(
-        "--d", type=int_at_least(1), default=defaults.d, help="dimension (default %(default)s)"
+        "--d", type=int_at_least(2), default=defaults.d, help="dimension (default %(default)s)"
     )
     parser.add_argument(
         "--num-arms", type=int_at_least(1), default=None, help="arms per round K (default d**2)"
     )
     parser.add_argument(
-        "--gap", type=float, default=defaults.gap, help="reward gap Δ (default %(default)s)"
+        "--gap",
+        type=float_in(0, MAX_GAP, low_open=False),
+        default=defaults.gap,
+        help=f"reward gap Δ in [0, {MAX_GAP}) (default %(default)s)",
     )
     parser.add_argument(
         "--runs",
@@ -301,10 +306,16 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
         help="independent runs, at least 2 for a standard error (default %(default)s)",
     )
     parser.add_argument(
-        "--epsilon", type=float, default=defaults.epsilon, help="ε (default %(default)s)"
+        "--epsilon",
+        type=float_in(0, math.inf),
+        default=defaults.epsilon,
+        help="ε > 0 (default %(default)s)",
     )
     parser.add_argument(
-        "--delta", type=float, default=defaults.delta, help="δ (default %(default)s)"
+        "--delta",
+        type=float_in(0, 1),
+        default=defaults.delta,
+        help="δ in (0, 1) (default %(default)s)",
     )
     parser.add_argument(
         "--seed",
@@ -340,7 +351,6 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m reference.exp
     """Entry point; returns the process exit code."""
     args = build_parser(prog).parse_args(argv)
     try:
-        prepare_output_dir(args.out)
         config = ExperimentConfig(
             n=args.n,
             d=args.d,
@@ -352,6 +362,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m reference.exp
             seed=args.seed,
             variants=tuple(args.variants),
         )
+        prepare_output_dir(args.out)  # before any computation
         report = run_experiment(config, args.out, progress=not args.no_progress, engine=args.engine)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -20,6 +20,7 @@ from scipy import stats
 from reference.engine import BatchedTreeNoise, draw_noise_sums, run_gap_batch
 from reference.engine.blocks import GapBatchTask, replicate_seeds, run_blocks
 from reference.engine.linucb import _guarded_cholesky
+from reference.files import DamagedFileWarning
 from reference.noise import (
     GaussianVectorNoise,
     LaplaceNoise,
@@ -385,6 +386,81 @@ def test_blocks_resume_without_recomputing(tmp_path: Any) -> None:
     assert np.all(resumed["cumulative_regret"][4] == -1.0)  # loaded, not recomputed
     with pytest.raises(ValueError, match="holds blocks of another configuration"):
         run_blocks(TASK, seed=9, replicates=5, block_size=2, executor="serial", out_dir=out)
+
+
+BLOCK_DAMAGE = [
+    pytest.param(b"", id="empty"),
+    pytest.param(b"PK\x03\x04truncated", id="truncated"),
+    pytest.param(b"\x00garbage", id="garbage"),
+]
+
+
+@pytest.mark.parametrize("damage", BLOCK_DAMAGE)
+def test_a_damaged_block_is_named_and_recomputed(tmp_path: Any, damage: bytes) -> None:
+    out = tmp_path / "run"
+    first = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    (out / "block-00001.npz").write_bytes(damage)
+    with pytest.warns(DamagedFileWarning, match=r"block-00001\.npz is damaged"):
+        again = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    for key in first:
+        np.testing.assert_array_equal(again[key], first[key])
+    # rewritten whole: the next run reads it silently
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DamagedFileWarning)
+        run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+
+
+def test_a_block_of_the_wrong_size_is_recomputed(tmp_path: Any) -> None:
+    out = tmp_path / "run"
+    first = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    short: dict[str, Any] = {k: v[:1] for k, v in first.items()}
+    np.savez(out / "block-00000.npz", **short)  # one row, not two
+    with pytest.warns(DamagedFileWarning, match=r"block-00000\.npz is damaged .*2 replicates"):
+        again = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    np.testing.assert_array_equal(again["cumulative_regret"], first["cumulative_regret"])
+    np.savez(out / "block-00000.npz")  # a valid archive holding nothing
+    with pytest.warns(DamagedFileWarning, match=r"block-00000\.npz is damaged"):
+        run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+
+
+@pytest.mark.parametrize("damage", [b"", b'{"task": {"type": "GapBa', b"\x00garbage"])
+def test_a_damaged_manifest_is_refused_naming_the_file_to_delete(
+    tmp_path: Any, damage: bytes
+) -> None:
+    out = tmp_path / "run"
+    first = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    (out / "manifest.json").write_bytes(damage)
+    with pytest.raises(ValueError, match=r"manifest\.json is damaged .*delete .*manifest\.json"):
+        run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    # never blocked for good: once it is deleted, the blocks are recomputed (not trusted) and the
+    # folder is claimed again
+    (out / "manifest.json").unlink()
+    (out / "block-00002.npz").write_bytes(b"")  # would warn if it were read
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DamagedFileWarning)
+        again = run_blocks(TASK, seed=8, replicates=5, block_size=2, executor="serial", out_dir=out)
+    np.testing.assert_array_equal(again["cumulative_regret"], first["cumulative_regret"])
+    assert (out / "manifest.json").stat().st_size > 0
+
+
+class _FailingTask:
+    """A task that fails before finishing any block (e.g. an invalid configuration)."""
+
+    def __call__(self, seeds: Any) -> dict[str, Any]:
+        raise ValueError("gap must be in [0, 1.5), got 9.0")
+
+
+def test_a_task_that_fails_at_once_never_claims_its_folder(tmp_path: Any) -> None:
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="gap must be"):
+        run_blocks(
+            _FailingTask(), seed=8, replicates=4, block_size=2, executor="serial", out_dir=out
+        )
+    assert not (out / "manifest.json").exists()
+    # the corrected task runs on the same folder
+    fixed = run_blocks(TASK, seed=8, replicates=4, block_size=2, executor="serial", out_dir=out)
+    assert fixed["cumulative_regret"].shape == (4, 2)
+    assert (out / "manifest.json").exists()
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main as privonline_main
+from reference.experiments import ExperimentConfig
 from reference.experiments import main as experiments_main
 from reference.files import DamagedFileWarning
 
@@ -70,9 +71,10 @@ def test_cli_help_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[st
         privonline_main(["experiment", "--help"])
     assert exc.value.code == 0
     assert "--epsilon" in capsys.readouterr().out
-    code = privonline_main(["experiment", *TINY, "--epsilon", "-1", "--out", str(tmp_path)])
-    assert code == 2
-    assert "epsilon must be in (0, inf)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        privonline_main(["experiment", *TINY, "--epsilon", "-1", "--out", str(tmp_path)])
+    assert exc.value.code == 2
+    assert "argument --epsilon: must be a number in (0, inf), got '-1'" in capsys.readouterr().err
 
 
 def test_another_configuration_is_refused_with_a_message(
@@ -97,21 +99,30 @@ def test_a_damaged_run_file_is_named_and_recomputed(tmp_path: Path, damage: byte
     assert again["resumed_runs"] == 1 and again["results"] == first
 
 
+@pytest.mark.parametrize("damage", [b"", b'{"n": 4', b"\x00garbage"])
 def test_a_damaged_configuration_record_is_refused_with_instructions(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes
 ) -> None:
     out = tmp_path / "exp"
     args = [*TINY, "--variants", "gaussian", "--out", str(out)]
     assert experiments_main(args) == 0
-    (out / "config.json").write_text('{"n": 4')
+    (out / "config.json").write_bytes(damage)
     assert experiments_main(args) == 2
     err = capsys.readouterr().err
     assert "config.json is damaged" in err and "fresh --out" in err
+    # never blocked for good: once the record is deleted as the message says, the run files
+    # (each stamped with its configuration) are reused
+    (out / "config.json").unlink()
+    assert experiments_main(args) == 0
+    assert json.loads((out / "results.json").read_text())["resumed_runs"] == 2
 
 
 @pytest.mark.parametrize(
     ("flag", "value"), [("--runs", "1"), ("--runs", "0"), ("--runs", "-3"), ("--seed", "-1"),
-                        ("--n", "0"), ("--runs", "two")]
+                        ("--n", "0"), ("--runs", "two"), ("--d", "1"), ("--num-arms", "0"),
+                        ("--gap", "1.5"), ("--gap", "-0.1"), ("--gap", "nan"),
+                        ("--epsilon", "0"), ("--epsilon", "inf"), ("--epsilon", "nan"),
+                        ("--delta", "0"), ("--delta", "1"), ("--delta", "nan")]
 )  # fmt: skip
 def test_bad_flags_are_refused_before_any_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
@@ -122,6 +133,28 @@ def test_bad_flags_are_refused_before_any_work(
     assert exc.value.code == 2
     assert f"argument {flag}" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [("gap", 1.5, r"gap must be in \[0, 1\.5\)"), ("d", 1, "d must be an integer >= 2"),
+     ("epsilon", float("nan"), "epsilon must be finite"), ("delta", 1.0, r"delta must be in")],
+)  # fmt: skip
+def test_an_invalid_configuration_is_refused_before_its_folder_is_claimed(
+    field: str, value: object, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        ExperimentConfig(**{field: value})  # type: ignore[arg-type]
+
+
+def test_an_invalid_configuration_never_claims_the_folder(tmp_path: Path) -> None:
+    # --gap 1.5 used to be recorded in config.json before the first run failed on it, so the
+    # corrected rerun was refused as "another configuration".
+    out = tmp_path / "exp"
+    with pytest.raises(SystemExit):
+        experiments_main([*TINY, "--variants", "nonprivate", "--gap", "1.5", "--out", str(out)])
+    assert not out.exists()
+    assert experiments_main([*TINY, "--variants", "nonprivate", "--out", str(out)]) == 0
 
 
 def test_an_output_path_that_is_a_file_is_refused(
@@ -151,14 +184,3 @@ def test_concurrent_runs_on_one_folder_lose_nothing(tmp_path: Path) -> None:
         p.name for p in (single / "runs").iterdir()
     )
     assert not list(out.rglob("*.tmp"))
-
-
-def test_a_mistyped_argument_does_not_lock_the_folder(tmp_path: Path) -> None:
-    """The configuration is checked in full before the folder is claimed: a gap outside the App. D
-    range used to be recorded in config.json first, and the corrected rerun was then refused."""
-    out = tmp_path / "exp"
-    assert (
-        experiments_main([*TINY, "--variants", "gaussian", "--gap", "1.5", "--out", str(out)]) == 2
-    )
-    assert not (out / "config.json").exists()
-    assert experiments_main([*TINY, "--variants", "gaussian", "--out", str(out)]) == 0

@@ -56,6 +56,20 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     # a second invocation loads every finished block and reproduces the numbers exactly
     again = reproduce_d2(config, tmp_path, executor="serial")
     assert again["results"] == report["results"]
+    # strict JSON (no NaN/Infinity tokens) with a schema version
+    stored = json.loads((tmp_path / "d2.json").read_text(), parse_constant=_refuse_constant)
+    assert stored["schema_version"] == 1
+
+
+def _refuse_constant(token: str) -> None:
+    raise ValueError(f"non-standard JSON token {token}")
+
+
+def test_d2_refuses_a_single_run_before_any_work(tmp_path: Path) -> None:
+    # one run has no standard error: the report used to carry NaN for every final_se
+    with pytest.raises(ValueError, match="runs must be an integer >= 2, got 1"):
+        reproduce_d2(D2Config(n=200, d=3, gaps=(0.0,), runs=1), tmp_path / "d2")
+    assert not (tmp_path / "d2").exists()
 
 
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,6 +79,10 @@ def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> 
         privonline_main(["reproduce", "--runs", "1"])
     assert exc.value.code == 2
     assert "argument --runs: must be an integer >= 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        privonline_main(["reproduce", "--executor", "thread"])
+    assert exc.value.code == 2
+    assert "argument --executor: must be 'serial', 'processes' or a Dask" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("paper", ["zhou-tan", "agarwal-singh", "sajed-sheffet"])

@@ -156,6 +156,27 @@ def test_changed_config_is_refused(tmp_path: Path) -> None:
         reproduce_as_mab(MABConfig(**{**TINY_MAB.__dict__, "seed": 1}), tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("run", "config"),
+    [
+        (reproduce_as_ftrl, TINY_FTRL),
+        (reproduce_as_ftpl, TINY_FTPL),
+        (reproduce_as_mab, TINY_MAB),
+        (reproduce_as_blo, TINY_BLO),
+        (reproduce_as_eps_window, TINY_WINDOW),
+    ],
+)
+def test_a_single_run_is_refused_before_any_work(
+    tmp_path: Path, run: object, config: object
+) -> None:
+    # one run has no standard error (the fits raised ZeroDivisionError)
+    assert callable(run)
+    one = type(config)(**{**config.__dict__, "runs": 1})
+    with pytest.raises(ValueError, match="runs must be an integer >= 2, got 1"):
+        run(one, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_same_seed_same_result_and_common_numbers_across_epsilon() -> None:
     seed = cell_seed(7, "as_ftrl", 1, 2, 64)
     a = ftrl_cell("gap", 2, 64, 1.0, 4, "strict", seed)

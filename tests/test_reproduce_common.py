@@ -68,14 +68,21 @@ def test_selected_experiments_defaults_and_refusals(
 
 
 @pytest.mark.parametrize("kind", ["npz", "json"])
-@pytest.mark.parametrize("damage", [b"", b"PK\x03\x04trunc", b'{"config": {"n"'])
-def test_damaged_cells_are_named_and_recomputed(tmp_path: Path, kind: str, damage: bytes) -> None:
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"PK\x03\x04trunc", b'{"config": {"n"', b"\x00garbage", b"[1, 2]", "half"],
+)
+def test_damaged_cells_are_named_and_recomputed(
+    tmp_path: Path, kind: str, damage: bytes | str
+) -> None:
     store = CellStore(tmp_path)
     if kind == "npz":
         first = store.arrays("c", {"n": 1}, lambda: {"v": np.arange(3.0)})["v"]
     else:
         first = store.json("c", {"n": 1}, lambda: {"v": [0.0, 1.0, 2.0]})["v"]
-    (tmp_path / f"c.{kind}").write_bytes(damage)
+    path = tmp_path / f"c.{kind}"
+    whole = path.read_bytes()
+    path.write_bytes(damage if isinstance(damage, bytes) else whole[: len(whole) // 2])
     with pytest.warns(DamagedFileWarning, match=rf"c\.{kind} is damaged"):
         if kind == "npz":
             again = store.arrays("c", {"n": 1}, lambda: {"v": np.arange(3.0)})["v"]

@@ -14,7 +14,13 @@ bit-identical whatever the block size and whichever executor runs the blocks:
 With ``out_dir`` every finished block is written at once (``block-00000.npz``, atomically) beside a
 ``manifest.json`` describing the task; a rerun with the same manifest loads the finished blocks and
 computes only the missing ones, so an interrupted run resumes without losing or recomputing work.
-A rerun with a different task or seed refuses to mix results.
+A rerun with a different task or seed refuses to mix results.  The manifest is written when the
+first block is finished (just before that block), so a task that fails at once never claims the
+folder, and blocks are only ever read beside the manifest that describes them.  Concurrent runs of
+one task on one folder write the same blocks (atomically) and never collide.  A damaged block
+(empty, truncated, or not of the block's size) is recomputed with a
+:class:`~reference.files.DamagedFileWarning` naming it; a damaged manifest is refused with the file
+to delete.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from reference.files import (
     DamagedFileError,
     atomic_savez,
     load_npz,
+    read_json,
     record_or_refuse,
     warn_damaged,
 )
@@ -126,16 +133,36 @@ def _save_block(path: Path, arrays: Mapping[str, FloatArray]) -> None:
     atomic_savez(path, dict(arrays))
 
 
-def _load_block(path: Path) -> dict[str, FloatArray] | None:
-    """A finished block, or ``None`` if absent or damaged (then it is recomputed, with a
-    :class:`~reference.files.DamagedFileWarning` naming it)."""
+def _load_block(path: Path, rows: int) -> dict[str, FloatArray] | None:
+    """A finished block of ``rows`` replicates, or ``None`` if absent or damaged (then it is
+    recomputed, with a :class:`~reference.files.DamagedFileWarning` naming it)."""
     if not path.exists():
         return None
     try:
-        return load_npz(path)
+        block = load_npz(path, keys=bool)
+        shapes = {name: arr.shape for name, arr in block.items()}
+        if any(not shape or shape[0] != rows for shape in shapes.values()):
+            raise DamagedFileError(path, f"expected {rows} replicates per array, got {shapes}")
     except DamagedFileError as err:
         warn_damaged(err)
         return None
+    return block
+
+
+def _manifest_exists(path: Path) -> bool:
+    """Whether the manifest ``path`` is there; a damaged one is refused, naming the file to delete
+    (the blocks beside it are then recomputed, never read without a manifest)."""
+    if not path.exists():
+        return False
+    try:
+        read_json(path)
+    except DamagedFileError as err:
+        raise ValueError(
+            f"{path} is damaged ({err.reason}), so the finished blocks in {path.parent} cannot "
+            f"be matched to a task; delete {path} and run again (those blocks are then "
+            "recomputed)"
+        ) from err
+    return True
 
 
 def run_blocks(
@@ -172,25 +199,32 @@ def run_blocks(
     bounds = [(first, min(first + size, R)) for first in range(0, R, size)]
     results: dict[int, dict[str, FloatArray]] = {}
     folder: Path | None = None
+    manifest = {"task": _describe(task), "seed": seed, "replicates": R, "block_size": size}
+    claimed = False
     if out_dir is not None:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        manifest = {
-            "task": _describe(task),
-            "seed": seed,
-            "replicates": R,
-            "block_size": size,
-        }
-        record_or_refuse(folder / "manifest.json", manifest, holds="blocks", folder_name="out_dir")
-        for index in range(len(bounds)):
-            block = _load_block(folder / f"block-{index:05d}.npz")
-            if block is not None:
-                results[index] = block
+        if _manifest_exists(folder / "manifest.json"):
+            # refuses another task's folder before any work; resumes this task's blocks
+            record_or_refuse(
+                folder / "manifest.json", manifest, holds="blocks", folder_name="out_dir"
+            )
+            claimed = True
+            for index, (first, stop) in enumerate(bounds):
+                block = _load_block(folder / f"block-{index:05d}.npz", stop - first)
+                if block is not None:
+                    results[index] = block
     todo = [i for i in range(len(bounds)) if i not in results]
 
     def finish(index: int, arrays: dict[str, FloatArray]) -> None:
+        nonlocal claimed
         results[index] = arrays
         if folder is not None:
+            if not claimed:  # the first finished block claims the folder for this task
+                record_or_refuse(
+                    folder / "manifest.json", manifest, holds="blocks", folder_name="out_dir"
+                )
+                claimed = True
             _save_block(folder / f"block-{index:05d}.npz", arrays)
 
     with tqdm(total=len(bounds), initial=len(results), disable=not progress, desc="blocks") as bar:
@@ -203,9 +237,14 @@ def run_blocks(
                 futures: dict[Future[dict[str, FloatArray]], int] = {
                     pool.submit(_run_one, task, seed, *bounds[i], R): i for i in todo
                 }
-                for future in as_completed(futures):
-                    finish(futures[future], future.result())
-                    bar.update()
+                try:
+                    for future in as_completed(futures):
+                        finish(futures[future], future.result())
+                        bar.update()
+                except BaseException:
+                    for future in futures:  # a refusal or an interrupt stops the queued blocks
+                        future.cancel()
+                    raise
         else:
             _run_dask(executor, task, seed, bounds, todo, R, finish, bar.update)
     keys = results[0].keys() if results else []
