@@ -67,7 +67,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeAlias
+from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 from statsmodels.stats.multitest import multipletests
@@ -117,9 +117,20 @@ from reference.agarwal_singh.theorems import (
     thm35_sigma_strict,
 )
 from reference.noise import GaussianVectorNoise, LaplaceNoise, NodeNoise
-from reference.rng import as_generator, as_seed_sequence
+from reference.rng import SeedLike, as_generator, as_seed_sequence, child_seeds
 from reference.tree import TreeAggregator, dyadic_decomposition
-from reference.validation import check_in_range, check_int_at_least, check_positive
+from reference.validation import (
+    check_array,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_finite,
+    check_in_range,
+    check_instance,
+    check_int_at_least,
+    check_nonempty,
+    check_positive,
+)
 
 __all__ = [
     "DELTA_STAR",
@@ -387,12 +398,21 @@ def _tree_variants(config: AgarwalSinghAuditConfig) -> list[_LaplaceTreeVariant]
     ]
 
 
+def _config(config: object) -> AgarwalSinghAuditConfig:
+    return check_instance("config", config, AgarwalSinghAuditConfig)
+
+
+def _config_or_default(config: AgarwalSinghAuditConfig | None) -> AgarwalSinghAuditConfig:
+    return AgarwalSinghAuditConfig() if config is None else _config(config)
+
+
 def tree_node_view_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
     """White-box node view of the Laplace tree (module docstring); ``x = +1``, ``x' = −1`` in
     leaf 1, so each of the ``h`` used nodes containing it moves by ``Δ₁ = 2``.
 
     The reused-noise variant has no node-level density (its releases are singular), so it is
     audited only in the black-box release view."""
+    _config(config)
     h = nodes_per_leaf(config.T, "prefix_sums")
     x, x_prime = np.ones(h), -np.ones(h)
     printed = _pure(config.epsilon, "printed pure ε")
@@ -431,6 +451,7 @@ def tree_node_view_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCa
     return cases
 
 
+@runtime_checkable
 class ReleaseSource(Protocol):
     """What the release-view samplers need from a tree: ``release()`` and ``step(loss)``."""
 
@@ -451,8 +472,10 @@ class ReusedNoiseTree:
     is why Thm 3.4's proof may use it; but ``L̃_t − L̃_{t−1} = l_t`` is released exactly, so it is
     not DP for any ε (``ε = ∞``)."""
 
-    def __init__(self, T: int, noise: NodeNoise, rng: np.random.Generator) -> None:
+    def __init__(self, T: int, noise: NodeNoise, rng: np.random.Generator | SeedLike) -> None:
+        rng = as_generator(rng)
         self.T = check_int_at_least("T", T, 1)
+        check_instance("noise", noise, NodeNoise)
         self.K = noise_draws_per_release(self.T)
         self._Z = noise.sample_sum(rng, self.K)
         self._prefix = np.zeros(noise.shape)
@@ -480,7 +503,7 @@ def _reused_tree(T: int, noise: NodeNoise, rng: np.random.Generator) -> ReleaseS
 def tree_release_samples(
     losses: FloatArray,
     noise_of_size: Callable[[int], NodeNoise],
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     size: int,
     *,
     factory: TreeFactory = _reference_tree,
@@ -490,7 +513,11 @@ def tree_release_samples(
 
     The runs are the replicate axis of one tree over items of shape ``(size,)`` (i.i.d. node
     noise per entry, so ``size`` independent scalar trees)."""
-    losses = np.asarray(losses, dtype=np.float64)
+    rng = as_generator(rng)
+    losses = check_nonempty("losses", check_array("losses", losses, ndim=1), what="round")
+    check_callable("noise_of_size", noise_of_size)
+    size = check_int_at_least("size", size, 1)
+    check_callable("factory", factory)
     T = losses.shape[0]
     tree = factory(T, noise_of_size(size), rng)
     out = np.empty((size, T + 1))
@@ -509,6 +536,7 @@ def _leaf_one_pair(T: int, value: float) -> tuple[FloatArray, FloatArray]:
 
 def tree_release_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
     """Black-box release view ``L̃_0..L̃_T`` of the reference Laplace tree (``l_1 = ±1``)."""
+    _config(config)
     x, x_prime = _leaf_one_pair(config.T, 1.0)
     h = nodes_per_leaf(config.T, "prefix_sums")
     printed = _pure(config.epsilon, "printed pure ε")
@@ -574,6 +602,7 @@ def ftrl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
     Strict ``λ = 4h/ε``, paper ``λ = 2 ln T/ε``; reused noise = :class:`OneShotFTRL`.
     The exact pure ε of every case is ``4h/λ`` (node view; the action view attains it in the
     tails, since each node's noise difference ``n₂ − n₁`` has log-density slope ``→ 1/λ``)."""
+    _config(config)
     eps, T, eta = config.epsilon, config.T, config.eta
     h = nodes_per_leaf(T, "actions")
     strict = laplace_scale_tree_strict(eps, T, 4.0, "actions")
@@ -655,7 +684,7 @@ class CanaryLearner:
     def __init__(self, N: int, t0: int, threshold: float) -> None:
         self.N = check_int_at_least("N", N, 2)
         self.t0 = check_int_at_least("t0", t0, 1)
-        self.threshold = float(threshold)
+        self.threshold = check_finite("threshold", threshold)
         self._round = 0
         self._feedback: dict[int, float] = {}
 
@@ -684,7 +713,10 @@ class CanaryLearner:
 class ReusedNoiseReduction(PrivateBanditReduction):
     """Broken Algorithm 4: the first ``Z`` is reused in every round instead of a fresh draw."""
 
-    def __init__(self, inner: BanditLearner, noise: LaplaceNoise, rng: np.random.Generator) -> None:
+    def __init__(
+        self, inner: BanditLearner, noise: LaplaceNoise, rng: np.random.Generator | SeedLike
+    ) -> None:
+        rng = as_generator(rng)
         super().__init__(inner, noise, rng)
         self._Z: FloatArray = noise.sample(rng)
 
@@ -701,13 +733,16 @@ def _reduction_arms(
     scale: float,
     reuse: bool,
     inner: Callable[[int], BanditLearner],
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     size: int,
 ) -> FloatArray:
     """``size`` runs of Algorithm 4 (``Lap^N(scale)`` noise; ``reuse``: :class:`ReusedNoiseReduction`,
     one ``Z`` for every round) around a fresh ``inner(N)`` learner per run: the played arms,
     shape ``(size, T)``."""
-    losses = np.asarray(losses, dtype=np.float64)
+    rng = as_generator(rng)
+    losses = check_nonempty("losses", check_array("losses", losses, ndim=2), what="round")
+    reuse = check_bool("reuse", reuse)
+    size = check_int_at_least("size", size, 1)
     T, N = losses.shape
     out = np.empty((size, T))
     noise = LaplaceNoise((N,), scale)
@@ -791,6 +826,7 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
 
     Strict ``λ = Δ_B/ε``; paper ``λ = B/ε`` (``ε_eff = 2ε``).  The exact guarantee of the correct
     reduction is one Laplace mechanism with ``ε₀ = Δ_B/λ = ε`` (Lemma 4.2)."""
+    _config(config)
     eps = config.epsilon
     strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
     paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
@@ -914,6 +950,7 @@ def gaussian_release_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
     (Thm 3.5 σ) against their own exact curve: on ``Y = [−r, r]`` with ``r`` =
     ``config.gaussian_Y_radius`` (default 1) the paper σ is conservative; on ``Y = [−4, 4]``
     (``‖Y‖₂ = 4 > √N``, [A14]) it fails its printed ``(ε, δ)``."""
+    _config(config)
     eps, delta, T, r = config.epsilon, config.gaussian_delta, config.T, config.gaussian_Y_radius
     strict = thm35_sigma_strict(eps, delta, T, 1, r, 2.0 * r, view="prefix_sums")
     strict_actions_h = thm35_sigma_strict(eps, delta, T, 1, r, 2.0 * r, view="actions")
@@ -983,9 +1020,14 @@ class OneShotFTPL:
     about ``|l_1|/(σ√(2πK))`` under the other (``ε = ∞`` at every ``δ`` below it)."""
 
     def __init__(
-        self, decision_set: DecisionSet, noise: NodeNoise, T: int, rng: np.random.Generator
+        self,
+        decision_set: DecisionSet,
+        noise: NodeNoise,
+        T: int,
+        rng: np.random.Generator | SeedLike,
     ) -> None:
-        self._decision_set = decision_set
+        rng = as_generator(rng)
+        self._decision_set = check_instance("decision_set", decision_set, DecisionSet)
         self.aggregator = ReusedNoiseTree(T, noise, rng)
 
     @property
@@ -1028,6 +1070,7 @@ def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
     (:func:`~reference.agarwal_singh.theorems.thm35_sigma_strict`).  The actions are
     post-processing of those releases, so the exact claim holds for the correct learner.  The paper
     σ is audited against its own exact curve, the broken variants against the strict one."""
+    _config(config)
     eps, delta, T, r = config.epsilon, config.gaussian_delta, config.T, config.gaussian_Y_radius
     strict = thm35_sigma_strict(eps, delta, T, 1, r, 2.0 * r, view="actions")
     paper = thm35_sigma(eps, delta, T, 1, r)
@@ -1103,13 +1146,14 @@ def exp2_reduction_arms(
     reuse: bool,
     eta: float,
     gamma: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     size: int,
 ) -> FloatArray:
     """``size`` runs of Algorithm 4 around :class:`~reference.agarwal_singh.bandits.EXP2Exploration`
     (Alg. 5, uniform exploration ``μ``) with ``Lap^N(scale)`` noise: the released arms, shape
     ``(size, T)``.  ``reuse``: :class:`ReusedNoiseReduction` (one ``Z`` for every round).  The
     learner's coins and the reduction's noise share ``rng`` (both data-independent)."""
+    rng = as_generator(rng)
     return _reduction_arms(
         losses, scale, reuse, lambda N: EXP2Exploration(N, eta, gamma, rng), rng, size
     )
@@ -1139,6 +1183,7 @@ def exp2_reduction_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCa
     ``Z(0) > −(2l_1(0) + l_2(0)/p_2(0))/(2 + 1/p_2(0))``: the arm sequence ``(0, 0, 1)`` needs
     ``l_1(0) < l_2(0)``, so under ``l_1(0) = +1`` it occurs only through exploration or the
     soft-max's slack, under ``−1`` with probability ``≈ (e^{−1/6} − e^{−1/2})/4 ≈ 0.06``."""
+    _config(config)
     eps, eta, gamma = config.epsilon, config.exp2_eta, config.exp2_gamma
     strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
     paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
@@ -1165,7 +1210,7 @@ def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[Agarwal
     """Every case, in a fixed order: tree node view, tree releases, FTRL actions, reduction
     canary, Gaussian tree, FTPL actions, reduction around EXP2 (each new group appended last so
     that the battery's and the power runs' per-case seeds of the earlier cases do not move)."""
-    c = config or AgarwalSinghAuditConfig()
+    c = _config_or_default(config)
     return (
         tree_node_view_cases(c)
         + tree_release_cases(c)
@@ -1221,6 +1266,11 @@ def tree_error_audit(
     N = check_int_at_least("N", N, 1)
     runs = check_int_at_least("runs", runs, 1)
     beta = check_in_range("beta", beta, 0.0, 1.0)
+    scale = check_positive("scale", scale)
+    if claimed_scale is not None:
+        check_positive("claimed_scale", claimed_scale)
+    check_choice("factory", factory, ("reference", "shared_tree_fresh_padding"))
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     bound = lemma33_uniform_error_bound(
         node_law="laplace",
         scale=scale if claimed_scale is None else claimed_scale,
@@ -1271,6 +1321,7 @@ def node_count_audit(
     ``pad="fresh"`` (``1 + ⌈log₂ T⌉`` draws)."""
     t0 = time.perf_counter()
     T = check_int_at_least("T", T, 1)
+    check_choice("factory", factory, ("reference", "unpadded", "shared_tree_fresh_padding"))
     K = noise_draws_per_release(T)
     noise = LaplaceNoise((1,), 1.0)
     rng = np.random.default_rng(0)
@@ -1302,7 +1353,7 @@ def node_count_audit(
 def accuracy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[RunAuditResult]:
     """The accuracy battery on the correct tree: Lemma 3.3's error bound (``N = 2``, strict λ of
     the prefix-sum view) and the node counts."""
-    c = config or AgarwalSinghAuditConfig()
+    c = _config_or_default(config)
     scale = laplace_scale_tree_strict(c.epsilon, c.T, 2.0, "prefix_sums")
     return [
         tree_error_audit(
@@ -1360,6 +1411,21 @@ class AgarwalSinghReport:
         ] + [a.name for a in self.accuracy if a.violation]
 
 
+def _check_names(names: Sequence[str] | None, cases: Sequence[AgarwalSinghCase]) -> None:
+    """``names`` is ``None`` (every case) or a non-empty sequence of known case names: an unknown
+    or misspelt name is refused rather than silently skipped."""
+    if names is None:
+        return
+    if isinstance(names, str | bytes) or not isinstance(names, Sequence):
+        raise ValueError(f"names must be a sequence of case names, got {names!r:.80}")
+    if len(names) == 0:
+        raise ValueError("names must hold at least one case name (None runs every case)")
+    known = [k.name for k in cases]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"names must be case names among {known}, got unknown {unknown}")
+
+
 def run_agarwal_singh_battery(
     config: AgarwalSinghAuditConfig | None = None,
     *,
@@ -1374,11 +1440,12 @@ def run_agarwal_singh_battery(
     ``include_broken`` adds the deliberately broken variants (power demonstration); ``names``
     restricts the battery to the named cases (Holm is then over that sub-family)."""
     t0 = time.perf_counter()
-    c = config or AgarwalSinghAuditConfig()
+    c = _config_or_default(config)
+    include_broken = check_bool("include_broken", include_broken)
+    every = privacy_cases(c)
+    _check_names(names, every)
     cases = [
-        k
-        for k in privacy_cases(c)
-        if (include_broken or not k.broken) and (names is None or k.name in names)
+        k for k in every if (include_broken or not k.broken) and (names is None or k.name in names)
     ]
     seeds = np.random.SeedSequence(c.seed).generate_state(len(cases))
     raw: list[tuple[AgarwalSinghCase, PrivacyAuditResult]] = []
@@ -1434,11 +1501,15 @@ def run_agarwal_singh_power(
     names: Sequence[str] | None = None,
 ) -> list[PowerRow]:
     """Audit every case (or those in ``names``) ``reps`` times with independent seeds."""
-    c = config or AgarwalSinghAuditConfig()
+    c = _config_or_default(config)
     reps = check_int_at_least("reps", reps, 1)
-    cases = [k for k in privacy_cases(c) if names is None or k.name in names]
+    as_seed_sequence(seed, "seed")
+    every = privacy_cases(c)
+    _check_names(names, every)
+    cases = [k for k in every if names is None or k.name in names]
     rows = []
-    for case, child in zip(cases, as_seed_sequence(seed).spawn(len(cases)), strict=True):
+    # child_seeds = SeedSequence(seed).spawn(len(cases)), without advancing a SeedSequence argument
+    for case, child in zip(cases, child_seeds(seed, 0, len(cases)), strict=True):
         hits_exact = hits_printed = 0
         for s in child.generate_state(reps):
             exact, printed = case.audit_claims(

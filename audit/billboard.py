@@ -30,9 +30,9 @@ from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.noise import GaussianVectorNoise
-from reference.rng import as_seed_sequence
+from reference.rng import check_seed
 from reference.tree import Release, TreeAggregator, dyadic_decomposition, tree_depth
-from reference.validation import check_int_at_least, check_positive
+from reference.validation import check_in_range, check_int_at_least, check_positive
 
 __all__ = [
     "RedrawingTree",
@@ -115,13 +115,24 @@ def billboard_audit(
     billboard guarantee of a *correct* tree, scaled so that it is ``μ``-GDP; claim at δ* = 1e-3.
 
     The pair is ``x = +Δ/2`` versus ``x' = −Δ/2`` at leaf ``t`` with ``Δ`` chosen so that the correct
-    billboard has the given ``μ`` (σ = 1).
+    billboard has the given ``μ`` (σ = 1).  ``t`` must be in ``[1, n − 1]`` (a later release
+    must contain leaf ``t``), ``seed`` follows the one seed rule (:func:`reference.rng.check_seed`);
+    both are checked before anything is simulated.
     """
+    n = check_int_at_least("n", n, 2)
+    t = check_int_at_least("t", t, 1)
+    if t >= n:
+        raise ValueError(
+            f"t must be in [1, n - 1] = [1, {n - 1}] so that a release contains leaf t, got {t}"
+        )
+    replicates = check_int_at_least("replicates", replicates, 2)
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    seed = check_seed(seed)
     difference = mu / correct_billboard_mu(n, t, 1.0, 1.0)
     claim = PrivacyClaim(
         gaussian_epsilon(mu, DELTA_STAR), DELTA_STAR, "t_neighbouring", "exact billboard at δ=0.001"
     )
-    rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
+    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
     out_p = billboard_releases(
         factory, n, t, difference / 2, replicates=replicates, sigma=1.0, rng=rng_p
     )

@@ -35,6 +35,7 @@ from audit.protocols import (
     PrivacyClaim,
     check_claim_matches_pair,
     check_outputs,
+    check_same_output_space,
 )
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
@@ -85,20 +86,6 @@ def _pvalue(counts: EventCounts, claim: PrivacyClaim) -> float:
         else:
             lo_log = mid
     return math.exp(hi_log)
-
-
-def _rows(x: object, name: str) -> int:
-    """The number of outputs stacked along axis 0 of ``x`` (``ValueError`` for a scalar)."""
-    shape = np.asarray(x).shape
-    if not shape:
-        raise ValueError(f"{name} must stack outputs along axis 0, got a scalar")
-    return int(shape[0])
-
-
-def _as_features(x: object, rows: int, name: str) -> FloatArray:
-    """Features as a finite ``(rows, f)`` float array; ``ValueError`` naming ``name`` otherwise
-    (:func:`audit.protocols.check_outputs`)."""
-    return check_outputs(x, rows, name).reshape(rows, -1)
 
 
 def _score_function(sel_p: FloatArray, sel_q: FloatArray) -> Callable[[FloatArray], FloatArray]:
@@ -181,26 +168,36 @@ def event_audit_from_samples(
 
     ``features`` maps a stack of outputs to ``(size,)`` or ``(size, f)`` features (default: the
     flattened outputs).  The first ``selection_fraction`` of each sample selects the event, the rest
-    evaluates it.  Outputs and features must be finite (a NaN or infinite value raises
-    ``ValueError`` before anything is computed).  ``seed`` only labels the report here (the caller
-    drew the samples); ``None`` means it is unknown.
+    evaluates it.  The two samples may differ in size (each side's Clopper–Pearson bound uses its
+    own count; the report records the smaller).
+
+    Checked before anything is computed (``ValueError`` naming the side, :mod:`audit.protocols`):
+    both samples are numeric with at least one output and the same shape per output; without
+    ``features`` every output is finite; with ``features`` the raw outputs may hold NaN (e.g. "no
+    release", which the feature map handles) but the features must be finite, one row per output
+    and the same number of columns on both sides.
+
+    ``seed`` only labels the report here: the caller drew the samples.  ``None`` records that
+    they were drawn without a recorded seed; otherwise it follows the one seed rule
+    (:func:`reference.rng.check_seed`).
     """
     t0 = time.perf_counter() if started is None else started
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     selection_fraction = check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
     thresholds = check_int_at_least("thresholds", thresholds, 1)
     if seed is not None:
-        check_seed(seed)
-    featurize: Features = features if features is not None else (lambda o: o)
-    what = "outputs" if features is None else "features"
-    fp = _as_features(
-        featurize(np.asarray(outputs)), _rows(outputs, "outputs under x"), f"{what} under x"
-    )
-    fq = _as_features(
-        featurize(np.asarray(outputs_prime)),
-        _rows(outputs_prime, "outputs under x'"),
-        f"{what} under x'",
-    )
+        seed = check_seed(seed)
+    raw = features is None
+    out_p = check_outputs(outputs, None, "outputs under x", finite=raw)
+    out_q = check_outputs(outputs_prime, None, "outputs under x'", finite=raw)
+    check_same_output_space(out_p, out_q, "outputs under x", "outputs under x'")
+    if features is None:
+        fp, fq = out_p.reshape(len(out_p), -1), out_q.reshape(len(out_q), -1)
+    else:
+        fp = check_outputs(features(np.asarray(outputs)), len(out_p), "features under x")
+        fq = check_outputs(features(np.asarray(outputs_prime)), len(out_q), "features under x'")
+        fp, fq = fp.reshape(len(fp), -1), fq.reshape(len(fq), -1)
+        check_same_output_space(fp, fq, "features under x", "features under x'")
     cut_p = int(len(fp) * selection_fraction)
     cut_q = int(len(fq) * selection_fraction)
     if min(cut_p, cut_q, len(fp) - cut_p, len(fq) - cut_q) < 1:
@@ -262,16 +259,21 @@ def event_audit(
     """Draw ``samples`` outputs under each input of ``pair`` (independent streams spawned from
     ``seed``) and run :func:`event_audit_from_samples`.
 
-    ``claim`` must be made under ``pair``'s relation, and the mechanism must return ``samples``
-    finite outputs per call (``ValueError`` otherwise, before any statistic is computed).
+    Checked before anything is drawn: ``claim`` is made under ``pair``'s relation, ``seed``
+    follows the one seed rule (:func:`reference.rng.check_seed`) and the tuning arguments are in
+    range.  Checked before any statistic: each ``sample`` call returns ``samples`` outputs, of one
+    shape per output on both inputs, and what is audited (the outputs, or their ``features``) is
+    finite (``ValueError`` naming the side otherwise).
     """
     t0 = time.perf_counter()
     samples = check_int_at_least("samples", samples, 4)
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
+    check_int_at_least("thresholds", thresholds, 1)
     check_claim_matches_pair(claim, pair)
-    rng_p, rng_q = (
-        np.random.default_rng(s) for s in np.random.SeedSequence(check_seed(seed)).spawn(2)
-    )
-    # the shape here; finiteness of what is audited (the features) in event_audit_from_samples
+    seed = check_seed(seed)
+    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    # the row counts here; finiteness of what is audited in event_audit_from_samples
     outputs = check_outputs(
         mechanism.sample(pair.x, rng_p, samples), samples, "outputs under x", finite=False
     )

@@ -47,6 +47,7 @@ from audit.protocols import (
     DensityMechanism,
     Mechanism,
     NeighbouringPair,
+    NeighbourRelation,
     PrivacyClaim,
     StreamPolicy,
     check_claim_matches_pair,
@@ -160,6 +161,7 @@ class CheckReport:
             "",
             f"Verdict: **{'pass' if self.passed else 'FAIL'}** ({self.runtime_seconds:.0f} s).",
             "",
+            *([f"Claim: {self.claim.label}.", ""] if self.claim.label else []),
             "| check | result | verdict |",
             "|---|---|---|",
             f"| {p.method.replace('_', ' ')} privacy vs claim ({self.claim.epsilon:g}, "
@@ -234,11 +236,18 @@ def run_check(
     """Run every check of the module docstring on ``target``.
 
     For a mechanism, ``claim`` must be made under the relation of ``pair`` (the command line builds
-    it so); for a policy, under ``"t_neighbouring"``.
+    it so); for a policy, under ``"t_neighbouring"``, and no ``pair`` is taken (the policy runs on
+    the worst-case t-neighbouring streams).  A mismatch is a ``ValueError``: the claim is never
+    rewritten.
     """
     t0 = time.perf_counter()
     seed = check_seed(seed)
     policy = load_target(target, paths)
+    if isinstance(policy, StreamPolicy) and pair is not None:
+        raise ValueError(
+            f"pair (--pair) is for mechanisms only: target {target!r} is a bandit policy "
+            "(StreamPolicy), audited on the worst-case t-neighbouring streams; drop --pair"
+        )
     if not isinstance(policy, StreamPolicy):
         if pair is None:
             raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
@@ -340,12 +349,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
     """Entry point; 0 if every check passes, 1 if one fails, 2 on bad input."""
     args = build_parser(prog).parse_args(argv)
     try:
-        # The claim is made under the relation the neighbours are given under: the pair's for a
-        # mechanism, t-neighbouring streams (Definition 1 of Shariff & Sheffet) for a policy.
-        relation = (
-            "t_neighbouring" if args.pair is None else load_pair(args.pair, args.path).relation
+        # The command line builds the claim itself, under the relation the neighbours are given
+        # under (the pair's for a mechanism, t-neighbouring streams -- Definition 1 of Shariff &
+        # Sheffet -- for a policy), and says so in the claim's label, which the report shows.
+        if args.pair is None:
+            relation: NeighbourRelation = "t_neighbouring"
+            source = "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
+        else:
+            relation = load_pair(args.pair, args.path).relation
+            source = f"the relation of --pair {args.pair}"
+        claim = PrivacyClaim(
+            args.epsilon, args.delta, relation, f"claimed (ε, δ) under {relation!r} ({source})"
         )
-        claim = PrivacyClaim(args.epsilon, args.delta, relation, "claimed (ε, δ)")
         prepare_output_dir(args.out)
         report = run_check(
             args.target,

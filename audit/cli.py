@@ -131,6 +131,27 @@ def _run_audit(argv: Sequence[str]) -> int:
     from audit.results import SCHEMA_VERSION, to_jsonable
 
     args = _audit_parser().parse_args(argv)
+    config: BatteryConfig | None = None
+    if args.audit_command == "privacy":  # every flag is checked before the folder and any work
+        scale = 10 if args.quick else 1
+        if args.samples // scale < 100:
+            print(
+                f"error: --samples must be >= {100 * scale} with --quick, got {args.samples}",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            config = BatteryConfig(
+                white_box_samples=args.samples // scale,
+                black_box_samples=args.samples // scale,
+                stream_runs=max(4, args.stream_runs // scale),
+                accuracy_runs=max(3, 30 // scale),
+                family_alpha=args.alpha,
+                seed=args.seed,
+            )
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     try:
         prepare_output_dir(args.out)
     except ValueError as err:
@@ -153,26 +174,7 @@ def _run_audit(argv: Sequence[str]) -> int:
             print(f"FALSE ALARM: {alarm}")
         print(f"report: {args.out / 'papers.md'}")
         return 1 if (papers_report.false_alarms or papers_report.missed) else 0
-    if args.audit_command == "privacy":
-        scale = 10 if args.quick else 1
-        if args.samples // scale < 100:
-            print(
-                f"error: --samples must be >= {100 * scale} with --quick, got {args.samples}",
-                file=sys.stderr,
-            )
-            return 2
-        try:
-            config = BatteryConfig(
-                white_box_samples=args.samples // scale,
-                black_box_samples=args.samples // scale,
-                stream_runs=max(4, args.stream_runs // scale),
-                accuracy_runs=max(3, 30 // scale),
-                family_alpha=args.alpha,
-                seed=args.seed,
-            )
-        except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
+    if config is not None:
         report = run_privacy_battery(config, progress=not args.no_progress)
         report.write(args.out)
         if args.json:

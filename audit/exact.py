@@ -38,7 +38,9 @@ from audit.protocols import (
     NeighbouringPair,
     PrivacyClaim,
     check_claim_matches_pair,
+    check_log_densities,
     check_outputs,
+    check_same_output_space,
 )
 from audit.results import CurvePoint, PrivacyAuditResult
 from audit.stats import (
@@ -200,18 +202,40 @@ def _default_grid(losses: Sequence[FloatArray], claim: PrivacyClaim) -> FloatArr
 
 
 def _check_losses(losses: object, name: str) -> FloatArray:
-    """Privacy-loss draws: a non-empty 1-D float array, no NaN and no ``-inf`` (``+inf``, an output
-    impossible under the other input, is allowed)."""
-    arr = np.asarray(losses, dtype=np.float64)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of losses, got shape {arr.shape}")
+    """Privacy-loss draws: a 1-D float array of at least 2 losses (the empirical-Bernstein bound
+    needs two), no NaN and no ``-inf`` (``+inf``, an output impossible under the other input, is
+    allowed).  Nothing is flattened or dropped."""
+    try:
+        arr = np.asarray(losses, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"{name} must be a numeric 1-D array of losses, got {type(losses).__name__} ({err})"
+        ) from err
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of at least 2 losses, got shape {arr.shape}"
+        )
     if np.isnan(arr).any():
         raise ValueError(f"{name} contain {int(np.isnan(arr).sum())} NaN values")
     if (arr == -np.inf).any():
         raise ValueError(
-            f"{name} contain -inf: an output impossible under the input that generated it"
+            f"{name} contain {int((arr == -np.inf).sum())} -inf values: a loss of -inf is an "
+            "output impossible under the input that generated it"
         )
     return arr
+
+
+def _check_epsilon_grid(epsilons: object) -> FloatArray:
+    """The curve's grid: a non-empty 1-D array of finite ``ε ≥ 0``."""
+    try:
+        grid = np.asarray(epsilons, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"epsilons must be a numeric 1-D array, got {epsilons!r}") from err
+    if grid.ndim != 1 or grid.size == 0:
+        raise ValueError(f"epsilons must be a non-empty 1-D array, got shape {grid.shape}")
+    if not np.isfinite(grid).all() or (grid < 0.0).any():
+        raise ValueError(f"epsilons must be finite and >= 0, got {grid.tolist()!r}")
+    return grid
 
 
 def privacy_loss_audit(
@@ -234,7 +258,15 @@ def privacy_loss_audit(
         claim: the claimed ``(ε, δ)``.
         confidence: ``1 − β``.  Each direction is tested at ``β/2`` (Bonferroni), so the test's
             false-alarm probability on a pair where the claim holds is at most ``β``.
-        epsilons: grid for the reported curve (default: 81 points up to the 99.99% loss quantile).
+        epsilons: grid for the reported curve (default: 81 points up to the 99.99% loss quantile);
+            a non-empty 1-D array of finite ``ε ≥ 0``.
+        seed: only a label for the report: the caller drew the losses.  ``None`` records that
+            they were drawn without a recorded seed; otherwise it follows the one seed rule
+            (:func:`reference.rng.check_seed`).
+
+    Each loss array must be 1-D with at least 2 losses, no NaN and no ``-inf`` (``+inf``, an
+    output impossible under the other input, is valid evidence); ``ValueError`` naming
+    ``losses_p`` or ``losses_q`` otherwise, before anything is computed.
 
     The verdict is a violation iff ``max`` over directions of the level-``β/2`` empirical-Bernstein
     lower bound on ``δ(ε_claim)`` exceeds ``δ_claim``.  ``epsilon_lower_bound`` is the largest
@@ -247,11 +279,11 @@ def privacy_loss_audit(
     t0 = time.perf_counter() if started is None else started
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     if seed is not None:
-        check_seed(seed)
+        seed = check_seed(seed)
     beta = 1.0 - confidence
     lp = _check_losses(losses_p, "losses_p")
     lq = _check_losses(losses_q, "losses_q")
-    grid = _default_grid([lp, lq], claim) if epsilons is None else np.asarray(epsilons)
+    grid = _default_grid([lp, lq], claim) if epsilons is None else _check_epsilon_grid(epsilons)
 
     def bounds_at(eps: float) -> tuple[CurvePoint, list[FloatArray]]:
         summands = [hockey_stick_summands(x, eps) for x in (lp, lq)]
@@ -299,6 +331,37 @@ def privacy_loss_audit(
     )
 
 
+def _density_losses(
+    mechanism: DensityMechanism[DataT],
+    data: DataT,
+    other: DataT,
+    rng: np.random.Generator,
+    size: int,
+    sides: tuple[str, str],
+) -> tuple[FloatArray, FloatArray]:
+    """Outputs drawn under ``data`` (checked) and their privacy losses against ``other``."""
+    own_side, other_side = sides
+    outputs = check_outputs(mechanism.sample(data, rng, size), size, f"outputs under {own_side}")
+    drawn = f"at the outputs drawn under {own_side}"
+    own = check_log_densities(
+        mechanism.log_density(data, outputs),
+        size,
+        f"log_density under {own_side} {drawn}",
+        generating=True,
+    )
+    alt = check_log_densities(
+        mechanism.log_density(other, outputs),
+        size,
+        f"log_density under {other_side} {drawn}",
+        generating=False,
+        other=other_side,
+    )
+    out = np.full(own.shape, np.inf)
+    possible = np.isfinite(alt)
+    out[possible] = own[possible] - alt[possible]
+    return outputs, out
+
+
 def density_privacy_losses(
     mechanism: DensityMechanism[DataT],
     data: DataT,
@@ -308,26 +371,13 @@ def density_privacy_losses(
 ) -> FloatArray:
     """``size`` draws of ``L = log p_data(o) − log p_other(o)`` with ``o ~ M(data)``.
 
-    An output impossible under ``other`` (``log p_other = −∞``) gives ``L = +∞``; the density of
-    the generating input must be finite on its own outputs.
+    An output impossible under ``other`` (``log p_other = −∞``) gives ``L = +∞``.  The outputs must
+    be ``size`` finite rows, the density of ``data`` finite on them, and the density of ``other``
+    finite or ``-inf`` (:func:`audit.protocols.check_outputs`,
+    :func:`audit.protocols.check_log_densities`; ``ValueError`` otherwise).
     """
     size = check_int_at_least("size", size, 1)
-    outputs = check_outputs(mechanism.sample(data, rng, size), size, "outputs")
-    own = np.asarray(mechanism.log_density(data, outputs), dtype=np.float64)
-    alt = np.asarray(mechanism.log_density(other, outputs), dtype=np.float64)
-    for dens, which in ((own, "the input that generated the outputs"), (alt, "the other input")):
-        if dens.shape != (size,):
-            raise ValueError(
-                f"log_density under {which} must have shape ({size},), got {dens.shape}"
-            )
-    if np.any(~np.isfinite(own)):
-        raise ValueError("log_density of the input that generated the outputs must be finite")
-    if np.any(np.isnan(alt) | (alt == np.inf)):
-        raise ValueError("log_density of the other input must be finite or -inf, got NaN or +inf")
-    out = np.full(own.shape, np.inf)
-    possible = np.isfinite(alt)
-    out[possible] = own[possible] - alt[possible]
-    return out
+    return _density_losses(mechanism, data, other, rng, size, ("data", "other"))[1]
 
 
 def white_box_audit(
@@ -346,17 +396,28 @@ def white_box_audit(
 
     ``L = log p_x(o) − log p_{x'}(o)``; an output impossible under the other input gives ``+∞``.
     Outputs are drawn from two independent streams spawned from ``seed``.
+
+    Checked before anything is drawn: ``claim`` is made under ``pair``'s relation, ``seed``
+    follows the one seed rule (:func:`reference.rng.check_seed`), ``confidence`` and
+    ``epsilons`` are valid.  Checked before any statistic (``ValueError`` naming the side ``x``
+    or ``x'``): each ``sample`` call returns ``samples`` finite outputs, of one shape per output
+    on both inputs; ``log_density`` returns one value per output, finite under the input that
+    drew the outputs and finite or ``-inf`` under the other, never NaN.
     """
     t0 = time.perf_counter()
     samples = check_int_at_least("samples", samples, 2)
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    if epsilons is not None:
+        _check_epsilon_grid(epsilons)
     check_claim_matches_pair(claim, pair)
-    rng_p, rng_q = (
-        np.random.default_rng(s) for s in np.random.SeedSequence(check_seed(seed)).spawn(2)
-    )
-
+    seed = check_seed(seed)
+    rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    out_p, losses_p = _density_losses(mechanism, pair.x, pair.x_prime, rng_p, samples, ("x", "x'"))
+    out_q, losses_q = _density_losses(mechanism, pair.x_prime, pair.x, rng_q, samples, ("x'", "x"))
+    check_same_output_space(out_p, out_q, "outputs under x", "outputs under x'")
     return privacy_loss_audit(
-        density_privacy_losses(mechanism, pair.x, pair.x_prime, rng_p, samples),
-        density_privacy_losses(mechanism, pair.x_prime, pair.x, rng_q, samples),
+        losses_p,
+        losses_q,
         claim,
         name=name,
         mechanism=repr(mechanism),

@@ -15,6 +15,13 @@ returning ``size`` independent outputs stacked along axis 0.  A white-box mechan
 
 returning ``log p_data(o)`` for each output (``-inf`` where the output is impossible), with respect
 to a base measure that does not depend on ``data``.
+
+What an audit accepts from such an object is checked before any statistic is computed, by the
+``check_*`` functions at the end of this module (one place for every audit): outputs are finite,
+numeric, ``size`` rows per call and of one shape per output on both inputs; log-densities have
+one value per output and no NaN; actions are integer arm indices in range; a claim is tested only
+on a pair of its own neighbouring relation.  Each refusal is a ``ValueError`` naming the side
+(``x`` or ``x'``) and what was found.
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ __all__ = [
     "StreamPolicy",
     "check_actions",
     "check_claim_matches_pair",
+    "check_log_densities",
     "check_outputs",
+    "check_same_output_space",
 ]
 
 NeighbourRelation: TypeAlias = Literal["add_remove", "replace_one", "t_neighbouring"]
@@ -72,7 +81,8 @@ class StreamPolicy(Protocol):
     """A bandit algorithm run on a whole input stream (for joint-DP audits).
 
     ``run`` consumes a fixed stream (decision sets ``(n, K, d)`` and reward tables ``(n, K)``) and
-    returns the index of the action it took on each day (shape ``(n,)``).
+    returns the index of the action it took on each day (shape ``(n,)``, integer values in
+    ``[0, K_t)``; the audits check this with :func:`check_actions`).
     """
 
     def run(
@@ -137,29 +147,93 @@ def check_claim_matches_pair(claim: PrivacyClaim, pair: NeighbouringPair[Any]) -
         )
 
 
-def check_outputs(outputs: object, size: int, name: str, *, finite: bool = True) -> FloatArray:
+def _count_nonfinite(arr: np.ndarray[Any, Any]) -> str:
+    """``"3 NaN values"``, ``"2 +inf values"`` or ``"3 NaN and 1 +inf and 1 -inf values"``."""
+    nan = int(np.isnan(arr).sum())
+    pos = int((arr == np.inf).sum())
+    neg = int((arr == -np.inf).sum())
+    parts = [
+        f"{nan} NaN" if nan else "",
+        f"{pos} +inf" if pos else "",
+        f"{neg} -inf" if neg else "",
+    ]
+    return " and ".join(part for part in parts if part) + " values"
+
+
+def check_outputs(
+    outputs: object, size: int | None, name: str, *, finite: bool = True
+) -> FloatArray:
     """Mechanism outputs (or features) as a float array with ``size`` rows, every entry finite.
 
-    A NaN or infinite output is refused: no event frequency or density computed from it means
-    anything, and silently dropping it would change the law being audited.  ``name`` says which
-    side it is (e.g. ``"outputs under x'"``).  ``finite=False`` checks the shape only, for raw
-    outputs that a feature map turns into what is audited (a mechanism may encode "no release"
-    as NaN if its feature map handles it; the features are then checked).
+    ``size=None`` accepts any positive number of rows (samples drawn by the caller).  A NaN or
+    infinite output is refused: no event frequency or density computed from it means anything,
+    and silently dropping it would change the law being audited.  ``name`` says which side it is
+    (e.g. ``"outputs under x'"``).  ``finite=False`` checks the shape only, for raw outputs that a
+    feature map turns into what is audited (a mechanism may encode "no release" as NaN if its
+    feature map handles it; the features are then checked).
     """
     try:
         arr = np.asarray(outputs, dtype=np.float64)
     except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be numeric arrays, got {type(outputs).__name__}") from err
-    if arr.ndim == 0 or arr.shape[0] != size:
+        raise ValueError(
+            f"{name} must be a numeric array of outputs stacked along axis 0, got "
+            f"{type(outputs).__name__} ({err})"
+        ) from err
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must stack outputs along axis 0, got a scalar")
+    if size is None and arr.shape[0] == 0:
+        raise ValueError(f"{name} must hold at least one output, got an array of shape {arr.shape}")
+    if size is not None and arr.shape[0] != size:
         raise ValueError(
             f"{name} must stack {size} outputs along axis 0, got an array of shape {arr.shape}"
         )
-    bad = ~np.isfinite(arr)
-    if finite and bad.any():
-        nan = int(np.isnan(arr).sum())
+    if finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} contain {_count_nonfinite(arr)}; an audit needs finite outputs")
+    return arr
+
+
+def check_same_output_space(
+    outputs: FloatArray, outputs_prime: FloatArray, name: str, name_prime: str
+) -> None:
+    """Outputs under ``x`` and ``x'`` must be of one shape per output (one output space): an event
+    or a density compares the two laws on the same outputs, so ``(size, 1)`` against
+    ``(size, 2)`` is refused rather than read through a common first column."""
+    if outputs.shape[1:] != outputs_prime.shape[1:]:
         raise ValueError(
-            f"{name} contain {nan} NaN and {int(bad.sum()) - nan} infinite values; "
-            "an audit needs finite outputs"
+            f"{name} and {name_prime} must have the same shape per output (one output space), "
+            f"got {outputs.shape[1:]} and {outputs_prime.shape[1:]} "
+            f"(arrays of shape {outputs.shape} and {outputs_prime.shape})"
+        )
+
+
+def check_log_densities(
+    values: object, size: int, name: str, *, generating: bool, other: str = "the other input"
+) -> FloatArray:
+    """``log_density`` of a :class:`DensityMechanism` at ``size`` outputs, as a float array.
+
+    Required: shape ``(size,)`` and no NaN.  Under the input that generated the outputs
+    (``generating=True``) every value must be finite (an output is possible under the law it was
+    drawn from); under the other input ``-inf`` is allowed (the output is impossible there, a
+    privacy loss of ``+inf``) but ``+inf`` is not.  ``other`` names that input in the message.
+    """
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"{name} must be a numeric array of shape ({size},), got {type(values).__name__} ({err})"
+        ) from err
+    if arr.shape != (size,):
+        raise ValueError(f"{name} must have shape ({size},), one value per output, got {arr.shape}")
+    if generating and not np.isfinite(arr).all():
+        raise ValueError(
+            f"{name} contain {_count_nonfinite(arr)}; the density of the input that generated "
+            "the outputs must be finite on them"
+        )
+    bad = np.isnan(arr) | (arr == np.inf)
+    if bad.any():
+        raise ValueError(
+            f"{name} contain {_count_nonfinite(arr[bad])}; allowed: finite values, "
+            f"or -inf where an output is impossible under {other}"
         )
     return arr
 
@@ -169,12 +243,18 @@ def check_actions(
 ) -> IntArray:
     """The action indices a :class:`StreamPolicy` returned for one run, as ``int64``.
 
-    Required: one action per day (shape ``(n,)``), integer values (an integer dtype, or floats
-    that are exact integers; booleans, NaN and fractions are refused), and day ``t``'s action in
-    ``[0, K_t)`` for its ``K_t`` arms.
+    Required: one action per day (shape ``(n,)``); integer values -- an integer dtype, or a float
+    dtype whose values are all exact integers (``2.0`` is arm 2); booleans, strings, objects,
+    NaN, infinities and fractions are refused -- and day ``t``'s action in ``[0, K_t)`` for its
+    ``K_t`` arms.  Nothing is rounded, truncated or wrapped.
     """
     n = len(decision_sets)
-    arr = np.asarray(actions)
+    try:
+        arr = np.asarray(actions)
+    except ValueError as err:  # ragged nested sequences
+        raise ValueError(
+            f"{name} must be an array of shape ({n},), one action per day: {err}"
+        ) from err
     if arr.shape != (n,):
         raise ValueError(f"{name} must have shape ({n},), one action per day, got {arr.shape}")
     if arr.dtype == np.bool_ or not (
@@ -183,16 +263,21 @@ def check_actions(
         raise ValueError(f"{name} must be integer arm indices, got dtype {arr.dtype}")
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name} contain NaN or infinite values")
-        if not np.all(arr == np.round(arr)):
-            raise ValueError(f"{name} must be integer arm indices, got non-integer values")
-    out = arr.astype(np.int64)
+            raise ValueError(f"{name} contain {_count_nonfinite(arr)}; actions are arm indices")
+        fractional = np.flatnonzero(arr != np.round(arr))
+        if fractional.size:
+            day = int(fractional[0])
+            raise ValueError(
+                f"{name} must be integer arm indices, got non-integer values ({fractional.size} "
+                f"of {n}; day {day + 1}: {float(arr[day])!r})"
+            )
     sizes = np.array([len(arms) for arms in decision_sets], dtype=np.int64)
-    bad = np.flatnonzero((out < 0) | (out >= sizes))
+    # compared in the returned dtype, before any cast (a huge float or uint must not wrap around)
+    bad = np.flatnonzero((arr < 0) | (arr >= sizes))
     if bad.size:
         day = int(bad[0])
         raise ValueError(
             f"{name}: the action of day {day + 1} must be in [0, {int(sizes[day])}) (the arms of "
-            f"that day), got {int(out[day])}; {bad.size} of {n} actions are out of range"
+            f"that day), got {arr[day].item()!r}; {bad.size} of {n} actions are out of range"
         )
-    return out
+    return arr.astype(np.int64)

@@ -55,6 +55,7 @@ from reference.shariff_sheffet.bounds import (
 )
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
+    VARIANTS,
     Calibration,
     PrivacyParameters,
     ProblemConstants,
@@ -62,7 +63,18 @@ from reference.shariff_sheffet.regularizers import (
     regularizer_spec,
 )
 from reference.shariff_sheffet.simulation import STREAMS
-from reference.validation import check_alpha, check_array, check_in_range, check_int_at_least
+from reference.validation import (
+    check_alpha,
+    check_array,
+    check_callable,
+    check_choice,
+    check_delta,
+    check_in_range,
+    check_instance,
+    check_int_array,
+    check_int_at_least,
+    check_nonnegative,
+)
 
 __all__ = [
     "FloorCheck",
@@ -80,6 +92,19 @@ __all__ = [
 ]
 
 Theorem = Literal["thm5", "thm6"]
+THEOREMS: tuple[Theorem, ...] = ("thm5", "thm6")
+
+
+def _confidence(confidence: float) -> float:
+    return check_in_range("confidence", confidence, 0.0, 1.0)
+
+
+def _check_policy(policy: object) -> None:
+    if not callable(getattr(policy, "run", None)):
+        raise ValueError(
+            "policy must be a StreamPolicy (an object with a method "
+            f"run(decision_sets, reward_tables, rng)), got {policy!r:.80}"
+        )
 
 
 def theorem_bound(
@@ -90,8 +115,12 @@ def theorem_bound(
     bounds: RegularizerBounds,
     gap: float = 0.0,
 ) -> float:
-    """Eq. (2) (``"thm5"``) or Eq. (3) (``"thm6"``, needs ``gap > 0``) at horizon ``n``."""
-    c = constants
+    """Eq. (2) (``"thm5"``) or Eq. (3) (``"thm6"``, needs ``gap > 0``) at horizon ``n``.
+
+    ``gap`` is checked (``>= 0``) whichever theorem reads it."""
+    check_choice("theorem", theorem, THEOREMS)
+    c = check_instance("constants", constants, ProblemConstants)
+    check_nonnegative("gap", gap)
     if theorem == "thm5":
         return regret_bound_thm5(n, c.d, c.L, c.S, c.B, c.sigma, alpha, bounds)
     if theorem == "thm6":
@@ -125,7 +154,9 @@ def regret_containment_audit(
     t0 = time.perf_counter()
     n = check_int_at_least("n", n, 2)
     alpha = check_alpha(1.0 / n if alpha is None else alpha)
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    confidence = _confidence(confidence)
+    check_choice("theorem", theorem, THEOREMS)
+    runs = check_int_at_least("runs", runs, 1)
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
     bound = (
@@ -139,7 +170,7 @@ def regret_containment_audit(
         num_arms=num_arms,
         gap=gap,
         n=n,
-        seeds=child_seeds(seed, 0, check_int_at_least("runs", runs, 1)),
+        seeds=child_seeds(seed, 0, runs),
         privacy=privacy,
         alpha=alpha,
         checkpoints=[n],
@@ -214,9 +245,12 @@ def _fit_slope(
     (``"log_link"``): validation, the clustered model on ``ln form`` and on ``ln x``, and the
     one-sided ``t`` test of ``b ≤ 1`` with ``R − 1`` degrees of freedom."""
     label = "regrets" if model == "log_ols" else "values"
+    confidence = _confidence(confidence)
     x = check_array("x", x)
     form = check_array("form", form)
     y = check_array(label, values)
+    if y.ndim == 2 and y.shape[0] == 0:
+        raise ValueError(f"{label} must hold at least one replicate (row), got shape {y.shape}")
     if y.ndim != 2 or y.shape[1] != form.size or x.shape != form.shape:
         raise ValueError(f"{label} must have shape (R, {form.size}) matching x and form")
     if form.size < 2 or np.ptp(np.log(form)) == 0.0:
@@ -367,9 +401,11 @@ def regret_scaling_in_dimension(
     (proofs_notes/audit/regret.md), with containment as the theorem's actual guarantee.
     """
     n = check_int_at_least("n", n, 2)
-    grid = sorted({check_int_at_least("dims", int(d), 2) for d in dims})
+    grid = sorted({int(d) for d in check_int_array("dims", dims, 2, ndim=1)})
     if len(grid) < 2:
         raise ValueError(f"dims must hold at least two distinct values >= 2, got {list(dims)}")
+    confidence = _confidence(confidence)
+    check_choice("theorem", theorem, THEOREMS)
     alpha = 1.0 / n
     seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
     regrets = np.empty((len(seeds), len(grid)))
@@ -421,11 +457,21 @@ def regret_scaling_in_privacy(
     """
     if variant == "nonprivate":
         raise ValueError("variant must be a private variant (the excess is over 'nonprivate')")
+    check_choice("variant", variant, ("gaussian", "wishart", "wishart_unshifted"))
     n = check_int_at_least("n", n, 2)
-    grid = sorted({check_in_range("epsilons", float(e), 0.0, math.inf) for e in epsilons})
+    eps_values = check_array("epsilons", epsilons, ndim=1)
+    if np.any(eps_values <= 0.0):
+        raise ValueError(f"epsilons must all be in (0, inf), got {eps_values.tolist()}")
+    grid = sorted({float(e) for e in eps_values})
     if len(grid) < 2:
         raise ValueError(f"epsilons must hold at least two distinct values > 0, got {epsilons}")
-    to_mechanism = (lambda e: e) if mechanism_epsilon is None else mechanism_epsilon
+    check_delta(delta)
+    confidence = _confidence(confidence)
+    to_mechanism = (
+        (lambda e: e)
+        if mechanism_epsilon is None
+        else check_callable("mechanism_epsilon", mechanism_epsilon)
+    )
     alpha = 1.0 / n
     seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
     baseline = _final_regrets("nonprivate", d, num_arms, gap, n, seeds, None)
@@ -477,6 +523,8 @@ def regret_scaling_in_n(
     first = check_int_at_least("first", first, 1)
     if first >= n:
         raise ValueError(f"first must be < n={n}, got {first}")
+    confidence = _confidence(confidence)
+    check_choice("theorem", theorem, THEOREMS)
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
@@ -593,9 +641,18 @@ def regret_regression_check(
     along the runs for both.  The scaling verdict is meaningful where the reference's regret is
     sublinear at this horizon (the non-private variant; see proofs_notes/audit/regret.md)."""
     t0 = time.perf_counter()
+    _check_policy(policy)
+    check_choice("reference", reference, VARIANTS)
     n = check_int_at_least("n", n, 2)
+    first = check_int_at_least("first", first, 1)
+    if first >= n:
+        raise ValueError(f"first must be < n={n}, got {first}")
+    confidence = _confidence(confidence)
+    check_choice("theorem", theorem, THEOREMS)
     seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
     alpha = 1.0 / n
+    constants = ProblemConstants(d=d)
+    _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
     marks = np.unique(
         np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64)
     )
@@ -618,8 +675,6 @@ def regret_regression_check(
         pvalue = 1.0
     else:
         pvalue = float(stats.wilcoxon(difference, alternative="greater").pvalue)
-    constants = ProblemConstants(d=d)
-    _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
     form, exponent = _theorem_form(theorem, marks, constants, alpha, bounds, gap)
     x = marks.astype(np.float64)
 
@@ -695,6 +750,7 @@ def cor15_floor_check(
     values = check_array("regrets", regrets, ndim=1)  # NaN or inf refused: no verdict from them
     if values.size < 2:
         raise ValueError("regrets must be a 1-dimensional array of at least 2 runs")
+    confidence = _confidence(confidence)
     bound = cor15_regret_lower_bound(num_arms, n, epsilon)
     mean = float(values.mean())
     if float(values.std(ddof=1)) == 0.0:

@@ -76,6 +76,7 @@ from audit.sajed_sheffet_nas import (
     ExactNAS,
     NASConfig,
     NASVariant,
+    check_claims,
     exact_audit_result,
     halting_time_log_pmf,
     max_abs_log_ratio,
@@ -90,12 +91,18 @@ from audit.sajed_sheffet_nas import (
     nas_worst_case_pair,
 )
 from reference._typing import FloatArray
-from reference.rng import as_generator, as_seed_sequence
+from reference.rng import SeedLike, as_generator, as_seed_sequence, child_seeds
 from reference.sajed_sheffet.bandits import simulate_dpse_bernoulli
 from reference.sajed_sheffet.constants import dpse_epoch_parameters
 from reference.validation import (
     check_alpha,
+    check_array,
+    check_bool,
+    check_choice,
     check_epsilon,
+    check_finite,
+    check_in_range,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -179,6 +186,11 @@ class DPSEVariant:
     noise_on: Literal["r", "R_e"] = "r"
     shared_noise: bool = False
 
+    def __post_init__(self) -> None:
+        check_positive("scale_factor", self.scale_factor)
+        check_choice("noise_on", self.noise_on, ("r", "R_e"))
+        check_bool("shared_noise", self.shared_noise)
+
     def noise_scale(self, config: DPSEConfig) -> float:
         params = dpse_epoch_parameters(2, 1, config.beta, config.epsilon, noise_on=self.noise_on)
         return self.scale_factor * params.noise_scale
@@ -198,7 +210,7 @@ def laplace_difference_log_tail(y: float, scale: float) -> float:
     ``(1 + |z|/b) e^{−|z|/b}/(4b)``, so ``P[· > y] = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0`` and
     ``1 − (2 − y/b) e^{y/b}/4`` for ``y < 0``."""
     b = check_positive("scale", scale)
-    z = y / b
+    z = check_finite("y", y) / b
     if z >= 0.0:
         return math.log((2.0 + z) / 4.0) - z
     return math.log1p(-(2.0 - z) * math.exp(z) / 4.0)
@@ -208,8 +220,12 @@ def dpse_two_arm_log_pmf(config: DPSEConfig, variant: DPSEVariant, arm1_sum: int
     """``ln P`` of the epoch-1 outcomes ``(none, remove arm 0, remove arm 1)`` of Algorithm 3 with
     two arms (lines 17-20): arm ``j`` is removed iff ``μ̃_max − μ̃_j > θ``; with ``D = μ̄₀ − μ̄₁``,
     ``P[remove 1] = G(θ − D)`` and ``P[remove 0] = G(θ + D)`` (spec §6.2).  Shared noise: the
-    difference is noiseless and the outcome deterministic."""
+    difference is noiseless and the outcome deterministic.
+
+    ``arm1_sum`` is arm 1's epoch-1 reward sum, an integer in ``[0, r₁]``."""
+    _check_case(config, variant)
     r = config.rounds
+    arm1_sum = _check_sum(arm1_sum, r)
     theta = config.threshold
     d = (r - arm1_sum) / r
     if variant.shared_noise:
@@ -220,13 +236,39 @@ def dpse_two_arm_log_pmf(config: DPSEConfig, variant: DPSEVariant, arm1_sum: int
     b = variant.noise_scale(config)
     rm1 = laplace_difference_log_tail(theta - d, b)
     rm0 = laplace_difference_log_tail(theta + d, b)
-    none = math.log1p(-math.exp(rm1) - math.exp(rm0))
+    removed = math.exp(rm1) + math.exp(rm0)
+    # ``P[none]`` below the rounding of ``1 − P[remove]``: the interval form, in log space
+    none = math.log1p(-removed) if removed < 1.0 else _log_interval(-theta - d, theta - d, b)
     return np.array([none, rm0, rm1])
+
+
+def _log_interval(low: float, high: float, scale: float) -> float:
+    """``ln P[low < N₁ − N₂ ≤ high]`` for an interval on one side of 0 (``low ≥ 0`` or
+    ``high ≤ 0``), from the tails of :func:`laplace_difference_log_tail` (symmetric law)."""
+    if high <= 0.0:
+        low, high = -high, -low
+    near, far = laplace_difference_log_tail(low, scale), laplace_difference_log_tail(high, scale)
+    if far >= near:
+        return -math.inf
+    return near + math.log1p(-math.exp(far - near))
+
+
+def _check_case(config: object, variant: object) -> None:
+    check_instance("config", config, DPSEConfig)
+    check_instance("variant", variant, DPSEVariant)
+
+
+def _check_sum(arm1_sum: int, rounds: int) -> int:
+    s = check_int_at_least("arm1_sum", arm1_sum, 0)
+    if s > rounds:
+        raise ValueError(f"arm1_sum must be in [0, r_1] = [0, {rounds}] (a reward sum), got {s}")
+    return s
 
 
 def dpse_exact_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
     """Exact pure ε of DP-SE's pulled-arm sequence on P-SE-1 (the ratio of epoch 1's outcome; later
     epochs see identical data)."""
+    _check_case(config, variant)
     lp = dpse_two_arm_log_pmf(config, variant, config.arm1_sum)
     lq = dpse_two_arm_log_pmf(config, variant, config.arm1_sum - 1)
     return max_abs_log_ratio(lp, lq, np.zeros(3))
@@ -237,6 +279,8 @@ def dpse_exact_audit(
 ) -> list[PrivacyAuditResult]:
     """Exact audits of DP-SE's epoch-1 elimination decision on P-SE-1 against each claim."""
     t0 = time.perf_counter()
+    _check_case(config, variant)
+    claims = check_claims(claims)
     value = dpse_exact_epsilon(config, variant)
     return [
         exact_audit_result(
@@ -254,7 +298,7 @@ def dpse_sample_outcomes(
     config: DPSEConfig,
     variant: DPSEVariant,
     arm1_sum: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     size: int,
 ) -> FloatArray:
     """``size`` epoch-1 outcomes (0 none, 1 remove arm 0, 2 remove arm 1) of two-arm DP-SE.
@@ -265,9 +309,11 @@ def dpse_sample_outcomes(
     pulled-arm sequence over ``T = 2r₁ + 2`` rounds is a bijective image of this outcome
     (``(…, 0, 0)``, ``(…, 1, 1)``, ``(…, 0, 1)``).
     """
+    rng = as_generator(rng)
+    _check_case(config, variant)
     size = check_int_at_least("size", size, 1)
     r = config.rounds
-    means = np.array([1.0, arm1_sum / r])
+    means = np.array([1.0, _check_sum(arm1_sum, r) / r])
     b = variant.noise_scale(config)
     noise = rng.laplace(0.0, b, (size, 1 if variant.shared_noise else 2))
     noisy = means[None, :] + noise
@@ -285,7 +331,12 @@ def dpse_blackbox_audit(
     confidence: float = 0.95,
 ) -> list[PrivacyAuditResult]:
     """Event audit of the pulled-arm sequence (epoch-1 outcome) on P-SE-1."""
-    rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
+    _check_case(config, variant)
+    claims = check_claims(claims)
+    samples = check_int_at_least("samples", samples, 1)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    # child_seeds = SeedSequence(seed).spawn(2), without advancing a SeedSequence argument
+    rng_p, rng_q = (np.random.default_rng(s) for s in child_seeds(seed, 0, 2))
     out_p = dpse_sample_outcomes(config, variant, config.arm1_sum, rng_p, samples)
     out_q = dpse_sample_outcomes(config, variant, config.arm1_sum - 1, rng_q, samples)
     onehot: Features = lambda o: np.stack([o == 0, o == 1, o == 2], axis=1).astype(np.float64)  # noqa: E731
@@ -319,11 +370,15 @@ def dpse_accuracy_audit(
     ``runs`` runs of :func:`reference.sajed_sheffet.bandits.simulate_dpse_bernoulli` (unique best
     arm).  Ratio ``1{best eliminated}·2`` (``> 1`` iff failed)."""
     t0 = time.perf_counter()
-    mu = np.asarray(means, dtype=np.float64)
+    mu = check_array("means", means, ndim=1)
+    if mu.size < 2:
+        raise ValueError(f"means must hold at least 2 arms, got {mu.size}")
     best = int(np.argmax(mu))
     rng = as_generator(seed, "seed")
+    runs = check_int_at_least("runs", runs, 1)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     failed = np.zeros(runs)
-    for i in range(check_int_at_least("runs", runs, 1)):
+    for i in range(runs):
         run = simulate_dpse_bernoulli(mu, T, epsilon, beta, rng)
         failed[i] = 2.0 if run.elimination_epoch[best] >= 0 else 0.0
     return RunAuditResult.from_ratios(
@@ -384,6 +439,10 @@ def run_sajed_sheffet_battery(
     ``family_alpha`` (exact tests have p-values 0/1 and cannot raise false alarms).
     """
     seeds = [int(s) for s in as_seed_sequence(seed).generate_state(16)]
+    samples = check_int_at_least("samples", samples, 1)
+    family_alpha = check_in_range("family_alpha", family_alpha, 0.0, 1.0)
+    accuracy_runs = check_int_at_least("accuracy_runs", accuracy_runs, 1)
+    black_box = check_bool("black_box", black_box)
     conf = 1.0 - family_alpha
     nas1 = NASConfig(rule="exponential", cap=12)
     nas4 = NASConfig(rule="exponential", cap=9, alpha=0.9, beta=0.9)

@@ -47,7 +47,7 @@ from audit.blackbox import Features, event_audit_from_samples
 from audit.protocols import NeighbouringPair, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
-from reference.rng import as_generator, as_seed_sequence
+from reference.rng import SeedLike, as_generator, child_seeds
 from reference.sajed_sheffet.constants import (
     dp_exp_nas_c,
     dp_exp_nas_h,
@@ -64,9 +64,16 @@ from reference.sajed_sheffet.stopping import (
 )
 from reference.validation import (
     check_alpha,
+    check_array,
+    check_bool,
+    check_choice,
     check_epsilon,
+    check_finite,
     check_in_range,
+    check_instance,
     check_int_at_least,
+    check_nonempty,
+    check_nonnegative,
     check_positive,
 )
 
@@ -76,6 +83,7 @@ __all__ = [
     "ExactNAS",
     "NASConfig",
     "NASVariant",
+    "check_claims",
     "exact_audit_result",
     "halting_time_log_pmf",
     "max_abs_log_ratio",
@@ -118,8 +126,7 @@ class NASConfig:
     cap: int = 12
 
     def __post_init__(self) -> None:
-        if self.rule not in ("every_step", "exponential"):
-            raise ValueError(f"rule must be 'every_step' or 'exponential', got {self.rule!r}")
+        check_choice("rule", self.rule, ("every_step", "exponential"))
         check_epsilon(self.epsilon)
         check_alpha(self.alpha)
         check_alpha(self.beta, "beta")
@@ -155,6 +162,13 @@ class NASVariant:
     fresh_A: bool = True
     drop_c: bool = False
 
+    def __post_init__(self) -> None:
+        check_positive("sigma1", self.sigma1)
+        check_positive("sigma2", self.sigma2)
+        check_nonnegative("release_scale", self.release_scale)  # 0: L forgotten (a bug variant)
+        check_bool("fresh_A", self.fresh_A)
+        check_bool("drop_c", self.drop_c)
+
     def scales(self, config: NASConfig) -> tuple[float, float, float]:
         """``(σ₁, σ₂, σ₃)`` in the units of the data."""
         unit = config.range_R / config.epsilon
@@ -171,13 +185,46 @@ NAS_VARIANTS: dict[str, NASVariant] = {
 """The correct DP-NAS and its broken variants (privacy bugs, and ``c_dropped`` for accuracy)."""
 
 
+def _check_config(config: object) -> NASConfig:
+    return check_instance("config", config, NASConfig)
+
+
+def _check_variant(variant: object) -> NASVariant:
+    return check_instance("variant", variant, NASVariant)
+
+
+def check_claims(claims: Sequence[PrivacyClaim]) -> list[PrivacyClaim]:
+    """A non-empty sequence of :class:`~audit.protocols.PrivacyClaim` (an audit against no claim
+    would return an empty verdict)."""
+    if isinstance(claims, str | bytes) or not isinstance(claims, Sequence):
+        raise ValueError(f"claims must be a sequence of PrivacyClaim, got {claims!r:.80}")
+    if len(claims) == 0:
+        raise ValueError("claims must hold at least one PrivacyClaim")
+    return [check_instance(f"claims[{i}]", c, PrivacyClaim) for i, c in enumerate(claims)]
+
+
+def _check_pair(pair: object) -> NeighbouringPair[FloatArray]:
+    checked: NeighbouringPair[FloatArray] = check_instance("pair", pair, NeighbouringPair)
+    return checked
+
+
+def _stream(name: str, stream: FloatArray, config: NASConfig) -> FloatArray:
+    """A fixed input stream: 1-D, finite, at least the cap's length, samples in ``[−R, R]``."""
+    x = check_array(name, stream, ndim=1)
+    if x.size < config.stream_length:
+        raise ValueError(f"{name} must have at least {config.stream_length} samples, got {x.size}")
+    if np.any(np.abs(x) > config.range_R):
+        raise ValueError(f"{name}: samples must lie in [-R, R] with R = {config.range_R}")
+    return x
+
+
 def nas_worst_case_pair(config: NASConfig) -> NeighbouringPair[FloatArray]:
     """P-NAS-1 (spec §6.1): ``x = (R, …, R)`` and ``x'`` with ``X'_1 = −R``, of the cap's length.
 
     Every prefix sum from ``t = 2`` on moves by ``2R`` (the sensitivity of ``q_t``) in the same
     direction, and so does the release location ``X_{1:τ}``.
     """
-    n = config.stream_length
+    n = _check_config(config).stream_length
     x = np.full(n, config.range_R)
     x_prime = x.copy()
     x_prime[0] = -config.range_R
@@ -197,6 +244,7 @@ def nas_sign_flip_pair(
     ``margin + 4R`` under ``x'``: the loss is ``≈ ln((margin + 4R)/margin)`` whatever the noise scale
     (``ln 5 = 1.609`` at ``margin = R``).  Fresh noise keeps it near ``2R/σ₁``.
     """
+    _check_config(config)
     j = check_int_at_least("check_index", check_index, 1)
     if j >= len(config.check_times):
         raise ValueError(f"check_index must be < {len(config.check_times)}, got {check_index}")
@@ -236,11 +284,15 @@ def nas_query_values(
     8-9; Alg. 2 lines 11-12 with ``k = j``).  The rule halts at the first check with
     ``q_j ≥ A_j + B``.
     """
-    x = np.asarray(stream, dtype=np.float64).ravel()
-    if x.size < config.stream_length:
-        raise ValueError(f"stream must have at least {config.stream_length} samples, got {x.size}")
-    if np.any(np.abs(x) > config.range_R):
-        raise ValueError(f"stream samples must lie in [-R, R] with R = {config.range_R}")
+    return _query_values("stream", stream, config, drop_c=drop_c)
+
+
+def _query_values(
+    name: str, stream: FloatArray, config: NASConfig, *, drop_c: bool = False
+) -> tuple[FloatArray, FloatArray]:
+    _check_config(config)
+    check_bool("drop_c", drop_c)
+    x = _stream(name, stream, config)
     sums = np.cumsum(x)
     R, a, b, eps = config.range_R, config.alpha, config.beta, config.epsilon
     prefix = np.empty(len(config.check_times))
@@ -321,7 +373,8 @@ def halting_time_log_pmf(
     (≈ 1e-5 at the default) plus the ``e^{−width}`` tail.  The probabilities sum to one
     (``logsumexp`` of the result ≈ 0; checked by the tests).
     """
-    q = np.asarray(query_values, dtype=np.float64).ravel()
+    q = check_nonempty("query_values", check_array("query_values", query_values, ndim=1))
+    fresh_A = check_bool("fresh_A", fresh_A)
     s1 = check_positive("sigma1", sigma1)
     s2 = check_positive("sigma2", sigma2)
     n_per = check_int_at_least("points_per_scale", points_per_scale, 4)
@@ -372,9 +425,63 @@ class ExactNAS:
     epsilon: float
     prefix_shift: FloatArray
 
+    def __post_init__(self) -> None:
+        lp = _log_probabilities("log_pmf", self.log_pmf)
+        lq = _log_probabilities("log_pmf_prime", self.log_pmf_prime)
+        if lq.shape != lp.shape:
+            raise ValueError(
+                f"log_pmf_prime must have the shape of log_pmf {lp.shape}, got {lq.shape}"
+            )
+        _epsilon_value("halting_epsilon", self.halting_epsilon)
+        _epsilon_value("epsilon", self.epsilon)
+        shift = check_array("prefix_shift", self.prefix_shift, shape=(lp.size - 1,))
+        if np.any(shift < 0.0):
+            raise ValueError("prefix_shift must hold distances (>= 0)")
+
+
+def _log_probabilities(name: str, value: FloatArray, sign: float = 1.0) -> FloatArray:
+    """A non-empty 1-D array of log-probabilities: ``-inf`` (impossible) allowed, NaN and
+    ``+inf`` refused (``sign=-1``: the mirror, a non-negative array where ``+inf`` is allowed)."""
+    if isinstance(value, bool | np.bool_ | str | bytes) or value is None:
+        raise ValueError(f"{name} must be an array of log-probabilities, got {value!r:.80}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"{name} must be an array of log-probabilities, got {value!r:.80}"
+        ) from err
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-dimensional array, got shape {arr.shape}")
+    if np.any(np.isnan(arr)) or np.any(sign * arr == np.inf):
+        if sign < 0:
+            raise ValueError(f"{name} must not contain NaN or -inf (+inf allowed)")
+        raise ValueError(f"{name} must not contain NaN or +inf (-inf: an impossible outcome)")
+    return arr
+
+
+def _epsilon_value(name: str, value: float) -> float:
+    """An exact privacy loss: ``[0, inf]`` (``inf`` where exactly one side is impossible)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name} must be a real number in [0, inf], got {value!r:.80}")
+    if math.isnan(value) or value < 0.0:
+        raise ValueError(f"{name} must be in [0, inf], got {value!r}")
+    return float(value)
+
 
 def max_abs_log_ratio(lp: FloatArray, lq: FloatArray, extra: FloatArray) -> float:
-    """``max`` over outcomes of ``|lp − lq| + extra`` (``∞`` where exactly one side is impossible)."""
+    """``max`` over outcomes of ``|lp − lq| + extra`` (``∞`` where exactly one side is impossible).
+
+    ``lp``, ``lq``: log-probabilities (``-inf`` allowed); ``extra``: non-negative, ``+inf`` allowed;
+    all 1-D of one length."""
+    lp = _log_probabilities("lp", lp)
+    lq = _log_probabilities("lq", lq)
+    extra = _log_probabilities("extra", extra, sign=-1.0)
+    if not lp.shape == lq.shape == extra.shape:
+        raise ValueError(
+            f"lp, lq and extra must have one shape, got {lp.shape}, {lq.shape} and {extra.shape}"
+        )
+    if np.any(extra < 0.0):
+        raise ValueError("extra must be >= 0 (+inf allowed)")
     worst = 0.0
     for a, b, e in zip(lp, lq, extra, strict=True):
         if a == -math.inf and b == -math.inf:
@@ -401,9 +508,10 @@ def nas_exact_epsilon(
     joint supremum adds it to ``|ln(p_t/p'_t)|``.  Without ``L`` the release is deterministic and the
     loss is ``∞`` wherever ``Δ_t > 0``.
     """
-    s1, s2, s3 = variant.scales(config)
-    sums, q = nas_query_values(x, config, drop_c=variant.drop_c)
-    sums_p, q_p = nas_query_values(x_prime, config, drop_c=variant.drop_c)
+    _check_config(config)
+    s1, s2, s3 = _check_variant(variant).scales(config)
+    sums, q = _query_values("x", x, config, drop_c=variant.drop_c)
+    sums_p, q_p = _query_values("x_prime", x_prime, config, drop_c=variant.drop_c)
     lp = halting_time_log_pmf(q, s1, s2, fresh_A=variant.fresh_A, points_per_scale=points_per_scale)
     lq = halting_time_log_pmf(
         q_p, s1, s2, fresh_A=variant.fresh_A, points_per_scale=points_per_scale
@@ -429,6 +537,9 @@ def exact_audit_result(
     Pure ε-DP (``δ = 0``) on a pair is ``max_o |ln p(o)/p'(o)| ≤ ε`` (singletons suffice for
     discrete outputs, spec §6.0).  No sampling, so the p-value is 0 or 1.
     """
+    exact_epsilon = _epsilon_value("exact_epsilon", exact_epsilon)
+    check_instance("claim", claim, PrivacyClaim)
+    started = check_finite("started", started)
     if claim.delta != 0.0:
         raise ValueError(f"exact audits here are for pure ε-DP (delta = 0), got {claim.delta}")
     violation = exact_epsilon > claim.epsilon + EXACT_TOLERANCE
@@ -463,6 +574,13 @@ def nas_exact_audit(
     or ``"halting"`` (the halting time alone, the ε/2 sparse-vector part of l. 86).  ``exact``
     may pass a precomputed :func:`nas_exact_epsilon` of this variant and pair."""
     t0 = time.perf_counter()
+    _check_config(config)
+    _check_variant(variant)
+    claims = check_claims(claims)
+    pair = _check_pair(pair)
+    check_choice("part", part, ("output", "halting"))
+    if exact is not None:
+        check_instance("exact", exact, ExactNAS)
     if exact is None:
         exact = nas_exact_epsilon(pair.x, pair.x_prime, config, variant)
     value = exact.epsilon if part == "output" else exact.halting_epsilon
@@ -492,7 +610,7 @@ def nas_sample_outputs(
     stream: FloatArray,
     config: NASConfig,
     variant: NASVariant,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     size: int,
 ) -> FloatArray:
     """``size`` independent outputs ``(τ, μ̂)`` of ``variant`` on a fixed stream (shape ``(size, 2)``;
@@ -502,8 +620,10 @@ def nas_sample_outputs(
     :func:`~reference.sajed_sheffet.stopping.dp_exp_nas` for the correct variant (checked against the
     reference and the exact pmf in the tests), with the noise drawn in a different order.
     """
+    rng = as_generator(rng)
     size = check_int_at_least("size", size, 1)
-    s1, s2, s3 = variant.scales(config)
+    _check_config(config)
+    s1, s2, s3 = _check_variant(variant).scales(config)
     sums, q = nas_query_values(stream, config, drop_c=variant.drop_c)
     B = rng.laplace(0.0, s1, size)
     A = rng.laplace(0.0, s2, (size, q.size if variant.fresh_A else 1))
@@ -564,7 +684,15 @@ def nas_blackbox_audit(
     ``view="halting"``: the released halting time (one-hot feature); ``view="release"``: the
     release noise seen through ``τ μ̂ − X'_{1:τ}``.  The same samples are tested against each claim.
     """
-    rng_p, rng_q = (np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(2))
+    _check_config(config)
+    _check_variant(variant)
+    claims = check_claims(claims)
+    pair = _check_pair(pair)
+    samples = check_int_at_least("samples", samples, 1)
+    check_choice("view", view, ("halting", "release"))
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    # child_seeds = SeedSequence(seed).spawn(2), without advancing a SeedSequence argument
+    rng_p, rng_q = (np.random.default_rng(s) for s in child_seeds(seed, 0, 2))
     out_p = nas_sample_outputs(pair.x, config, variant, rng_p, samples)
     out_q = nas_sample_outputs(pair.x_prime, config, variant, rng_q, samples)
     feature = (
@@ -631,11 +759,15 @@ def nas_accuracy_audit(
     The slack ratio is ``|μ̂ − μ|/(α|μ|)`` (0 when not halted).
     """
     t0 = time.perf_counter()
+    _check_config(config)
+    if variant is not None:
+        _check_variant(variant)
     runs = check_int_at_least("runs", runs, 1)
     mu = check_in_range("mu", mu, -config.range_R, config.range_R)
     if mu == 0.0:
         raise ValueError("mu must be non-zero for the accuracy event")
-    children = as_seed_sequence(seed).spawn(runs)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    children = child_seeds(seed, 0, runs)  # = SeedSequence(seed).spawn(runs), statelessly
     ratio = np.zeros(runs)
     law = TwoPointDistribution(config.range_R, mu)
     for i, child in enumerate(children):
@@ -669,7 +801,9 @@ def nas_threshold_noise_calibration(
     the recorded ``B`` (a stand-in for an implementation drawing ``B`` at a wrong scale).  Returns
     ``(count, runs, β/4, two-sided exact binomial p-value)`` (:func:`scipy.stats.binomtest`).
     """
+    _check_config(config)
     runs = check_int_at_least("runs", runs, 1)
+    scale_factor = check_positive("scale_factor", scale_factor)
     sigma1 = dp_nas_noise_scales(config.range_R, config.epsilon).sigma1
     bound = sigma1 * math.log(4.0 / config.beta)
     rng = as_generator(seed, "seed")

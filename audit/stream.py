@@ -32,7 +32,7 @@ from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray, IntArray
 from reference.rng import as_generator, as_seed_sequence, check_seed
 from reference.shariff_sheffet.linucb import LinUCB
-from reference.validation import check_int_at_least
+from reference.validation import check_in_range, check_int_at_least
 
 __all__ = [
     "Algorithm1Policy",
@@ -199,8 +199,15 @@ def stream_audit(
 ) -> PrivacyAuditResult:
     """Black-box joint-DP audit: ``runs`` runs on each stream (mechanism seeds spawned from
     ``seed``), observing the actions of days ``t + 1 .. n``.  ``claim`` must be made under the
-    ``"t_neighbouring"`` relation (Definition 1)."""
+    ``"t_neighbouring"`` relation (Definition 1).
+
+    Every run's actions are checked before any statistic is computed
+    (:func:`audit.protocols.check_actions`): shape ``(n,)``, integer values (an integer dtype, or
+    floats that are all exact integers; fractions, NaN, infinities, booleans refused), each in
+    ``[0, K_t)`` for the ``K_t`` arms of its day.  ``ValueError`` names the run and the day.
+    """
     t0 = time.perf_counter()
+    check_in_range("confidence", confidence, 0.0, 1.0)
     if claim.relation != "t_neighbouring":
         raise ValueError(
             "claim.relation must be 't_neighbouring' for streams that differ on one day, "
@@ -216,6 +223,6 @@ def stream_audit(
         mechanism=repr(policy),
         features=features if features is not None else action_count_features(num_arms),
         confidence=confidence,
-        seed=seed,
+        seed=check_seed(seed),
         started=t0,
     )

@@ -39,7 +39,7 @@ from audit.accuracy import (
 )
 from reference.engine.tree import BatchedTreeNoise
 from reference.noise import NodeNoise
-from reference.rng import as_generator, as_seed_sequence, child_seeds
+from reference.rng import as_generator, check_seed, child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
@@ -51,7 +51,17 @@ from reference.shariff_sheffet.regularizers import (
 )
 from reference.shariff_sheffet.simulation import make_policy
 from reference.tree import PadMode, TreeAggregator
-from reference.validation import check_alpha, check_in_range, check_int_at_least
+from reference.validation import (
+    check_alpha,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_finite,
+    check_in_range,
+    check_instance,
+    check_int_at_least,
+    check_positive,
+)
 
 __all__ = [
     "TreeSourceSpec",
@@ -70,7 +80,9 @@ def proof_failure_rate(variant: Variant, alpha: float, *, ellipsoid: bool = Fals
     Regularizer event: Wishart variants ``3α/4`` (``n·(α/4n + α/2n)``), Gaussian ``α``
     (``n·(α/2n + α/2n)``), non-private 0.  The ellipsoid adds ``α/2`` (self-normalised bound).
     """
+    check_choice("variant", variant, ("nonprivate", "gaussian", "wishart", "wishart_unshifted"))
     alpha = check_alpha(alpha)
+    ellipsoid = check_bool("ellipsoid", ellipsoid)
     regularizer = {
         "nonprivate": 0.0,
         "gaussian": alpha,
@@ -95,6 +107,16 @@ class TreeSourceSpec:
     noise: NodeNoise
     shift: float
     pad: PadMode = "fresh"
+
+    def __post_init__(self) -> None:
+        d = check_int_at_least("d", self.d, 1)
+        check_instance("noise", self.noise, NodeNoise)
+        if tuple(self.noise.shape) != (d + 1, d + 1):
+            raise ValueError(
+                f"noise.shape must be (d + 1, d + 1) = {(d + 1, d + 1)}, got {self.noise.shape}"
+            )
+        check_finite("shift", self.shift)
+        check_choice("pad", self.pad, ("fresh", "none"))
 
     @classmethod
     def of_variant(
@@ -174,11 +196,14 @@ def regularizer_run_audit(
     (e.g. applied per node) is audited as it is.
     """
     t0 = time.perf_counter()
+    if not isinstance(source, TreeSourceSpec):
+        check_callable("source", source)
+    check_instance("claimed", claimed, RegularizerBounds)
     n = check_int_at_least("n", n, 1)
     runs = check_int_at_least("runs", runs, 1)
     q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
-    if engine not in ("batch", "reference"):
-        raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_choice("engine", engine, ("batch", "reference"))
     seeds = child_seeds(seed, 0, runs)
     if isinstance(source, TreeSourceSpec):
         if engine == "batch":
@@ -235,10 +260,18 @@ def confidence_ellipsoid_audit(
     misconfigured algorithm."""
     t0 = time.perf_counter()
     runs = check_int_at_least("runs", runs, 1)
+    n = check_int_at_least("n", n, 1)
     alpha = check_alpha(alpha)
-    constants = constants if constants is not None else ProblemConstants(d=d)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    constants = (
+        check_instance("constants", constants, ProblemConstants)
+        if constants is not None
+        else ProblemConstants(d=d)
+    )
+    nominal = proof_failure_rate(variant, alpha, ellipsoid=True)
     ratios = np.empty(runs)
-    for r, child in enumerate(as_seed_sequence(seed).spawn(runs)):
+    # child_seeds = SeedSequence(seed).spawn(runs), without advancing a SeedSequence argument
+    for r, child in enumerate(child_seeds(seed, 0, runs)):
         env_seed, mech_seed = child.spawn(2)
         env = LinearGapEnvironment(d, num_arms, gap, np.random.default_rng(env_seed))
         policy = make_policy(
@@ -259,7 +292,7 @@ def confidence_ellipsoid_audit(
     return RunAuditResult.from_ratios(
         f"confidence_ellipsoid_{variant}",
         {"max_t ||theta_tilde_t - theta*||_{V_t} / beta_t": ratios},
-        proof_failure_rate(variant, alpha, ellipsoid=True),
+        nominal,
         confidence=confidence,
         seed=seed,
         started=t0,
@@ -284,6 +317,8 @@ def claim18_coverage(rows: int, d: int, alpha: float, *, reps: int, seed: int) -
     """Claim 18 by Monte Carlo: failures of ``σ_min, σ_max ∈ √rows ± (√d + √(2 ln(2/α)))`` for
     ``A ∈ R^{rows×d}`` with i.i.d. N(0, 1) entries; returns ``(failures, reps)``."""
     rng = as_generator(seed, "seed")
+    rows = check_int_at_least("rows", rows, 1)
+    d = check_int_at_least("d", d, 1)
     dev = math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 / check_alpha(alpha)))
     failures = 0
     for _ in range(check_int_at_least("reps", reps, 1)):
@@ -298,7 +333,12 @@ def claim19_coverage(
     """Claim 19 by Monte Carlo: failures of "every eigenvalue of ``W ~ W_d(I, k)`` lies in
     ``(√k ± s(√d + √(2 ln(2/α))))²``" with ``s = deviation_scale`` (1 for the claim; smaller
     values give a deliberately too-narrow interval); returns ``(failures, reps)``."""
+    d = check_int_at_least("d", d, 1)
+    k = check_int_at_least("k", k, d)
     alpha = check_alpha(alpha)
+    reps = check_int_at_least("reps", reps, 1)
+    seed = check_seed(seed, "seed")  # seeds scipy's wishart sampler as it always has
+    deviation_scale = check_positive("deviation_scale", deviation_scale)
     dev = deviation_scale * (math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 / alpha)))
     if math.sqrt(k) <= dev:
         raise ValueError(f"Claim 19 needs sqrt(k) > sqrt(d) + sqrt(2 ln(2/alpha)) = {dev}")

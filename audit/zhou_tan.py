@@ -78,10 +78,14 @@ from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from audit.zoo import DELTA_STAR, LossCase
 from reference._typing import FloatArray, IntArray
-from reference.rng import as_generator, as_seed_sequence
+from reference.rng import as_generator, as_seed_sequence, check_seed
 from reference.validation import (
     check_array,
+    check_bool,
+    check_choice,
+    check_finite,
     check_in_range,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -207,6 +211,28 @@ class ZhouTanConfig:
     student_t_df: float = 3.0
     student_t_quantile: float = 0.999
 
+    def __post_init__(self) -> None:
+        LDPParams(self.eps, self.B, self.R)  # checks eps, B and R
+        check_in_range("confidence", self.confidence, 0.0, 1.0)
+        for count in (
+            "mechanism_samples", "learner_runs", "confidence_runs", "ata_runs", "nystrom_runs",
+            "lemma10_estimators", "lemma11_runs", "mom_runs", "moma_runs", "lemma92_runs",
+        ):  # fmt: skip
+            check_int_at_least(count, getattr(self, count), 1)
+        for rounds in (
+            "learner_rounds", "confidence_rounds", "ata_rounds", "nystrom_rounds", "moma_rounds",
+            "lemma92_rounds",
+        ):  # fmt: skip
+            check_int_at_least(rounds, getattr(self, rounds), 2)
+        check_in_range("eps_nys", self.eps_nys, 0.0, 1.0)
+        check_positive("moma_eps", self.moma_eps)  # the LDP epsilon of the MoMA audit
+        check_in_range("nystrom_delta", self.nystrom_delta, 0.0, 1.0)
+        check_int_at_least("lemma11_k", self.lemma11_k, 2)
+        check_in_range("lemma11_p", self.lemma11_p, 0.0, 0.25)
+        check_seed(self.seed, "seed")
+        check_positive("student_t_df", self.student_t_df)
+        check_in_range("student_t_quantile", self.student_t_quantile, 0.5, 1.0)
+
     @property
     def params(self) -> LDPParams:
         """The correct CTL parameters (clipping on)."""
@@ -230,8 +256,8 @@ class CTLRandomiser:
 
     def __init__(self, name: str, params: LDPParams, *, broken: bool, description: str) -> None:
         self.name = name
-        self.params = params
-        self.broken = broken
+        self.params = _params(params)
+        self.broken = check_bool("broken", broken)
         self.description = description
 
     def centre(self, y: float) -> float:
@@ -255,6 +281,22 @@ class CTLRandomiser:
         return f"CTLRandomiser({self.name}: {self.description})"
 
 
+def _params(params: object) -> LDPParams:
+    return check_instance("params", params, LDPParams)
+
+
+def _randomiser(randomiser: object) -> CTLRandomiser:
+    return check_instance("randomiser", randomiser, CTLRandomiser)
+
+
+def _ctl_pair(pair: object) -> NeighbouringPair[FloatArray]:
+    """A pair of single raw rewards (``x``, ``x'`` of shape ``(1,)``)."""
+    checked: NeighbouringPair[FloatArray] = check_instance("pair", pair, NeighbouringPair)
+    check_array("pair.x", checked.x, shape=(1,))
+    check_array("pair.x_prime", checked.x_prime, shape=(1,))
+    return checked
+
+
 def ctl_variants(params: LDPParams) -> list[CTLRandomiser]:
     """The correct randomiser and the two broken ones, all through the reference ``ctl_privatize``.
 
@@ -262,6 +304,7 @@ def ctl_variants(params: LDPParams) -> list[CTLRandomiser]:
     * ``wrong_sensitivity``: ``LDPParams(2ϵ, B, R)`` -- scale ``(B+R)/ϵ`` (sensitivity ``B+R``);
     * ``missing_clipping``: ``LDPParams(ϵ, B, R, clip=False)`` -- Curator 1 verbatim.
     """
+    _params(params)
     eps, B, R = params.eps, params.B, params.R
     return [
         CTLRandomiser(
@@ -284,6 +327,7 @@ def ctl_variants(params: LDPParams) -> list[CTLRandomiser]:
 
 def worst_case_pair(params: LDPParams) -> NeighbouringPair[FloatArray]:
     """``y = B + R`` vs ``y' = −(B + R)``: the worst case over the paper's reward range (spec §1.6)."""
+    _params(params)
     b = params.reward_bound
     return NeighbouringPair(np.array([b]), np.array([-b]), "replace_one", "y = B+R vs y' = -(B+R)")
 
@@ -295,6 +339,7 @@ def student_t_pair(
     ``df = 3``): ``y = B + t_q`` and ``y' = −(B + t_q)`` with ``t_q`` the ``quantile`` of
     ``t(df)`` (``t_{0.999}(3) = 10.21``).  Both have positive density under the model, so LDP must
     cover them; they lie outside ``[−(B+R), B+R]`` when ``t_q > R``."""
+    _params(params)
     tq = float(
         stats.t.ppf(check_in_range("quantile", quantile, 0.5, 1.0), check_positive("df", df))
     )
@@ -306,6 +351,8 @@ def student_t_pair(
 
 def exact_ctl_epsilon(randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray]) -> float:
     """``μ = |c(y) − c(y')|/𝓛``: the exact pure ε (maximal privacy loss) of the randomiser on ``pair``."""
+    _randomiser(randomiser)
+    _ctl_pair(pair)
     c1 = randomiser.centre(float(pair.x[0]))
     c2 = randomiser.centre(float(pair.x_prime[0]))
     return abs(c1 - c2) / randomiser.params.lap_scale
@@ -314,6 +361,7 @@ def exact_ctl_epsilon(randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArr
 def ctl_claims(params: LDPParams) -> tuple[PrivacyClaim, PrivacyClaim]:
     """``(printed, exact)``: pure ``ϵ`` (Lemma 1) and ``(ϵ + 2 ln(1 − δ*), δ*)``, the exact
     guarantee of the correct randomiser at ``δ* = 10⁻³`` (:func:`audit.exact.laplace_epsilon`)."""
+    _params(params)
     printed = PrivacyClaim(params.eps, 0.0, "replace_one", "printed pure ϵ (Lemma 1)")
     exact = PrivacyClaim(
         laplace_epsilon(params.eps, DELTA_STAR),
@@ -339,6 +387,9 @@ def ctl_closed_form_audit(
     """Exact verdict from the randomiser's Laplace model: ``δ(ε_claim) = laplace_delta(μ, ε_claim)``
     with ``μ`` = :func:`exact_ctl_epsilon`; a violation iff it exceeds ``δ_claim`` (no sampling,
     no error probability; ``epsilon_lower_bound`` is the exact ``ε(δ_claim)``)."""
+    _randomiser(randomiser)
+    _ctl_pair(pair)
+    check_instance("claim", claim, PrivacyClaim)
     t0 = time.perf_counter()
     mu = exact_ctl_epsilon(randomiser, pair)
     delta_exact = laplace_delta(mu, claim.epsilon) if mu > 0 else 0.0
@@ -379,6 +430,9 @@ def ctl_loss_case(
 
     A non-empty ``pair_name`` goes into the case name (``"ctl_<randomiser> <pair_name> white box"``),
     so audits of one randomiser on different pairs have distinct names."""
+    _randomiser(randomiser)
+    _ctl_pair(pair)
+    _params(params)
 
     def loss_p(rng: np.random.Generator, size: int) -> FloatArray:
         return density_privacy_losses(randomiser, pair.x, pair.x_prime, rng, size)
@@ -413,6 +467,9 @@ def ctl_white_box_audits(
 
     Results are named ``"ctl_<randomiser> <pair_name> white box vs <claim>"`` (see
     :func:`ctl_loss_case`)."""
+    check_int_at_least("samples", samples, 1)
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    as_seed_sequence(seed, "seed")
     case = ctl_loss_case(randomiser, pair, params, pair_name=pair_name)
     return case.audit_claims(
         [case.printed, case.exact], samples=samples, seed=seed, confidence=confidence
@@ -432,6 +489,10 @@ def ctl_black_box_audits(
     """Black-box event audit (Clopper–Pearson, split sample) against ``(printed, exact)``; one
     sample per claim (independent streams spawned from ``seed``).  Results are named
     ``"ctl_<randomiser> <pair_name> black box vs <claim>"``."""
+    _randomiser(randomiser)
+    _ctl_pair(pair)
+    check_int_at_least("samples", samples, 1)
+    check_in_range("confidence", confidence, 0.0, 1.0)
     printed, exact = ctl_claims(params)
     seeds = as_seed_sequence(seed).generate_state(2)
     return [
@@ -516,6 +577,11 @@ def learner_arm_transcripts(
     ``"raw_rewards"`` through ``Curator(None)`` (the bug: the learner sees raw rewards).
     ``beta_scale`` shrinks ``β`` so the arms depend on the rewards (privacy holds for any ``β``).
     """
+    _params(params)
+    check_choice("variant", variant, ("ctl", "raw_rewards"))
+    first_reward = check_finite("first_reward", first_reward)
+    seed = check_seed(seed, "seed")
+    check_positive("beta_scale", beta_scale)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
     setup = _learner_setup(params, rounds, seed, beta_scale)
@@ -548,6 +614,9 @@ def learner_transcript_audit(
 ) -> list[PrivacyAuditResult]:
     """Black-box audit of the learner's arm sequence on user 1's worst-case pair
     ``B + R`` vs ``−(B + R)`` against ``(printed, exact)`` (post-processing of CTL, spec P6)."""
+    _params(params)
+    check_choice("variant", variant, ("ctl", "raw_rewards"))
+    check_in_range("confidence", confidence, 0.0, 1.0)
     b = params.reward_bound
     arms_p = learner_arm_transcripts(params, variant, b, runs=runs, rounds=rounds, seed=seed)
     arms_q = learner_arm_transcripts(params, variant, -b, runs=runs, rounds=rounds, seed=seed)
@@ -576,6 +645,7 @@ def critical_failure_count(trials: int, nominal: float, confidence: float) -> in
     """Smallest failure count ``c`` whose one-sided Clopper–Pearson lower bound (level
     ``1 − confidence``) exceeds ``nominal`` (``trials + 1`` if none): the rejection threshold of
     :meth:`audit.accuracy.RunAuditResult.from_ratios`."""
+    nominal = check_in_range("nominal", nominal, 0.0, 1.0, low_open=False)
     trials = check_int_at_least("trials", trials, 1)
     beta = 1.0 - check_in_range("confidence", confidence, 0.0, 1.0)
     lo, hi = 0, trials + 1
@@ -622,6 +692,11 @@ def tgp_confidence_event_audit(
     Slack ratio: ``max_{t,x} |f − μ̂_t|/(β_{t+1}σ_t)``.
     """
     t0 = time.perf_counter()
+    _params(params)
+    check_choice("variant", variant, ("theory", "width_ignores_laplace"))
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("delta", delta, 0.0, 1.0)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
     X = unit_grid(8)
@@ -694,10 +769,14 @@ def ata_confidence_event_audit(
     :class:`ATAGPUCB` after each ``observe``.  Slack ratio: ``max_{t,x} |f − μ̃_t|/(β_{t+1}σ̃_t)``.
     """
     t0 = time.perf_counter()
+    _params(params)
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("delta", delta, 0.0, 1.0)
+    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
-    if variant not in ("theory", "width_ignores_laplace"):
-        raise ValueError(f"variant must be 'theory' or 'width_ignores_laplace', got {variant!r}")
+    check_choice("variant", variant, ("theory", "width_ignores_laplace"))
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
@@ -766,6 +845,10 @@ def lemma10_radius_audit(
     privacy noise forgotten).  Failures over ``estimators`` independent estimators ~ ``Bin``.
     """
     t0 = time.perf_counter()
+    _params(params)
+    check_choice("variant", variant, ("paper", "c_without_laplace"))
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     estimators = check_int_at_least("estimators", estimators, 1)
     Phi, m = _lemma10_design(seed)
     n = Phi.shape[0]
@@ -832,6 +915,10 @@ def lemma11_count_audit(
     ``e^{−100/24} = 0.0155`` (printed, false) and ``e^{−100/72} = 0.249`` (corrected).
     """
     t0 = time.perf_counter()
+    _params(params)
+    check_choice("bound", bound, ("corrected", "paper"))
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     k = check_int_at_least("k", k, 1)
     p = check_in_range("p", p, 0.0, 0.25)
     _, _, errors = _lemma11_errors(params, k, check_int_at_least("runs", runs, 1), seed)
@@ -865,6 +952,10 @@ def mom_selection_audit(
     Same epochs as :func:`lemma11_count_audit` (first ``runs`` of them).
     """
     t0 = time.perf_counter()
+    _params(params)
+    check_choice("selection", selection, ("argmin", "argmax"))
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     k = check_int_at_least("k", k, 2)
     theta, V, errors = _lemma11_errors(params, k, check_int_at_least("runs", runs, 1), seed)
     gamma = _lemma11_radius(params, check_in_range("p", p, 0.0, 0.25))
@@ -917,6 +1008,11 @@ def nystrom_lemma8_audit(
     ``(1 − min_n λ_min)/ε``, ``(max_n λ_max − 1)/ε``, ``max_n m_n/(6ρ(1+1/λ)qγ̄_n)`` exceeds 1.
     """
     t0 = time.perf_counter()
+    check_choice("variant", variant, ("theory_q", "q_ref7_too_few"))
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("delta", delta, 0.0, 1.0)
+    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
     eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
@@ -989,10 +1085,14 @@ def moma_confidence_event_audit(
     Slack ratio: ``max_{n,x} |f − μ̃_n|/(β_{n+1}σ̃_n)``.
     """
     t0 = time.perf_counter()
+    _params(params)
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("delta", delta, 0.0, 1.0)
+    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
-    if variant not in ("theory", "width_drops_radius"):
-        raise ValueError(f"variant must be 'theory' or 'width_drops_radius', got {variant!r}")
+    check_choice("variant", variant, ("theory", "width_drops_radius"))
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     b_known = first_beta_approx(params.B, eps_nys)  # B(1 + 1/√(1−ε))
@@ -1075,6 +1175,11 @@ def lemma92_variance_ratio_audit(
     and the fraction of steps ``n`` on which ``E_{1,n}`` holds.
     """
     t0 = time.perf_counter()
+    check_choice("variant", variant, ("theory_q", "q_one"))
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("delta", delta, 0.0, 1.0)
+    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
     eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
@@ -1150,7 +1255,7 @@ def run_zhou_tan_battery(
     exact claim), every other one is expected to pass.  No family-wise correction is applied here:
     each test is at level ``1 − config.confidence``; the caller may apply Holm over the p-values.
     """
-    c = ZhouTanConfig() if config is None else config
+    c = ZhouTanConfig() if config is None else check_instance("config", config, ZhouTanConfig)
     params = c.params
     out: list[PrivacyAuditResult | RunAuditResult] = []
     seeds = iter(np.random.SeedSequence(c.seed).generate_state(32))

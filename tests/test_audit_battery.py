@@ -11,6 +11,10 @@ from audit.battery import BatteryConfig, run_privacy_battery
 from audit.cli import main
 
 
+def _refuse_constant(token: str) -> None:
+    raise ValueError(f"non-standard JSON token {token}")  # the report must be strict JSON
+
+
 def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
     config = BatteryConfig(
         white_box_samples=20_000, black_box_samples=20_000, stream_runs=40, accuracy_runs=6
@@ -25,7 +29,7 @@ def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
         a >= r.p_value - 1e-15 for a, r in zip(report.holm_pvalues, report.results, strict=True)
     )
     report.write(tmp_path)
-    payload = json.loads((tmp_path / "report.json").read_text())
+    payload = json.loads((tmp_path / "report.json").read_text(), parse_constant=_refuse_constant)
     assert payload["schema_version"] == 1 and payload["verdict"] == "pass"
     assert payload["family_wise"] == {"method": "holm", "alpha": 0.05}
     assert (tmp_path / "privacy_curves.png").stat().st_size > 0

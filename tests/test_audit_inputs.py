@@ -9,6 +9,7 @@ neighbours (the command line rewrote the claim's relation silently).
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import numpy as np
 import pytest
 
 from audit import check
+from audit.billboard import billboard_audit
 from audit.blackbox import event_audit, event_audit_from_samples
 from audit.exact import privacy_loss_audit, white_box_audit
 from audit.protocols import NeighbouringPair, PrivacyClaim, check_actions
@@ -219,3 +221,240 @@ def test_check_instantiates_a_class_and_audits_under_the_pairs_relation(tmp_path
     assert check.main(argv) == 0
     report = (tmp_path / "out" / "check.json").read_text()
     assert '"relation": "add_remove"' in report
+
+
+# ------------------------------------------------------------------------------------------------
+# Each side named, one output space, nothing computed from a malformed sample
+# ------------------------------------------------------------------------------------------------
+
+
+class _SideMech(_Mech):
+    """Corrupts only the outputs drawn under ``x'`` (data summing to 1)."""
+
+    def sample(self, data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
+        out = super().sample(data, rng, size)
+        if float(np.sum(data)) < 0.5:
+            return out
+        if self.corrupt == "nan_prime":
+            out[:3] = np.nan
+        elif self.corrupt == "wide_prime":
+            out = np.hstack([out, out])
+        return out
+
+
+def test_the_white_box_names_the_side_of_a_nan_output() -> None:
+    with pytest.raises(ValueError, match=r"outputs under x' contain 3 NaN values"):
+        white_box_audit(_SideMech("nan_prime"), PAIR, CLAIM, samples=1000, seed=1)
+    with pytest.raises(ValueError, match=r"outputs under x' contain 3 NaN values"):
+        event_audit(_SideMech("nan_prime"), PAIR, CLAIM, samples=1000, seed=1)
+
+
+def test_outputs_of_another_shape_under_x_prime_are_refused() -> None:
+    # (size, 1) under x against (size, 2) under x': used to be read through the first column
+    match = r"outputs under x and outputs under x' must have the same shape per output"
+    with pytest.raises(ValueError, match=match):
+        event_audit(_SideMech("wide_prime"), PAIR, CLAIM, samples=1000, seed=1)
+    with pytest.raises(ValueError, match=match):
+        white_box_audit(_SideMech("wide_prime"), PAIR, CLAIM, samples=1000, seed=1)
+    with pytest.raises(ValueError, match=match):
+        event_audit_from_samples(
+            np.zeros((100, 1)), np.zeros((100, 2)), CLAIM, name="n", mechanism="m"
+        )
+    with pytest.raises(ValueError, match=r"features under x and features under x'"):
+        event_audit_from_samples(
+            np.ones((100, 2)),
+            np.zeros((100, 2)),
+            CLAIM,
+            name="n",
+            mechanism="m",
+            features=lambda o: o if o.sum() > 0 else o[:, 0],
+        )
+
+
+@pytest.mark.parametrize(
+    ("outputs", "match"),
+    [
+        (np.zeros((0, 1)), r"outputs under x must hold at least one output"),
+        ([[1.0], [1.0, 2.0]], r"outputs under x must be a numeric array"),
+        (np.array([["a"]] * 10), r"outputs under x must be a numeric array"),
+    ],
+)
+def test_empty_ragged_or_text_samples_are_named(outputs: Any, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        event_audit_from_samples(outputs, np.zeros((10, 1)), CLAIM, name="n", mechanism="m")
+
+
+class _BadDensity(_Mech):
+    def log_density(self, data: FloatArray, outputs: FloatArray) -> FloatArray:
+        dens = super().log_density(data, outputs)
+        generating = float(np.sum(data)) < 0.5  # x's density, at x's own outputs first
+        if self.corrupt == "posinf_other" and not generating:
+            dens[:2] = np.inf
+        if self.corrupt == "nan_other" and not generating:
+            dens[:4] = np.nan
+        if self.corrupt == "text":
+            return np.array(["a"] * len(dens))
+        return dens
+
+
+@pytest.mark.parametrize(
+    ("how", "match"),
+    [
+        ("posinf_other", r"log_density under x' at the outputs drawn under x contain 2 \+inf"),
+        ("nan_other", r"log_density under x' at the outputs drawn under x contain 4 NaN"),
+        ("text", r"log_density under x at the outputs drawn under x must be a numeric array"),
+    ],
+)
+def test_log_density_refusals_name_the_input_and_the_outputs(how: str, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        white_box_audit(_BadDensity(how), PAIR, CLAIM, samples=100, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("losses", "match"),
+    [
+        (np.array(["a", "b"]), "losses_p must be a numeric 1-D array"),
+        (np.zeros(1), "at least 2 losses"),
+    ],
+)
+def test_privacy_loss_audit_names_text_or_single_losses(losses: Any, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        privacy_loss_audit(losses, np.zeros(100), CLAIM, name="n", mechanism="m")
+
+
+@pytest.mark.parametrize(
+    "grid",
+    [np.array([0.0, np.nan]), np.array([-1.0, 0.5]), np.array([np.inf]), np.zeros((2, 2)), []],
+)
+def test_the_epsilon_grid_is_checked(grid: Any) -> None:
+    # a negative grid point used to be reported as the epsilon lower bound (-1.0)
+    with pytest.raises(ValueError, match="epsilons must be"):
+        privacy_loss_audit(
+            np.zeros(100), np.zeros(100), CLAIM, name="n", mechanism="m", epsilons=grid
+        )
+    with pytest.raises(ValueError, match="epsilons must be"):
+        white_box_audit(_Explodes(), PAIR, CLAIM, samples=100, seed=1, epsilons=grid)
+
+
+class _Explodes(_Mech):
+    """A mechanism that must never be sampled (arguments are checked first)."""
+
+    def sample(self, data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
+        raise AssertionError("sampled before the arguments were checked")
+
+
+@pytest.mark.parametrize("seed", [None, -1, 1.5, True, np.random.SeedSequence(1)])
+def test_seeds_are_checked_before_anything_is_drawn(seed: Any) -> None:
+    with pytest.raises(ValueError, match="seed"):
+        event_audit(_Explodes(), PAIR, CLAIM, samples=100, seed=seed)
+    with pytest.raises(ValueError, match="seed"):
+        white_box_audit(_Explodes(), PAIR, CLAIM, samples=100, seed=seed)
+    with pytest.raises(ValueError, match="seed"):
+        billboard_audit(_exploding_tree, n=8, replicates=10, seed=seed)
+
+
+def test_confidence_is_checked_before_anything_is_drawn() -> None:
+    with pytest.raises(ValueError, match="confidence"):
+        event_audit(_Explodes(), PAIR, CLAIM, samples=100, seed=1, confidence=1.5)
+    with pytest.raises(ValueError, match="confidence"):
+        white_box_audit(_Explodes(), PAIR, CLAIM, samples=100, seed=1, confidence=1.5)
+    with pytest.raises(ValueError, match="confidence"):
+        billboard_audit(_exploding_tree, n=8, replicates=10, seed=1, confidence=1.5)
+
+
+def _exploding_tree(*args: Any) -> Any:
+    raise AssertionError("simulated before the arguments were checked")
+
+
+def test_billboard_needs_a_later_release_containing_leaf_t() -> None:
+    # t = n used to divide by zero (no release contains leaf n)
+    with pytest.raises(ValueError, match=r"t must be in \[1, n - 1\] = \[1, 7\]"):
+        billboard_audit(_exploding_tree, n=8, t=8, replicates=10, seed=1)
+    with pytest.raises(ValueError, match="replicates must be an integer >= 2"):
+        billboard_audit(_exploding_tree, n=8, replicates=1, seed=1)
+
+
+def test_reports_record_the_seed_as_a_plain_integer_or_none_for_caller_samples() -> None:
+    seed: Any = np.int64(3)  # a numpy integer seed, recorded as a plain int
+    result = event_audit(_Mech(), PAIR, CLAIM, samples=200, seed=seed)
+    assert result.seed == 3 and type(result.seed) is int
+    good = np.random.default_rng(0).normal(size=(200, 1))
+    # None: the caller drew the samples; recorded as such
+    assert event_audit_from_samples(good, good, CLAIM, name="n", mechanism="m").seed is None
+    losses = np.zeros(100)
+    assert privacy_loss_audit(losses, losses, CLAIM, name="n", mechanism="m").seed is None
+
+
+class _Tampered2(_Tampered):
+    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
+        actions = np.asarray(self.inner.run(decision_sets, reward_tables, rng), dtype=float)
+        if self.how == "inf":
+            actions[4] = np.inf
+        elif self.how == "huge":
+            actions[5] = 1e30  # an exact integer far outside [0, K): must not wrap around
+        elif self.how == "ragged":
+            return [0, [1, 2]] + [0] * (len(actions) - 2)
+        elif self.how == "exact_floats":
+            pass
+        return actions
+
+
+@pytest.mark.parametrize(
+    ("how", "match"),
+    [
+        ("inf", r"returned on run 1 contain 1 \+inf values"),
+        ("huge", r"the action of day 6 must be in \[0, 2\) \(the arms of that day\), got 1e\+30"),
+        ("ragged", r"must be an array of shape \(8,\)"),
+    ],
+)
+def test_more_invalid_actions_are_named(how: str, match: str) -> None:
+    s, sp = worst_case_streams(8, 1)
+    with pytest.raises(ValueError, match=match):
+        stream_audit(_Tampered2(how), s, sp, 1, STREAM_CLAIM, runs=8, seed=0)
+
+
+def test_exact_integer_float_actions_audit_as_their_integers() -> None:
+    s, sp = worst_case_streams(8, 1)
+    floats = stream_audit(_Tampered2("exact_floats"), s, sp, 1, STREAM_CLAIM, runs=200, seed=0)
+    ints = stream_audit(_Tampered("none"), s, sp, 1, STREAM_CLAIM, runs=200, seed=0)
+    assert floats.epsilon_lower_bound == ints.epsilon_lower_bound and floats.violation
+
+
+def test_run_check_refuses_a_claim_under_another_relation_instead_of_rewriting_it(
+    tmp_path: Path,
+) -> None:
+    _module(tmp_path, MODULE)
+    with pytest.raises(ValueError, match=r"claim\.relation must equal pair\.relation"):
+        check.run_check(
+            "outside_code:LaplaceCount",
+            CLAIM,  # replace_one, but the pair are add/remove neighbours
+            paths=[str(tmp_path)],
+            pair="outside_code:pair",
+            samples=1000,
+        )
+
+
+def test_check_states_the_relation_it_built_the_claim_under(tmp_path: Path) -> None:
+    _module(tmp_path, MODULE)
+    argv = ["outside_code:LaplaceCount", "--pair", "outside_code:pair", "--path", str(tmp_path)]
+    argv += ["--epsilon", "1", "--delta", "0.001", "--samples", "2000"]
+    argv += ["--out", str(tmp_path / "out")]
+    assert check.main(argv) in (0, 1)
+    label = "claimed (ε, δ) under 'add_remove' (the relation of --pair outside_code:pair)"
+    assert json.loads((tmp_path / "out" / "check.json").read_text())["claim"]["label"] == label
+    assert f"Claim: {label}." in (tmp_path / "out" / "check.md").read_text()
+
+
+def test_check_refuses_a_pair_for_a_policy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a t-neighbouring pair used to be ignored silently, another relation gave a confusing error
+    body = MODULE + "\n    tpair = NeighbouringPair(1, 2, 't_neighbouring')\n"
+    (tmp_path / "outside_pairs.py").write_text(textwrap.dedent(body))
+    tests = str(Path(__file__).resolve().parent)
+    for pair in ("outside_pairs:pair", "outside_pairs:tpair"):
+        argv = ["third_party.good_policy:policy", "--pair", pair, "--path", str(tmp_path)]
+        argv += ["--path", tests, "--epsilon", "1", "--delta", "0.1"]
+        argv += ["--out", str(tmp_path / "out")]
+        assert check.main(argv) == 2
+        assert "pair (--pair) is for mechanisms only" in capsys.readouterr().err
