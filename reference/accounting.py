@@ -63,6 +63,9 @@ from scipy import optimize, special, stats
 
 from reference._typing import FloatArray
 from reference.validation import (
+    check_array,
+    check_bool,
+    check_choice,
     check_delta,
     check_in_range,
     check_int_at_least,
@@ -189,23 +192,14 @@ def chi2_location_loss_cdf(
     factors of the Wishart replace-one bounds).  Both probabilities are returned, each from the
     χ² CDF or survival function that is accurate in its own tail.
     """
-    df = check_int_at_least("df", df, 3)
-    s = check_in_range("shift", shift, 0.0, math.inf, low_open=direction == "remove")
-    c = (
-        _location_coefficient(df)
-        if coefficient is None
-        else check_positive("coefficient", coefficient)
-    )
-    ell = np.asarray(losses, dtype=float)
+    df, s, c, s2 = _check_location(df, direction, shift, coefficient, other_shift)
+    ell = check_array("losses", losses)
     if direction == "add":
         x = _add_threshold(ell, s, c)
-        if other_shift is not None:
-            s2 = check_in_range("other_shift", other_shift, 0.0, math.inf, low_open=False)
+        if s2 is not None:
             x = np.minimum(x, _add_threshold(ell, s2, c))
         return stats.chi2.cdf(x, df), stats.chi2.sf(x, df)
     if direction == "remove":
-        if other_shift is not None:
-            raise ValueError("other_shift applies to direction 'add' only")
         below = np.zeros_like(ell)
         above = np.ones_like(ell)
         inside = ell > -s / 2.0
@@ -216,13 +210,37 @@ def chi2_location_loss_cdf(
     raise ValueError(f"direction must be 'add' or 'remove', got {direction!r}")
 
 
+def _check_location(
+    df: int,
+    direction: LocationDirection,
+    shift: float,
+    coefficient: float | None,
+    other_shift: float | None,
+) -> tuple[int, float, float, float | None]:
+    """``(df, s, c, s')`` of a χ² location experiment, checked (``s > 0`` for ``"remove"``,
+    ``s ≥ 0`` for ``"add"``; ``other_shift`` only with ``"add"``)."""
+    df = check_int_at_least("df", df, 3)
+    check_choice("direction", direction, ("add", "remove"))
+    s = check_in_range("shift", shift, 0.0, math.inf, low_open=direction == "remove")
+    c = (
+        _location_coefficient(df)
+        if coefficient is None
+        else check_positive("coefficient", coefficient)
+    )
+    s2 = None
+    if other_shift is not None:
+        if direction != "add":
+            raise ValueError("other_shift applies to direction 'add' only")
+        s2 = check_in_range("other_shift", other_shift, 0.0, math.inf, low_open=False)
+    return df, s, c, s2
+
+
 def _loss_at(x: float, direction: LocationDirection, s: float, c: float) -> float:
     if direction == "add":
         return -c * math.log1p(s / x) + s / 2.0
     return math.inf if x <= s else -c * math.log1p(-s / x) - s / 2.0
 
 
-@functools.lru_cache(maxsize=512)
 def chi2_location_pld(
     df: int,
     direction: LocationDirection,
@@ -242,9 +260,33 @@ def chi2_location_pld(
     from it, alone or composed, is an upper bound on the exact one.  ``pessimistic=False`` rounds
     *down* and drops the mass below the grid: a lower bound (used only to measure the slack).
     The result is a symmetric ``dp_accounting`` PLD for the single direction ``direction``.
+    Arguments are checked before the (cached) computation.
     """
-    df = check_int_at_least("df", df, 3)
-    interval = check_positive("interval", interval)
+    _check_location(df, direction, shift, coefficient, other_shift)
+    check_positive("interval", interval)
+    check_bool("pessimistic", pessimistic)
+    return _chi2_location_pld(
+        df,
+        direction,
+        shift=shift,
+        interval=interval,
+        pessimistic=pessimistic,
+        coefficient=coefficient,
+        other_shift=other_shift,
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _chi2_location_pld(
+    df: int,
+    direction: LocationDirection,
+    *,
+    shift: float,
+    interval: float,
+    pessimistic: bool,
+    coefficient: float | None,
+    other_shift: float | None,
+) -> pld.PrivacyLossDistribution:
     c = _location_coefficient(df) if coefficient is None else coefficient
     x_low = float(stats.chi2.ppf(_TAIL, df))
     x_high = float(stats.chi2.isf(_TAIL, df))
@@ -292,10 +334,11 @@ def chi2_location_pld(
 # --------------------------------------------------------------------------------------------
 
 
-def _check_wishart(k: int, p: int, nodes: int) -> tuple[int, int, int]:
+def _check_wishart(k: int, p: int, nodes: int, interval: float) -> tuple[int, int, int]:
     p = check_int_at_least("p", p, 1)
     k = check_int_at_least("k", k, p + 2)
     nodes = check_int_at_least("nodes", nodes, 1)
+    check_positive("interval", interval)
     return k, p, nodes
 
 
@@ -320,7 +363,8 @@ def _wishart_composed(
     nu = k - p + 1
     a = _location_coefficient(nu)
     if kind in ("add", "remove"):
-        node = chi2_location_pld(nu, kind, interval=interval)
+        direction: LocationDirection = "add" if kind == "add" else "remove"
+        node = chi2_location_pld(nu, direction, interval=interval)
     elif kind.startswith("cell:"):
         i = int(kind.split(":")[1])
         low, high = REPLACEMENT_CELLS[i], REPLACEMENT_CELLS[i + 1]
@@ -342,6 +386,7 @@ def _replacement_kinds() -> list[str]:
 
 
 def _relation_kinds(relation: str) -> list[str]:
+    check_choice("relation", relation, ("replace_one", "add_remove"))
     if relation == "add_remove":
         return ["add", "remove"]
     if relation == "replace_one":
@@ -365,7 +410,7 @@ def wishart_tree_delta(
     discretised pessimistically.  ``"replace_one"``: the bound of the module docstring, the
     maximum over the cells of :data:`REPLACEMENT_CELLS`.
     """
-    k, p, nodes = _check_wishart(k, p, nodes)
+    k, p, nodes = _check_wishart(k, p, nodes, interval)
     eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
     kinds = _relation_kinds(relation)
     return max(
@@ -385,7 +430,7 @@ def wishart_tree_epsilon(
 ) -> float:
     """An ``ε`` such that the Wishart tree is ``(ε, δ)``-DP: the largest per-cell (or
     per-direction) ``ε(δ)`` of the pessimistic PLDs of :func:`wishart_tree_delta`."""
-    k, p, nodes = _check_wishart(k, p, nodes)
+    k, p, nodes = _check_wishart(k, p, nodes, interval)
     dlt = check_delta(delta)
     kinds = _relation_kinds(relation)
     return max(
@@ -405,7 +450,7 @@ def wishart_tree_meets(
     interval: float = DEFAULT_INTERVAL,
 ) -> bool:
     """Whether the accountant certifies ``(ε, δ)`` for the tree (stops at the first failing cell)."""
-    k, p, nodes = _check_wishart(k, p, nodes)
+    k, p, nodes = _check_wishart(k, p, nodes, interval)
     eps = check_positive("epsilon", epsilon)
     dlt = check_delta(delta)
     kinds = _relation_kinds(relation)
@@ -420,7 +465,7 @@ def wishart_tree_delta_lower(
 ) -> float:
     """A rigorous *lower* bound on the exact ``δ(ε)`` of the worst replace-one pair (orthogonal
     rows of norm ``L̃``): the other Bartlett ordering, optimistic discretisation."""
-    k, p, nodes = _check_wishart(k, p, nodes)
+    k, p, nodes = _check_wishart(k, p, nodes, interval)
     eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
     return float(_wishart_composed(k, p, nodes, "lower", interval).get_delta_for_epsilon(eps))
 
@@ -429,7 +474,7 @@ def wishart_tree_epsilon_lower(
     delta: float, *, k: int, p: int, nodes: int, interval: float = DEFAULT_INTERVAL
 ) -> float:
     """A rigorous lower bound on the exact ``ε(δ)`` of the worst replace-one pair."""
-    k, p, nodes = _check_wishart(k, p, nodes)
+    k, p, nodes = _check_wishart(k, p, nodes, interval)
     dlt = check_delta(delta)
     return float(_wishart_composed(k, p, nodes, "lower", interval).get_epsilon_for_delta(dlt))
 
@@ -455,6 +500,7 @@ def laplace_tree_delta(
     eps0 = check_positive("epsilon_0", epsilon_0)
     nodes = check_int_at_least("nodes", nodes, 1)
     eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
+    check_positive("interval", interval)
     if eps >= nodes * eps0:
         return 0.0
     return float(_laplace_composed(eps0, nodes, interval).get_delta_for_epsilon(eps))
@@ -468,6 +514,7 @@ def laplace_tree_epsilon(
     eps0 = check_positive("epsilon_0", epsilon_0)
     nodes = check_int_at_least("nodes", nodes, 1)
     dlt = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
+    check_positive("interval", interval)
     if dlt == 0.0:
         return nodes * eps0
     eps = float(_laplace_composed(eps0, nodes, interval).get_epsilon_for_delta(dlt))
@@ -482,6 +529,7 @@ def laplace_tree_node_epsilon(
     eps = check_positive("epsilon", epsilon)
     nodes = check_int_at_least("nodes", nodes, 1)
     dlt = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
+    check_positive("interval", interval)
     low = eps / nodes  # feasible: pure composition
     if dlt == 0.0:
         return low

@@ -29,7 +29,13 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.rng import NoiseStreams
-from reference.validation import check_int_at_least, check_positive
+from reference.validation import (
+    check_array,
+    check_in_range,
+    check_int_at_least,
+    check_positive,
+    check_shape,
+)
 
 __all__ = [
     "GaussianVectorNoise",
@@ -49,8 +55,11 @@ RandomSource: TypeAlias = np.random.Generator | NoiseStreams
 
 
 def bartlett_chi2_df(dim: int, degrees_of_freedom: float) -> FloatArray:
-    """Degrees of freedom ``k, k − 1, …, k − p + 1`` of the Bartlett diagonal of ``W_p(·, k)``."""
-    return degrees_of_freedom - np.arange(dim, dtype=np.float64)
+    """Degrees of freedom ``k, k − 1, …, k − p + 1`` of the Bartlett diagonal of ``W_p(·, k)``
+    (``p = dim >= 1``, ``k = degrees_of_freedom >= p`` as for :class:`WishartNoise`)."""
+    dim = check_int_at_least("dim", dim, 1)
+    k = check_in_range("degrees_of_freedom", degrees_of_freedom, dim, math.inf, low_open=False)
+    return k - np.arange(dim, dtype=np.float64)
 
 
 def bartlett_wishart(chi2: FloatArray, normals: FloatArray, scale: float) -> FloatArray:
@@ -64,12 +73,20 @@ def bartlett_wishart(chi2: FloatArray, normals: FloatArray, scale: float) -> Flo
     Args:
         chi2: shape ``(..., p)``, the diagonal chi-square draws.
         normals: shape ``(..., p(p−1)/2)``, the below-diagonal normal draws.
-        scale: the scalar ``s`` of ``V = s·I``.
+        scale: the scalar ``s`` of ``V = s·I``, ``> 0``.
     """
+    chi2 = check_array("chi2", chi2)
+    normals = check_array("normals", normals)
+    scale = check_positive("scale", scale)
+    if chi2.ndim == 0 or chi2.shape[-1] == 0:
+        raise ValueError(f"chi2 must have shape (..., p) with p >= 1, got shape {chi2.shape}")
+    if np.any(chi2 < 0.0):
+        raise ValueError("chi2 must hold chi-square draws (>= 0), got a negative entry")
     p = chi2.shape[-1]
     if normals.shape != (*chi2.shape[:-1], p * (p - 1) // 2):
         raise ValueError(
-            f"normals must have shape {(*chi2.shape[:-1], p * (p - 1) // 2)}, got {normals.shape}"
+            f"normals must have shape {(*chi2.shape[:-1], p * (p - 1) // 2)} to match chi2 of "
+            f"shape {chi2.shape}, got {normals.shape}"
         )
     factor = np.zeros((*chi2.shape, p))
     diagonal = np.arange(p)
@@ -81,6 +98,11 @@ def bartlett_wishart(chi2: FloatArray, normals: FloatArray, scale: float) -> Flo
 
 def symmetrize(z_prime: FloatArray) -> FloatArray:
     """``(Z' + Z'ᵀ)/√2`` over the last two axes (Shariff & Sheffet Sec. 4.2), batched."""
+    z_prime = check_array("z_prime", z_prime)
+    if z_prime.ndim < 2 or z_prime.shape[-1] != z_prime.shape[-2] or z_prime.shape[-1] == 0:
+        raise ValueError(
+            f"z_prime must have shape (..., p, p) with p >= 1, got shape {z_prime.shape}"
+        )
     return np.asarray((z_prime + np.swapaxes(z_prime, -1, -2)) / math.sqrt(2.0), dtype=np.float64)
 
 
@@ -195,9 +217,7 @@ class GaussianVectorNoise:
     """I.i.d. ``N(0, σ²)`` entries in an array of the given shape."""
 
     def __init__(self, shape: tuple[int, ...], sigma: float) -> None:
-        for axis, size in enumerate(shape):
-            check_int_at_least(f"shape[{axis}]", size, 1)
-        self._shape = tuple(int(s) for s in shape)
+        self._shape = check_shape("shape", shape)
         self.sigma = check_positive("sigma", sigma)
 
     @property
@@ -225,9 +245,7 @@ class LaplaceNoise:
     """
 
     def __init__(self, shape: tuple[int, ...], scale: float) -> None:
-        for axis, size in enumerate(shape):
-            check_int_at_least(f"shape[{axis}]", size, 1)
-        self._shape = tuple(int(s) for s in shape)
+        self._shape = check_shape("shape", shape)
         self.scale = check_positive("scale", scale)
 
     @property
@@ -250,9 +268,7 @@ class ZeroNoise:
     """No noise: every draw is an array of zeros (the tree then returns exact prefix sums)."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        for axis, size in enumerate(shape):
-            check_int_at_least(f"shape[{axis}]", size, 1)
-        self._shape = tuple(int(s) for s in shape)
+        self._shape = check_shape("shape", shape)
 
     @property
     def shape(self) -> tuple[int, ...]:

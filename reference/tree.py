@@ -26,8 +26,8 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import NodeNoise
-from reference.rng import NoiseStreams, as_generator
-from reference.validation import check_array, check_int_at_least
+from reference.rng import NoiseStreams, SeedLike, as_generator
+from reference.validation import check_array, check_choice, check_instance, check_int_at_least
 
 __all__ = [
     "Node",
@@ -155,16 +155,15 @@ class TreeAggregator:
         self,
         n: int,
         noise: NodeNoise,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         pad: PadMode = "fresh",
     ) -> None:
         rng = as_generator(rng)
         self.n = check_int_at_least("n", n, 1)
-        if pad not in ("fresh", "none"):
-            raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
+        check_choice("pad", pad, ("fresh", "none"))
         self.m = tree_depth(n)
-        self.noise = noise
+        self.noise = check_instance("noise", noise, NodeNoise)
         self.pad: PadMode = pad
         self._streams = NoiseStreams.split(rng)
         self._shape = tuple(noise.shape)

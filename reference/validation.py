@@ -21,16 +21,23 @@ _T = TypeVar("_T")
 __all__ = [
     "check_alpha",
     "check_array",
+    "check_bool",
+    "check_callable",
     "check_choice",
     "check_delta",
     "check_epsilon",
     "check_finite",
     "check_in_range",
+    "check_index_array",
+    "check_instance",
+    "check_int_array",
     "check_int_at_least",
+    "check_nonempty",
     "check_nonnegative",
     "check_positive",
     "check_psd",
     "check_row_norms",
+    "check_shape",
     "check_symmetric",
     "float_in",
     "int_at_least",
@@ -119,6 +126,8 @@ def check_array(
     ``shape`` may contain ``None`` for "any length" along an axis.  The input is not modified; the
     returned array may share memory with it.
     """
+    if value is None:  # np.asarray(None, float) is NaN: say what is wrong
+        raise ValueError(f"{name} must be an array of real numbers, got None")
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as err:
@@ -139,12 +148,96 @@ def check_array(
     return arr
 
 
+def check_nonempty(name: str, value: FloatArray, *, what: str = "entry") -> FloatArray:
+    """Require at least one ``what`` along the first axis of the array ``value`` (an empty input
+    has no statistic, no arm, no round...)."""
+    value = np.asarray(value)
+    if value.ndim == 0 or value.shape[0] == 0:
+        raise ValueError(f"{name} must have at least one {what}, got shape {value.shape}")
+    return value
+
+
+def check_int_array(
+    name: str,
+    value: object,
+    minimum: int | None,
+    *,
+    below: int | None = None,
+    ndim: int | None = None,
+    shape: Sequence[int | None] | None = None,
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Convert ``value`` to an int64 array of integers ``>= minimum`` (if given) and ``< below``
+    (if given).
+
+    Floats are accepted only when they are whole numbers (``2.0``); fractional, NaN, infinite and
+    boolean entries are refused, never rounded.
+    """
+    arr = check_array(name, value, ndim=ndim, shape=shape)
+    if not np.all(arr == np.floor(arr)):
+        raise ValueError(f"{name} must hold integers, got a fractional entry")
+    if arr.size and float(np.max(np.abs(arr))) >= 2.0**62:
+        raise ValueError(f"{name} must hold integers below 2**62 in magnitude")
+    if minimum is not None and arr.size and arr.min() < minimum:
+        raise ValueError(f"{name} must hold integers >= {minimum}, got {arr.min():g}")
+    if below is not None and arr.size and arr.max() >= below:
+        raise ValueError(f"{name} must hold integers < {below}, got {arr.max():g}")
+    return arr.astype(np.int64)
+
+
+def check_index_array(
+    name: str,
+    value: object,
+    size: int,
+    *,
+    ndim: int | None = None,
+    shape: Sequence[int | None] | None = None,
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Indices in ``[0, size)`` (arms, rows...) as an int64 array (:func:`check_int_array`):
+    negative indices, which numpy would silently count from the end, are refused."""
+    return check_int_array(name, value, 0, below=size, ndim=ndim, shape=shape)
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Require a boolean flag (``True``/``False`` or a numpy bool); ``None``, strings and numbers
+    are refused rather than read by their truth value."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r:.80}")
+    return bool(value)
+
+
+def check_callable(name: str, value: _T) -> _T:
+    """Require a callable (a function, a method, a class...)."""
+    if not callable(value):
+        raise ValueError(f"{name} must be callable, got {value!r:.80}")
+    return value
+
+
+def check_instance(name: str, value: object, kind: type[_T] | tuple[type[Any], ...]) -> _T:
+    """Require ``isinstance(value, kind)`` (a runtime-checkable protocol checks that the methods
+    exist); the message names the argument and the expected type."""
+    if not isinstance(value, kind):
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        expected = " or ".join(k.__name__ for k in kinds)
+        raise ValueError(f"{name} must be a {expected}, got {value!r:.80}")
+    return value
+
+
+def check_shape(name: str, shape: object) -> tuple[int, ...]:
+    """Require an array shape: a tuple (or list) of integers ``>= 1``."""
+    if not isinstance(shape, tuple | list):
+        raise ValueError(f"{name} must be a tuple of integers >= 1, got {shape!r:.80}")
+    return tuple(check_int_at_least(f"{name}[{axis}]", size, 1) for axis, size in enumerate(shape))
+
+
 def check_row_norms(name: str, rows: FloatArray, bound: float, *, rtol: float = 1e-9) -> None:
     """Require every row of ``rows`` (shape ``(K, d)``) to have Euclidean norm <= ``bound``.
 
     A relative tolerance ``rtol`` absorbs floating-point rounding of vectors normalised to the
     bound; it is never used to accept a genuinely larger vector.
     """
+    rows = check_array(name, rows)
+    if rows.ndim == 0:
+        raise ValueError(f"{name} must have rows (at least 1 dimension), got a scalar")
     norms = np.linalg.norm(rows, axis=-1)
     worst = float(np.max(norms)) if norms.size else 0.0
     if worst > bound * (1.0 + rtol):
@@ -156,6 +249,7 @@ def check_row_norms(name: str, rows: FloatArray, bound: float, *, rtol: float = 
 
 def check_symmetric(name: str, matrix: FloatArray, *, atol: float = 1e-10) -> None:
     """Require a square, symmetric matrix (up to ``atol`` relative to its largest entry)."""
+    matrix = check_array(name, matrix)
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         raise ValueError(f"{name} must be a square matrix, got shape {matrix.shape}")
     scale = max(1.0, float(np.max(np.abs(matrix))) if matrix.size else 0.0)
@@ -165,6 +259,7 @@ def check_symmetric(name: str, matrix: FloatArray, *, atol: float = 1e-10) -> No
 
 def check_psd(name: str, matrix: FloatArray, *, atol: float = 1e-10) -> None:
     """Require a symmetric positive semi-definite matrix (smallest eigenvalue >= -atol·scale)."""
+    matrix = check_array(name, matrix)
     check_symmetric(name, matrix, atol=atol)
     scale = max(1.0, float(np.max(np.abs(matrix))) if matrix.size else 0.0)
     lam_min = float(np.linalg.eigvalsh(matrix)[0]) if matrix.size else 0.0

@@ -1,37 +1,54 @@
 """A hostile-input sweep of the public API (run by ``tests/test_hostile_inputs.py``).
 
-Three families of cases, each a call with exactly one argument replaced by a hostile value:
+Every public name (``__all__``) of ``reference`` and of the audit modules in :data:`AUDIT_MODULES`
+is called with exactly one argument replaced by a hostile value, starting from a known-good
+*baseline* call.  Four families of cases:
 
-* **deterministic functions**: every function of the golden-vector registry
-  (:func:`audit.golden.registry`; every public bound and constant of the four papers), called at
-  the first valid point of its grid, with each argument in turn replaced by NaN, ±inf, ``None``, a
-  string, ``-1``, ``0``, ``True`` and an empty array;
-* **random functions**: every public function or method of ``reference`` with an ``rng`` argument
-  (found in the source), called with ``rng`` = ``None``, ``-1``, ``1.5``, ``True`` and a legacy
-  ``RandomState``; the one seed rule (:func:`reference.rng.as_generator`) runs first, so the other
-  arguments are placeholders;
-* **seeds**: the public functions that take a ``seed``, with ``None``, ``-1``, ``1.5`` and ``True``.
+* **registry**: every function of the golden-vector registry (:func:`audit.golden.registry`; every
+  public bound and constant of the four papers), at the first valid point of its grid;
+* **api**: every other public function and class, at its baseline in :data:`BASELINES` (small
+  sizes, so each call takes milliseconds); a public name without a baseline must have a reason in
+  :data:`NOT_CALLED` (protocols, exceptions, records the library returns);
+* **rng**: every public function or method of ``reference`` with an ``rng`` argument (found in the
+  source), with hostile generators; the one seed rule (:func:`reference.rng.as_generator`) runs
+  first, so the other arguments are placeholders;
+* **seed**: the public ``seed`` arguments of the modules outside the api family.
 
-Each outcome is classified: ``clear`` (a ``ValueError`` naming the argument), ``type-clear`` (a
-``TypeError`` naming it), ``unclear`` (an error that does not name it), ``raw:<Exception>`` (an
-exception of another class escaped), ``nan-output`` (NaN in the result), ``warning`` (a numpy or
-Python warning), ``accepted`` (a finite result: right only for values the function documents as
-valid, listed in ``tests/test_hostile_inputs.py`` with the reason).
+The hostile values depend on the kind of the baseline value (:func:`hostile_values`): numbers get
+NaN, ±inf, ``-1``, ``0``, ``None``, a string, ``True`` and an empty array (integers also ``2.5``);
+arrays get a NaN, ``inf`` or ``-inf`` entry, ``None``, a string, ``True``, an empty array (no
+rows) and a wrong shape (an extra axis), integer arrays also a negative and a fractional entry;
+option strings, flags, callables, objects and lists get ``None`` and a string (option strings also
+``1``, lists also ``[]``); generators and seeds get ``None``, ``-1``, ``1.5``, ``True``, a string
+and a legacy ``RandomState``.
 
-``python tests/hostile.py`` prints the counts by family, category and outcome.
+Each outcome is classified: ``clear`` (a ``ValueError`` whose message names the argument as a
+word), ``type-clear`` (a ``TypeError`` naming it), ``unclear`` / ``type-unclear`` (one that does
+not name it), ``raw:<Exception>`` (an exception of another class escaped), ``nan-output`` (NaN in
+the result), ``warning`` (a numpy or Python warning), ``accepted`` (a finite result: right only for
+values the function documents as valid, listed in ``tests/test_hostile_inputs.py`` with the reason).
+
+``python tests/hostile.py`` prints the counts by family, category and outcome;
+``python tests/hostile.py OUTCOME...`` also lists the cases with those outcomes.
 """
 
 from __future__ import annotations
 
 import ast
+import atexit
 import importlib
 import inspect
 import math
+import re
+import shutil
+import sys
+import tempfile
+import types
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -39,24 +56,52 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 
+AUDIT_MODULES = (
+    "audit.regret",
+    "audit.accuracy",
+    "audit.theorem_checks",
+    "audit.sajed_sheffet",
+    "audit.sajed_sheffet_nas",
+    "audit.zhou_tan",
+    "audit.agarwal_singh",
+)
+"""The audit modules whose public API the api family sweeps (the others have their own sweeps)."""
+
+OTHER_OWNERS = (
+    "reference.files",
+    "reference.rng",
+    "reference.experiments",
+    "reference.engine.blocks",
+)
+"""Modules of ``reference`` swept elsewhere (file writing, the seed rule itself, the experiment
+runner and the block runner: ``tests/test_primitives_io_rng.py``, ``tests/test_experiments.py``,
+``tests/test_engine.py``)."""
+
+STRING = "hostile"
+"""The hostile string (a word no parameter is named after, so an echo of it never counts)."""
+
 HOSTILE: dict[str, Callable[[], Any]] = {
     "nan": lambda: math.nan,
     "inf": lambda: math.inf,
     "-inf": lambda: -math.inf,
     "None": lambda: None,
-    "string": lambda: "x",
+    "string": lambda: STRING,
     "negative": lambda: -1,
     "zero": lambda: 0,
     "bool": lambda: True,
     "empty array": lambda: np.zeros(0),
 }
+"""Hostile scalars of the registry family (and of the api family's real-number arguments)."""
+
 HOSTILE_RNG: dict[str, Callable[[], Any]] = {
     "None": lambda: None,
     "negative": lambda: -1,
     "float": lambda: 1.5,
     "bool": lambda: True,
+    "string": lambda: STRING,
     "RandomState": lambda: np.random.RandomState(0),
 }
+"""Hostile generators and seeds."""
 
 
 @dataclass(frozen=True)
@@ -71,16 +116,24 @@ class Case:
     detail: str
 
 
-def _has_nan(value: Any) -> bool:
+def names(message: str, parameter: str) -> bool:
+    """Whether ``message`` names ``parameter`` as a word (``T`` is not named by ``T_max`` or by
+    ``config.T``)."""
+    return re.search(rf"(?<![\w.]){re.escape(parameter)}(?!\w)", message) is not None
+
+
+def _has_nan(value: Any, depth: int = 0) -> bool:
+    if depth > 3:
+        return False
     if isinstance(value, float):
         return math.isnan(value)
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "fc" and bool(np.isnan(value).any())
     if isinstance(value, list | tuple):
-        return any(_has_nan(v) for v in value)
+        return any(_has_nan(v, depth + 1) for v in value)
     fields = getattr(value, "__dataclass_fields__", None)
     if fields is not None:
-        return any(_has_nan(getattr(value, f)) for f in fields)
+        return any(_has_nan(getattr(value, f), depth + 1) for f in fields)
     return False
 
 
@@ -91,9 +144,9 @@ def classify(call: Callable[[], Any], parameter: str) -> tuple[str, str]:
             warnings.simplefilter("error")
             out = call()
     except ValueError as err:
-        return ("clear" if parameter in str(err) else "unclear"), str(err)[:160]
+        return ("clear" if names(str(err), parameter) else "unclear"), str(err)[:160]
     except TypeError as err:
-        return ("type-clear" if parameter in str(err) else "type-unclear"), str(err)[:160]
+        return ("type-clear" if names(str(err), parameter) else "type-unclear"), str(err)[:160]
     except Warning as w:
         return "warning", f"{type(w).__name__}: {w}"[:160]
     except Exception as err:
@@ -111,7 +164,12 @@ def _silent(call: Callable[[], Any]) -> bool:
     return True
 
 
-def deterministic_cases() -> Iterator[Case]:
+# ------------------------------------------------------------------------------------------------
+# Family "registry": the golden registry
+# ------------------------------------------------------------------------------------------------
+
+
+def registry_cases() -> Iterator[Case]:
     """The golden registry's functions (module docstring)."""
     from audit import golden
 
@@ -123,14 +181,1605 @@ def deterministic_cases() -> Iterator[Case]:
                 baseline = kwargs
                 break
         if baseline is None:
-            yield Case("deterministic", entry.key, "-", "-", "no valid grid point", "")
+            yield Case("registry", entry.key, "-", "-", "no valid baseline", "")
             continue
         for parameter in baseline:
             for category, make in HOSTILE.items():
                 kwargs = dict(baseline)
                 kwargs[parameter] = make()
                 outcome, detail = classify(partial(entry.func, **kwargs), parameter)
-                yield Case("deterministic", entry.key, parameter, category, outcome, detail)
+                yield Case("registry", entry.key, parameter, category, outcome, detail)
+
+
+# ------------------------------------------------------------------------------------------------
+# Family "api": every other public name, from a baseline call
+# ------------------------------------------------------------------------------------------------
+
+
+def _kind(value: Any, parameter: str = "") -> str:
+    if isinstance(value, np.random.Generator | np.random.SeedSequence):
+        return "rng"
+    if parameter == "seed" and isinstance(value, int):
+        return "rng"
+    if isinstance(value, bool | np.bool_):
+        return "flag"
+    if isinstance(value, int | np.integer):
+        return "int"
+    if isinstance(value, float | np.floating):
+        return "real"
+    if isinstance(value, str):
+        return "option"
+    if isinstance(value, np.ndarray):
+        return "int array" if value.dtype.kind in "iu" else "array"
+    if (
+        isinstance(value, list | tuple)
+        and value
+        and all(
+            isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
+            for v in value
+        )
+    ):
+        return "int array" if all(isinstance(v, int | np.integer) for v in value) else "array"
+    if isinstance(value, list | tuple):
+        return "list"
+    if isinstance(value, types.FunctionType | types.MethodType | partial):
+        return "callable"
+    return "object"
+
+
+def _with_entry(arr: Any, entry: float) -> Any:
+    out = np.array(arr, dtype=np.float64)
+    out.flat[0] = entry
+    return out
+
+
+def hostile_values(value: Any, parameter: str = "") -> dict[str, Callable[[], Any]]:
+    """The hostile replacements of an argument ``parameter`` whose valid baseline value is
+    ``value`` (a ``seed`` gets the hostile generators)."""
+    kind = _kind(value, parameter)
+    if kind == "rng":
+        return HOSTILE_RNG
+    if kind == "real":
+        return {**HOSTILE, "negative": lambda: -1.0, "zero": lambda: 0.0}
+    if kind == "int":
+        return {**HOSTILE, "float": lambda: 2.5}
+    if kind in ("array", "int array"):
+        arr = np.asarray(value)
+        out: dict[str, Callable[[], Any]] = {
+            "nan": lambda: _with_entry(arr, math.nan),
+            "inf": lambda: _with_entry(arr, math.inf),
+            "-inf": lambda: _with_entry(arr, -math.inf),
+            "None": lambda: None,
+            "string": lambda: STRING,
+            "bool": lambda: True,
+            "empty array": lambda: np.zeros((0, *arr.shape[1:]), dtype=arr.dtype),
+            "wrong shape": lambda: arr[..., None].copy(),
+        }
+        if kind == "int array":
+            out["negative"] = lambda: _with_entry(arr, -1.0).astype(arr.dtype)
+            out["float"] = lambda: _with_entry(arr, float(arr.flat[0]) + 0.5)
+        return out
+    if kind == "option":
+        return {"None": lambda: None, "string": lambda: STRING, "int": lambda: 1}
+    if kind == "list":
+        return {"None": lambda: None, "string": lambda: STRING, "empty array": lambda: []}
+    return {"None": lambda: None, "string": lambda: STRING}
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A known-good call: ``kwargs()`` builds fresh arguments (new generators every time)."""
+
+    kwargs: Callable[[], dict[str, Any]]
+    nan_output: str = ""
+    """Why NaN in the result is documented (e.g. "no estimate" of a run that did not halt)."""
+
+
+_TMP: list[Path] = []
+
+
+def _tmp() -> Path:
+    if not _TMP:
+        _TMP.append(Path(tempfile.mkdtemp(prefix="hostile-")))
+        atexit.register(shutil.rmtree, _TMP[0], True)
+    return _TMP[0]
+
+
+def _g(seed: int = 0) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+@cache
+def _kernel() -> np.ndarray[Any, Any]:
+    return np.array([[1.0, 0.5, 0.2], [0.5, 1.0, 0.5], [0.2, 0.5, 1.0]])
+
+
+def _ldp() -> Any:
+    from reference.zhou_tan.mechanism import LDPParams
+
+    return LDPParams(1.0, 1.0, 1.0)
+
+
+def _constants() -> Any:
+    from reference.shariff_sheffet.regularizers import ProblemConstants
+
+    return ProblemConstants(d=2)
+
+
+def _privacy() -> Any:
+    from reference.shariff_sheffet.regularizers import PrivacyParameters
+
+    return PrivacyParameters(1.0, 0.1)
+
+
+def _bounds() -> Any:
+    from reference.shariff_sheffet.bounds import RegularizerBounds
+
+    return RegularizerBounds(1.0, 2.0, 1.0, 0.0)
+
+
+def _nas_config() -> Any:
+    from audit.sajed_sheffet_nas import NASConfig
+
+    return NASConfig(rule="exponential", cap=3)
+
+
+def _nas_variant() -> Any:
+    from audit.sajed_sheffet_nas import NASVariant
+
+    return NASVariant("correct")
+
+
+def _nas_pair() -> Any:
+    from audit.sajed_sheffet_nas import nas_worst_case_pair
+
+    return nas_worst_case_pair(_nas_config())
+
+
+def _se_config() -> Any:
+    from audit.sajed_sheffet import DPSEConfig
+
+    return DPSEConfig()
+
+
+def _se_variant() -> Any:
+    from audit.sajed_sheffet import DPSEVariant
+
+    return DPSEVariant("correct")
+
+
+def _pure_claims() -> list[Any]:
+    from audit.protocols import PrivacyClaim
+
+    return [PrivacyClaim(1.0, 0.0)]
+
+
+def _as_config() -> Any:
+    from audit.agarwal_singh import AgarwalSinghAuditConfig
+
+    return AgarwalSinghAuditConfig(
+        white_box_samples=200,
+        black_box_samples=200,
+        bandit_samples=200,
+        exp2_samples=200,
+        accuracy_runs=10,
+    )
+
+
+def _ctl() -> Any:
+    from audit.zhou_tan import ctl_variants
+
+    return ctl_variants(_ldp())[0]
+
+
+def _ctl_pair() -> Any:
+    from audit.zhou_tan import worst_case_pair
+
+    return worst_case_pair(_ldp())
+
+
+def _stream_policy() -> Any:
+    from audit.stream import Algorithm1Policy
+    from reference.shariff_sheffet import ProblemConstants, make_policy
+
+    return Algorithm1Policy(
+        lambda n, rng: make_policy("nonprivate", ProblemConstants(d=2), n, 1.0 / n, rng, None), "x"
+    )
+
+
+def _ucb1() -> Any:
+    from reference.sajed_sheffet.bandits import UCB1
+
+    return UCB1(2)
+
+
+def _bandit_env() -> Any:
+    from reference.sajed_sheffet.bandits import BanditEnvironment
+
+    return BanditEnvironment([0.6, 0.4], _g(1))
+
+
+def _linucb() -> Any:
+    from reference.shariff_sheffet.simulation import make_policy
+
+    return make_policy("nonprivate", _constants(), 4, 0.25, _g(2))
+
+
+def _gap_env() -> Any:
+    from reference.shariff_sheffet.environments import LinearGapEnvironment
+
+    return LinearGapEnvironment(2, 3, 0.1, _g(3))
+
+
+def _tree() -> Any:
+    from reference.noise import ZeroNoise
+    from reference.tree import TreeAggregator
+
+    return TreeAggregator(4, ZeroNoise((3, 3)), _g(4))
+
+
+def _zt_env() -> Any:
+    from reference.zhou_tan.environment import FiniteArmEnvironment, UniformNoise
+
+    return FiniteArmEnvironment(np.array([0.1, 0.5, 0.3]), UniformNoise(0.5), _g(5))
+
+
+def _gpucb() -> Any:
+    from reference.zhou_tan.algorithms import make_gp_ucb
+
+    return make_gp_ucb(_kernel(), 1.0, 1.0, 1.0, 0.1, 4, _g(6))
+
+
+def _problem() -> Any:
+    from reference.zhou_tan.datasets import DataProblem
+
+    rows = np.array([[1.0, 2.0], [2.0, 1.5], [3.0, 2.5]])
+    return DataProblem("t", rows.mean(axis=0), np.eye(2), rows, 3.0, 1.5, 1.0, 1.0)
+
+
+def _nystrom() -> Any:
+    from reference.zhou_tan.nystrom import nystrom_embedding
+
+    return nystrom_embedding(_kernel(), np.array([0, 1]), np.ones(2), 1e9, _g(7))
+
+
+def _ftrl() -> Any:
+    from reference.agarwal_singh.full_info import PrivateFTRL
+    from reference.agarwal_singh.sets import NegativeEntropySimplex
+    from reference.noise import ZeroNoise
+
+    return PrivateFTRL(NegativeEntropySimplex(2), 0.5, ZeroNoise((2,)), 4, _g(8))
+
+
+def _exp2() -> Any:
+    from reference.agarwal_singh.bandits import EXP2Exploration
+
+    return EXP2Exploration(2, 0.3, 0.2, _g(9))
+
+
+def _cor32() -> Any:
+    from reference.agarwal_singh.theorems import cor32_parameters
+
+    return cor32_parameters("experts", 2, 4, 1.0)
+
+
+def _light_mat() -> Path:
+    import scipy.io
+
+    path = _tmp() / "light.mat"
+    if not path.exists():
+        train = np.arange(12.0).reshape(4, 3) + np.array([0.0, 0.3, 0.1])
+        data = {"train": {"sensordata": train}, "test": {"sensordata": train[:2] + 0.5}}
+        scipy.io.savemat(str(path), {"data": data})
+    return path
+
+
+def _stock_csv() -> Path:
+    path = _tmp() / "stock.csv"
+    if not path.exists():
+        path.write_text("Date,A,B\n2016-01-04,1.0,2.0\n2016-01-05,1.5,2.5\n2016-01-06,1.2,2.1\n")
+    return path
+
+
+def _b(*, _nan_output: str = "", **kwargs: Any) -> Baseline:
+    """A baseline whose arguments are built afresh at each call: a value that is a function of
+    this module (a ``lambda`` or a ``_maker``) is called for it."""
+
+    def build() -> dict[str, Any]:
+        return {
+            k: (v() if isinstance(v, types.FunctionType) and v.__module__ == __name__ else v)
+            for k, v in kwargs.items()
+        }
+
+    return Baseline(build, _nan_output)
+
+
+def _baselines() -> dict[str, Baseline]:
+    A = np.array
+    out: dict[str, Baseline] = {}
+
+    # reference.accounting ------------------------------------------------------------------
+    m = "reference.accounting:"
+    out |= {
+        m + "chi2_location_loss_cdf": _b(
+            losses=A([0.0, 0.5]), df=4, direction="add", shift=1.0, coefficient=0.5
+        ),
+        m + "chi2_location_pld": _b(
+            df=4, direction="add", shift=1.0, interval=0.01, pessimistic=True
+        ),
+        m + "laplace_tree_delta": _b(epsilon=1.0, epsilon_0=0.5, nodes=2, interval=0.01),
+        m + "laplace_tree_epsilon": _b(delta=0.01, epsilon_0=0.5, nodes=2, interval=0.01),
+        m + "laplace_tree_node_epsilon": _b(epsilon=1.0, delta=0.01, nodes=2, interval=0.01),
+        m + "wishart_tree_delta": _b(
+            epsilon=1.0, k=40, p=2, nodes=2, relation="replace_one", interval=0.01
+        ),
+        m + "wishart_tree_delta_lower": _b(epsilon=1.0, k=40, p=2, nodes=2, interval=0.01),
+        m + "wishart_tree_epsilon": _b(
+            delta=0.01, k=40, p=2, nodes=2, relation="replace_one", interval=0.01
+        ),
+        m + "wishart_tree_epsilon_lower": _b(delta=0.01, k=40, p=2, nodes=2, interval=0.01),
+        m + "wishart_tree_meets": _b(
+            epsilon=1.0, delta=0.1, k=40, p=2, nodes=2, relation="replace_one", interval=0.01
+        ),
+    }
+
+    # reference.noise, reference.tree -------------------------------------------------------
+    m = "reference.noise:"
+    out |= {
+        m + "GaussianVectorNoise": _b(shape=(2,), sigma=1.0),
+        m + "LaplaceNoise": _b(shape=(2,), scale=1.0),
+        m + "SymmetricGaussianNoise": _b(dim=2, sigma=1.0),
+        m + "WishartNoise": _b(dim=2, degrees_of_freedom=3, scale=1.0),
+        m + "ZeroNoise": _b(shape=(2,)),
+        m + "bartlett_chi2_df": _b(dim=2, degrees_of_freedom=3.0),
+        m + "bartlett_wishart": _b(chi2=A([1.0, 2.0]), normals=A([0.5]), scale=1.0),
+        m + "symmetrize": _b(z_prime=A([[1.0, 2.0], [0.0, 1.0]])),
+    }
+    out["reference.tree:TreeAggregator"] = _b(
+        n=4,
+        noise=lambda: __import__("reference.noise").noise.ZeroNoise((2,)),
+        rng=lambda: _g(),
+        pad="fresh",
+    )
+
+    # reference.agarwal_singh ------------------------------------------------------------------
+    from reference.agarwal_singh.sets import Cube, L2Ball, LossSet, NegativeEntropySimplex, Simplex
+    from reference.noise import LaplaceNoise, ZeroNoise
+
+    m = "reference.agarwal_singh.aggregation:"
+    out |= {
+        m + "TreeBasedAggregation": _b(T=4, noise=ZeroNoise((2,)), rng=lambda: _g(), pad=True),
+        m + "laplace_scale_tree_tight": _b(
+            epsilon=1.0, delta=0.01, T=4, Y_l1_diameter=2.0, view="actions"
+        ),
+    }
+    m = "reference.agarwal_singh.bandits:"
+    out |= {
+        m + "EXP2Exploration": _b(N=2, eta=0.3, gamma=0.2, rng=lambda: _g(), mu=A([0.5, 0.5])),
+        m + "PrivateBanditReduction": _b(
+            inner=_exp2, noise=LaplaceNoise((2,), 1.0), rng=lambda: _g(), record=False
+        ),
+        m + "run_bandit": _b(learner=_exp2, losses=A([[0.1, 0.9], [0.2, 0.8]])),
+    }
+    m = "reference.agarwal_singh.environments:"
+    out |= {
+        m + "best_fixed_action": _b(losses=A([[0.1, 0.9], [0.2, 0.8]]), decision_set=Simplex(2)),
+        m + "cube_signed_basis": _b(N=2, T=3, bias=0.1, rng=lambda: _g()),
+        m + "experts_bernoulli": _b(means=A([0.3, 0.5]), T=3, rng=lambda: _g()),
+        m + "experts_minimax": _b(N=2, T=8),
+        m + "ftl_trap": _b(T=4),
+        m + "mab_constant_gap": _b(N=2, T=3, best=0.1, other=0.5),
+        m + "mab_switching": _b(N=2, T=4, gap=0.2, switches=[2]),
+        m + "pseudo_regret_mab": _b(
+            probs=A([[0.5, 0.5], [0.4, 0.6]]), losses=A([[0.1, 0.9], [0.2, 0.8]])
+        ),
+        m + "regret_full_info": _b(
+            actions=A([[1.0, 0.0], [0.0, 1.0]]),
+            losses=A([[0.1, 0.9], [0.2, 0.8]]),
+            decision_set=Simplex(2),
+        ),
+        m + "single_change_neighbours": _b(
+            base=A([[0.1, 0.9], [0.2, 0.8]]), t0=1, replacement=A([0.5, 0.5])
+        ),
+        m + "sphere_drift": _b(N=2, T=3, drift=0.2, rng=lambda: _g()),
+        m + "worst_case_replacement": _b(loss_set=LossSet("l2_ball", 2)),
+    }
+    m = "reference.agarwal_singh.full_info:"
+    out |= {
+        m + "OneShotFTRL": _b(
+            regularizer=NegativeEntropySimplex(2),
+            eta=0.5,
+            noise=ZeroNoise((2,)),
+            T=4,
+            rng=lambda: _g(),
+        ),
+        m + "PrivateFTPL": _b(
+            decision_set=Cube(2),
+            noise=ZeroNoise((2,)),
+            T=4,
+            rng=lambda: _g(),
+            pad=True,
+            loss_set=LossSet("linf_ball", 2),
+        ),
+        m + "PrivateFTRL": _b(
+            regularizer=NegativeEntropySimplex(2),
+            eta=0.5,
+            noise=ZeroNoise((2,)),
+            T=4,
+            rng=lambda: _g(),
+            pad=True,
+            loss_set=LossSet("box01", 2),
+        ),
+        m + "run_full_info": _b(learner=_ftrl, losses=A([[0.1, 0.9], [0.2, 0.8]])),
+    }
+    from reference.agarwal_singh.scrible import BallBarrier
+
+    m = "reference.agarwal_singh.scrible:"
+    out |= {
+        m + "BallBarrier": _b(dim=2),
+        m + "CubeBarrier": _b(dim=2),
+        m + "SCRiBLe": _b(barrier=BallBarrier(2), eta=0.3, rng=lambda: _g()),
+    }
+    m = "reference.agarwal_singh.sets:"
+    out |= {
+        m + "Cube": _b(dim=2, w=1.0),
+        m + "L2Ball": _b(dim=2, r=1.0),
+        m + "LossSet": _b(kind="l2_ball", dim=2, r=1.0),
+        m + "NegativeEntropySimplex": _b(dim=2),
+        m + "Simplex": _b(dim=2),
+        m + "SquaredNormBall": _b(dim=2, r=1.0),
+        m + "SquaredNormCube": _b(dim=2, w=1.0),
+        m + "default_learning_rate": _b(D_R=1.0, T=4, G2=1.0),
+    }
+    m = "reference.agarwal_singh.theorems:"
+    out |= {
+        m + "cor32_regret_bound": _b(params=_cor32, T=4),
+        m + "noise_width_monte_carlo": _b(
+            decision_set=L2Ball(2),
+            noise=LaplaceNoise((2,), 1.0),
+            K=2,
+            rng=lambda: _g(),
+            n=10,
+            alpha=0.01,
+        ),
+    }
+
+    # reference.engine ---------------------------------------------------------------------------
+    from reference.noise import SymmetricGaussianNoise
+    from reference.rng import NoiseStreams
+
+    m = "reference.engine.linucb:"
+    out |= {
+        m + "default_checkpoints": _b(n=100, per_decade=5),
+        m + "run_gap_batch": _b(
+            variant="gaussian",
+            d=2,
+            num_arms=3,
+            gap=0.1,
+            n=4,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            privacy=_privacy,
+            alpha=0.25,
+            reward_model="rademacher",
+            constants=_constants,
+            checkpoints=[2, 4],
+            trace=False,
+            rho=1.0,
+            gamma_mode="paper",
+            pd_policy="repair",
+            reward_policy="raise",
+            block_rounds=2,
+            progress=False,
+        ),
+    }
+    m = "reference.engine.tree:"
+    out |= {
+        m + "BatchedTreeNoise": _b(
+            n=4,
+            noise=SymmetricGaussianNoise(2, 1.0),
+            rngs=lambda: [_g(1), _g(2)],
+            pad="fresh",
+            block_rounds=2,
+        ),
+        m + "draw_noise_sums": _b(
+            noise=SymmetricGaussianNoise(2, 1.0),
+            streams=lambda: [NoiseStreams.split(_g(1))],
+            terms=A([1]),
+        ),
+    }
+
+    # reference.sajed_sheffet ------------------------------------------------------------------
+    from reference.sajed_sheffet.stopping import SampleStream, UniformDistribution
+
+    m = "reference.sajed_sheffet.bandits:"
+    out |= {
+        m + "DPUCB": _b(
+            K=2, T=4, epsilon=1.0, rng=lambda: _g(), calibration="per_tree", beta_u=0.1, pad="none"
+        ),
+        m + "UCB1": _b(K=2),
+        m + "BanditEnvironment": _b(
+            means=A([0.6, 0.4]), rng=lambda: _g(), reward="beta", concentration=2.0
+        ),
+        m + "DPSuccessiveElimination": _b(
+            K=2, epsilon=1.0, beta=0.1, rng=lambda: _g(), noise_on="r"
+        ),
+        m + "GuessAndDoubleDPSE": _b(
+            K=2, epsilon=1.0, rng=lambda: _g(), initial_guess=8, noise_on="r"
+        ),
+        m + "dpse_eliminate": _b(noisy_means=A([0.9, 0.1]), threshold=0.5),
+        m + "pseudo_regret_trajectories": _b(
+            make_policy=lambda: (
+                lambda k, rng: __import__(
+                    "reference.sajed_sheffet.bandits"
+                ).sajed_sheffet.bandits.UCB1(k)
+            ),
+            means=A([0.6, 0.4]),
+            T=4,
+            runs=2,
+            seed=3,
+            reward="bernoulli",
+        ),
+        m + "run_policy": _b(policy=_ucb1, env=_bandit_env, T=4),
+        m + "simulate_dpse_bernoulli": _b(
+            means=A([0.6, 0.4]), T=8, epsilon=1.0, beta=0.1, rng=lambda: _g(), noise_on="r"
+        ),
+        m + "successive_elimination": _b(K=2, beta=0.1),
+    }
+    m = "reference.sajed_sheffet.constants:"
+    out[m + "check_epsilon_or_inf"] = _b(value=1.0, name="value")
+    m = "reference.sajed_sheffet.engine:"
+    out |= {
+        m + "dpse_bernoulli_batch": _b(
+            means=A([0.6, 0.4]),
+            T=8,
+            epsilon=1.0,
+            beta=0.1,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            noise_on="r",
+            checkpoints=[4, 8],
+        ),
+        m + "dpucb_bernoulli_batch": _b(
+            means=A([0.6, 0.4]),
+            T=8,
+            epsilon=1.0,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            calibration="per_tree",
+            beta_u=0.1,
+            checkpoints=[4, 8],
+            trace=False,
+            rounds=8,
+        ),
+        m + "regret_checkpoints": _b(T=100, per_decade=5, linear=10),
+        m + "section5_means": _b(instance="C1", K=3),
+    }
+    m = "reference.sajed_sheffet.stopping:"
+    out |= {
+        m + "SampleStream": _b(draw_block=lambda: lambda n: np.zeros(n)),
+        m + "TwoPointDistribution": _b(range_R=1.0, mu=0.5),
+        m + "UniformDistribution": _b(low=-1.0, high=1.0),
+        m + "dp_exp_nas": _b(
+            source=lambda: SampleStream.from_distribution(UniformDistribution(0.5, 1.0), _g(1)),
+            range_R=1.0,
+            alpha=0.5,
+            beta=0.1,
+            epsilon=1.0,
+            rng=lambda: _g(),
+            k_max=3,
+            record=True,
+        ),
+        m + "dp_nas": _b(
+            source=lambda: SampleStream.from_distribution(UniformDistribution(0.5, 1.0), _g(1)),
+            range_R=1.0,
+            alpha=0.5,
+            beta=0.1,
+            epsilon=1.0,
+            rng=lambda: _g(),
+            t_max=4,
+            record=True,
+        ),
+        m + "nas": _b(
+            source=lambda: SampleStream.from_distribution(UniformDistribution(0.5, 1.0), _g(1)),
+            range_R=1.0,
+            alpha=0.5,
+            beta=0.1,
+            t_max=4,
+            record=False,
+        ),
+        m + "svt_query_value": _b(prefix_sum=1.0, t=2, h=0.5, c=0.1, alpha=0.5),
+        m + "two_arm_test": _b(
+            pull=lambda: lambda arm: 1.0 if arm == 0 else 0.0,
+            epsilon=1.0,
+            beta=0.1,
+            rng=lambda: _g(),
+            k_max=3,
+            alpha=0.5,
+            rule="exponential",
+        ),
+    }
+
+    # reference.shariff_sheffet ------------------------------------------------------------------
+    from reference.shariff_sheffet.bounds import RegularizerBounds
+
+    m = "reference.shariff_sheffet.bounds:"
+    out |= {
+        m + "RegularizerBounds": _b(rho_min=1.0, rho_max=2.0, gamma=1.0, shift=0.0),
+        m + "reshifted_bounds": _b(
+            base=RegularizerBounds(1.0, 2.0, 1.0, 0.0), target_rho_min=1.5, mechanism="gaussian"
+        ),
+    }
+    m = "reference.shariff_sheffet.environments:"
+    rot = np.eye(2)
+    out |= {
+        m + "BandArmSampler": _b(rng=lambda: _g(), d=2, low=0.1, high=0.5),
+        m + "LinearGapEnvironment": _b(
+            d=2, num_arms=3, gap=0.1, rng=lambda: _g(), reward_model="rademacher"
+        ),
+        m + "assemble_gap_arms": _b(
+            band=A([[0.3, 0.1], [0.2, 0.4]]),
+            optimal_tails=A([1.0]),
+            positions=A(1),
+            optimal_mean=0.75,
+        ),
+        m + "gaussian_reward_table": _b(rng=lambda: _g(), means=A([0.1, 0.5]), sigma=1.0),
+        m + "optimal_positions": _b(uniforms=A([0.3, 0.6]), num_arms=3),
+        m + "rademacher_reward_table": _b(rng=lambda: _g(), means=A([0.1, 0.5])),
+        m + "rademacher_rewards": _b(uniforms=A([0.3, 0.6]), means=A([[0.1, 0.5], [0.2, 0.3]])),
+        m + "rotation_to": _b(theta=A([0.6, 0.8])),
+        m + "sample_band_heads": _b(rng=lambda: _g(), d=2, size=3, low=0.1, high=0.5),
+        m + "sample_gap_arms": _b(
+            rng=lambda: _g(),
+            rotation=rot,
+            num_arms=3,
+            gap=0.1,
+            optimal_mean=0.75,
+            lowest_mean=-0.75,
+        ),
+        m + "sample_unit_vector": _b(rng=lambda: _g(), d=2),
+        m + "unit_rows": _b(g=A([[3.0, 4.0], [1.0, 0.0]])),
+    }
+    m = "reference.shariff_sheffet.linucb:"
+    out |= {
+        m + "LinUCB": _b(
+            regularizer=lambda: __import__(
+                "reference.shariff_sheffet.regularizers"
+            ).shariff_sheffet.regularizers.ExactStatistics(_constants()),
+            constants=_constants,
+            alpha=0.1,
+            pd_policy="repair",
+        ),
+        m + "ucb_argmax": _b(ucb=A([0.1, 0.5, 0.2])),
+    }
+    m = "reference.shariff_sheffet.regularizers:"
+    out |= {
+        m + "ExactStatistics": _b(constants=_constants, rho=1.0),
+        m + "PrivacyParameters": _b(epsilon=1.0, delta=0.1),
+        m + "ProblemConstants": _b(d=2, L=1.0, S=1.0, B=1.0, sigma=1.0, B_tilde=1.0),
+        m + "TreeStatistics": _b(
+            constants=_constants, tree=_tree, bounds=_bounds, reward_policy="raise"
+        ),
+        m + "gaussian_node_noise": _b(d=2, sigma_noise=1.0),
+        m + "make_regularizer": _b(
+            variant="gaussian",
+            constants=_constants,
+            n=4,
+            alpha=0.25,
+            rng=lambda: _g(),
+            privacy=_privacy,
+            rho=1.0,
+            gamma_mode="paper",
+            pad="fresh",
+            reward_policy="raise",
+            calibration="paper",
+            target_rho_min=None,
+        ),
+        m + "regularizer_spec": _b(
+            variant="gaussian",
+            constants=_constants,
+            n=4,
+            alpha=0.25,
+            privacy=_privacy,
+            rho=1.0,
+            gamma_mode="paper",
+            pad="fresh",
+            calibration="paper",
+        ),
+        m + "rows_within_norm": _b(rows=A([[0.3, 0.4], [0.1, 0.2]]), L_tilde=1.0),
+        m + "tree_rewards": _b(y=A([0.5, -0.5]), b_tilde=1.0, policy="raise"),
+        m + "wishart_node_noise": _b(d=2, k=4, L_tilde=1.0),
+    }
+    m = "reference.shariff_sheffet.simulation:"
+    out |= {
+        m + "make_policy": _b(
+            variant="gaussian",
+            constants=_constants,
+            n=4,
+            alpha=0.25,
+            rng=lambda: _g(),
+            privacy=_privacy,
+            rho=1.0,
+            gamma_mode="paper",
+            pd_policy="repair",
+            calibration="paper",
+        ),
+        m + "run_episode": _b(policy=_linucb, environment=_gap_env, n=4, progress=False),
+        m + "run_gap_experiment": _b(
+            variant="gaussian",
+            d=2,
+            num_arms=3,
+            gap=0.1,
+            n=4,
+            seed=5,
+            privacy=_privacy,
+            alpha=0.25,
+            reward_model="rademacher",
+            constants=_constants,
+            progress=False,
+            calibration="paper",
+        ),
+    }
+    m = "reference.shariff_sheffet.tight:"
+    out |= {
+        m + "wishart_calibration_interval": _b(epsilon=1.0, nodes=2),
+        m + "wishart_tight_bounds": _b(
+            d=2,
+            n=4,
+            L_tilde=1.5,
+            epsilon=1.0,
+            delta=0.1,
+            alpha=0.25,
+            shifted=True,
+            gamma_mode="paper",
+        ),
+        m + "wishart_tight_degrees_of_freedom": _b(
+            d=2, n=4, epsilon=1.0, delta=0.1, relation="replace_one"
+        ),
+    }
+
+    # reference.validation ----------------------------------------------------------------------
+    m = "reference.validation:"
+    out |= {
+        m + "check_alpha": _b(value=0.5, name="value"),
+        m + "check_array": _b(name="value", value=A([1.0, 2.0]), ndim=1, shape=(2,)),
+        m + "check_bool": _b(name="value", value=True),
+        m + "check_callable": _b(name="value", value=len),
+        m + "check_index_array": _b(name="value", value=A([0, 1]), size=2, ndim=1, shape=(2,)),
+        m + "check_instance": _b(name="value", value=(1, 2), kind=tuple),
+        m + "check_int_array": _b(
+            name="value", value=A([1, 2]), minimum=1, below=3, ndim=1, shape=(2,)
+        ),
+        m + "check_nonempty": _b(name="value", value=A([1.0]), what="entry"),
+        m + "check_shape": _b(name="shape", shape=(2, 3)),
+        m + "check_choice": _b(name="value", value="a", choices=("a", "b")),
+        m + "check_delta": _b(value=0.5, name="value"),
+        m + "check_epsilon": _b(value=0.5, name="value"),
+        m + "check_finite": _b(name="value", value=0.5),
+        m + "check_in_range": _b(
+            name="value", value=0.5, low=0.0, high=1.0, low_open=True, high_open=True
+        ),
+        m + "check_int_at_least": _b(name="value", value=2, minimum=1),
+        m + "check_nonnegative": _b(name="value", value=0.5),
+        m + "check_positive": _b(name="value", value=0.5),
+        m + "check_psd": _b(name="matrix", matrix=A([[2.0, 1.0], [1.0, 2.0]]), atol=1e-10),
+        m + "check_row_norms": _b(name="rows", rows=A([[0.6, 0.8]]), bound=1.0, rtol=1e-9),
+        m + "check_symmetric": _b(name="matrix", matrix=A([[2.0, 1.0], [1.0, 2.0]]), atol=1e-10),
+        m + "float_in": _b(low=0.0, high=1.0, low_open=True, high_open=True),
+        m + "int_at_least": _b(minimum=1),
+    }
+
+    # reference.zhou_tan -------------------------------------------------------------------------
+    m = "reference.zhou_tan.algorithms:"
+    K = _kernel()
+    out |= {
+        m + "ATAGPUCB": _b(
+            K=K,
+            lam=1.0,
+            q=1e9,
+            trunc_level=lambda: lambda n, m: 2.0,
+            beta_next=lambda: lambda n, m: 2.0,
+            beta_1=2.0,
+            rng=lambda: _g(),
+            dedupe_mode="per_index_then_set",
+            per_sample_threshold=False,
+        ),
+        m + "GPUCB": _b(K=K, lam=1.0, beta=lambda: lambda t: 2.0, rng=lambda: _g()),
+        m + "TGPUCB": _b(
+            K=K,
+            lam=1.0,
+            trunc_level=lambda: lambda t: 2.0,
+            beta=lambda: lambda t: 2.0,
+            rng=lambda: _g(),
+        ),
+        m + "MoMAGPUCB": _b(
+            K=K,
+            lam=1.0,
+            q=1e9,
+            k_rep=3,
+            T=4,
+            beta_next=lambda: lambda n, m: 2.0,
+            beta_1=2.0,
+            rng=lambda: _g(),
+            median_kind="numpy",
+            dedupe_mode="per_index_then_set",
+        ),
+        m + "make_ata_gp_ucb": _b(
+            K=K,
+            v=1.0,
+            B=1.0,
+            lam=1.0,
+            delta=0.1,
+            eps_nys=0.5,
+            T=4,
+            rng=lambda: _g(),
+            preset="theory",
+            alpha=1.0,
+            beta_scale=1.0,
+            dedupe_mode="per_index_then_set",
+        ),
+        m + "make_gp_ucb": _b(K=K, lam=1.0, B=1.0, R=1.0, delta=0.1, T=4, rng=lambda: _g()),
+        m + "make_ldp_ata_gp_ucb": _b(
+            K=K,
+            params=_ldp,
+            lam=1.0,
+            delta=0.1,
+            eps_nys=0.5,
+            T=4,
+            rng=lambda: _g(),
+            preset="theory",
+            beta_scale=1.0,
+        ),
+        m + "make_ldp_moma_gp_ucb": _b(
+            K=K,
+            params=_ldp,
+            lam=1.0,
+            delta=0.1,
+            eps_nys=0.5,
+            T=4,
+            rng=lambda: _g(),
+            preset="theory",
+            beta_scale=1.0,
+            k_rep_const=24.0,
+        ),
+        m + "make_ldp_tgp_ucb": _b(
+            K=K,
+            params=_ldp,
+            lam=1.0,
+            delta=0.1,
+            T=4,
+            rng=lambda: _g(),
+            beta_scale=1.0,
+            preset="theory",
+        ),
+        m + "make_moma_gp_ucb": _b(
+            K=K,
+            c=1.0,
+            B=1.0,
+            lam=1.0,
+            delta=0.1,
+            eps_nys=0.5,
+            T=4,
+            rng=lambda: _g(),
+            preset="theory",
+            alpha=1.0,
+            beta_scale=1.0,
+            k_rep_const=24.0,
+            median_kind="numpy",
+        ),
+        m + "make_tgp_ucb_nonprivate": _b(
+            K=K, v=1.0, B=1.0, lam=1.0, rng=lambda: _g(), alpha=1.0, beta_scale=1.0
+        ),
+        m + "ucb_argmax": _b(
+            mean=A([0.1, 0.5, 0.2]), sd=A([0.1, 0.1, 0.3]), beta=2.0, rng=lambda: _g()
+        ),
+    }
+    m = "reference.zhou_tan.bounds:"
+    out |= {
+        m + "bump_fourier_h": _b(x=A([[0.1, 0.2]]), d=2),
+        m + "bump_fourier_h_radial": _b(r=A([0.1, 0.5]), d=3),
+        m + "bump_zeta_certificate": _b(d=1, grid_step=0.01),
+        m + "lower_bound_bump_g": _b(x=A([[0.1, 0.2]]), Delta=0.5, w=1.0, d=2),
+        m + "lower_bound_width_matern_numeric": _b(B=1.0, Delta=0.1, nu=2.5, d=1, c_matern=1.0),
+    }
+    m = "reference.zhou_tan.datasets:"
+    rows = A([[1.0, 2.0], [2.0, 1.5], [3.0, 2.5]])
+    out |= {
+        m + "DataProblem": _b(
+            name="t", f=rows.mean(axis=0), K=np.eye(2), reward_rows=rows, B=3.0, R=1.5, v=1.0, c=1.0
+        ),
+        m + "EmpiricalRowEnvironment": _b(problem=_problem, rng=lambda: _g()),
+        m + "empirical_covariance_kernel": _b(samples=rows),
+        m + "light_sensor_problem": _b(train=rows, test=rows + 0.5),
+        m + "light_sensor_standin": _b(
+            rng=lambda: _g(), n_sensors=3, n_train=4, n_test=3, noise_scale=60.0
+        ),
+        m + "load_light_sensor_mat": _b(path=_light_mat),
+        m + "load_stock_csv": _b(path=_stock_csv),
+        m + "stock_price_standin": _b(
+            rng=lambda: _g(), n_stocks=2, n_days=4, factor_vol=0.01, idio_vol=(0.01, 0.015)
+        ),
+        m + "stock_problem": _b(prices=rows),
+    }
+    from reference.zhou_tan.environment import UniformNoise
+
+    m = "reference.zhou_tan.environment:"
+    out |= {
+        m + "Curator": _b(mechanism=lambda: lambda y: y),
+        m + "FiniteArmEnvironment": _b(
+            f=A([0.1, 0.5, 0.3]), noise=UniformNoise(0.5), rng=lambda: _g()
+        ),
+        m + "StudentTNoise": _b(df=3.0),
+        m + "UniformNoise": _b(R=0.5),
+        m + "run_trial": _b(
+            env=_zt_env,
+            policy=_gpucb,
+            curator=lambda: __import__(
+                "reference.zhou_tan.environment"
+            ).zhou_tan.environment.Curator(None),
+            T=3,
+        ),
+        m + "sample_rkhs_function": _b(K=K, n_support=2, rng=lambda: _g()),
+    }
+    m = "reference.zhou_tan.gp:"
+    out |= {
+        m + "FiniteDomainGP": _b(K=K, lam=1.0, refresh_every=5),
+        m + "finite_feature_map": _b(K=K),
+        m + "gp_posterior": _b(
+            K_tt=K[:2, :2], K_tx=K[:2, :], kxx_diag=np.diag(K).copy(), y=A([0.1, 0.2]), lam=1.0
+        ),
+        m + "gp_posterior_on_domain": _b(K=K, arms=A([0, 2]), y=A([0.1, 0.2]), lam=1.0),
+        m + "lemma5_posterior_variance": _b(K_root=np.linalg.cholesky(K), arms=A([0, 2]), lam=1.0),
+    }
+    m = "reference.zhou_tan.mechanism:"
+    out |= {
+        m + "ConvertToLaplace": _b(params=_ldp, rng=lambda: _g()),
+        m + "LDPParams": _b(eps=1.0, B=1.0, R=1.0, clip=True),
+        m + "clip_reward": _b(y=A([0.5, 3.0]), B=1.0, R=1.0),
+        m + "ctl_privatize": _b(y=A([0.5, 3.0]), params=_ldp, rng=lambda: _g()),
+        m + "laplace_exact_delta": _b(distance=1.0, lap_scale=2.0, eps=0.3),
+        m + "laplace_privacy_loss": _b(z=A([0.0, 1.0]), y=0.5, y_prime=-0.5, lap_scale=2.0),
+        m + "laplace_tail_probability": _b(threshold=1.0, lap_scale=2.0),
+        m + "max_privacy_loss": _b(y=0.5, y_prime=-0.5, params=_ldp),
+        m + "paper_unbounded_noise_claim": _b(eps=1.0, delta=0.05),
+        m + "subweibull_noise_bound": _b(a=1.0, b=1.0, theta=0.5, T=4, delta=0.1),
+    }
+    m = "reference.zhou_tan.nystrom:"
+    out |= {
+        m + "approx_posterior": _b(
+            features=lambda: _nystrom().features,
+            hist_arms=A([0, 1]),
+            K_diag=np.diag(K).copy(),
+            lam=1.0,
+        ),
+        m + "dictionary_accuracy": _b(
+            K_root=np.linalg.cholesky(K), hist_arms=A([0, 1]), result=_nystrom, lam=1.0
+        ),
+        m + "nystrom_embedding": _b(
+            K=K,
+            hist_arms=A([0, 1]),
+            sigma_prev_hist=A([1.0, 1.0]),
+            q=1e9,
+            rng=lambda: _g(),
+            dedupe_mode="per_index_then_set",
+        ),
+        m + "psd_pinv_sqrt": _b(A=K, rtol=1e-10),
+    }
+    Phi = A([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    m = "reference.zhou_tan.robust:"
+    out |= {
+        m + "ata_rows": _b(Phi_hist=Phi, lam=1.0),
+        m + "feature_adaptive_truncated_theta": _b(
+            Phi_hist=Phi, r_hist=A([0.1, 0.2, 0.3]), lam=1.0, b=2.0
+        ),
+        m + "median_of_means_select": _b(
+            thetas=A([[0.1, 0.2, 0.3], [0.2, 0.1, 0.3]]), V=np.eye(2), median_kind="numpy"
+        ),
+        m + "ridge_thetas": _b(Phi_hist=Phi, Y=A([[0.1, 0.2], [0.3, 0.2], [0.1, 0.0]]), lam=1.0),
+        m + "truncate": _b(y=A([0.5, 3.0]), b=2.0),
+    }
+
+    # audit.regret, audit.accuracy, audit.theorem_checks ------------------------------------
+    setting: dict[str, Any] = {"d": 2, "num_arms": 3, "gap": 0.1}
+    m = "audit.regret:"
+    xs = A([10.0, 20.0, 40.0])
+    out |= {
+        m + "cor15_floor_check": _b(
+            regrets=A([5.0, 6.0, 7.0]), num_arms=2, n=100, epsilon=1.0, confidence=0.99, name="f"
+        ),
+        m + "fit_against_form": _b(
+            name="f",
+            x=xs,
+            form=np.sqrt(xs),
+            regrets=A([[1.0, 1.5, 2.0], [1.1, 1.4, 2.1]]),
+            theorem_exponent="1/2",
+            confidence=0.95,
+        ),
+        m + "fit_mean_against_form": _b(
+            name="f",
+            x=xs,
+            form=np.sqrt(xs),
+            values=A([[1.0, 1.5, 2.0], [1.1, 1.4, 2.1]]),
+            theorem_exponent="1/2",
+            confidence=0.95,
+        ),
+        m + "regret_containment_audit": _b(
+            variant="gaussian",
+            **setting,
+            n=8,
+            runs=2,
+            seed=1,
+            privacy=_privacy,
+            alpha=0.125,
+            theorem="thm5",
+            confidence=0.95,
+            name="c",
+            claimed_bound=1e6,
+        ),
+        m + "regret_regression_check": _b(
+            policy=_stream_policy,
+            reference="nonprivate",
+            **setting,
+            n=16,
+            runs=3,
+            seed=1,
+            privacy=_privacy,
+            theorem="thm5",
+            points=3,
+            first=4,
+            confidence=0.99,
+            name="r",
+        ),
+        m + "regret_scaling_in_dimension": _b(
+            variant="nonprivate",
+            dims=[2, 3, 4],
+            num_arms=3,
+            gap=0.1,
+            n=8,
+            runs=2,
+            seed=1,
+            privacy=_privacy,
+            theorem="thm5",
+            calibration="paper",
+            confidence=0.95,
+        ),
+        m + "regret_scaling_in_n": _b(
+            variant="gaussian",
+            **setting,
+            n=32,
+            runs=2,
+            seed=1,
+            privacy=_privacy,
+            theorem="thm5",
+            points=3,
+            first=8,
+            confidence=0.95,
+            calibration="paper",
+        ),
+        m + "regret_scaling_in_privacy": _b(
+            variant="gaussian",
+            epsilons=[0.5, 1.0, 2.0],
+            **setting,
+            n=8,
+            runs=2,
+            seed=1,
+            delta=0.1,
+            calibration="paper",
+            confidence=0.95,
+            mechanism_epsilon=lambda: lambda e: e,
+        ),
+        m + "theorem_bound": _b(
+            theorem="thm5", n=8, constants=_constants, alpha=0.125, bounds=_bounds, gap=0.1
+        ),
+    }
+    H = A([[2.0, 0.5], [0.5, 1.5]])
+    m = "audit.accuracy:"
+    out |= {
+        m + "definition3_ratios": _b(
+            lam_min=A([1.0, 1.2]), lam_max=A([1.5, 1.8]), h_norm=A([0.5, 0.3]), bounds=_bounds
+        ),
+        m + "ratio_quantiles": _b(x=A([0.5, 0.6, 0.7])),
+        m + "regularizer_accuracy_audit": _b(
+            noise=SymmetricGaussianNoise(3, 0.1),
+            m=2,
+            d=2,
+            bounds=_bounds,
+            nominal_failure_rate=0.1,
+            releases=5,
+            seed=1,
+            name="a",
+            confidence=0.95,
+            shift=1.0,
+        ),
+        m + "regularizer_extremes": _b(H=H, h=A([0.1, 0.2])),
+        m + "regularizer_extremes_batch": _b(H=H[None], h=A([[0.1, 0.2]])),
+    }
+    m = "audit.theorem_checks:"
+    out |= {
+        m + "TreeSourceSpec": _b(d=2, noise=SymmetricGaussianNoise(3, 0.1), shift=1.0, pad="fresh"),
+        m + "claim18_coverage": _b(rows=5, d=2, alpha=0.1, reps=5, seed=1),
+        m + "claim19_coverage": _b(d=2, k=30, alpha=0.1, reps=5, seed=1, deviation_scale=1.0),
+        m + "confidence_ellipsoid_audit": _b(
+            variant="gaussian",
+            **setting,
+            n=8,
+            alpha=0.125,
+            runs=2,
+            seed=1,
+            privacy=_privacy,
+            constants=_constants,
+            confidence=0.95,
+        ),
+        m + "laurent_massart_tail": _b(d=2, alpha=0.1),
+        m + "proof_failure_rate": _b(variant="gaussian", alpha=0.1, ellipsoid=False),
+        m + "regularizer_run_audit": _b(
+            source=lambda: __import__("audit.theorem_checks").theorem_checks.TreeSourceSpec(
+                d=2, noise=SymmetricGaussianNoise(3, 0.1), shift=1.0
+            ),
+            claimed=_bounds,
+            n=4,
+            nominal_failure_rate=0.1,
+            runs=2,
+            seed=1,
+            name="r",
+            confidence=0.95,
+            engine="batch",
+        ),
+    }
+
+    # audit.sajed_sheffet, audit.sajed_sheffet_nas -------------------------------------------
+    m = "audit.sajed_sheffet:"
+    out |= {
+        m + "DPSEConfig": _b(epsilon=1.0, beta=0.5, arm1_sum=384),
+        m + "DPSEVariant": _b(name="v", scale_factor=1.0, noise_on="r", shared_noise=False),
+        m + "dpse_accuracy_audit": _b(
+            means=A([0.6, 0.4]), epsilon=1.0, beta=0.1, T=8, runs=2, seed=1, confidence=0.95
+        ),
+        m + "dpse_blackbox_audit": _b(
+            config=_se_config,
+            variant=_se_variant,
+            claims=_pure_claims,
+            samples=200,
+            seed=1,
+            confidence=0.95,
+        ),
+        m + "dpse_exact_audit": _b(config=_se_config, variant=_se_variant, claims=_pure_claims),
+        m + "dpse_exact_epsilon": _b(config=_se_config, variant=_se_variant),
+        m + "dpse_sample_outcomes": _b(
+            config=_se_config, variant=_se_variant, arm1_sum=384, rng=lambda: _g(), size=10
+        ),
+        m + "dpse_two_arm_log_pmf": _b(config=_se_config, variant=_se_variant, arm1_sum=384),
+        m + "laplace_difference_log_tail": _b(y=0.5, scale=1.0),
+        m + "run_sajed_sheffet_battery": _b(
+            seed=1, samples=200, family_alpha=0.05, accuracy_runs=2, black_box=False
+        ),
+    }
+    m = "audit.sajed_sheffet_nas:"
+    out |= {
+        m + "ExactNAS": _b(
+            log_pmf=A([-0.5, -1.0]),
+            log_pmf_prime=A([-0.6, -0.9]),
+            halting_epsilon=0.2,
+            epsilon=0.3,
+            prefix_shift=A([1.0]),
+        ),
+        m + "NASConfig": _b(
+            rule="exponential", epsilon=1.0, alpha=0.5, beta=0.1, range_R=1.0, cap=3
+        ),
+        m + "NASVariant": _b(
+            name="v", sigma1=12.0, sigma2=12.0, release_scale=4.0, fresh_A=True, drop_c=False
+        ),
+        m + "check_claims": _b(claims=_pure_claims),
+        m + "exact_audit_result": _b(
+            exact_epsilon=0.5, claim=lambda: _pure_claims()[0], name="e", mechanism="m", started=0.0
+        ),
+        m + "halting_time_log_pmf": _b(
+            query_values=A([0.5, 1.0]),
+            sigma1=12.0,
+            sigma2=12.0,
+            fresh_A=True,
+            points_per_scale=5,
+            width=20.0,
+        ),
+        m + "max_abs_log_ratio": _b(lp=A([-0.5, -1.0]), lq=A([-0.6, -0.9]), extra=A([0.0, 0.0])),
+        m + "nas_accuracy_audit": _b(
+            config=_nas_config, mu=0.5, runs=2, seed=1, variant=_nas_variant, confidence=0.95
+        ),
+        m + "nas_blackbox_audit": _b(
+            config=_nas_config,
+            variant=_nas_variant,
+            claims=_pure_claims,
+            pair=_nas_pair,
+            samples=200,
+            seed=1,
+            view="halting",
+            confidence=0.95,
+        ),
+        m + "nas_exact_audit": _b(
+            config=_nas_config,
+            variant=_nas_variant,
+            claims=_pure_claims,
+            pair=_nas_pair,
+            part="output",
+        ),
+        m + "nas_exact_epsilon": _b(
+            x=lambda: _nas_pair().x,
+            x_prime=lambda: _nas_pair().x_prime,
+            config=_nas_config,
+            variant=_nas_variant,
+            points_per_scale=5,
+        ),
+        m + "nas_query_values": _b(stream=lambda: _nas_pair().x, config=_nas_config, drop_c=False),
+        m + "nas_sample_outputs": _b(
+            _nan_output="the estimate of a run that did not halt is NaN (documented)",
+            stream=lambda: _nas_pair().x,
+            config=_nas_config,
+            variant=_nas_variant,
+            rng=lambda: _g(),
+            size=10,
+        ),
+        m + "nas_sign_flip_pair": _b(
+            config=lambda: __import__("audit.sajed_sheffet_nas").sajed_sheffet_nas.NASConfig(
+                rule="exponential", cap=9, alpha=0.9, beta=0.9
+            ),
+            check_index=7,
+            margin=1.0,
+        ),
+        m + "nas_threshold_noise_calibration": _b(
+            config=_nas_config, runs=5, seed=1, scale_factor=1.0
+        ),
+        m + "nas_worst_case_pair": _b(config=_nas_config),
+    }
+
+    # audit.zhou_tan -------------------------------------------------------------------------
+    m = "audit.zhou_tan:"
+    common: dict[str, Any] = {"seed": 1, "confidence": 0.95}
+    out |= {
+        m + "CTLRandomiser": _b(name="c", params=_ldp, broken=False, description="d"),
+        m + "ZhouTanConfig": _b(eps=1.0, B=1.0, R=1.0, confidence=0.999, mechanism_samples=200),
+        m + "ata_confidence_event_audit": _b(
+            params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05, eps_nys=0.5
+        ),
+        m + "binomial_power": _b(trials=10, failure_rate=0.3, nominal=0.1, confidence=0.95),
+        m + "critical_failure_count": _b(trials=10, nominal=0.1, confidence=0.95),
+        m + "ctl_black_box_audits": _b(
+            randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
+        ),
+        m + "ctl_claims": _b(params=_ldp),
+        m + "ctl_closed_form_audit": _b(
+            randomiser=_ctl, pair=_ctl_pair, claim=lambda: _pure_claims()[0], name="c"
+        ),
+        m + "ctl_loss_case": _b(randomiser=_ctl, pair=_ctl_pair, params=_ldp, pair_name="p"),
+        m + "ctl_variants": _b(params=_ldp),
+        m + "ctl_white_box_audits": _b(
+            randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
+        ),
+        m + "exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
+        m + "learner_arm_transcripts": _b(
+            params=_ldp, variant="ctl", first_reward=0.5, runs=2, rounds=2, seed=1, beta_scale=0.03
+        ),
+        m + "learner_transcript_audit": _b(params=_ldp, variant="ctl", runs=20, rounds=2, **common),
+        m + "lemma10_radius_audit": _b(params=_ldp, variant="paper", estimators=5, **common),
+        m + "lemma11_count_audit": _b(params=_ldp, bound="corrected", k=5, p=0.2, runs=5, **common),
+        m + "lemma92_variance_ratio_audit": _b(
+            variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
+        ),
+        m + "mom_selection_audit": _b(
+            params=_ldp, selection="argmin", k=3, p=0.2, runs=5, **common
+        ),
+        m + "moma_confidence_event_audit": _b(
+            params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05, eps_nys=0.5
+        ),
+        m + "nystrom_lemma8_audit": _b(
+            variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
+        ),
+        m + "run_zhou_tan_battery": _b(
+            config=lambda: __import__("audit.zhou_tan").zhou_tan.ZhouTanConfig(
+                mechanism_samples=200,
+                learner_runs=20,
+                learner_rounds=2,
+                confidence_runs=2,
+                confidence_rounds=3,
+                ata_runs=2,
+                ata_rounds=3,
+                nystrom_runs=2,
+                nystrom_rounds=3,
+                lemma10_estimators=5,
+                lemma11_runs=5,
+                lemma11_k=5,
+                mom_runs=5,
+                moma_runs=2,
+                moma_rounds=3,
+                lemma92_runs=2,
+                lemma92_rounds=3,
+            )
+        ),
+        m + "student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
+        m + "tgp_confidence_event_audit": _b(
+            params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05
+        ),
+        m + "worst_case_pair": _b(params=_ldp),
+    }
+
+    # audit.agarwal_singh --------------------------------------------------------------------
+    m = "audit.agarwal_singh:"
+    out |= {
+        m + "AgarwalSinghAuditConfig": _b(
+            epsilon=1.0, T=8, gaussian_delta=1e-5, white_box_samples=200
+        ),
+        m + "CanaryLearner": _b(N=2, t0=1, threshold=1.0),
+        m + "GaussianReleaseView": _b(T=4, sigma=1.0),
+        m + "OneShotFTPL": _b(decision_set=Cube(2), noise=ZeroNoise((2,)), T=4, rng=lambda: _g()),
+        m + "ReusedNoiseReduction": _b(
+            inner=_exp2, noise=LaplaceNoise((2,), 1.0), rng=lambda: _g()
+        ),
+        m + "ReusedNoiseTree": _b(T=4, noise=ZeroNoise((2,)), rng=lambda: _g()),
+        m + "accuracy_cases": _b(config=_as_config),
+        m + "composed_laplace_epsilon": _b(epsilon_0=0.25, nodes=4, delta=0.001),
+        m + "exp2_reduction_arms": _b(
+            losses=A([[0.1, 0.9], [0.2, 0.8]]),
+            scale=1.0,
+            reuse=False,
+            eta=0.3,
+            gamma=0.2,
+            rng=lambda: _g(),
+            size=5,
+        ),
+        m + "exp2_reduction_cases": _b(config=_as_config),
+        m + "ftpl_action_cases": _b(config=_as_config),
+        m + "ftrl_action_cases": _b(config=_as_config),
+        m + "gaussian_release_cases": _b(config=_as_config),
+        m + "node_count_audit": _b(T=4, factory="reference", name="n"),
+        m + "privacy_cases": _b(config=_as_config),
+        m + "reduction_canary_cases": _b(config=_as_config),
+        m + "run_agarwal_singh_battery": _b(
+            config=_as_config, include_broken=False, names=["tree_strict_node_view"]
+        ),
+        m + "run_agarwal_singh_power": _b(
+            config=_as_config, reps=1, seed=1, names=["tree_strict_node_view"]
+        ),
+        m + "tree_error_audit": _b(
+            T=4,
+            N=2,
+            scale=1.0,
+            beta=0.2,
+            runs=5,
+            seed=1,
+            claimed_scale=1.0,
+            factory="reference",
+            name="t",
+            confidence=0.95,
+        ),
+        m + "tree_node_view_cases": _b(config=_as_config),
+        m + "tree_release_cases": _b(config=_as_config),
+        m + "tree_release_samples": _b(
+            losses=A([0.5, -0.5, 0.25]),
+            noise_of_size=lambda: lambda n: ZeroNoise((n,)),
+            rng=lambda: _g(),
+            size=3,
+        ),
+    }
+    return out
+
+
+BASELINES_CACHE: dict[str, Baseline] = {}
+
+
+def baselines() -> dict[str, Baseline]:
+    """Every baseline of the api family, keyed ``module:name``."""
+    if not BASELINES_CACHE:
+        BASELINES_CACHE.update(_baselines())
+    return BASELINES_CACHE
+
+
+_PROTOCOL = "a typing.Protocol (an interface users implement, not a function to call)"
+_RECORD = "a result record the library returns (frozen dataclass); its inputs are checked by the function that builds it"
+_EXCEPTION = "an exception class"
+
+NOT_CALLED: dict[str, str] = {
+    **{
+        name: _PROTOCOL
+        for name in (
+            "reference.agarwal_singh.bandits:BanditLearner",
+            "reference.agarwal_singh.full_info:FullInfoLearner",
+            "reference.agarwal_singh.scrible:Barrier",
+            "reference.agarwal_singh.sets:DecisionSet",
+            "reference.agarwal_singh.sets:Regularizer",
+            "reference.noise:NodeNoise",
+            "reference.sajed_sheffet.bandits:Policy",
+            "reference.sajed_sheffet.stopping:SampleDistribution",
+            "reference.shariff_sheffet.regularizers:Regularizer",
+            "reference.zhou_tan.environment:NoiseModel",
+            "reference.zhou_tan.environment:Policy",
+            "audit.agarwal_singh:ReleaseSource",
+        )
+    },
+    **{
+        name: _RECORD
+        for name in (
+            "reference.agarwal_singh.aggregation:PaddedRelease",
+            "reference.agarwal_singh.bandits:BanditRun",
+            "reference.agarwal_singh.bandits:ReductionTrace",
+            "reference.agarwal_singh.full_info:FullInfoRun",
+            "reference.agarwal_singh.theorems:BLOParameters",
+            "reference.agarwal_singh.theorems:Cor32Parameters",
+            "reference.agarwal_singh.theorems:MABParameters",
+            "reference.engine.linucb:BatchResult",
+            "reference.sajed_sheffet.bandits:DPSERun",
+            "reference.sajed_sheffet.bandits:EpochRecord",
+            "reference.sajed_sheffet.bandits:RunResult",
+            "reference.sajed_sheffet.bounds:FailureBudget",
+            "reference.sajed_sheffet.bounds:PrivacyAccount",
+            "reference.sajed_sheffet.constants:DPNASNoiseScales",
+            "reference.sajed_sheffet.constants:EpochParameters",
+            "reference.sajed_sheffet.engine:DPSEBatchResult",
+            "reference.sajed_sheffet.engine:DPUCBBatchResult",
+            "reference.sajed_sheffet.stopping:StoppingResult",
+            "reference.sajed_sheffet.stopping:StoppingTrace",
+            "reference.sajed_sheffet.stopping:TwoArmTestResult",
+            "reference.shariff_sheffet.environments:DecisionRound",
+            "reference.shariff_sheffet.environments:RoundBlock",
+            "reference.shariff_sheffet.linucb:RoundDiagnostics",
+            "reference.shariff_sheffet.simulation:EpisodeResult",
+            "reference.tree:Release",
+            "reference.zhou_tan.bounds:BumpZetaCertificate",
+            "reference.zhou_tan.environment:RKHSFunction",
+            "reference.zhou_tan.environment:TrialResult",
+            "reference.zhou_tan.nystrom:NystromResult",
+            "audit.regret:FloorCheck",
+            "audit.regret:RegressionCheckResult",
+            "audit.regret:ScalingFit",
+            "audit.accuracy:RunAuditResult",
+            "audit.sajed_sheffet:SajedSheffetBattery",
+            "audit.agarwal_singh:AgarwalSinghCase",
+            "audit.agarwal_singh:AgarwalSinghReport",
+            "audit.agarwal_singh:PowerRow",
+        )
+    },
+    "reference.shariff_sheffet.linucb:AccuracyEventError": _EXCEPTION,
+    "reference.shariff_sheffet.linucb:AccuracyEventWarning": _EXCEPTION,
+}
+"""Public names the api family does not call, each with its reason."""
+
+
+LABELS = ("name", "description", "pair_name", "label", "theorem_exponent")
+"""Free-text labels copied into a result or a report (any string is valid): not swept."""
+
+_VALIDATOR = (
+    "set by the calling function, not by a user (the message names it); checking it on every call "
+    "would slow every check -- the checked value is swept"
+)
+_ARGPARSE = "an argparse type factory's bound, set in the code of the command line, not by a user"
+
+NOT_SWEPT: dict[tuple[str, str], str] = {
+    **{
+        (f"reference.validation:{f}", p): _VALIDATOR
+        for f, params in {
+            "check_alpha": (),
+            "check_array": ("ndim", "shape"),
+            "check_bool": (),
+            "check_callable": (),
+            "check_index_array": ("size", "ndim", "shape"),
+            "check_instance": ("kind",),
+            "check_int_array": ("minimum", "below", "ndim", "shape"),
+            "check_nonempty": ("what",),
+            "check_shape": (),
+            "check_choice": ("choices",),
+            "check_delta": (),
+            "check_epsilon": (),
+            "check_finite": (),
+            "check_in_range": ("low", "high", "low_open", "high_open"),
+            "check_int_at_least": ("minimum",),
+            "check_nonnegative": (),
+            "check_positive": (),
+            "check_psd": ("atol",),
+            "check_row_norms": ("bound", "rtol"),
+            "check_symmetric": ("atol",),
+        }.items()
+        for p in params
+    },
+    ("reference.sajed_sheffet.constants:check_epsilon_or_inf", "name"): _VALIDATOR,
+    **{
+        ("reference.validation:float_in", p): _ARGPARSE
+        for p in ("low", "high", "low_open", "high_open")
+    },
+    ("reference.validation:int_at_least", "minimum"): _ARGPARSE,
+    ("audit.sajed_sheffet_nas:exact_audit_result", "mechanism"): (
+        "a free-text description of the mechanism copied into the result"
+    ),
+}
+"""Parameters of a baseline that the api family does not sweep, each with its reason."""
+
+_DEFAULT_BATTERY = (
+    "None is the documented default configuration: the full-size battery (minutes), not called "
+    "here (the small configuration is swept)"
+)
+NOT_CALLED_CASES: dict[tuple[str, str, str], str] = {
+    ("audit.zhou_tan:run_zhou_tan_battery", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.agarwal_singh:run_agarwal_singh_battery", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.agarwal_singh:run_agarwal_singh_power", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.agarwal_singh:run_agarwal_singh_power", "names", "None"): (
+        "None is the documented 'every case' (the power of each of the 20 cases is slow even at "
+        "the small configuration); a list of names is swept"
+    ),
+    ("audit.agarwal_singh:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.agarwal_singh:privacy_cases", "config", "None"): _DEFAULT_BATTERY,
+}
+"""Hostile cases that are documented as valid and too slow to call: counted, not called."""
+
+
+def public_names() -> list[str]:
+    """``module:name`` of every public name defined in a swept module (``__all__``)."""
+    import pkgutil
+
+    import reference
+
+    modules = [m.name for m in pkgutil.walk_packages(reference.__path__, "reference.")]
+    out = []
+    for module_name in [*modules, *AUDIT_MODULES]:
+        if module_name in OTHER_OWNERS:
+            continue
+        module = importlib.import_module(module_name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if getattr(obj, "__module__", None) == module_name and callable(obj):
+                out.append(f"{module_name}:{name}")
+    return out
+
+
+def _resolve(label: str) -> Callable[..., Any]:
+    module_name, name = label.split(":")
+    obj: Callable[..., Any] = getattr(importlib.import_module(module_name), name)
+    return obj
+
+
+def _call(
+    func: Callable[..., Any],
+    spec: Baseline,
+    parameter: str | None,
+    make: Callable[[], Any] | None,
+) -> Any:
+    """``func`` at its baseline, with ``parameter`` replaced by ``make()`` (fresh arguments)."""
+    kwargs = spec.kwargs()
+    if parameter is not None and make is not None:
+        kwargs[parameter] = make()
+    return func(**kwargs)
+
+
+def api_cases(only: str | None = None) -> Iterator[Case]:
+    """The api family (module docstring); ``only`` restricts it to labels containing that text."""
+    from audit import golden
+
+    registered = {e.key for e in golden.registry()}
+    table = baselines()
+    for label in public_names():
+        if label in registered or label in NOT_CALLED or (only and only not in label):
+            continue
+        spec = table.get(label)
+        if spec is None:
+            yield Case("api", label, "-", "-", "no baseline", "")
+            continue
+        func = _resolve(label)
+        outcome, detail = classify(partial(_call, func, spec, None, None), "-")
+        if outcome == "nan-output" and spec.nan_output:
+            outcome = "accepted"
+        if outcome != "accepted":
+            yield Case("api", label, "-", "-", f"baseline fails: {outcome}", detail)
+            continue
+        for parameter, value in spec.kwargs().items():
+            if (label, parameter) in NOT_SWEPT or parameter in LABELS:
+                continue
+            for category, make in hostile_values(value, parameter).items():
+                if (label, parameter, category) in NOT_CALLED_CASES:
+                    yield Case("api", label, parameter, category, "not called", "documented")
+                    continue
+                call = partial(_call, func, spec, parameter, make)
+                outcome, detail = classify(call, parameter)
+                if outcome == "nan-output" and spec.nan_output:
+                    outcome = "accepted"
+                yield Case("api", label, parameter, category, outcome, detail)
+
+
+# ------------------------------------------------------------------------------------------------
+# Family "rng": every rng argument of reference (methods included)
+# ------------------------------------------------------------------------------------------------
 
 
 def rng_targets() -> list[tuple[str, str, str | None]]:
@@ -222,35 +1871,29 @@ def rng_cases() -> Iterator[Case]:
             yield Case("rng", label, "rng", category, outcome, detail)
 
 
+# ------------------------------------------------------------------------------------------------
+# Family "seed": public seeds of the modules outside the api family
+# ------------------------------------------------------------------------------------------------
+
+
 def _seed_calls() -> dict[str, Callable[[Any], Any]]:
     from audit.blackbox import event_audit
     from audit.exact import white_box_audit
     from audit.mechanisms import GaussianMechanism
     from audit.protocols import NeighbouringPair, PrivacyClaim
-    from audit.stream import Algorithm1Policy, collect_transcripts, worst_case_streams
+    from audit.stream import collect_transcripts, worst_case_streams
     from reference.engine.blocks import GapBatchTask, run_blocks
     from reference.rng import child_seeds, named_generators, spawn_generators
-    from reference.sajed_sheffet.bandits import pseudo_regret_trajectories
-    from reference.shariff_sheffet import ProblemConstants, make_policy
-    from reference.shariff_sheffet.simulation import run_gap_experiment
 
     pair = NeighbouringPair(np.zeros(1), np.ones(1))
     claim = PrivacyClaim(1.0, 1e-3)
     mech = GaussianMechanism(sigma=1.0)
     s, sp = worst_case_streams(4, 1)
-    policy = Algorithm1Policy(
-        lambda n, rng: make_policy("nonprivate", ProblemConstants(d=2), n, 1.0 / n, rng, None), "x"
-    )
+    policy = _stream_policy()
     return {
         "reference.rng:child_seeds": lambda v: child_seeds(v, 0, 2),
         "reference.rng:spawn_generators": lambda v: spawn_generators(v, 2),
         "reference.rng:named_generators": lambda v: named_generators(v, ["a"]),
-        "reference.shariff_sheffet.simulation:run_gap_experiment": lambda v: run_gap_experiment(
-            "nonprivate", d=2, num_arms=4, gap=0.1, n=5, seed=v, privacy=None
-        ),
-        "reference.sajed_sheffet.bandits:pseudo_regret_trajectories": lambda v: (
-            pseudo_regret_trajectories(lambda k, rng: None, [0.5, 0.4], 5, runs=2, seed=v)  # type: ignore[arg-type, return-value]
-        ),
         "reference.engine.blocks:run_blocks": lambda v: run_blocks(
             GapBatchTask("nonprivate", 2, 4, 0.1, 5),
             seed=v,
@@ -270,17 +1913,21 @@ def _seed_calls() -> dict[str, Callable[[Any], Any]]:
 
 
 def seed_cases() -> Iterator[Case]:
-    """The public functions that take a ``seed`` (module docstring)."""
-    hostile = {k: HOSTILE_RNG[k] for k in ("None", "negative", "float", "bool")}
+    """The public seeds outside the api family (module docstring)."""
     for label, call in _seed_calls().items():
-        for category, make in hostile.items():
+        for category, make in HOSTILE_RNG.items():
             outcome, detail = classify(partial(call, make()), "seed")
             yield Case("seed", label, "seed", category, outcome, detail)
 
 
+# ------------------------------------------------------------------------------------------------
+# The sweep and its summary
+# ------------------------------------------------------------------------------------------------
+
+
 def sweep() -> list[Case]:
-    """Every case of the three families."""
-    return [*deterministic_cases(), *rng_cases(), *seed_cases()]
+    """Every case of the four families."""
+    return [*registry_cases(), *api_cases(), *rng_cases(), *seed_cases()]
 
 
 def summary(cases: list[Case]) -> str:
@@ -301,4 +1948,10 @@ def summary(cases: list[Case]) -> str:
 
 
 if __name__ == "__main__":
-    print(summary(sweep()))
+    sys.path.insert(0, str(REPO))
+    found = sweep()
+    print(summary(found))
+    wanted = sys.argv[1:]
+    for c in found:
+        if any(c.outcome.startswith(w) for w in wanted):
+            print(f"{c.function}({c.parameter}={c.category}): {c.outcome}: {c.detail}")

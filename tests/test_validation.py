@@ -99,3 +99,55 @@ def test_child_seeds_are_stateless_spawned_children() -> None:
     assert a == b
     with pytest.raises(ValueError, match=r"^stop must be >= first"):
         child_seeds(root, 3, 2)
+
+
+def test_flags_callables_instances_and_shapes_are_checked_not_coerced() -> None:
+    from reference.validation import check_bool, check_callable, check_instance, check_shape
+
+    assert check_bool("pad", np.bool_(True)) is True
+    for bad in (None, "no", 1, 0.0):  # truthy or falsy, never read as a flag
+        with pytest.raises(ValueError, match=r"^pad must be True or False"):
+            check_bool("pad", bad)
+    assert check_callable("f", len) is len
+    with pytest.raises(ValueError, match=r"^f must be callable"):
+        check_callable("f", "len")
+    assert check_instance("x", 1.0, float) == 1.0
+    with pytest.raises(ValueError, match=r"^x must be a int or float, got 'a'"):
+        check_instance("x", "a", (int, float))
+    assert check_shape("shape", [2, 3]) == (2, 3)
+    for bad_shape in (None, np.zeros(2), (2, 0), (2.5,)):
+        with pytest.raises(ValueError, match=r"^shape"):
+            check_shape("shape", bad_shape)
+
+
+def test_integer_and_index_arrays_are_never_rounded_or_wrapped() -> None:
+    from reference.validation import check_index_array, check_int_array, check_nonempty
+
+    out = check_int_array("marks", [1.0, 4], 1, ndim=1)
+    assert out.dtype == np.int64 and out.tolist() == [1, 4]
+    with pytest.raises(ValueError, match=r"^marks must hold integers, got a fractional"):
+        check_int_array("marks", [1.5], 1)
+    with pytest.raises(ValueError, match=r"^marks must hold integers >= 1"):
+        check_int_array("marks", [0], 1)
+    with pytest.raises(ValueError, match=r"^marks must hold integers below"):
+        check_int_array("marks", [1e30], 1)
+    assert check_index_array("arms", [0, 2], 3).tolist() == [0, 2]
+    with pytest.raises(ValueError, match=r"^arms must hold integers >= 0"):  # numpy: the last arm
+        check_index_array("arms", [-1], 3)
+    with pytest.raises(ValueError, match=r"^arms must hold integers < 3"):
+        check_index_array("arms", [3], 3)
+    with pytest.raises(ValueError, match=r"^arms must contain only finite values"):
+        check_index_array("arms", [math.nan], 3)
+    with pytest.raises(ValueError, match=r"^means must have at least one arm"):
+        check_nonempty("means", np.zeros(0), what="arm")
+
+
+def test_matrix_and_row_checks_refuse_non_finite_input() -> None:
+    from reference.validation import check_psd, check_row_norms, check_symmetric
+
+    with pytest.raises(ValueError, match=r"^rows must contain only finite values"):
+        check_row_norms("rows", np.array([[math.nan, 0.0]]), 1.0)  # NaN norms compared False
+    with pytest.raises(ValueError, match=r"^H must be an array of real numbers"):
+        check_symmetric("H", None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^H must contain only finite values"):
+        check_psd("H", np.array([[math.inf, 0.0], [0.0, 1.0]]))

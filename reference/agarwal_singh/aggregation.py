@@ -30,14 +30,16 @@ from scipy import optimize, special, stats
 from reference._typing import FloatArray
 from reference.accounting import laplace_tree_node_epsilon
 from reference.noise import NodeNoise
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.tree import Node, TreeAggregator, dyadic_decomposition, nodes_used_by_leaf
 from reference.validation import (
     check_alpha,
+    check_bool,
     check_choice,
     check_epsilon,
     check_finite,
     check_in_range,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -432,13 +434,13 @@ class TreeBasedAggregation:
     """
 
     def __init__(
-        self, T: int, noise: NodeNoise, rng: np.random.Generator, *, pad: bool = True
+        self, T: int, noise: NodeNoise, rng: np.random.Generator | SeedLike, *, pad: bool = True
     ) -> None:
         rng = as_generator(rng)
         self.T = check_int_at_least("T", T, 1)
         self.K = noise_draws_per_release(self.T)
-        self.noise = noise
-        self.pad = bool(pad)
+        self.noise = check_instance("noise", noise, NodeNoise)
+        self.pad = check_bool("pad", pad)
         self._rng = rng
         self._tree = TreeAggregator(self.T, noise, rng, pad="none")
         self._release: PaddedRelease | None = None

@@ -17,18 +17,20 @@ Oblivious adversary only (spec §1.6, [A31]).  The forwarded scalars and ``Z_t``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.agarwal_singh.environments import pseudo_regret_mab
-from reference.noise import LaplaceNoise
-from reference.rng import as_generator
+from reference.noise import LaplaceNoise, NodeNoise
+from reference.rng import SeedLike, as_generator
 from reference.validation import (
     check_array,
+    check_bool,
     check_finite,
     check_in_range,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -43,6 +45,7 @@ __all__ = [
 ]
 
 
+@runtime_checkable
 class BanditLearner(Protocol):
     """A bandit learner: publish an action, then receive only a scalar feedback."""
 
@@ -86,7 +89,7 @@ class EXP2Exploration:
         N: int,
         eta: float,
         gamma: float,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         mu: FloatArray | None = None,
     ) -> None:
         rng = as_generator(rng)
@@ -175,11 +178,14 @@ class PrivateBanditReduction:
         self,
         inner: BanditLearner,
         noise: LaplaceNoise,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         record: bool = False,
     ) -> None:
         rng = as_generator(rng)
+        check_instance("inner", inner, BanditLearner)
+        check_instance("noise", noise, NodeNoise)
+        check_bool("record", record)
         if noise.shape != (inner.dim,):
             raise ValueError(f"noise.shape must be ({inner.dim},), got {noise.shape}")
         self.inner = inner
@@ -242,6 +248,7 @@ def run_bandit(learner: BanditLearner, losses: FloatArray) -> BanditRun:
 
     The comparator is the best fixed simplex vertex (MAB, Thm 4.1).
     """
+    check_instance("learner", learner, BanditLearner)
     losses = check_array("losses", losses, shape=(None, learner.dim))
     if losses.shape[0] < 1:
         raise ValueError("losses must contain at least one round")

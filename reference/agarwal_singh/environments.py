@@ -18,11 +18,13 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.agarwal_singh.sets import DecisionSet, LossSet
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.validation import (
     check_array,
     check_in_range,
+    check_instance,
     check_int_at_least,
+    check_nonempty,
 )
 
 __all__ = [
@@ -60,10 +62,10 @@ def experts_minimax(N: int, T: int) -> FloatArray:
     return losses
 
 
-def experts_bernoulli(means: FloatArray, T: int, rng: np.random.Generator) -> FloatArray:
+def experts_bernoulli(means: FloatArray, T: int, rng: np.random.Generator | SeedLike) -> FloatArray:
     """I.i.d. ``l_t(i) ~ Bernoulli(means[i])`` (spec §5.3(b), E4); losses in ``{0, 1}``."""
     rng = as_generator(rng)
-    means = check_array("means", means, ndim=1)
+    means = check_nonempty("means", check_array("means", means, ndim=1), what="expert")
     if np.any(means < 0) or np.any(means > 1):
         raise ValueError("means must lie in [0, 1]")
     T = check_int_at_least("T", T, 1)
@@ -82,7 +84,7 @@ def ftl_trap(T: int) -> FloatArray:
     return losses
 
 
-def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator) -> FloatArray:
+def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator | SeedLike) -> FloatArray:
     """``l_t = drift·e_1 + (1 − drift) ξ_t``, ``ξ_t`` uniform on the unit sphere (spec E4);
     ``‖l_t‖₂ ≤ 1``.  ``drift ∈ [0, 1]``."""
     rng = as_generator(rng)
@@ -96,7 +98,9 @@ def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator) -> Floa
     return np.asarray(drift * u + (1.0 - drift) * xi, dtype=np.float64)
 
 
-def cube_signed_basis(N: int, T: int, bias: float, rng: np.random.Generator) -> FloatArray:
+def cube_signed_basis(
+    N: int, T: int, bias: float, rng: np.random.Generator | SeedLike
+) -> FloatArray:
     """``l_t = s_t e_{j_t}``, ``j_t`` uniform on ``[N]``, ``P(s_t = +1) = 1/2 + bias·(−1)^{j_t}``
     with 1-based ``j_t`` (spec E4); ``‖l_t‖₁ = 1``.  ``bias ∈ [0, 1/2]``."""
     rng = as_generator(rng)
@@ -134,7 +138,9 @@ def mab_switching(N: int, T: int, gap: float, switches: Sequence[int]) -> FloatA
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     gap = check_in_range("gap", gap, 0.0, 0.5, low_open=False, high_open=False)
-    bounds = [0, *[check_int_at_least("switch", s, 1) for s in switches], T]
+    if isinstance(switches, str | bytes) or not isinstance(switches, Sequence | np.ndarray):
+        raise ValueError(f"switches must be a sequence of rounds, got {switches!r:.80}")
+    bounds = [0, *[check_int_at_least(f"switches[{i}]", s, 1) for i, s in enumerate(switches)], T]
     if any(b >= c for b, c in itertools.pairwise(bounds)):
         raise ValueError(f"switches must be strictly increasing in [1, T-1], got {list(switches)}")
     losses = np.full((T, N), 0.5)
@@ -154,7 +160,7 @@ def worst_case_replacement(loss_set: LossSet) -> tuple[FloatArray, FloatArray]:
     ``l1_ball``: ``±r e_1``; ``l2_ball``: ``±r·1/√N``; ``linf_ball``: ``±r·1``; ``box01``:
     ``r·1`` vs ``0``.
     """
-    n, r = loss_set.dim, loss_set.r
+    n, r = check_instance("loss_set", loss_set, LossSet).dim, loss_set.r
     if loss_set.kind == "l1_ball":
         plus = np.zeros(n)
         plus[0] = r
@@ -173,7 +179,7 @@ def single_change_neighbours(
 ) -> tuple[FloatArray, FloatArray]:
     """``(L, L')`` differing only in round ``t0`` (1-based), Definition 2.1 (l. 82):
     ``L = base``, ``L'`` = ``base`` with row ``t0`` replaced.  Inputs are not modified."""
-    base = check_array("base", base, ndim=2)
+    base = check_nonempty("base", check_array("base", base, ndim=2), what="round")
     t0 = check_int_at_least("t0", t0, 1)
     if t0 > base.shape[0]:
         raise ValueError(f"t0 must be in [1, T] = [1, {base.shape[0]}], got {t0}")
@@ -190,7 +196,9 @@ def single_change_neighbours(
 
 def best_fixed_action(losses: FloatArray, decision_set: DecisionSet) -> FloatArray:
     """``argmin_{x∈X} <Σ_t l_t, x>`` (via the linear oracle)."""
+    check_instance("decision_set", decision_set, DecisionSet)
     losses = check_array("losses", losses, shape=(None, decision_set.dim))
+    check_nonempty("losses", losses, what="round")
     return decision_set.linear_argmin(losses.sum(axis=0))
 
 
@@ -202,7 +210,9 @@ def regret_full_info(
     ``actions`` has shape ``(T, ..., N)`` (replicate axes in the middle), ``losses`` ``(T, N)``;
     the result has the replicate shape.  ``min_{x∈X} <c, x> = −h_X(−c)``.
     """
+    check_instance("decision_set", decision_set, DecisionSet)
     losses = check_array("losses", losses, shape=(None, decision_set.dim))
+    check_nonempty("losses", losses, what="round")
     actions = check_array("actions", actions)
     if actions.shape[0] != losses.shape[0] or actions.shape[-1] != decision_set.dim:
         raise ValueError(

@@ -13,7 +13,7 @@ Leading axes of ``noise.shape`` before the last (the loss dimension ``N``) are i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -22,8 +22,8 @@ from reference.agarwal_singh.aggregation import TreeBasedAggregation, noise_draw
 from reference.agarwal_singh.environments import regret_full_info
 from reference.agarwal_singh.sets import DecisionSet, LossSet, Regularizer
 from reference.noise import NodeNoise
-from reference.rng import as_generator
-from reference.validation import check_array, check_int_at_least, check_positive
+from reference.rng import SeedLike, as_generator
+from reference.validation import check_array, check_instance, check_int_at_least, check_positive
 
 __all__ = [
     "FullInfoLearner",
@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 
+@runtime_checkable
 class FullInfoLearner(Protocol):
     """A full-information online learner: publish ``x_t``, then observe ``l_t``."""
 
@@ -53,8 +54,13 @@ class FullInfoLearner(Protocol):
 
 
 def _check_noise_dim(noise: NodeNoise, dim: int) -> None:
+    check_instance("noise", noise, NodeNoise)
     if len(noise.shape) < 1 or noise.shape[-1] != dim:
         raise ValueError(f"noise.shape must end with the dimension N={dim}, got {noise.shape}")
+
+
+def _check_loss_set(loss_set: LossSet | None) -> LossSet | None:
+    return None if loss_set is None else check_instance("loss_set", loss_set, LossSet)
 
 
 def _check_loss(loss: FloatArray, dim: int, loss_set: LossSet | None) -> FloatArray:
@@ -91,16 +97,16 @@ class PrivateFTRL:
         eta: float,
         noise: NodeNoise,
         T: int,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         pad: bool = True,
         loss_set: LossSet | None = None,
     ) -> None:
         rng = as_generator(rng)
-        self.regularizer = regularizer
+        self.regularizer = check_instance("regularizer", regularizer, Regularizer)
         self.eta = check_positive("eta", eta)
         _check_noise_dim(noise, regularizer.decision_set.dim)
-        self.loss_set = loss_set
+        self.loss_set = _check_loss_set(loss_set)
         self.aggregator = TreeBasedAggregation(T, noise, rng, pad=pad)
 
     @property
@@ -132,10 +138,10 @@ class OneShotFTRL:
         eta: float,
         noise: NodeNoise,
         T: int,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
     ) -> None:
         rng = as_generator(rng)
-        self.regularizer = regularizer
+        self.regularizer = check_instance("regularizer", regularizer, Regularizer)
         self.eta = check_positive("eta", eta)
         _check_noise_dim(noise, regularizer.decision_set.dim)
         self.T = check_int_at_least("T", T, 1)
@@ -167,15 +173,16 @@ class PrivateFTPL:
         decision_set: DecisionSet,
         noise: NodeNoise,
         T: int,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         pad: bool = True,
         loss_set: LossSet | None = None,
     ) -> None:
         rng = as_generator(rng)
+        check_instance("decision_set", decision_set, DecisionSet)
         _check_noise_dim(noise, decision_set.dim)
         self._decision_set = decision_set
-        self.loss_set = loss_set
+        self.loss_set = _check_loss_set(loss_set)
         self.aggregator = TreeBasedAggregation(T, noise, rng, pad=pad)
 
     @property
@@ -210,7 +217,7 @@ def run_full_info(learner: FullInfoLearner, losses: FloatArray) -> FullInfoRun:
     Round ``t``: ``x_t = learner.act()``, suffer ``<l_t, x_t>``, ``learner.observe(l_t)``
     (Alg. 1 l. 4-8).  Regret is against the best fixed action in hindsight (l. 66).
     """
-    dim = learner.decision_set.dim
+    dim = check_instance("learner", learner, FullInfoLearner).decision_set.dim
     losses = check_array("losses", losses, shape=(None, dim))
     if losses.shape[0] < 1:
         raise ValueError("losses must contain at least one round")

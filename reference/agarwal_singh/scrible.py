@@ -20,17 +20,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from reference._typing import FloatArray
-from reference.rng import as_generator
-from reference.validation import check_array, check_finite, check_int_at_least, check_positive
+from reference.rng import SeedLike, as_generator
+from reference.validation import (
+    check_array,
+    check_finite,
+    check_instance,
+    check_int_at_least,
+    check_positive,
+)
 
 __all__ = ["BallBarrier", "Barrier", "CubeBarrier", "SCRiBLe"]
 
 
+@runtime_checkable
 class Barrier(Protocol):
     """A ν-self-concordant barrier on a full-dimensional compact convex set with a closed-form step."""
 
@@ -165,9 +172,9 @@ class SCRiBLe:
         rng: generator for ``(k_t, s_t)``.
     """
 
-    def __init__(self, barrier: Barrier, eta: float, rng: np.random.Generator) -> None:
+    def __init__(self, barrier: Barrier, eta: float, rng: np.random.Generator | SeedLike) -> None:
         rng = as_generator(rng)
-        self.barrier = barrier
+        self.barrier = check_instance("barrier", barrier, Barrier)
         self.eta = check_positive("eta", eta)
         self._rng = rng
         self._theta = np.zeros(barrier.dim)

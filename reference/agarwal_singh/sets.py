@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeAlias
+from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 
 from reference._typing import FloatArray
-from reference.validation import check_array, check_int_at_least, check_positive
+from reference.validation import check_array, check_choice, check_int_at_least, check_positive
 
 __all__ = [
     "Cube",
@@ -33,6 +33,16 @@ __all__ = [
 ]
 
 
+def _check_order(p: float) -> None:
+    """The norm order ``p``: 1, 2 or inf (a bool, an array or anything else is refused)."""
+    try:
+        ok = not isinstance(p, bool | np.bool_ | np.ndarray | str) and p in (1, 2, math.inf)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"p must be 1, 2 or inf, got {p!r:.80}")
+
+
 def _vectors(name: str, value: FloatArray, dim: int) -> FloatArray:
     arr = check_array(name, value)
     if arr.ndim < 1 or arr.shape[-1] != dim:
@@ -45,6 +55,7 @@ def _vectors(name: str, value: FloatArray, dim: int) -> FloatArray:
 # --------------------------------------------------------------------------------------------
 
 
+@runtime_checkable
 class DecisionSet(Protocol):
     """A compact convex decision set ``X ⊂ R^N`` with a linear oracle and support function."""
 
@@ -89,8 +100,7 @@ class Simplex:
         return np.asarray(np.max(_vectors("c", c, self.dim), axis=-1), dtype=np.float64)
 
     def radius(self, p: float) -> float:
-        if p not in (1, 2, math.inf):
-            raise ValueError(f"p must be 1, 2 or inf, got {p!r}")
+        _check_order(p)
         return 1.0
 
     def contains(self, x: FloatArray, tol: float = 1e-9) -> bool:
@@ -186,10 +196,7 @@ class LossSet:
     r: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.kind not in ("linf_ball", "l2_ball", "l1_ball", "box01"):
-            raise ValueError(
-                f"kind must be 'linf_ball', 'l2_ball', 'l1_ball' or 'box01', got {self.kind!r}"
-            )
+        check_choice("kind", self.kind, ("linf_ball", "l2_ball", "l1_ball", "box01"))
         check_int_at_least("dim", self.dim, 1)
         check_positive("r", self.r)
 
@@ -202,8 +209,7 @@ class LossSet:
             "l2_ball": {1: math.sqrt(n) * r, 2: r, math.inf: r},
             "l1_ball": {1: r, 2: r, math.inf: r},
         }
-        if p not in (1, 2, math.inf):
-            raise ValueError(f"p must be 1, 2 or inf, got {p!r}")
+        _check_order(p)
         return table[self.kind][p]
 
     def diameter(self, p: float) -> float:
@@ -230,6 +236,7 @@ class LossSet:
 # --------------------------------------------------------------------------------------------
 
 
+@runtime_checkable
 class Regularizer(Protocol):
     """An FTRL regulariser ``R`` on a decision set, with the closed-form step of Alg. 1 l. 5."""
 

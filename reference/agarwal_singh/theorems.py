@@ -47,7 +47,7 @@ from reference.agarwal_singh.sets import (
     default_learning_rate,
 )
 from reference.noise import NodeNoise
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.tree import dyadic_decomposition
 from reference.validation import (
     check_alpha,
@@ -56,6 +56,7 @@ from reference.validation import (
     check_delta,
     check_epsilon,
     check_in_range,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -198,13 +199,15 @@ def noise_width_monte_carlo(
     decision_set: DecisionSet,
     noise: NodeNoise,
     K: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     n: int = 10_000,
     alpha: float = 1e-3,
 ) -> tuple[float, float]:
     """Monte-Carlo ``D_{D'} = E[h_X(Z) + h_X(−Z)]`` (``Z`` = sum of ``K`` node draws): returns
     ``(mean, one-sided (1−α) normal-approximation upper confidence bound)``.  ``noise.shape == (N,)``."""
     rng = as_generator(rng)
+    check_instance("decision_set", decision_set, DecisionSet)
+    check_instance("noise", noise, NodeNoise)
     K = check_int_at_least("K", K, 1)
     n = check_int_at_least("n", n, 2)
     alpha = check_alpha(alpha)
@@ -312,6 +315,7 @@ def cor32_parameters(
 def cor32_regret_bound(params: Cor32Parameters, T: int) -> float:
     """Certified Cor. 3.2 bound ``D_R/η + 2ηTG² + D̄_{D'}`` with ``D̄_{D'}`` the closed form of
     :func:`noise_width_upper_bound` (spec §3.3): ``2√(2T D_R G²)`` + noise term at ``η*``."""
+    check_instance("params", params, Cor32Parameters)
     T = check_int_at_least("T", T, 1)
     width = noise_width_upper_bound(
         params.instance, params.regularizer.decision_set.dim, params.K, params.lam
@@ -641,8 +645,7 @@ def thm41_parameters(
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     epsilon = check_epsilon(epsilon)
-    if loss_range not in ("01", "sym"):
-        raise ValueError(f"loss_range must be '01' or 'sym', got {loss_range!r}")
+    check_choice("loss_range", loss_range, ("01", "sym"))
     Delta_B = 1.0 if loss_range == "01" else 2.0
     lam = lemma42_laplace_scale(epsilon, 1.0, Delta_B, calibration)
     log_nt = math.log(N * T)

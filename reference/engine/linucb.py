@@ -27,7 +27,7 @@ from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
 from reference.engine.tree import BatchedTreeNoise
-from reference.rng import named_generators
+from reference.rng import as_seed_sequence, named_generators
 from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t_batch
 from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
 from reference.shariff_sheffet.linucb import (
@@ -47,7 +47,14 @@ from reference.shariff_sheffet.regularizers import (
     tree_rewards,
 )
 from reference.shariff_sheffet.simulation import STREAMS
-from reference.validation import check_alpha, check_int_at_least
+from reference.validation import (
+    check_alpha,
+    check_bool,
+    check_choice,
+    check_instance,
+    check_int_array,
+    check_int_at_least,
+)
 
 __all__ = ["BatchResult", "default_checkpoints", "run_gap_batch"]
 
@@ -85,6 +92,7 @@ class BatchResult:
 def default_checkpoints(n: int, per_decade: int = 20) -> IntArray:
     """About ``per_decade`` log-spaced rounds per decade from 1 to ``n``, always including ``n``."""
     n = check_int_at_least("n", n, 1)
+    per_decade = check_int_at_least("per_decade", per_decade, 1)
     grid = np.unique(np.round(np.logspace(0, math.log10(n), int(per_decade * math.log10(n)) + 2)))
     return np.unique(np.append(grid.astype(np.int64), n))
 
@@ -178,8 +186,16 @@ def run_gap_batch(
     n = check_int_at_least("n", n, 1)
     d = check_int_at_least("d", d, 2)
     num_arms = check_int_at_least("num_arms", num_arms, 1)
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Sequence):
+        raise ValueError(
+            f"seeds must be a sequence of seeds (one per replicate), got {seeds!r:.80}"
+        )
     if len(seeds) == 0:
         raise ValueError("seeds must hold at least one seed (one per replicate)")
+    for i, seed in enumerate(seeds):
+        as_seed_sequence(seed, f"seeds[{i}]")
+    trace = check_bool("trace", trace)
+    progress = check_bool("progress", progress)
     if block_rounds is None:
         block_rounds = max(1, min(256, 4_000_000 // (len(seeds) * num_arms * d)))
     block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
@@ -188,14 +204,20 @@ def run_gap_batch(
             raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
         alpha = 1.0 / n
     alpha = check_alpha(alpha)
-    if pd_policy not in ("repair", "raise"):
-        raise ValueError(f"pd_policy must be 'repair' or 'raise', got {pd_policy!r}")
-    if reward_policy not in ("raise", "clip"):
-        raise ValueError(f"reward_policy must be 'raise' or 'clip', got {reward_policy!r}")
-    consts = constants if constants is not None else ProblemConstants(d=d)
+    check_choice("pd_policy", pd_policy, ("repair", "raise"))
+    check_choice("reward_policy", reward_policy, ("raise", "clip"))
+    consts = (
+        check_instance("constants", constants, ProblemConstants)
+        if constants is not None
+        else ProblemConstants(d=d)
+    )
     if consts.d != d:
         raise ValueError(f"constants.d={consts.d} does not match d={d}")
-    marks = default_checkpoints(n) if checkpoints is None else np.asarray(checkpoints)
+    marks = (
+        default_checkpoints(n)
+        if checkpoints is None
+        else check_int_array("checkpoints", checkpoints, None, ndim=1)
+    )
     if marks.ndim != 1 or marks.size == 0 or np.any(np.diff(marks) <= 0):
         raise ValueError("checkpoints must be a non-empty strictly increasing sequence of rounds")
     if marks[0] < 1 or marks[-1] > n:

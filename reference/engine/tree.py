@@ -33,9 +33,9 @@ from reference.noise import (
     bartlett_wishart,
     symmetrize,
 )
-from reference.rng import NoiseStreams
+from reference.rng import NoiseStreams, SeedLike, as_generator
 from reference.tree import PadMode, dyadic_decomposition, tree_depth
-from reference.validation import check_int_at_least
+from reference.validation import check_choice, check_instance, check_int_array, check_int_at_least
 
 __all__ = ["BatchedTreeNoise", "draw_noise_sums"]
 
@@ -49,12 +49,20 @@ def draw_noise_sums(
     per primitive, in the order the reference makes them one by one, and assembled with the same
     functions (:func:`~reference.noise.bartlett_wishart`, :func:`~reference.noise.symmetrize`).
     """
+    check_instance("noise", noise, NodeNoise)
+    if isinstance(streams, str | bytes) or not isinstance(streams, Sequence):
+        raise ValueError(f"streams must be a sequence of NoiseStreams, got {streams!r:.80}")
+    if len(streams) == 0:
+        raise ValueError("streams must hold at least one NoiseStreams (one per replicate)")
+    for i, stream in enumerate(streams):
+        check_instance(f"streams[{i}]", stream, NoiseStreams)
+    terms = check_int_array("terms", terms, None, ndim=1)
+    if np.any(terms < 1):
+        raise ValueError("terms must all be >= 1")
     R, D = len(streams), int(terms.size)
     shape = tuple(noise.shape)
     if D == 0:
         return np.zeros((R, 0, *shape))
-    if np.any(terms < 1):
-        raise ValueError("terms must all be >= 1")
     if isinstance(noise, WishartNoise):
         p, k = noise.dim, noise.degrees_of_freedom
         q = p * (p - 1) // 2
@@ -102,14 +110,16 @@ class BatchedTreeNoise:
         self,
         n: int,
         noise: NodeNoise,
-        rngs: Sequence[np.random.Generator],
+        rngs: Sequence[np.random.Generator | SeedLike],
         *,
         pad: PadMode = "fresh",
         block_rounds: int = 256,
     ) -> None:
         self.n = check_int_at_least("n", n, 1)
-        if pad not in ("fresh", "none"):
-            raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
+        check_instance("noise", noise, NodeNoise)
+        if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
+            raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
+        check_choice("pad", pad, ("fresh", "none"))
         if len(rngs) == 0:
             raise ValueError("rngs must hold at least one generator (one per replicate)")
         self.block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
@@ -117,7 +127,9 @@ class BatchedTreeNoise:
         self.noise = noise
         self.pad: PadMode = pad
         self.replicates = len(rngs)
-        self._streams = [NoiseStreams.split(rng) for rng in rngs]
+        self._streams = [
+            NoiseStreams.split(as_generator(rng, f"rngs[{i}]")) for i, rng in enumerate(rngs)
+        ]
         self._shape = tuple(noise.shape)
         self.count = 0
         self._node_noise = np.zeros((self.replicates, self.m, *self._shape))

@@ -23,13 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.noise import LaplaceNoise
-from reference.rng import as_generator, named_generators
+from reference.rng import SeedLike, as_generator, child_seeds, named_generators
 from reference.sajed_sheffet.constants import (
     EpochParameters,
     check_epsilon_or_inf,
@@ -41,8 +41,12 @@ from reference.tree import PadMode, TreeAggregator, tree_depth
 from reference.validation import (
     check_alpha,
     check_array,
+    check_callable,
+    check_choice,
     check_finite,
+    check_instance,
     check_int_at_least,
+    check_nonempty,
     check_positive,
 )
 
@@ -85,7 +89,7 @@ class BanditEnvironment:
     def __init__(
         self,
         means: FloatArray | Sequence[float],
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         reward: RewardLaw = "bernoulli",
         concentration: float = 2.0,
@@ -96,8 +100,7 @@ class BanditEnvironment:
             raise ValueError("means must contain at least one arm")
         if np.any(mu < 0.0) or np.any(mu > 1.0):
             raise ValueError(f"means must lie in [0, 1], got {mu.tolist()}")
-        if reward not in ("bernoulli", "beta"):
-            raise ValueError(f"reward must be 'bernoulli' or 'beta', got {reward!r}")
+        check_choice("reward", reward, ("bernoulli", "beta"))
         if reward == "beta" and (np.any(mu <= 0.0) or np.any(mu >= 1.0)):
             raise ValueError(f"beta rewards need means in (0, 1), got {mu.tolist()}")
         self.means: FloatArray = mu.copy()
@@ -158,6 +161,7 @@ def _check_index(name: str, value: int, low: int, high: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
+@runtime_checkable
 class Policy(Protocol):
     """A bandit algorithm: choose an arm, then receive its reward."""
 
@@ -189,6 +193,8 @@ class RunResult:
 
 def run_policy(policy: Policy, env: BanditEnvironment, T: int) -> RunResult:
     """Run ``policy`` on ``env`` for ``T`` rounds and record the pseudo-regret trajectory."""
+    check_instance("policy", policy, Policy)
+    check_instance("env", env, BanditEnvironment)
     T = check_int_at_least("T", T, 1)
     arms = np.empty(T, dtype=np.int64)
     for t in range(T):
@@ -216,10 +222,11 @@ def pseudo_regret_trajectories(
     ``"environment"`` for the rewards and one named ``"policy"`` for the mechanism noise
     (:func:`reference.rng.named_generators`).  ``make_policy(K, rng)`` builds a fresh policy.
     """
+    check_callable("make_policy", make_policy)
     runs = check_int_at_least("runs", runs, 1)
     T = check_int_at_least("T", T, 1)
     mu = check_array("means", means, ndim=1)
-    children = np.random.SeedSequence(check_int_at_least("seed", seed, 0)).spawn(runs)
+    children = child_seeds(seed, 0, runs)  # = SeedSequence(seed).spawn(runs), statelessly
     out = np.empty((runs, T), dtype=np.float64)
     for i, child in enumerate(children):
         gens = named_generators(child, ("environment", "policy"))
@@ -238,7 +245,7 @@ def dpse_eliminate(noisy_means: FloatArray, threshold: float) -> tuple[int, ...]
 
     The argmax itself is never removed (difference 0, threshold ``≥ 0``).
     """
-    m = check_array("noisy_means", noisy_means, ndim=1)
+    m = check_nonempty("noisy_means", check_array("noisy_means", noisy_means, ndim=1), what="arm")
     thr = check_finite("threshold", threshold)
     if thr < 0.0:
         raise ValueError(f"threshold must be in [0, inf), got {threshold!r}")
@@ -307,7 +314,7 @@ class DPSuccessiveElimination:
         K: int,
         epsilon: float,
         beta: float,
-        rng: np.random.Generator | None,
+        rng: np.random.Generator | SeedLike | None,
         *,
         noise_on: Literal["r", "R_e"] = "r",
     ) -> None:
@@ -315,8 +322,7 @@ class DPSuccessiveElimination:
         self.K = check_int_at_least("K", K, 2)
         self.epsilon = check_epsilon_or_inf(epsilon)
         self.beta = check_alpha(beta, "beta")
-        if noise_on not in ("r", "R_e"):
-            raise ValueError(f"noise_on must be 'r' or 'R_e', got {noise_on!r}")
+        check_choice("noise_on", noise_on, ("r", "R_e"))
         if self.epsilon != math.inf and rng is None:
             raise ValueError("rng must be a numpy Generator when epsilon is finite")
         self.noise_on: Literal["r", "R_e"] = noise_on
@@ -428,7 +434,7 @@ def simulate_dpse_bernoulli(
     T: int,
     epsilon: float,
     beta: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     *,
     noise_on: Literal["r", "R_e"] = "r",
 ) -> DPSERun:
@@ -518,7 +524,7 @@ class GuessAndDoubleDPSE:
         self,
         K: int,
         epsilon: float,
-        rng: np.random.Generator | None,
+        rng: np.random.Generator | SeedLike | None,
         *,
         initial_guess: int = 1024,
         noise_on: Literal["r", "R_e"] = "r",
@@ -642,7 +648,7 @@ class DPUCB:
         K: int,
         T: int,
         epsilon: float,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         calibration: Literal["per_tree", "split"] = "per_tree",
         beta_u: float | None = None,

@@ -281,8 +281,7 @@ def dpse_epoch_parameters(
     e = check_int_at_least("epoch", epoch, 1)
     b = _check_beta(beta)
     eps = check_epsilon_or_inf(epsilon)
-    if noise_on not in ("r", "R_e"):
-        raise ValueError(f"noise_on must be 'r' or 'R_e', got {noise_on!r}")
+    check_choice("noise_on", noise_on, ("r", "R_e"))
     gap = dpse_epoch_gap(e)
     log8 = math.log(8.0 * S * e * e / b)
     log4 = math.log(4.0 * S * e * e / b)

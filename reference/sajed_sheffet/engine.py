@@ -36,12 +36,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast, get_args
 
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import named_generators
+from reference.rng import as_seed_sequence, named_generators
 from reference.sajed_sheffet.constants import (
     EpochParameters,
     check_epsilon_or_inf,
@@ -50,7 +50,14 @@ from reference.sajed_sheffet.constants import (
     dpucb_tree_epsilon,
 )
 from reference.tree import tree_depth
-from reference.validation import check_alpha, check_array, check_int_at_least
+from reference.validation import (
+    check_alpha,
+    check_array,
+    check_bool,
+    check_choice,
+    check_int_array,
+    check_int_at_least,
+)
 
 __all__ = [
     "INSTANCES",
@@ -113,7 +120,14 @@ def regret_checkpoints(T: int, per_decade: int = 10, linear: int = 100) -> IntAr
 def _rows(
     name: str, value: FloatArray | Sequence[float] | float, R: int, *, allow_inf: bool = False
 ) -> FloatArray:
-    arr = np.asarray(value, dtype=np.float64)
+    if isinstance(value, bool | np.bool_ | str | bytes) or value is None:
+        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r:.80}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"{name} must be a number or an array of numbers, got {value!r:.80}"
+        ) from err
     if arr.ndim == 0:
         arr = np.full(R, float(arr))
     if arr.shape != (R,):
@@ -127,7 +141,7 @@ def _rows(
 
 
 def _means_rows(means: FloatArray | Sequence[float], R: int) -> FloatArray:
-    mu = np.asarray(means, dtype=np.float64)
+    mu = check_array("means", means)
     if mu.ndim == 1:
         mu = np.tile(mu, (R, 1))
     mu = check_array("means", mu, ndim=2)
@@ -139,15 +153,28 @@ def _means_rows(means: FloatArray | Sequence[float], R: int) -> FloatArray:
     return mu
 
 
-def _checkpoints(checkpoints: Sequence[int] | IntArray | None, T: int) -> IntArray:
+def _checkpoints(checkpoints: Sequence[int] | IntArray | None, T: int, last: str = "T") -> IntArray:
     if checkpoints is None:
         return np.array([T], dtype=np.int64)
-    marks = np.asarray(checkpoints, dtype=np.int64)
-    if marks.ndim != 1 or marks.size == 0:
+    marks = check_int_array("checkpoints", checkpoints, 1, ndim=1)
+    if marks.size == 0:
         raise ValueError("checkpoints must be a non-empty 1-d sequence of rounds")
-    if np.any(marks < 1) or np.any(marks > T) or np.any(np.diff(marks) <= 0):
-        raise ValueError(f"checkpoints must be strictly increasing rounds in [1, T={T}]")
+    if np.any(marks > T) or np.any(np.diff(marks) <= 0):
+        raise ValueError(f"checkpoints must be strictly increasing rounds in [1, {last}={T}]")
     return marks
+
+
+def _seeds(seeds: Sequence[np.random.SeedSequence]) -> int:
+    """``R = len(seeds)`` after checking every seed by the one seed rule."""
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Sequence):
+        raise ValueError(
+            f"seeds must be a sequence of seeds (one per replicate), got {seeds!r:.80}"
+        )
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one seed (one per replicate)")
+    for i, seed in enumerate(seeds):
+        as_seed_sequence(seed, f"seeds[{i}]")
+    return len(seeds)
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,14 +243,13 @@ def dpse_bernoulli_batch(
         noise_on: ``"r"`` (line 17) or ``"R_e"`` (proof of Thm 4.1), spec ERR-10.
         checkpoints: rounds at which to report the cumulative regret (default: ``T`` only).
     """
-    R = check_int_at_least("len(seeds)", len(seeds), 1)
+    R = _seeds(seeds)
     mu = _means_rows(means, R)
     K = int(mu.shape[1])
     T = check_int_at_least("T", T, 1)
     eps = _rows("epsilon", epsilon, R, allow_inf=True)
     b = check_alpha(beta, "beta")
-    if noise_on not in ("r", "R_e"):
-        raise ValueError(f"noise_on must be 'r' or 'R_e', got {noise_on!r}")
+    check_choice("noise_on", noise_on, ("r", "R_e"))
     marks = _checkpoints(checkpoints, T)
     rngs = [np.random.default_rng(s) for s in seeds]
     gaps = mu.max(axis=1, keepdims=True) - mu
@@ -391,19 +417,33 @@ def dpucb_bernoulli_batch(
             algorithm still knows ``T`` (tree depth, ``γ``), so this is an exact prefix of the full
             run and its cumulative regret a lower bound on the full run's (regret never decreases).
     """
-    R = check_int_at_least("len(seeds)", len(seeds), 1)
+    R = _seeds(seeds)
     mu = _means_rows(means, R)
     K = int(mu.shape[1])
     T = check_int_at_least("T", T, K)
     eps = _rows("epsilon", epsilon, R)
-    calibrations = [calibration] * R if isinstance(calibration, str) else list(calibration)
+    if isinstance(calibration, str):
+        calibrations: list[Calibration] = [calibration] * R
+    elif isinstance(calibration, Sequence):
+        calibrations = list(cast(Sequence[Calibration], calibration))
+    else:
+        raise ValueError(
+            f"calibration must be 'per_tree', 'split' or a sequence of them, got {calibration!r:.80}"
+        )
     if len(calibrations) != R:
         raise ValueError(f"calibration must be one value or {R} values, got {len(calibrations)}")
+    for i, c in enumerate(calibrations):
+        check_choice(
+            f"calibration[{i}]" if len(calibrations) > 1 else "calibration",
+            c,
+            get_args(Calibration),
+        )
+    trace = check_bool("trace", trace)
     bu = check_alpha(1.0 / T if beta_u is None else beta_u, "beta_u")
     stop = T if rounds is None else check_int_at_least("rounds", rounds, 1)
     if stop > T:
         raise ValueError(f"rounds must be in [1, T={T}], got {rounds}")
-    marks = _checkpoints(checkpoints, stop)
+    marks = _checkpoints(checkpoints, stop, "T" if rounds is None else "rounds")
     m = tree_depth(T)
     eps_tree = np.array(
         [dpucb_tree_epsilon(float(e), K, c) for e, c in zip(eps, calibrations, strict=True)]

@@ -38,7 +38,7 @@ from typing import Literal, Protocol, runtime_checkable
 import numpy as np
 
 from reference._typing import FloatArray
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.sajed_sheffet.constants import (
     dp_exp_nas_c,
     dp_exp_nas_h,
@@ -49,10 +49,14 @@ from reference.sajed_sheffet.constants import (
 )
 from reference.validation import (
     check_alpha,
+    check_bool,
+    check_callable,
+    check_choice,
     check_epsilon,
     check_finite,
     check_in_range,
     check_int_at_least,
+    check_nonnegative,
     check_positive,
 )
 
@@ -105,7 +109,7 @@ class TwoPointDistribution:
         """``Pr[X = R] = 1/2 + μ/(2R)``."""
         return 0.5 + self.mu / (2.0 * self.range_R)
 
-    def sample(self, rng: np.random.Generator, size: int) -> FloatArray:
+    def sample(self, rng: np.random.Generator | SeedLike, size: int) -> FloatArray:
         rng = as_generator(rng)
         n = check_int_at_least("size", size, 0)
         plus = rng.random(n) < self.p_plus
@@ -128,7 +132,7 @@ class UniformDistribution:
     def mean(self) -> float:
         return 0.5 * (self.low + self.high)
 
-    def sample(self, rng: np.random.Generator, size: int) -> FloatArray:
+    def sample(self, rng: np.random.Generator | SeedLike, size: int) -> FloatArray:
         rng = as_generator(rng)
         n = check_int_at_least("size", size, 0)
         return rng.uniform(self.low, self.high, size=n)
@@ -147,7 +151,7 @@ class SampleStream:
     """
 
     def __init__(self, draw_block: Callable[[int], FloatArray]) -> None:
-        self._draw_block = draw_block
+        self._draw_block = check_callable("draw_block", draw_block)
         self.consumed = 0
 
     @classmethod
@@ -161,7 +165,7 @@ class SampleStream:
 
     @classmethod
     def from_distribution(
-        cls, distribution: SampleDistribution, rng: np.random.Generator
+        cls, distribution: SampleDistribution, rng: np.random.Generator | SeedLike
     ) -> SampleStream:
         """I.i.d. samples of ``distribution`` drawn with ``rng`` (the data generator)."""
         rng = as_generator(rng)
@@ -214,11 +218,11 @@ def _checked_block(stream: SampleStream, n: int, range_R: float) -> FloatArray:
     """Take ``n`` samples and require each to lie in the support ``[−R, R]`` (never clipped)."""
     block = stream.take(n)
     if not np.all(np.isfinite(block)):
-        raise ValueError("samples must be finite")
+        raise ValueError("source returned a non-finite sample (NaN or inf)")
     if np.any(np.abs(block) > range_R):
         worst = float(np.max(np.abs(block)))
         raise ValueError(
-            f"samples must lie in [-R, R] = [-{range_R}, {range_R}], got |x| = {worst}"
+            f"samples of source must lie in [-R, R] = [-{range_R}, {range_R}], got |x| = {worst}"
         )
     return block
 
@@ -283,7 +287,7 @@ def svt_query_value(prefix_sum: float, t: int, h: float, c: float, alpha: float)
     s = check_finite("prefix_sum", prefix_sum)
     t = check_int_at_least("t", t, 1)
     a = check_alpha(alpha)
-    return abs(s) - t * check_finite("h", h) * (1.0 / a + 1.0) - check_finite("c", c)
+    return abs(s) - t * check_positive("h", h) * (1.0 / a + 1.0) - check_nonnegative("c", c)
 
 
 def _trace(
@@ -323,6 +327,7 @@ def nas(
     a = check_alpha(alpha)
     b = check_alpha(beta, "beta")
     t_max = check_int_at_least("t_max", t_max, 1)
+    record = check_bool("record", record)
     stream = _as_stream(source)
     total = 0.0
     times: list[int] = []
@@ -357,7 +362,7 @@ def dp_nas(
     alpha: float,
     beta: float,
     epsilon: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     t_max: int,
     record: bool = False,
 ) -> StoppingResult:
@@ -395,6 +400,7 @@ def dp_nas(
     b = check_alpha(beta, "beta")
     eps = check_epsilon(epsilon)
     t_max = check_int_at_least("t_max", t_max, 1)
+    record = check_bool("record", record)
     stream = _as_stream(source)
     scales = dp_nas_noise_scales(R, eps)
     B = float(rng.laplace(0.0, scales.sigma1))
@@ -433,7 +439,7 @@ def dp_exp_nas(
     alpha: float,
     beta: float,
     epsilon: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     k_max: int,
     record: bool = False,
 ) -> StoppingResult:
@@ -461,6 +467,7 @@ def dp_exp_nas(
     a = check_alpha(alpha)
     b = check_alpha(beta, "beta")
     eps = check_epsilon(epsilon)
+    record = check_bool("record", record)
     k_max = check_int_at_least("k_max", k_max, 1)
     stream = _as_stream(source)
     scales = dp_nas_noise_scales(R, eps)
@@ -521,7 +528,7 @@ def two_arm_test(
     *,
     epsilon: float,
     beta: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     k_max: int,
     alpha: float = 0.5,
     rule: Literal["exponential", "every_step"] = "exponential",
@@ -542,12 +549,12 @@ def two_arm_test(
         k_max: cap, as in :func:`dp_exp_nas` (for ``rule="every_step"`` the cap is ``t_max = 2^k_max``).
     """
     rng = as_generator(rng)
+    check_callable("pull", pull)
     eps = check_epsilon(epsilon)
     b = check_alpha(beta, "beta")
     a = check_alpha(alpha)
     k_max = check_int_at_least("k_max", k_max, 1)
-    if rule not in ("exponential", "every_step"):
-        raise ValueError(f"rule must be 'exponential' or 'every_step', got {rule!r}")
+    check_choice("rule", rule, ("exponential", "every_step"))
 
     def reward(arm: int) -> float:
         r = check_finite("reward", pull(arm))

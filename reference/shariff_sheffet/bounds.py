@@ -26,6 +26,7 @@ from reference.validation import (
     check_delta,
     check_epsilon,
     check_finite,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -350,9 +351,9 @@ def reshifted_bounds(
       on ``H ⪯ ρ⁰_max I`` gives ``γ⁰ √(ρ⁰_max/(ρ⁰_max + Δs))`` (the authors use the first form in
       both cases; the two differ by the factor ``√(ρ⁰_max/ρ⁰_min) ≈ 1.01``).
     """
+    check_instance("base", base, RegularizerBounds)
     target = check_positive("target_rho_min", target_rho_min)
-    if mechanism not in ("wishart", "gaussian"):
-        raise ValueError(f"mechanism must be 'wishart' or 'gaussian', got {mechanism!r}")
+    check_choice("mechanism", mechanism, ("wishart", "gaussian"))
     delta_s = target - base.rho_min
     if mechanism == "wishart" and delta_s > 0:
         gamma = base.gamma * math.sqrt(base.rho_max / (base.rho_max + delta_s))

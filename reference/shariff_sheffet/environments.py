@@ -29,8 +29,16 @@ import numpy as np
 from scipy import stats
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import as_generator, split_generator
-from reference.validation import check_array, check_finite, check_in_range, check_int_at_least
+from reference.rng import SeedLike, as_generator, split_generator
+from reference.validation import (
+    check_array,
+    check_choice,
+    check_finite,
+    check_in_range,
+    check_int_array,
+    check_int_at_least,
+    check_nonempty,
+)
 
 __all__ = [
     "ENVIRONMENT_STREAMS",
@@ -60,7 +68,7 @@ LOWEST_MEAN = -0.75
 """Lower end of the band of sub-optimal means in App. D."""
 
 
-def sample_unit_vector(rng: np.random.Generator, d: int) -> FloatArray:
+def sample_unit_vector(rng: np.random.Generator | SeedLike, d: int) -> FloatArray:
     """A uniformly random unit vector of ``R^d`` (``g/‖g‖``, ``g ~ N(0, I_d)``): ``θ*`` in App. D."""
     rng = as_generator(rng)
     d = check_int_at_least("d", d, 1)
@@ -86,7 +94,7 @@ def rotation_to(theta: FloatArray) -> FloatArray:
 
 
 def sample_band_heads(
-    rng: np.random.Generator, d: int, size: int, low: float, high: float
+    rng: np.random.Generator | SeedLike, d: int, size: int, low: float, high: float
 ) -> FloatArray:
     """``size`` heads ``h = ⟨x, θ*⟩`` of points uniform on ``{x ∈ S^{d−1} : h ∈ [low, high]}``.
 
@@ -120,7 +128,25 @@ def assemble_gap_arms(
     Returns:
         shape ``(..., K, d)``; rotate by ``Q`` (``arms = aligned @ Qᵀ``) to get the actions.
     """
+    band = check_array("band", band)
+    if band.ndim < 2 or band.shape[-1] == 0:
+        raise ValueError(f"band must have shape (..., K - 1, d) with d >= 1, got {band.shape}")
     *lead, k_minus_1, d = band.shape
+    optimal_tails = check_array("optimal_tails", optimal_tails)
+    if optimal_tails.shape != (*lead, d - 1):
+        raise ValueError(
+            f"optimal_tails must have shape {(*lead, d - 1)} to match band of shape {band.shape}, "
+            f"got {optimal_tails.shape}"
+        )
+    positions = check_int_array("positions", positions, 0, shape=tuple(lead))
+    if positions.size and positions.max() > k_minus_1:
+        raise ValueError(
+            f"positions must be < K = {k_minus_1 + 1} (band holds K - 1 = {k_minus_1} arms), "
+            f"got {positions.max()}"
+        )
+    optimal_mean = check_in_range(
+        "optimal_mean", optimal_mean, -1.0, 1.0, low_open=False, high_open=False
+    )
     num_arms = k_minus_1 + 1
     optimal = np.concatenate(
         [
@@ -143,12 +169,22 @@ def assemble_gap_arms(
 
 def optimal_positions(uniforms: FloatArray, num_arms: int) -> IntArray:
     """Uniform index ``⌊u·K⌋ ∈ {0..K−1}`` from ``u ~ U[0, 1)`` (block-stable, unlike ``integers``)."""
+    uniforms = check_array("uniforms", uniforms)
+    if np.any(uniforms < 0.0) or np.any(uniforms >= 1.0):
+        raise ValueError("uniforms must lie in [0, 1)")
+    num_arms = check_int_at_least("num_arms", num_arms, 1)
     return np.minimum((uniforms * num_arms).astype(np.int64), num_arms - 1)
 
 
 def unit_rows(g: FloatArray) -> FloatArray:
     """Each row of ``g`` divided by its Euclidean norm (uniform directions from Gaussian rows)."""
-    return np.asarray(g / np.sqrt(np.sum(g * g, axis=-1, keepdims=True)), dtype=np.float64)
+    g = check_array("g", g)
+    if g.ndim == 0:
+        raise ValueError("g must have rows (at least 1 dimension), got a scalar")
+    norms = np.sqrt(np.sum(g * g, axis=-1, keepdims=True))
+    if np.any(norms == 0.0):
+        raise ValueError("g must have no zero row (its direction is undefined)")
+    return np.asarray(g / norms, dtype=np.float64)
 
 
 class BandArmSampler:
@@ -171,7 +207,9 @@ class BandArmSampler:
         low, high: the band, ``−1 ≤ low < high ≤ 1``.
     """
 
-    def __init__(self, rng: np.random.Generator, d: int, low: float, high: float) -> None:
+    def __init__(
+        self, rng: np.random.Generator | SeedLike, d: int, low: float, high: float
+    ) -> None:
         rng = as_generator(rng)
         self.d = check_int_at_least("d", d, 2)
         self.low = check_in_range("low", low, -1.0, 1.0, low_open=False, high_open=True)
@@ -210,7 +248,7 @@ class BandArmSampler:
 
 
 def sample_gap_arms(
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     rotation: FloatArray,
     num_arms: int,
     gap: float,
@@ -232,6 +270,7 @@ def sample_gap_arms(
         raise ValueError(f"rotation must be a square d×d matrix with d >= 2, got shape {Q.shape}")
     num_arms = check_int_at_least("num_arms", num_arms, 1)
     optimal_mean = check_in_range("optimal_mean", optimal_mean, -1.0, 1.0, high_open=False)
+    lowest_mean = check_in_range("lowest_mean", lowest_mean, -1.0, optimal_mean, low_open=False)
     gap = check_finite("gap", gap)
     if not 0.0 <= gap < optimal_mean - lowest_mean:
         raise ValueError(
@@ -252,27 +291,36 @@ def rademacher_rewards(uniforms: FloatArray, means: FloatArray) -> FloatArray:
     Batched: ``uniforms`` has shape ``(...)`` and ``means`` ``(..., K)``;
     ``P(y_a = +1) = (1 + mean_a)/2``, so ``E[y_a] = mean_a``.
     """
+    uniforms = check_array("uniforms", uniforms)
+    means = check_array("means", means)
+    if means.ndim == 0 or means.shape[:-1] != uniforms.shape:
+        raise ValueError(
+            f"means must have shape (..., K) with (...) = uniforms.shape {uniforms.shape}, "
+            f"got {means.shape}"
+        )
+    if np.any(np.abs(uniforms) > 1.0) or np.any(np.abs(means) > 1.0):
+        raise ValueError("uniforms and means must lie in [-1, 1] for ±1 rewards")
     return np.where(uniforms[..., None] < means, 1.0, -1.0)
 
 
-def rademacher_reward_table(rng: np.random.Generator, means: FloatArray) -> FloatArray:
+def rademacher_reward_table(rng: np.random.Generator | SeedLike, means: FloatArray) -> FloatArray:
     """``±1`` rewards for every arm with ``E[y] = mean`` from one common ``u ~ U[−1, 1]``.
 
     ``y_a = +1`` if ``u < mean_a`` else ``−1``, so ``P(y_a = +1) = (1 + mean_a)/2``.
     """
     rng = as_generator(rng)
-    mu = check_array("means", means, ndim=1)
+    mu = check_nonempty("means", check_array("means", means, ndim=1), what="arm")
     if np.any(np.abs(mu) > 1.0):
         raise ValueError("means must lie in [-1, 1] for ±1 rewards")
     return rademacher_rewards(np.asarray(rng.uniform(-1.0, 1.0)), mu)
 
 
 def gaussian_reward_table(
-    rng: np.random.Generator, means: FloatArray, sigma: float = 1.0
+    rng: np.random.Generator | SeedLike, means: FloatArray, sigma: float = 1.0
 ) -> FloatArray:
     """Rewards ``mean_a + σ z`` for every arm with one common ``z ~ N(0, 1)`` (App. D.1)."""
     rng = as_generator(rng)
-    mu = check_array("means", means, ndim=1)
+    mu = check_nonempty("means", check_array("means", means, ndim=1), what="arm")
     sigma = check_in_range("sigma", sigma, 0.0, math.inf, low_open=False)
     return mu + sigma * rng.standard_normal()
 
@@ -323,7 +371,7 @@ class LinearGapEnvironment:
         d: int,
         num_arms: int,
         gap: float,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         *,
         reward_model: RewardModel = "rademacher",
     ) -> None:
@@ -331,10 +379,7 @@ class LinearGapEnvironment:
         self.d = check_int_at_least("d", d, 2)
         self.num_arms = check_int_at_least("num_arms", num_arms, 1)
         self.gap = check_finite("gap", gap)
-        if reward_model not in ("rademacher", "gaussian"):
-            raise ValueError(
-                f"reward_model must be 'rademacher' or 'gaussian', got {reward_model!r}"
-            )
+        check_choice("reward_model", reward_model, ("rademacher", "gaussian"))
         self.reward_model: RewardModel = reward_model
         # validate before drawing anything, so bad input never advances the caller's generator
         if not 0.0 <= self.gap < OPTIMAL_MEAN - LOWEST_MEAN:

@@ -37,7 +37,13 @@ import numpy as np
 from reference._typing import FloatArray, IntArray
 from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t
 from reference.shariff_sheffet.regularizers import ProblemConstants, Regularizer
-from reference.validation import check_alpha, check_array, check_row_norms
+from reference.validation import (
+    check_alpha,
+    check_array,
+    check_choice,
+    check_instance,
+    check_row_norms,
+)
 
 __all__ = [
     "UCB_TIE_RTOL",
@@ -84,6 +90,9 @@ def ucb_argmax(ucb: FloatArray) -> IntArray:
     mathematically equivalent computations (the engine's Cholesky and the reference's
     eigendecomposition).  Batched over leading axes (the engine's replicates).
     """
+    ucb = check_array("ucb", ucb)
+    if ucb.ndim == 0 or ucb.shape[-1] == 0:
+        raise ValueError(f"ucb must have shape (..., K) with K >= 1, got {ucb.shape}")
     best = np.max(ucb, axis=-1, keepdims=True)
     tolerance = UCB_TIE_RTOL * np.maximum(1.0, np.abs(best))
     return np.asarray(np.argmax(ucb >= best - tolerance, axis=-1), dtype=np.int64)
@@ -111,12 +120,13 @@ class LinUCB:
         *,
         pd_policy: PDPolicy = "repair",
     ) -> None:
+        check_instance("regularizer", regularizer, Regularizer)
+        check_instance("constants", constants, ProblemConstants)
         if regularizer.d != constants.d:
             raise ValueError(
                 f"regularizer dimension {regularizer.d} does not match constants.d={constants.d}"
             )
-        if pd_policy not in ("repair", "raise"):
-            raise ValueError(f"pd_policy must be 'repair' or 'raise', got {pd_policy!r}")
+        check_choice("pd_policy", pd_policy, ("repair", "raise"))
         self.regularizer = regularizer
         self.constants = constants
         self.alpha = check_alpha(alpha)

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.shariff_sheffet.bounds import (
     RegularizerBounds,
     gaussian_bounds,
@@ -45,9 +45,11 @@ from reference.tree import PadMode, TreeAggregator, tree_depth
 from reference.validation import (
     check_alpha,
     check_array,
+    check_choice,
     check_delta,
     check_epsilon,
     check_finite,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -122,6 +124,7 @@ class PrivacyParameters:
         check_delta(self.delta)
 
 
+@runtime_checkable
 class Regularizer(Protocol):
     """A source of the regularized statistics that Algorithm 1 reads each round."""
 
@@ -156,7 +159,7 @@ class ExactStatistics:
     """Non-private statistics: ``V_t = G_t + ρI``, ``ũ_t = u_t`` (Sec. 2; experiments use ρ = 1)."""
 
     def __init__(self, constants: ProblemConstants, rho: float = 1.0) -> None:
-        self.constants = constants
+        self.constants = check_instance("constants", constants, ProblemConstants)
         self._bounds = nonprivate_bounds(rho)
         self._gram = np.zeros((constants.d, constants.d))
         self._u = np.zeros(constants.d)
@@ -206,11 +209,13 @@ class TreeStatistics:
         *,
         reward_policy: RewardPolicy = "raise",
     ) -> None:
+        check_instance("constants", constants, ProblemConstants)
+        check_instance("tree", tree, TreeAggregator)
+        check_instance("bounds", bounds, RegularizerBounds)
         p = constants.d + 1
         if tree.shape != (p, p):
             raise ValueError(f"tree items must have shape ({p}, {p}), got {tree.shape}")
-        if reward_policy not in ("raise", "clip"):
-            raise ValueError(f"reward_policy must be 'raise' or 'clip', got {reward_policy!r}")
+        check_choice("reward_policy", reward_policy, ("raise", "clip"))
         self.constants = constants
         self.tree = tree
         self._bounds = bounds
@@ -257,6 +262,9 @@ def tree_rewards(
     ``[−B̃, B̃]``; ``"clip"`` clips it (resolution R-CLIP; not in the paper).  Shared by
     :class:`TreeStatistics` and the engine.
     """
+    y = check_array("y", y)
+    b_tilde = check_positive("b_tilde", b_tilde)
+    check_choice("policy", policy, ("raise", "clip"))
     outside = np.abs(y) > b_tilde
     if outside.any() and policy == "raise":
         raise ValueError(
@@ -273,18 +281,27 @@ def rows_within_norm(rows: FloatArray, L_tilde: float) -> FloatArray:
     provably meets Assumption 6 (Theorem 8's hypothesis).  R-CLIP float safety, shared by
     :class:`TreeStatistics` and the engine.
     """
+    rows = check_array("rows", rows)
+    if rows.ndim == 0 or rows.shape[-1] == 0:
+        raise ValueError(f"rows must have shape (..., d + 1) with d + 1 >= 1, got {rows.shape}")
+    L_tilde = check_positive("L_tilde", L_tilde)
     norm = np.sqrt(np.sum(rows * rows, axis=-1, keepdims=True))
     return np.asarray(np.where(norm > L_tilde, rows * (L_tilde / norm), rows), dtype=np.float64)
 
 
 def wishart_node_noise(d: int, k: int, L_tilde: float) -> WishartNoise:
     """Node noise ``W_{d+1}(L̃² I, k)`` (Sec. 4.1; the text's ``L̃ I`` is a typo, R-SCALE)."""
-    return WishartNoise(dim=d + 1, degrees_of_freedom=k, scale=L_tilde**2)
+    d = check_int_at_least("d", d, 1)
+    k = check_int_at_least("k", k, d + 1)
+    return WishartNoise(
+        dim=d + 1, degrees_of_freedom=k, scale=check_positive("L_tilde", L_tilde) ** 2
+    )
 
 
 def gaussian_node_noise(d: int, sigma_noise: float) -> SymmetricGaussianNoise:
     """Node noise ``(Z' + Z'ᵀ)/√2``, ``Z' ∈ R^{(d+1)×(d+1)}`` i.i.d. ``N(0, σ_noise²)`` (Sec. 4.2)."""
-    return SymmetricGaussianNoise(dim=d + 1, sigma=sigma_noise)
+    d = check_int_at_least("d", d, 1)
+    return SymmetricGaussianNoise(dim=d + 1, sigma=check_positive("sigma_noise", sigma_noise))
 
 
 def make_regularizer(
@@ -292,7 +309,7 @@ def make_regularizer(
     constants: ProblemConstants,
     n: int,
     alpha: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     privacy: PrivacyParameters | None = None,
     *,
     rho: float = 1.0,
@@ -359,10 +376,21 @@ def regularizer_spec(
     """The node-noise law (``None`` for ``"nonprivate"``) and the bounds of a variant.
 
     What :func:`make_regularizer` builds its source from; the engine
-    (:mod:`reference.engine`) reads the same law and bounds.  Arguments as there.
+    (:mod:`reference.engine`) reads the same law and bounds.  Arguments as there; every argument
+    is checked, also those the variant does not read (``rho`` of a private variant...).
     """
+    check_choice("variant", variant, VARIANTS)
+    check_instance("constants", constants, ProblemConstants)
     n = check_int_at_least("n", n, 1)
     alpha = check_alpha(alpha)
+    if privacy is not None:
+        check_instance("privacy", privacy, PrivacyParameters)
+    check_positive("rho", rho)
+    check_choice("gamma_mode", gamma_mode, ("paper", "tight"))
+    check_choice("pad", pad, ("fresh", "none"))
+    check_choice("calibration", calibration, ("paper", "tight"))
+    if target_rho_min is not None:
+        check_positive("target_rho_min", target_rho_min)
     if target_rho_min is not None:
         if variant == "nonprivate":
             raise ValueError("target_rho_min applies to the private variants only")
@@ -376,14 +404,8 @@ def regularizer_spec(
         return noise, reshifted_bounds(base, target_rho_min, mechanism)
     if variant == "nonprivate":
         return None, nonprivate_bounds(rho)
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if privacy is None:
         raise ValueError(f"privacy (epsilon, delta) is required for variant {variant!r}")
-    if pad not in ("fresh", "none"):
-        raise ValueError(f"pad must be 'fresh' or 'none', got {pad!r}")
-    if calibration not in ("paper", "tight"):
-        raise ValueError(f"calibration must be 'paper' or 'tight', got {calibration!r}")
     d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
     if calibration == "tight" and variant == "gaussian":
         sigma = gaussian_tight_noise_std(n, L_tilde, privacy.epsilon, privacy.delta)

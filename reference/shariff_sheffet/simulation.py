@@ -9,7 +9,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import as_generator, named_generators
+from reference.rng import SeedLike, as_generator, named_generators
 from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
 from reference.shariff_sheffet.linucb import LinUCB, PDPolicy
 from reference.shariff_sheffet.regularizers import (
@@ -19,7 +19,7 @@ from reference.shariff_sheffet.regularizers import (
     Variant,
     make_regularizer,
 )
-from reference.validation import check_alpha, check_int_at_least
+from reference.validation import check_alpha, check_bool, check_instance, check_int_at_least
 
 __all__ = ["EpisodeResult", "make_policy", "run_episode", "run_gap_experiment"]
 
@@ -49,7 +49,7 @@ def make_policy(
     constants: ProblemConstants,
     n: int,
     alpha: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     privacy: PrivacyParameters | None = None,
     *,
     rho: float = 1.0,
@@ -79,7 +79,10 @@ def run_episode(
     policy: LinUCB, environment: LinearGapEnvironment, n: int, *, progress: bool = False
 ) -> EpisodeResult:
     """Run ``policy`` for ``n`` rounds on ``environment`` and record its pseudo-regret."""
+    check_instance("policy", policy, LinUCB)
+    check_instance("environment", environment, LinearGapEnvironment)
     n = check_int_at_least("n", n, 1)
+    progress = check_bool("progress", progress)
     regret = np.zeros(n)
     actions = np.zeros(n, dtype=np.int64)
     betas = np.zeros(n)
@@ -117,13 +120,21 @@ def run_gap_experiment(
     ``alpha`` defaults to the paper's ``1/n``; ``constants`` to ``L = S = B = σ = B̃ = 1``.
     """
     n = check_int_at_least("n", n, 1)
+    d = check_int_at_least("d", d, 2)
     if alpha is None:
         if n < 2:
             raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
         alpha = 1.0 / n
     alpha = check_alpha(alpha)
+    progress = check_bool("progress", progress)
     streams = named_generators(seed, STREAMS)
-    consts = constants if constants is not None else ProblemConstants(d=d)
+    consts = (
+        check_instance("constants", constants, ProblemConstants)
+        if constants is not None
+        else ProblemConstants(d=d)
+    )
+    if consts.d != d:
+        raise ValueError(f"constants.d={consts.d} does not match d={d}")
     env = LinearGapEnvironment(d, num_arms, gap, streams["environment"], reward_model=reward_model)
     policy = make_policy(
         variant,

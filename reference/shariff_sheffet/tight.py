@@ -65,6 +65,8 @@ from reference.shariff_sheffet.bounds import (
 from reference.tree import nodes_used_by_leaf, tree_depth
 from reference.validation import (
     check_alpha,
+    check_bool,
+    check_choice,
     check_delta,
     check_epsilon,
     check_int_at_least,
@@ -115,6 +117,8 @@ def gaussian_tight_bounds(
 def wishart_calibration_interval(epsilon: float, nodes: int) -> float:
     """Loss-grid width of the calibrator: ``ε/(100·nodes)`` clipped to ``[10⁻⁴, 10⁻³]``, so the
     grid's pessimism (at most ``nodes·interval`` in ε) costs at most 1% of the target ε."""
+    epsilon = check_epsilon(epsilon)
+    nodes = check_int_at_least("nodes", nodes, 1)
     return min(1e-3, max(DEFAULT_INTERVAL, epsilon / (100.0 * nodes)))
 
 
@@ -161,8 +165,7 @@ def wishart_tight_degrees_of_freedom(
     n = check_int_at_least("n", n, 1)
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
-    if relation not in ("replace_one", "add_remove"):
-        raise ValueError(f"relation must be 'replace_one' or 'add_remove', got {relation!r}")
+    check_choice("relation", relation, ("replace_one", "add_remove"))
     return _wishart_tight_k(d, n, eps, dlt, relation)
 
 
@@ -184,6 +187,8 @@ def wishart_tight_bounds(
     """
     alpha = check_alpha(alpha)
     L_tilde = check_positive("L_tilde", L_tilde)
+    shifted = check_bool("shifted", shifted)
+    check_choice("gamma_mode", gamma_mode, ("paper", "tight"))
     k = wishart_tight_degrees_of_freedom(d, n, epsilon, delta)
     m = tree_depth(n)
     if shifted and wishart_shift(d, m, k, L_tilde, n, alpha) > 0.0:

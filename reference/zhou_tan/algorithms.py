@@ -25,10 +25,17 @@ from typing import Literal
 import numpy as np
 
 from reference._typing import FloatArray
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.validation import (
     check_array,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_in_range,
+    check_instance,
     check_int_at_least,
+    check_nonempty,
+    check_nonnegative,
     check_positive,
     check_psd,
 )
@@ -81,10 +88,27 @@ __all__ = [
 
 Preset = Literal["theory", "practical"]
 
+_PRESETS = ("theory", "practical")
+_DEDUPE_MODES = ("per_index_then_set", "per_distinct_arm")
+_MEDIAN_KINDS = ("numpy", "lower", "upper")
 
-def ucb_argmax(mean: FloatArray, sd: FloatArray, beta: float, rng: np.random.Generator) -> int:
+
+def _check_delta(delta: float) -> float:
+    """``δ ∈ (0, 1]``, checked whatever the preset (an unused argument is never silently
+    ignored)."""
+    return check_in_range("delta", delta, 0.0, 1.0, low_open=True, high_open=False)
+
+
+def ucb_argmax(
+    mean: FloatArray, sd: FloatArray, beta: float, rng: np.random.Generator | SeedLike
+) -> int:
     """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random (spec C2)."""
     rng = as_generator(rng)
+    mean = check_nonempty("mean", check_array("mean", mean, ndim=1), what="arm")
+    sd = check_array("sd", sd, shape=mean.shape)
+    if np.any(sd < 0.0):
+        raise ValueError("sd must hold standard deviations (>= 0)")
+    beta = check_nonnegative("beta", beta)
     score = mean + beta * sd
     best = np.flatnonzero(score >= np.max(score))
     return int(best[0]) if best.size == 1 else int(rng.choice(best))
@@ -114,11 +138,15 @@ class GPUCB:
     """
 
     def __init__(
-        self, K: FloatArray, lam: float, beta: Callable[[int], float], rng: np.random.Generator
+        self,
+        K: FloatArray,
+        lam: float,
+        beta: Callable[[int], float],
+        rng: np.random.Generator | SeedLike,
     ) -> None:
         rng = as_generator(rng)
         self.gp = FiniteDomainGP(_gram(K), lam)
-        self.beta = beta
+        self.beta = check_callable("beta", beta)
         self._rng = rng
         self.t = 0
         self.betas: list[float] = []
@@ -150,9 +178,10 @@ class TGPUCB(GPUCB):
         lam: float,
         trunc_level: Callable[[int], float],
         beta: Callable[[int], float],
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
     ) -> None:
         rng = as_generator(rng)
+        check_callable("trunc_level", trunc_level)
         super().__init__(K, lam, beta, rng)
         self.trunc_level = trunc_level
         self.n_truncated = 0
@@ -165,10 +194,17 @@ class TGPUCB(GPUCB):
 
 
 def make_gp_ucb(
-    K: FloatArray, lam: float, B: float, R: float, delta: float, T: int, rng: np.random.Generator
+    K: FloatArray,
+    lam: float,
+    B: float,
+    R: float,
+    delta: float,
+    T: int,
+    rng: np.random.Generator | SeedLike,
 ) -> GPUCB:
     """GP-UCB with the IGP-UCB width of [6] and a certified ``γ̄`` (:func:`certified_gamma_upper`)."""
     rng = as_generator(rng)
+    igp_ucb_beta(1, B, R, 0.0, delta)  # checks B, R and delta now, not at the first round
     gbar = certified_gamma_upper(_gram(K), T, lam)
 
     def beta(t: int) -> float:
@@ -183,7 +219,7 @@ def make_ldp_tgp_ucb(
     lam: float,
     delta: float,
     T: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     beta_scale: float = 1.0,
     preset: Preset = "theory",
 ) -> TGPUCB:
@@ -204,6 +240,9 @@ def make_ldp_tgp_ucb(
     (``1`` = no extra scaling).
     """
     rng = as_generator(rng)
+    check_instance("params", params, LDPParams)
+    check_choice("preset", preset, _PRESETS)
+    _check_delta(delta)
     scale = check_positive("beta_scale", beta_scale)
     lap = params.lap_scale
     K2 = ldp_reward_second_moment(params.B, params.R, params.eps)
@@ -240,7 +279,7 @@ def make_tgp_ucb_nonprivate(
     v: float,
     B: float,
     lam: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     alpha: float = 1.0,
     beta_scale: float = 1.0,
 ) -> TGPUCB:
@@ -251,6 +290,7 @@ def make_tgp_ucb_nonprivate(
     """
     rng = as_generator(rng)
     scale = check_positive("beta_scale", beta_scale)
+    ref7_tgp_schedule(1, v, alpha, B, lam)  # checks v, alpha, B and lam now
 
     def trunc(t: int) -> float:
         return ref7_tgp_schedule(t, v, alpha, B, lam)[0]
@@ -282,7 +322,7 @@ class ATAGPUCB:
         trunc_level: Callable[[int, int], float],
         beta_next: Callable[[int, int], float],
         beta_1: float,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         dedupe_mode: DedupeMode = "per_index_then_set",
         per_sample_threshold: bool = False,
     ) -> None:
@@ -291,12 +331,12 @@ class ATAGPUCB:
         self.kdiag = np.diag(self.K).copy()
         self.lam = check_positive("lam", lam)
         self.q = check_positive("q", q)
-        self.trunc_level = trunc_level
-        self.beta_next = beta_next
+        self.trunc_level = check_callable("trunc_level", trunc_level)
+        self.beta_next = check_callable("beta_next", beta_next)
         self.beta = check_positive("beta_1", beta_1)
+        self.dedupe_mode: DedupeMode = check_choice("dedupe_mode", dedupe_mode, _DEDUPE_MODES)
+        self.per_sample_threshold = check_bool("per_sample_threshold", per_sample_threshold)
         self._rng_ties, self._rng_nys = rng.spawn(2)
-        self.dedupe_mode: DedupeMode = dedupe_mode
-        self.per_sample_threshold = per_sample_threshold
         n = self.K.shape[0]
         self.mean = np.zeros(n)
         self.var = self.kdiag.copy()
@@ -341,7 +381,7 @@ def make_ata_gp_ucb(
     delta: float,
     eps_nys: float,
     T: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     preset: Preset = "theory",
     alpha: float = 1.0,
     beta_scale: float = 1.0,
@@ -354,6 +394,12 @@ def make_ata_gp_ucb(
     ``β_1 = B(1 + 1/√(1−ε))`` (spec C4).  ``beta_scale`` multiplies every ``β``.
     """
     rng = as_generator(rng)
+    check_choice("preset", preset, _PRESETS)
+    check_positive("v", v)
+    check_in_range("alpha", alpha, 0.0, 1.0, low_open=True, high_open=False)
+    check_positive("lam", lam)
+    _check_delta(delta)
+    check_choice("dedupe_mode", dedupe_mode, _DEDUPE_MODES)
     scale = check_positive("beta_scale", beta_scale)
     beta_1 = scale * first_beta_approx(B, eps_nys)
     if preset == "theory":
@@ -386,12 +432,13 @@ def make_ldp_ata_gp_ucb(
     delta: float,
     eps_nys: float,
     T: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     preset: Preset = "theory",
     beta_scale: float = 1.0,
 ) -> ATAGPUCB:
     """LDP-ATA-GP-UCB: :func:`make_ata_gp_ucb` with ``α = 1``, ``v = B² + R² + 8(B+R)²/ϵ²`` (Thm 2)."""
     rng = as_generator(rng)
+    check_instance("params", params, LDPParams)
     v = ldp_reward_second_moment(params.B, params.R, params.eps)
     return make_ata_gp_ucb(K, v, params.B, lam, delta, eps_nys, T, rng, preset, 1.0, beta_scale)
 
@@ -417,7 +464,7 @@ class MoMAGPUCB:
         T: int,
         beta_next: Callable[[int, int], float],
         beta_1: float,
-        rng: np.random.Generator,
+        rng: np.random.Generator | SeedLike,
         median_kind: MedianKind = "numpy",
         dedupe_mode: DedupeMode = "per_index_then_set",
     ) -> None:
@@ -429,11 +476,11 @@ class MoMAGPUCB:
         self.k_rep = check_int_at_least("k_rep", k_rep, 2)
         self.T = check_int_at_least("T", T, 1)
         self.n_epochs = self.T // self.k_rep
-        self.beta_next = beta_next
+        self.beta_next = check_callable("beta_next", beta_next)
         self.beta = check_positive("beta_1", beta_1)
+        self.median_kind: MedianKind = check_choice("median_kind", median_kind, _MEDIAN_KINDS)
+        self.dedupe_mode: DedupeMode = check_choice("dedupe_mode", dedupe_mode, _DEDUPE_MODES)
         self._rng_ties, self._rng_nys = rng.spawn(2)
-        self.median_kind: MedianKind = median_kind
-        self.dedupe_mode: DedupeMode = dedupe_mode
         n = self.K.shape[0]
         self.mean = np.zeros(n)
         self.var = self.kdiag.copy()
@@ -489,7 +536,7 @@ def make_moma_gp_ucb(
     delta: float,
     eps_nys: float,
     T: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     preset: Preset = "theory",
     alpha: float = 1.0,
     beta_scale: float = 1.0,
@@ -503,6 +550,11 @@ def make_moma_gp_ucb(
     ``k = ⌈ln(4eT/δ)⌉`` (spec §2.7), same ``β``.  ``beta_scale`` multiplies every ``β``.
     """
     rng = as_generator(rng)
+    check_choice("preset", preset, _PRESETS)
+    _check_delta(delta)
+    check_positive("k_rep_const", k_rep_const)
+    check_choice("median_kind", median_kind, _MEDIAN_KINDS)
+    moma_beta_next(1, 0, c, B, eps_nys, lam, alpha)  # checks c, B, eps_nys, lam and alpha now
     scale = check_positive("beta_scale", beta_scale)
     if preset == "theory":
         q = nystrom_q(T, delta, eps_nys)
@@ -527,13 +579,14 @@ def make_ldp_moma_gp_ucb(
     delta: float,
     eps_nys: float,
     T: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     preset: Preset = "theory",
     beta_scale: float = 1.0,
     k_rep_const: float = 24.0,
 ) -> MoMAGPUCB:
     """LDP-MoMA-GP-UCB (Cor. 1, l. 324): ``α = 1``, ``c = R² + 8(B+R)²/ϵ²``."""
     rng = as_generator(rng)
+    check_instance("params", params, LDPParams)
     c = ldp_noise_second_moment(params.B, params.R, params.eps)
     return make_moma_gp_ucb(
         K, c, params.B, lam, delta, eps_nys, T, rng, preset, 1.0, beta_scale, k_rep_const

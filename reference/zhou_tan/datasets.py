@@ -19,6 +19,7 @@ are not shipped: their source repository has no licence and nothing is downloade
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,10 +27,13 @@ import numpy as np
 import scipy.io
 
 from reference._typing import FloatArray
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.validation import (
     check_array,
+    check_instance,
     check_int_at_least,
+    check_nonempty,
+    check_nonnegative,
     check_positive,
 )
 from reference.zhou_tan.environment import FiniteArmEnvironment
@@ -104,9 +108,32 @@ class DataProblem:
     v: float
     c: float
 
+    def __post_init__(self) -> None:
+        f = check_nonempty("f", check_array("f", self.f, ndim=1), what="arm")
+        n = f.size
+        check_array("K", self.K, shape=(n, n))
+        rows = check_array("reward_rows", self.reward_rows, ndim=2)
+        if rows.shape[1] != n or rows.shape[0] == 0:
+            raise ValueError(
+                f"reward_rows must have shape (rows >= 1, {n}) (one column per arm of f), "
+                f"got {rows.shape}"
+            )
+        check_positive("B", self.B)
+        check_nonnegative("R", self.R)
+        check_nonnegative("v", self.v)
+        check_nonnegative("c", self.c)
+
     @property
     def n_arms(self) -> int:
         return int(self.f.size)
+
+
+def _rows(name: str, value: FloatArray, minimum: int) -> FloatArray:
+    """A data table ``(rows, arms)`` with at least ``minimum`` rows."""
+    table = check_array(name, value, ndim=2)
+    if table.shape[0] < minimum:
+        raise ValueError(f"{name} must have at least {minimum} rows, got shape {table.shape}")
+    return table
 
 
 def _problem(name: str, kernel_samples: FloatArray, reward_rows: FloatArray) -> DataProblem:
@@ -141,7 +168,7 @@ def light_sensor_problem(train: FloatArray, test: FloatArray) -> DataProblem:
     the empirical mean of the squared readings of test samples, and c ... the empirical mean of the
     squared noise."
     """
-    return _problem("light", check_array("train", train, ndim=2), check_array("test", test, ndim=2))
+    return _problem("light", _rows("train", train, 2), _rows("test", test, 1))
 
 
 def stock_problem(prices: FloatArray) -> DataProblem:
@@ -149,7 +176,7 @@ def stock_problem(prices: FloatArray) -> DataProblem:
 
     Rewards are the price of the played stock on a uniformly random day (reference [7]'s code).
     """
-    p = check_array("prices", prices, ndim=2)
+    p = _rows("prices", prices, 2)
     return _problem("stock", p, p)
 
 
@@ -168,8 +195,9 @@ class EmpiricalRowEnvironment(FiniteArmEnvironment):
     (spec §5.3), which the paper follows (l. 342).
     """
 
-    def __init__(self, problem: DataProblem, rng: np.random.Generator) -> None:
+    def __init__(self, problem: DataProblem, rng: np.random.Generator | SeedLike) -> None:
         rng = as_generator(rng)
+        check_instance("problem", problem, DataProblem)
         super().__init__(problem.f, _DataRowsOnly(), rng)
         self.rows = check_array("reward_rows", problem.reward_rows, ndim=2).copy()
         if self.rows.shape[1] != self.n_arms:
@@ -192,7 +220,7 @@ def _sym_sqrt(S: FloatArray) -> FloatArray:
 
 
 def light_sensor_standin(
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     n_sensors: int = LIGHT_SENSORS,
     n_train: int = LIGHT_TRAIN_ROWS,
     n_test: int = LIGHT_TEST_ROWS,
@@ -224,7 +252,7 @@ def light_sensor_standin(
 
 
 def stock_price_standin(
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     n_stocks: int = STOCKS,
     n_days: int = STOCK_DAYS,
     factor_vol: float = 0.01,
@@ -242,6 +270,8 @@ def stock_price_standin(
     m = check_int_at_least("n_stocks", n_stocks, 2)
     n = check_int_at_least("n_days", n_days, 2)
     fv = check_positive("factor_vol", factor_vol)
+    if not isinstance(idio_vol, tuple | list) or len(idio_vol) != 2:
+        raise ValueError(f"idio_vol must be a pair (low, high), got {idio_vol!r:.80}")
     lo, hi = (check_positive("idio_vol", v) for v in idio_vol)
     if lo > hi:
         raise ValueError(f"idio_vol must be (low, high) with low <= high, got {idio_vol!r}")
@@ -256,12 +286,19 @@ def stock_price_standin(
     return np.asarray(np.exp(log_p), dtype=np.float64)
 
 
+def _path(path: Path) -> Path:
+    """A file path (``str`` or path-like); a missing file raises ``FileNotFoundError`` naming it."""
+    if isinstance(path, bytes) or not isinstance(path, str | os.PathLike):
+        raise ValueError(f"path must be a file path, got {path!r:.80}")
+    return Path(path)
+
+
 def load_light_sensor_mat(path: Path) -> tuple[FloatArray, FloatArray]:
     """``(train, test)`` from the MATLAB file of reference [7] (``data.train.sensordata``, ``data.test.sensordata``).
 
     Optional: only for users who have the file; nothing is downloaded.
     """
-    mat = scipy.io.loadmat(str(path), squeeze_me=True, struct_as_record=False)
+    mat = scipy.io.loadmat(str(_path(path)), squeeze_me=True, struct_as_record=False)
     if "data" not in mat:
         raise ValueError(f"{path} has no 'data' struct")
     data = mat["data"]
@@ -275,6 +312,6 @@ def load_stock_csv(path: Path) -> FloatArray:
 
     The layout of reference [7]'s ``fin.csv`` (Date + 29 tickers).  Optional; nothing is downloaded.
     """
-    raw = np.genfromtxt(str(path), delimiter=",", skip_header=1, dtype=np.float64)
+    raw = np.genfromtxt(str(_path(path)), delimiter=",", skip_header=1, dtype=np.float64)
     table = check_array("prices", np.atleast_2d(raw)[:, 1:], ndim=2)
     return table

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import as_generator
-from reference.validation import check_array, check_int_at_least, check_positive
+from reference.rng import SeedLike, as_generator
+from reference.validation import (
+    check_array,
+    check_callable,
+    check_instance,
+    check_int_at_least,
+    check_nonempty,
+    check_positive,
+)
 
 __all__ = [
     "Curator",
@@ -33,6 +40,7 @@ __all__ = [
 ]
 
 
+@runtime_checkable
 class NoiseModel(Protocol):
     """Additive reward noise ``η``: ``sample(n, rng)`` returns ``n`` i.i.d. draws."""
 
@@ -45,7 +53,7 @@ class UniformNoise:
     def __init__(self, R: float) -> None:
         self.R = check_positive("R", R)
 
-    def sample(self, n: int, rng: np.random.Generator) -> FloatArray:
+    def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
         rng = as_generator(rng)
         return rng.uniform(-self.R, self.R, size=check_int_at_least("n", n, 0))
 
@@ -56,7 +64,7 @@ class StudentTNoise:
     def __init__(self, df: float) -> None:
         self.df = check_positive("df", df)
 
-    def sample(self, n: int, rng: np.random.Generator) -> FloatArray:
+    def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
         rng = as_generator(rng)
         return rng.standard_t(self.df, size=check_int_at_least("n", n, 0))
 
@@ -67,10 +75,12 @@ class FiniteArmEnvironment:
     Only a :class:`Curator` should call :meth:`pull`; the learner never sees raw rewards.
     """
 
-    def __init__(self, f: FloatArray, noise: NoiseModel, rng: np.random.Generator) -> None:
+    def __init__(
+        self, f: FloatArray, noise: NoiseModel, rng: np.random.Generator | SeedLike
+    ) -> None:
         rng = as_generator(rng)
-        self.f = check_array("f", f, ndim=1).copy()
-        self.noise = noise
+        self.f = check_nonempty("f", check_array("f", f, ndim=1), what="arm").copy()
+        self.noise = check_instance("noise", noise, NoiseModel)
         self._rng = rng
 
     @property
@@ -93,7 +103,7 @@ class Curator:
     """Between users and learner: ``mechanism`` (e.g. :class:`~.mechanism.ConvertToLaplace`) or identity."""
 
     def __init__(self, mechanism: Callable[[FloatArray], FloatArray] | None) -> None:
-        self.mechanism = mechanism
+        self.mechanism = None if mechanism is None else check_callable("mechanism", mechanism)
         self.n_rewards = 0
 
     def respond(self, env: FiniteArmEnvironment, arm: int, n: int) -> FloatArray:
@@ -102,6 +112,7 @@ class Curator:
         return y if self.mechanism is None else self.mechanism(y)
 
 
+@runtime_checkable
 class Policy(Protocol):
     """A learner: ``next_query() -> (arm, number of plays)``, then ``observe(arm, rewards)``."""
 
@@ -122,6 +133,9 @@ class TrialResult:
 
 def run_trial(env: FiniteArmEnvironment, policy: Policy, curator: Curator, T: int) -> TrialResult:
     """Run ``T`` rounds (user-rewards).  A query for ``k`` plays uses ``min(k, rounds left)`` rounds."""
+    check_instance("env", env, FiniteArmEnvironment)
+    check_instance("policy", policy, Policy)
+    check_instance("curator", curator, Curator)
     T_ = check_int_at_least("T", T, 1)
     arms: list[int] = []
     while len(arms) < T_:
@@ -146,7 +160,9 @@ class RKHSFunction:
     sup_norm: float
 
 
-def sample_rkhs_function(K: FloatArray, n_support: int, rng: np.random.Generator) -> RKHSFunction:
+def sample_rkhs_function(
+    K: FloatArray, n_support: int, rng: np.random.Generator | SeedLike
+) -> RKHSFunction:
     """Synthetic objective of Sec. 5.1 (l. 340): ``a_i ~ U[−1, 1]``, support points uniform on ``𝒟``.
 
     ``‖f‖²_ℋ = aᵀ K_supp a`` (repeated support points are summed, so the norm is that of the
@@ -155,6 +171,8 @@ def sample_rkhs_function(K: FloatArray, n_support: int, rng: np.random.Generator
     """
     rng = as_generator(rng)
     Kd = check_array("K", K, ndim=2)
+    if Kd.shape[0] == 0 or Kd.shape[0] != Kd.shape[1]:
+        raise ValueError(f"K must be a non-empty square matrix, got shape {Kd.shape}")
     p = check_int_at_least("n_support", n_support, 1)
     support = rng.integers(0, Kd.shape[0], size=p).astype(np.int64)
     coef = rng.uniform(-1.0, 1.0, size=p)

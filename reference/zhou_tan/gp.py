@@ -15,7 +15,13 @@ import numpy as np
 from scipy import linalg
 
 from reference._typing import FloatArray, IntArray
-from reference.validation import check_array, check_int_at_least, check_positive, check_psd
+from reference.validation import (
+    check_array,
+    check_index_array,
+    check_int_at_least,
+    check_positive,
+    check_psd,
+)
 
 __all__ = [
     "FiniteDomainGP",
@@ -24,6 +30,14 @@ __all__ = [
     "gp_posterior_on_domain",
     "lemma5_posterior_variance",
 ]
+
+
+def _domain_kernel(name: str, K: FloatArray) -> FloatArray:
+    """A non-empty square matrix over the ``n >= 1`` arms of the domain (finite)."""
+    Kd = check_array(name, K, ndim=2)
+    if Kd.shape[0] == 0 or Kd.shape[0] != Kd.shape[1]:
+        raise ValueError(f"{name} must be a non-empty square matrix, got shape {Kd.shape}")
+    return Kd
 
 
 def gp_posterior(
@@ -38,9 +52,22 @@ def gp_posterior(
     lam_ = check_positive("lam", lam)
     Ktt = check_array("K_tt", K_tt, ndim=2)
     t = Ktt.shape[0]
-    Ktx = check_array("K_tx", K_tx, shape=(t, None))
-    kxx = check_array("kxx_diag", kxx_diag, shape=(Ktx.shape[1],))
-    yy = check_array("y", y, shape=(t,))
+    if Ktt.shape != (t, t):
+        raise ValueError(f"K_tt must be a square t x t matrix, got shape {Ktt.shape}")
+    Ktx = check_array("K_tx", K_tx, ndim=2)
+    if Ktx.shape[0] != t:
+        raise ValueError(
+            f"K_tx must have one row per past point (t = K_tt.shape[0] = {t}), got shape {Ktx.shape}"
+        )
+    kxx = check_array("kxx_diag", kxx_diag, ndim=1)
+    if kxx.shape != (Ktx.shape[1],):
+        raise ValueError(
+            f"kxx_diag must have one entry per query point (K_tx.shape[1] = {Ktx.shape[1]}), "
+            f"got shape {kxx.shape}"
+        )
+    yy = check_array("y", y, ndim=1)
+    if yy.shape != (t,):
+        raise ValueError(f"y must have one entry per past point (t = {t}), got shape {yy.shape}")
     if t == 0:
         return np.zeros_like(kxx), kxx.copy()
     factor = linalg.cho_factor(Ktt + lam_ * np.eye(t), lower=True)
@@ -55,9 +82,14 @@ def gp_posterior_on_domain(
     K: FloatArray, arms: IntArray, y: FloatArray, lam: float
 ) -> tuple[FloatArray, FloatArray]:
     """Eqs. (3)–(4) on a finite domain with Gram matrix ``K`` after playing ``arms`` (repeats allowed)."""
-    Kd = check_array("K", K, ndim=2)
-    idx = np.asarray(arms, dtype=np.int64)
-    return gp_posterior(Kd[np.ix_(idx, idx)], Kd[idx, :], np.diag(Kd).copy(), y, lam)
+    Kd = _domain_kernel("K", K)
+    idx = check_index_array("arms", arms, Kd.shape[0], ndim=1)
+    yy = check_array("y", y, ndim=1)
+    if yy.shape != idx.shape:
+        raise ValueError(
+            f"y must have one observation per entry of arms ({idx.size}), got shape {yy.shape}"
+        )
+    return gp_posterior(Kd[np.ix_(idx, idx)], Kd[idx, :], np.diag(Kd).copy(), yy, lam)
 
 
 def finite_feature_map(K: FloatArray) -> FloatArray:
@@ -75,8 +107,8 @@ def lemma5_posterior_variance(K_root: FloatArray, arms: IntArray, lam: float) ->
     ``K_root`` is :func:`finite_feature_map` ``(K)``; column ``x`` is ``φ(x)``.  Equals Eq. (4).
     """
     lam_ = check_positive("lam", lam)
-    root = check_array("K_root", K_root, ndim=2)
-    idx = np.asarray(arms, dtype=np.int64)
+    root = _domain_kernel("K_root", K_root)
+    idx = check_index_array("arms", arms, root.shape[1], ndim=1)
     Phi = root[:, idx].T
     V = Phi.T @ Phi + lam_ * np.eye(root.shape[0])
     return np.asarray(lam_ * np.sum(root * np.linalg.solve(V, root), axis=0), dtype=np.float64)
@@ -92,7 +124,7 @@ class FiniteDomainGP:
     """
 
     def __init__(self, K: FloatArray, lam: float, refresh_every: int = 200) -> None:
-        Kd = check_array("K", K, ndim=2)
+        Kd = _domain_kernel("K", K)
         check_psd("K", Kd, atol=1e-8)
         self.K = Kd.copy()
         self.lam = check_positive("lam", lam)

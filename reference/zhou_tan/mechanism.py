@@ -24,12 +24,14 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.noise import LaplaceNoise
-from reference.rng import as_generator
+from reference.rng import SeedLike, as_generator
 from reference.validation import (
     check_array,
+    check_bool,
     check_delta,
     check_epsilon,
     check_finite,
+    check_instance,
     check_int_at_least,
     check_positive,
 )
@@ -71,6 +73,7 @@ class LDPParams:
 
     def __post_init__(self) -> None:
         laplace_scale(self.B, self.R, self.eps)  # validates all three
+        check_bool("clip", self.clip)
 
     @property
     def lap_scale(self) -> float:
@@ -93,7 +96,9 @@ def clip_reward(y: FloatArray, B: float, R: float) -> FloatArray:
     return np.asarray(np.clip(arr, -bound, bound), dtype=np.float64)
 
 
-def ctl_privatize(y: FloatArray, params: LDPParams, rng: np.random.Generator) -> FloatArray:
+def ctl_privatize(
+    y: FloatArray, params: LDPParams, rng: np.random.Generator | SeedLike
+) -> FloatArray:
     """CTL(ϵ) applied independently to each entry of ``y`` (one user-reward per entry).
 
     ``ȳ = clip(y) + L`` with ``L ~ Laplace(0, 𝓛)`` drawn by :class:`reference.noise.LaplaceNoise`.
@@ -101,6 +106,7 @@ def ctl_privatize(y: FloatArray, params: LDPParams, rng: np.random.Generator) ->
     already lies in ``[−(B+R), B+R]``).
     """
     rng = as_generator(rng)
+    check_instance("params", params, LDPParams)
     arr = check_array("y", y)
     x = clip_reward(arr, params.B, params.R) if params.clip else arr
     if x.size == 0:
@@ -116,9 +122,9 @@ class ConvertToLaplace:
     epoch is a separate user, so the total must equal ``T``.
     """
 
-    def __init__(self, params: LDPParams, rng: np.random.Generator) -> None:
+    def __init__(self, params: LDPParams, rng: np.random.Generator | SeedLike) -> None:
         rng = as_generator(rng)
-        self.params = params
+        self.params = check_instance("params", params, LDPParams)
         self._rng = rng
         self.n_calls = 0
 
@@ -149,6 +155,7 @@ def max_privacy_loss(y: float, y_prime: float, params: LDPParams) -> float:
     """
     y_ = check_finite("y", y)
     yp = check_finite("y_prime", y_prime)
+    check_instance("params", params, LDPParams)
     if params.clip:
         bound = params.reward_bound
         y_ = min(max(y_, -bound), bound)

@@ -28,8 +28,15 @@ from numpy.typing import NDArray
 from scipy import linalg
 
 from reference._typing import FloatArray, IntArray
-from reference.rng import as_generator
-from reference.validation import check_array, check_positive
+from reference.rng import SeedLike, as_generator
+from reference.validation import (
+    check_array,
+    check_choice,
+    check_index_array,
+    check_instance,
+    check_nonnegative,
+    check_positive,
+)
 
 __all__ = [
     "DedupeMode",
@@ -43,9 +50,20 @@ __all__ = [
 DedupeMode = Literal["per_index_then_set", "per_distinct_arm"]
 
 
+def _kernel(name: str, K: FloatArray) -> FloatArray:
+    """A non-empty square matrix over the arms (finite)."""
+    Kd = check_array(name, K, ndim=2)
+    if Kd.shape[0] == 0 or Kd.shape[0] != Kd.shape[1]:
+        raise ValueError(f"{name} must be a non-empty square matrix, got shape {Kd.shape}")
+    return Kd
+
+
 def psd_pinv_sqrt(A: FloatArray, rtol: float = 1e-10) -> FloatArray:
     """``(A^{1/2})^†`` of a symmetric PSD matrix: eigenvalues ``w_i ≤ rtol·max w`` are dropped."""
     Ad = check_array("A", A, ndim=2)
+    if Ad.shape[0] != Ad.shape[1]:
+        raise ValueError(f"A must be a square matrix, got shape {Ad.shape}")
+    rtol = check_nonnegative("rtol", rtol)
     if Ad.shape[0] == 0:
         return Ad.copy()
     w, U = linalg.eigh(Ad)
@@ -80,7 +98,7 @@ def nystrom_embedding(
     hist_arms: IntArray,
     sigma_prev_hist: FloatArray,
     q: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator | SeedLike,
     dedupe_mode: DedupeMode = "per_index_then_set",
 ) -> NystromResult:
     """Algorithm 4 on a finite domain with Gram matrix ``K``.
@@ -89,10 +107,16 @@ def nystrom_embedding(
     ``i``-th history point.  ``p_i = min{q σ̃²_{t−1}(x_i), 1}``, ``z_i ~ Bern(p_i)``.
     """
     rng = as_generator(rng)
-    Kd = check_array("K", K, ndim=2)
-    arms = np.asarray(hist_arms, dtype=np.int64)
-    sig = check_array("sigma_prev_hist", sigma_prev_hist, shape=(arms.size,))
+    Kd = _kernel("K", K)
+    arms = check_index_array("hist_arms", hist_arms, Kd.shape[0], ndim=1)
+    sig = check_array("sigma_prev_hist", sigma_prev_hist, ndim=1)
+    if sig.shape != arms.shape:
+        raise ValueError(
+            f"sigma_prev_hist must have one entry per entry of hist_arms ({arms.size}), "
+            f"got shape {sig.shape}"
+        )
     q_ = check_positive("q", q)
+    check_choice("dedupe_mode", dedupe_mode, ("per_index_then_set", "per_distinct_arm"))
     if np.any(sig < 0):
         raise ValueError("sigma_prev_hist must be >= 0 (standard deviations)")
     if dedupe_mode == "per_index_then_set":
@@ -131,8 +155,13 @@ def approx_posterior(
     """
     lam_ = check_positive("lam", lam)
     F = check_array("features", features, ndim=2)
-    kd = check_array("K_diag", K_diag, shape=(F.shape[1],))
-    arms = np.asarray(hist_arms, dtype=np.int64)
+    kd = check_array("K_diag", K_diag, ndim=1)
+    if kd.shape != (F.shape[1],):
+        raise ValueError(
+            f"K_diag must have one entry per column (arm) of features ({F.shape[1]}), "
+            f"got shape {kd.shape}"
+        )
+    arms = check_index_array("hist_arms", hist_arms, F.shape[1], ndim=1)
     m = F.shape[0]
     Phi = F[:, arms].T
     V = Phi.T @ Phi + lam_ * np.eye(m)
@@ -154,8 +183,9 @@ def dictionary_accuracy(
     both returned numbers lie in ``[1 − ε, 1 + ε]``.  Only for ``"per_index_then_set"`` results.
     """
     lam_ = check_positive("lam", lam)
-    root = check_array("K_root", K_root, ndim=2)
-    arms = np.asarray(hist_arms, dtype=np.int64)
+    root = _kernel("K_root", K_root)
+    arms = check_index_array("hist_arms", hist_arms, root.shape[0], ndim=1)
+    check_instance("result", result, NystromResult)
     if result.probs.shape != arms.shape:
         raise ValueError("result must come from dedupe_mode='per_index_then_set' on hist_arms")
     Phi = root[:, arms].T

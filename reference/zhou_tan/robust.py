@@ -12,7 +12,7 @@ import numpy as np
 from scipy import linalg
 
 from reference._typing import FloatArray
-from reference.validation import check_array, check_positive
+from reference.validation import check_array, check_choice, check_positive
 
 __all__ = [
     "MedianKind",
@@ -29,10 +29,26 @@ MedianKind = Literal["numpy", "lower", "upper"]
 def truncate(y: FloatArray, b: float | FloatArray) -> FloatArray:
     """``y · 1{|y| ≤ b}`` (Alg. 2 l. 8, l. 193): a reward above the level is set to 0, not clipped."""
     yy = check_array("y", y)
-    bb = np.asarray(b, dtype=np.float64)
-    if np.any(np.isnan(bb)) or np.any(bb < 0):
-        raise ValueError("b must be >= 0 (inf allowed)")
+    bb = _levels(b)
+    if bb.ndim and bb.shape != yy.shape:
+        raise ValueError(f"b must be a scalar or have the shape of y {yy.shape}, got {bb.shape}")
     return np.asarray(np.where(np.abs(yy) <= bb, yy, 0.0), dtype=np.float64)
+
+
+def _levels(b: float | FloatArray) -> FloatArray:
+    """Truncation levels: numbers in ``[0, inf]`` (``inf`` = no truncation); NaN, negative,
+    boolean and non-numeric levels are refused."""
+    if isinstance(b, bool | np.bool_ | str | bytes) or b is None:
+        raise ValueError(f"b must be a number or an array of numbers in [0, inf], got {b!r:.80}")
+    try:
+        bb = np.asarray(b, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"b must be a number or an array of numbers in [0, inf], got {b!r:.80}"
+        ) from err
+    if bb.dtype == np.bool_ or np.any(np.isnan(bb)) or np.any(bb < 0):
+        raise ValueError("b must be >= 0 (inf allowed)")
+    return bb
 
 
 def _inv_sqrt_pd(V: FloatArray) -> FloatArray:
@@ -66,16 +82,18 @@ def feature_adaptive_truncated_theta(
     ``(θ̃, Ṽ, number of truncated products u_{iτ}r_τ)``.  ``b = inf`` gives ridge regression.
     """
     Phi = check_array("Phi_hist", Phi_hist, ndim=2)
-    r = check_array("r_hist", r_hist, shape=(Phi.shape[0],))
+    r = check_array("r_hist", r_hist, ndim=1)
+    if r.shape != (Phi.shape[0],):
+        raise ValueError(
+            f"r_hist must have one entry per row of Phi_hist ({Phi.shape[0]}), got shape {r.shape}"
+        )
+    bb = _levels(b)
     U, V = ata_rows(Phi, lam)
     m = Phi.shape[1]
     if m == 0:
         return np.zeros(0), V, 0
-    bb = np.asarray(b, dtype=np.float64)
     if bb.ndim not in (0, 1) or (bb.ndim == 1 and bb.shape != r.shape):
         raise ValueError(f"b must be a scalar or have shape {r.shape}, got shape {bb.shape}")
-    if np.any(np.isnan(bb)) or np.any(bb < 0):
-        raise ValueError("b must be >= 0 (inf allowed)")
     prod = U * r[None, :]
     keep = np.abs(prod) <= bb
     r_hat = np.sum(np.where(keep, prod, 0.0), axis=1)
@@ -94,7 +112,9 @@ def ridge_thetas(Phi_hist: FloatArray, Y: FloatArray, lam: float) -> tuple[Float
     Phi = check_array("Phi_hist", Phi_hist, ndim=2)
     YY = check_array("Y", Y, ndim=2)
     if YY.shape[0] != Phi.shape[0]:
-        raise ValueError(f"Y must have {Phi.shape[0]} rows, got shape {YY.shape}")
+        raise ValueError(
+            f"Y must have one row per row of Phi_hist ({Phi.shape[0]}), got shape {YY.shape}"
+        )
     m = Phi.shape[1]
     V = Phi.T @ Phi + lam_ * np.eye(m)
     if m == 0:
@@ -116,7 +136,13 @@ def median_of_means_select(
     k = Th.shape[1]
     if k < 2:
         raise ValueError(f"thetas must have at least 2 columns (k >= 2), got {k}")
-    Vd = check_array("V", V, shape=(Th.shape[0], Th.shape[0]))
+    Vd = check_array("V", V, ndim=2)
+    if Vd.shape != (Th.shape[0], Th.shape[0]):
+        raise ValueError(
+            f"V must have shape (m, m) = {(Th.shape[0], Th.shape[0])} with m = thetas.shape[0], "
+            f"got {Vd.shape}"
+        )
+    check_choice("median_kind", median_kind, ("numpy", "lower", "upper"))
     G = Th.T @ Vd @ Th
     g = np.diag(G)
     dist = np.sqrt(np.clip(g[:, None] + g[None, :] - 2.0 * G, 0.0, None))
