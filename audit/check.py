@@ -5,17 +5,17 @@ must satisfy one of the published protocols (:mod:`audit.protocols`):
 
 * a **mechanism** (``sample(data, rng, size)``, optionally ``log_density(data, outputs)``), with a
   neighbouring pair named by ``--pair module:attribute`` (a :class:`~audit.protocols.
-  NeighbouringPair`): the white-box audit (:func:`audit.exact.white_box_audit`) when the density
-  is available, else the black-box event audit (:func:`audit.blackbox.event_audit`), against the
+  NeighbouringPair`): the white-box audit (:func:`audit.methods.white_box.white_box_audit`) when the density
+  is available, else the black-box event audit (:func:`audit.methods.black_box.event_audit`), against the
   claim under the pair's relation;
 * a **bandit policy** (:class:`audit.protocols.StreamPolicy`,
   ``run(decision_sets, reward_tables, rng) -> actions``).  For a claimed ``(ε, δ)`` joint-DP
   guarantee (Definition 1 of Shariff & Sheffet) the check runs:
 
-* **privacy** -- the black-box joint-DP audit (:func:`audit.stream.stream_audit`): the policy on the
+* **privacy** -- the black-box joint-DP audit (:func:`audit.methods.stream.stream_audit`): the policy on the
   worst-case t-neighbouring streams (``t = 1``), the actions of days ``2..n`` compared with
   Clopper–Pearson bounds against the claim (false-alarm rate ``≤ 1 − confidence``);
-* **regret** -- :func:`audit.regret.regret_regression_check` against a reference variant on the same
+* **regret** -- :func:`audit.papers.shariff_sheffet.regret.regret_regression_check` against a reference variant on the same
   App. D environments: paired one-sided Wilcoxon (not worse than the reference), Theorem 5
   containment with the reference's bounds, and the scaling fit along the runs;
 * **golden vectors** do not apply to a policy object; ``privonline golden`` checks the formulas.
@@ -41,8 +41,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from audit.blackbox import event_audit
-from audit.exact import white_box_audit
+from audit.methods.black_box import event_audit
+from audit.methods.stream import stream_audit, worst_case_streams
+from audit.methods.white_box import white_box_audit
+from audit.papers.shariff_sheffet.regret import (
+    RegressionCheckResult,
+    regret_regression_check,
+)
 from audit.protocols import (
     DensityMechanism,
     Mechanism,
@@ -52,9 +57,7 @@ from audit.protocols import (
     StreamPolicy,
     check_claim_matches_pair,
 )
-from audit.regret import RegressionCheckResult, regret_regression_check
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
-from audit.stream import stream_audit, worst_case_streams
 from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed
 from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, Variant

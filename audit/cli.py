@@ -1,13 +1,13 @@
 """The ``privonline`` command line.
 
-* ``privonline audit privacy`` -- the default privacy-audit battery (:mod:`audit.battery`);
+* ``privonline audit privacy`` -- the default privacy-audit battery (:mod:`audit.papers.shariff_sheffet.battery`);
   writes ``report.json``, ``report.md`` and ``privacy_curves.png``; exit code 1 on a violation.
 * ``privonline audit zoo`` -- power and false-alarm rates of the audit on the bug zoo.
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`.
-* ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.bench`).
-* ``privonline reproduce`` -- App. D.1/D.2 reproductions (:mod:`audit.reproduce`).
+* ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
+* ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (``audit.papers.<paper>.reproduce``).
 * ``privonline check`` -- audit a third-party policy (:mod:`audit.check`).
-* ``privonline golden`` -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.golden`).
+* ``privonline golden`` -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.tools.golden`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,28 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import audit.papers as registry
 from reference import experiments
 from reference.files import dumps_json, prepare_output_dir, write_json
 from reference.validation import float_in, int_at_least
 
 __all__ = ["main"]
+
+
+def _run_reproduce(argv: Sequence[str]) -> int:
+    """``privonline reproduce [PAPER] ...``: the paper's own command line (Shariff & Sheffet's
+    when ``PAPER`` is left out); ``all`` runs every paper's with the same options."""
+    names = {name: p for p in registry.PAPERS for name in (p.cli_name, p.id)}
+    if argv and argv[0] == "all":
+        options = list(argv[1:])
+        codes = [
+            p.reproduce(options, f"privonline reproduce {p.cli_name}") for p in registry.PAPERS
+        ]
+        return max(codes, default=0)
+    if argv and argv[0] in names:
+        paper = names[argv[0]]
+        return paper.reproduce(list(argv[1:]), f"privonline reproduce {paper.cli_name}")
+    return registry.by_name("shariff_sheffet").reproduce(list(argv), "privonline reproduce")
 
 
 def _audit_parser() -> argparse.ArgumentParser:
@@ -127,7 +144,12 @@ def _audit_parser() -> argparse.ArgumentParser:
 
 
 def _run_audit(argv: Sequence[str]) -> int:
-    from audit.battery import BatteryConfig, run_billboard_zoo, run_privacy_battery, run_zoo
+    from audit.papers.shariff_sheffet.battery import (
+        BatteryConfig,
+        run_billboard_zoo,
+        run_privacy_battery,
+        run_zoo,
+    )
     from audit.results import SCHEMA_VERSION, to_jsonable
 
     args = _audit_parser().parse_args(argv)
@@ -158,7 +180,7 @@ def _run_audit(argv: Sequence[str]) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     if args.audit_command == "papers":
-        from audit.papers import run_paper_audits
+        from audit.papers.combined import run_paper_audits
 
         papers_report = run_paper_audits(seed=args.seed, family_alpha=args.alpha, quick=args.quick)
         papers_report.write(args.out)
@@ -245,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub.add_parser(
         "reproduce",
-        help="reproduce Shariff & Sheffet App. D.1/D.2 (reduced scale by default)",
+        help="reproduce a paper's experiments (reduced scale by default): 'privonline reproduce "
+        "PAPER --help' for PAPER in all, " + ", ".join(p.cli_name for p in registry.PAPERS),
         add_help=False,
     )
     if not args or args[0] not in sub.choices:
@@ -256,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "audit":
         return _run_audit(rest)
     if command == "golden":
-        from audit import golden
+        from audit.tools import golden
 
         return golden.main(rest)
     if command == "check":
@@ -264,11 +287,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return check.main(rest)
     if command == "reproduce":
-        from audit import reproduce
-
-        return reproduce.main(rest)
+        return _run_reproduce(rest)
     if command == "bench":
-        from audit import bench
+        from audit.tools import bench
 
         return bench.main(rest)
     return experiments.main(rest, prog="privonline experiment")

@@ -48,7 +48,7 @@ mechanism of privacy ``ε₀ = Δ₁/b``; :func:`laplace_tree_epsilon` composes 
 (``dp_accounting``, pessimistic).
 
 These functions are shared by the tight calibrations of the reference
-(:mod:`reference.shariff_sheffet.tight`) and by the audits' exact claims (:mod:`audit.exact`).
+(:mod:`reference.shariff_sheffet.tight`) and by the audits' exact claims (:mod:`audit.methods.white_box`).
 """
 
 from __future__ import annotations

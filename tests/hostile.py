@@ -4,7 +4,7 @@ Every public name (``__all__``) of ``reference`` and of the audit modules in :da
 is called with exactly one argument replaced by a hostile value, starting from a known-good
 *baseline* call.  Four families of cases:
 
-* **registry**: every function of the golden-vector registry (:func:`audit.golden.registry`; every
+* **registry**: every function of the golden-vector registry (:func:`audit.tools.golden.registry`; every
   public bound and constant of the four papers), at the first valid point of its grid;
 * **api**: every other public function and class, at its baseline in :data:`BASELINES` (small
   sizes, so each call takes milliseconds); a public name without a baseline must have a reason in
@@ -57,13 +57,15 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 
 AUDIT_MODULES = (
-    "audit.regret",
-    "audit.accuracy",
-    "audit.theorem_checks",
-    "audit.sajed_sheffet",
-    "audit.sajed_sheffet_nas",
-    "audit.zhou_tan",
-    "audit.agarwal_singh",
+    "audit.methods.binomial",
+    "audit.methods.scaling",
+    "audit.papers.shariff_sheffet.regret",
+    "audit.papers.shariff_sheffet.accuracy",
+    "audit.papers.shariff_sheffet.theorems",
+    "audit.papers.sajed_sheffet.battery",
+    "audit.papers.sajed_sheffet.nas",
+    "audit.papers.zhou_tan.battery",
+    "audit.papers.agarwal_singh.battery",
 )
 """The audit modules whose public API the api family sweeps (the others have their own sweeps)."""
 
@@ -171,7 +173,7 @@ def _silent(call: Callable[[], Any]) -> bool:
 
 def registry_cases() -> Iterator[Case]:
     """The golden registry's functions (module docstring)."""
-    from audit import golden
+    from audit.tools import golden
 
     for entry in golden.registry():
         baseline = None
@@ -319,31 +321,31 @@ def _bounds() -> Any:
 
 
 def _nas_config() -> Any:
-    from audit.sajed_sheffet_nas import NASConfig
+    from audit.papers.sajed_sheffet.nas import NASConfig
 
     return NASConfig(rule="exponential", cap=3)
 
 
 def _nas_variant() -> Any:
-    from audit.sajed_sheffet_nas import NASVariant
+    from audit.papers.sajed_sheffet.nas import NASVariant
 
     return NASVariant("correct")
 
 
 def _nas_pair() -> Any:
-    from audit.sajed_sheffet_nas import nas_worst_case_pair
+    from audit.papers.sajed_sheffet.nas import nas_worst_case_pair
 
     return nas_worst_case_pair(_nas_config())
 
 
 def _se_config() -> Any:
-    from audit.sajed_sheffet import DPSEConfig
+    from audit.papers.sajed_sheffet.battery import DPSEConfig
 
     return DPSEConfig()
 
 
 def _se_variant() -> Any:
-    from audit.sajed_sheffet import DPSEVariant
+    from audit.papers.sajed_sheffet.battery import DPSEVariant
 
     return DPSEVariant("correct")
 
@@ -355,7 +357,7 @@ def _pure_claims() -> list[Any]:
 
 
 def _as_config() -> Any:
-    from audit.agarwal_singh import AgarwalSinghAuditConfig
+    from audit.papers.agarwal_singh.battery import AgarwalSinghAuditConfig
 
     return AgarwalSinghAuditConfig(
         white_box_samples=200,
@@ -367,19 +369,19 @@ def _as_config() -> Any:
 
 
 def _ctl() -> Any:
-    from audit.zhou_tan import ctl_variants
+    from audit.papers.zhou_tan.battery import ctl_variants
 
     return ctl_variants(_ldp())[0]
 
 
 def _ctl_pair() -> Any:
-    from audit.zhou_tan import worst_case_pair
+    from audit.papers.zhou_tan.battery import worst_case_pair
 
     return worst_case_pair(_ldp())
 
 
 def _stream_policy() -> Any:
-    from audit.stream import Algorithm1Policy
+    from audit.methods.stream import Algorithm1Policy
     from reference.shariff_sheffet import ProblemConstants, make_policy
 
     return Algorithm1Policy(
@@ -1176,15 +1178,15 @@ def _baselines() -> dict[str, Baseline]:
         m + "truncate": _b(y=A([0.5, 3.0]), b=2.0),
     }
 
-    # audit.regret, audit.accuracy, audit.theorem_checks ------------------------------------
+    # audit.papers.shariff_sheffet.regret, audit.papers.shariff_sheffet.accuracy, audit.papers.shariff_sheffet.theorems ------------------------------------
     setting: dict[str, Any] = {"d": 2, "num_arms": 3, "gap": 0.1}
-    m = "audit.regret:"
+    m = "audit.papers.shariff_sheffet.regret:"
     xs = A([10.0, 20.0, 40.0])
     out |= {
         m + "cor15_floor_check": _b(
             regrets=A([5.0, 6.0, 7.0]), num_arms=2, n=100, epsilon=1.0, confidence=0.99, name="f"
         ),
-        m + "fit_against_form": _b(
+        "audit.methods.scaling:fit_against_form": _b(
             name="f",
             x=xs,
             form=np.sqrt(xs),
@@ -1192,7 +1194,7 @@ def _baselines() -> dict[str, Baseline]:
             theorem_exponent="1/2",
             confidence=0.95,
         ),
-        m + "fit_mean_against_form": _b(
+        "audit.methods.scaling:fit_mean_against_form": _b(
             name="f",
             x=xs,
             form=np.sqrt(xs),
@@ -1270,12 +1272,15 @@ def _baselines() -> dict[str, Baseline]:
         ),
     }
     H = A([[2.0, 0.5], [0.5, 1.5]])
-    m = "audit.accuracy:"
+    m = "audit.papers.shariff_sheffet.accuracy:"
     out |= {
         m + "definition3_ratios": _b(
             lam_min=A([1.0, 1.2]), lam_max=A([1.5, 1.8]), h_norm=A([0.5, 0.3]), bounds=_bounds
         ),
-        m + "ratio_quantiles": _b(x=A([0.5, 0.6, 0.7])),
+        "audit.methods.binomial:ratio_quantiles": _b(x=A([0.5, 0.6, 0.7])),
+        "audit.methods.binomial:check_ratios": _b(
+            name="value", value=A([0.5, 0.6, 0.7]), allow_inf=True, ndim=1
+        ),
         m + "regularizer_accuracy_audit": _b(
             noise=SymmetricGaussianNoise(3, 0.1),
             m=2,
@@ -1291,7 +1296,7 @@ def _baselines() -> dict[str, Baseline]:
         m + "regularizer_extremes": _b(H=H, h=A([0.1, 0.2])),
         m + "regularizer_extremes_batch": _b(H=H[None], h=A([[0.1, 0.2]])),
     }
-    m = "audit.theorem_checks:"
+    m = "audit.papers.shariff_sheffet.theorems:"
     out |= {
         m + "TreeSourceSpec": _b(d=2, noise=SymmetricGaussianNoise(3, 0.1), shift=1.0, pad="fresh"),
         m + "claim18_coverage": _b(rows=5, d=2, alpha=0.1, reps=5, seed=1),
@@ -1310,9 +1315,9 @@ def _baselines() -> dict[str, Baseline]:
         m + "laurent_massart_tail": _b(d=2, alpha=0.1),
         m + "proof_failure_rate": _b(variant="gaussian", alpha=0.1, ellipsoid=False),
         m + "regularizer_run_audit": _b(
-            source=lambda: __import__("audit.theorem_checks").theorem_checks.TreeSourceSpec(
-                d=2, noise=SymmetricGaussianNoise(3, 0.1), shift=1.0
-            ),
+            source=lambda: importlib.import_module(
+                "audit.papers.shariff_sheffet.theorems"
+            ).TreeSourceSpec(d=2, noise=SymmetricGaussianNoise(3, 0.1), shift=1.0),
             claimed=_bounds,
             n=4,
             nominal_failure_rate=0.1,
@@ -1324,8 +1329,8 @@ def _baselines() -> dict[str, Baseline]:
         ),
     }
 
-    # audit.sajed_sheffet, audit.sajed_sheffet_nas -------------------------------------------
-    m = "audit.sajed_sheffet:"
+    # audit.papers.sajed_sheffet.battery, audit.papers.sajed_sheffet.nas -------------------------------------------
+    m = "audit.papers.sajed_sheffet.battery:"
     out |= {
         m + "DPSEConfig": _b(epsilon=1.0, beta=0.5, arm1_sum=384),
         m + "DPSEVariant": _b(name="v", scale_factor=1.0, noise_on="r", shared_noise=False),
@@ -1351,7 +1356,7 @@ def _baselines() -> dict[str, Baseline]:
             seed=1, samples=200, family_alpha=0.05, accuracy_runs=2, black_box=False
         ),
     }
-    m = "audit.sajed_sheffet_nas:"
+    m = "audit.papers.sajed_sheffet.nas:"
     out |= {
         m + "ExactNAS": _b(
             log_pmf=A([-0.5, -1.0]),
@@ -1416,7 +1421,7 @@ def _baselines() -> dict[str, Baseline]:
             size=10,
         ),
         m + "nas_sign_flip_pair": _b(
-            config=lambda: __import__("audit.sajed_sheffet_nas").sajed_sheffet_nas.NASConfig(
+            config=lambda: importlib.import_module("audit.papers.sajed_sheffet.nas").NASConfig(
                 rule="exponential", cap=9, alpha=0.9, beta=0.9
             ),
             check_index=7,
@@ -1428,8 +1433,8 @@ def _baselines() -> dict[str, Baseline]:
         m + "nas_worst_case_pair": _b(config=_nas_config),
     }
 
-    # audit.zhou_tan -------------------------------------------------------------------------
-    m = "audit.zhou_tan:"
+    # audit.papers.zhou_tan.battery -------------------------------------------------------------------------
+    m = "audit.papers.zhou_tan.battery:"
     common: dict[str, Any] = {"seed": 1, "confidence": 0.95}
     out |= {
         m + "CTLRandomiser": _b(name="c", params=_ldp, broken=False, description="d"),
@@ -1471,7 +1476,7 @@ def _baselines() -> dict[str, Baseline]:
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
         m + "run_zhou_tan_battery": _b(
-            config=lambda: __import__("audit.zhou_tan").zhou_tan.ZhouTanConfig(
+            config=lambda: importlib.import_module("audit.papers.zhou_tan.battery").ZhouTanConfig(
                 mechanism_samples=200,
                 learner_runs=20,
                 learner_rounds=2,
@@ -1498,8 +1503,8 @@ def _baselines() -> dict[str, Baseline]:
         m + "worst_case_pair": _b(params=_ldp),
     }
 
-    # audit.agarwal_singh --------------------------------------------------------------------
-    m = "audit.agarwal_singh:"
+    # audit.papers.agarwal_singh.battery --------------------------------------------------------------------
+    m = "audit.papers.agarwal_singh.battery:"
     out |= {
         m + "AgarwalSinghAuditConfig": _b(
             epsilon=1.0, T=8, gaussian_delta=1e-5, white_box_samples=200
@@ -1588,7 +1593,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.shariff_sheffet.regularizers:Regularizer",
             "reference.zhou_tan.environment:NoiseModel",
             "reference.zhou_tan.environment:Policy",
-            "audit.agarwal_singh:ReleaseSource",
+            "audit.papers.agarwal_singh.battery:ReleaseSource",
         )
     },
     **{
@@ -1623,14 +1628,14 @@ NOT_CALLED: dict[str, str] = {
             "reference.zhou_tan.environment:RKHSFunction",
             "reference.zhou_tan.environment:TrialResult",
             "reference.zhou_tan.nystrom:NystromResult",
-            "audit.regret:FloorCheck",
-            "audit.regret:RegressionCheckResult",
-            "audit.regret:ScalingFit",
-            "audit.accuracy:RunAuditResult",
-            "audit.sajed_sheffet:SajedSheffetBattery",
-            "audit.agarwal_singh:AgarwalSinghCase",
-            "audit.agarwal_singh:AgarwalSinghReport",
-            "audit.agarwal_singh:PowerRow",
+            "audit.papers.shariff_sheffet.regret:FloorCheck",
+            "audit.papers.shariff_sheffet.regret:RegressionCheckResult",
+            "audit.methods.scaling:ScalingFit",
+            "audit.methods.binomial:RunAuditResult",
+            "audit.papers.sajed_sheffet.battery:SajedSheffetBattery",
+            "audit.papers.agarwal_singh.battery:AgarwalSinghCase",
+            "audit.papers.agarwal_singh.battery:AgarwalSinghReport",
+            "audit.papers.agarwal_singh.battery:PowerRow",
         )
     },
     "reference.shariff_sheffet.linucb:AccuracyEventError": _EXCEPTION,
@@ -1649,6 +1654,7 @@ _VALIDATOR = (
 _ARGPARSE = "an argparse type factory's bound, set in the code of the command line, not by a user"
 
 NOT_SWEPT: dict[tuple[str, str], str] = {
+    **{("audit.methods.binomial:check_ratios", p): _VALIDATOR for p in ("allow_inf", "ndim")},
     **{
         (f"reference.validation:{f}", p): _VALIDATOR
         for f, params in {
@@ -1681,7 +1687,7 @@ NOT_SWEPT: dict[tuple[str, str], str] = {
         for p in ("low", "high", "low_open", "high_open")
     },
     ("reference.validation:int_at_least", "minimum"): _ARGPARSE,
-    ("audit.sajed_sheffet_nas:exact_audit_result", "mechanism"): (
+    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "mechanism"): (
         "a free-text description of the mechanism copied into the result"
     ),
 }
@@ -1692,15 +1698,23 @@ _DEFAULT_BATTERY = (
     "here (the small configuration is swept)"
 )
 NOT_CALLED_CASES: dict[tuple[str, str, str], str] = {
-    ("audit.zhou_tan:run_zhou_tan_battery", "config", "None"): _DEFAULT_BATTERY,
-    ("audit.agarwal_singh:run_agarwal_singh_battery", "config", "None"): _DEFAULT_BATTERY,
-    ("audit.agarwal_singh:run_agarwal_singh_power", "config", "None"): _DEFAULT_BATTERY,
-    ("audit.agarwal_singh:run_agarwal_singh_power", "names", "None"): (
+    ("audit.papers.zhou_tan.battery:run_zhou_tan_battery", "config", "None"): _DEFAULT_BATTERY,
+    (
+        "audit.papers.agarwal_singh.battery:run_agarwal_singh_battery",
+        "config",
+        "None",
+    ): _DEFAULT_BATTERY,
+    (
+        "audit.papers.agarwal_singh.battery:run_agarwal_singh_power",
+        "config",
+        "None",
+    ): _DEFAULT_BATTERY,
+    ("audit.papers.agarwal_singh.battery:run_agarwal_singh_power", "names", "None"): (
         "None is the documented 'every case' (the power of each of the 20 cases is slow even at "
         "the small configuration); a list of names is swept"
     ),
-    ("audit.agarwal_singh:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
-    ("audit.agarwal_singh:privacy_cases", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.papers.agarwal_singh.battery:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.papers.agarwal_singh.battery:privacy_cases", "config", "None"): _DEFAULT_BATTERY,
 }
 """Hostile cases that are documented as valid and too slow to call: counted, not called."""
 
@@ -1745,7 +1759,7 @@ def _call(
 
 def api_cases(only: str | None = None) -> Iterator[Case]:
     """The api family (module docstring); ``only`` restricts it to labels containing that text."""
-    from audit import golden
+    from audit.tools import golden
 
     registered = {e.key for e in golden.registry()}
     table = baselines()
@@ -1877,11 +1891,11 @@ def rng_cases() -> Iterator[Case]:
 
 
 def _seed_calls() -> dict[str, Callable[[Any], Any]]:
-    from audit.blackbox import event_audit
-    from audit.exact import white_box_audit
     from audit.mechanisms import GaussianMechanism
+    from audit.methods.black_box import event_audit
+    from audit.methods.stream import collect_transcripts, worst_case_streams
+    from audit.methods.white_box import white_box_audit
     from audit.protocols import NeighbouringPair, PrivacyClaim
-    from audit.stream import collect_transcripts, worst_case_streams
     from reference.engine.blocks import GapBatchTask, run_blocks
     from reference.rng import child_seeds, named_generators, spawn_generators
 
@@ -1901,14 +1915,16 @@ def _seed_calls() -> dict[str, Callable[[Any], Any]]:
             block_size=1,
             executor="serial",
         ),
-        "audit.exact:white_box_audit": lambda v: white_box_audit(
+        "audit.methods.white_box:white_box_audit": lambda v: white_box_audit(
             mech, pair, claim, samples=10, seed=v
         ),
-        "audit.blackbox:event_audit": lambda v: event_audit(mech, pair, claim, samples=10, seed=v),
-        "audit.stream:collect_transcripts": lambda v: collect_transcripts(
+        "audit.methods.black_box:event_audit": lambda v: event_audit(
+            mech, pair, claim, samples=10, seed=v
+        ),
+        "audit.methods.stream:collect_transcripts": lambda v: collect_transcripts(
             policy, s, sp, 1, runs=4, seed=v
         ),
-        "audit.stream:worst_case_streams": lambda v: worst_case_streams(4, 1, seed=v),
+        "audit.methods.stream:worst_case_streams": lambda v: worst_case_streams(4, 1, seed=v),
     }
 
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from audit.exact import gaussian_delta as audit_gaussian_delta
+from audit.methods.white_box import gaussian_delta as audit_gaussian_delta
 from reference.agarwal_singh.aggregation import nodes_per_leaf, noise_draws_per_release
 from reference.agarwal_singh.environments import (
     best_fixed_action,

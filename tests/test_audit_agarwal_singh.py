@@ -3,7 +3,7 @@ mechanisms pass, the paper's calibrations fail where the exact accountant says t
 deliberately broken variant is caught.
 
 Error rates.  Every privacy test runs at confidence 0.95 (false-alarm probability ``≤ 0.05`` per
-test on a correct mechanism, by the guarantees of :mod:`audit.exact` / :mod:`audit.blackbox`); the
+test on a correct mechanism, by the guarantees of :mod:`audit.methods.white_box` / :mod:`audit.methods.black_box`); the
 battery adds Holm's correction (family-wise ``≤ 0.05``).  All seeds are fixed, so every assertion
 below is deterministic; the measured power and false-alarm rates over independent seeds are in
 ``proofs_notes/audit/agarwal_singh.md`` (white box: 300/300 detections for every broken variant,
@@ -23,7 +23,9 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from audit.agarwal_singh import (
+from audit.mechanisms import LaplaceMechanism
+from audit.methods.white_box import density_privacy_losses, gaussian_epsilon, laplace_epsilon
+from audit.papers.agarwal_singh.battery import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
     AgarwalSinghCase,
@@ -40,8 +42,6 @@ from audit.agarwal_singh import (
     tree_error_audit,
     tree_release_samples,
 )
-from audit.exact import density_privacy_losses, gaussian_epsilon, laplace_epsilon
-from audit.mechanisms import LaplaceMechanism
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference.agarwal_singh.aggregation import laplace_sum_sf, noise_draws_per_release
 from reference.agarwal_singh.theorems import gaussian_output_level_sensitivity, thm35_sigma_strict

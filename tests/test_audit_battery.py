@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.battery import BatteryConfig, run_privacy_battery
 from audit.cli import main
+from audit.papers.shariff_sheffet.battery import BatteryConfig, run_privacy_battery
 
 
 def _refuse_constant(token: str) -> None:

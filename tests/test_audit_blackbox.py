@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from audit.blackbox import EventCounts, epsilon_lower_bound, event_audit, event_audit_from_samples
-from audit.exact import gaussian_epsilon, laplace_epsilon, white_box_audit
 from audit.mechanisms import GaussianMechanism, LaplaceMechanism
+from audit.methods.black_box import (
+    EventCounts,
+    epsilon_lower_bound,
+    event_audit,
+    event_audit_from_samples,
+)
+from audit.methods.white_box import gaussian_epsilon, laplace_epsilon, white_box_audit
 from audit.protocols import NeighbouringPair, PrivacyClaim
 
 PAIR = NeighbouringPair(np.zeros(1), np.ones(1))

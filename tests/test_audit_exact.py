@@ -9,7 +9,14 @@ import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 from scipy import stats
 
-from audit.exact import (
+from audit.mechanisms import (
+    GaussianMechanism,
+    NodeViewMechanism,
+    SymmetricGaussianMatrixMechanism,
+    WishartMechanism,
+    gaussian_mu,
+)
+from audit.methods.white_box import (
     gaussian_delta,
     gaussian_epsilon,
     laplace_delta,
@@ -18,13 +25,6 @@ from audit.exact import (
     white_box_audit,
     wishart_add_remove_losses,
     wishart_replacement_losses,
-)
-from audit.mechanisms import (
-    GaussianMechanism,
-    NodeViewMechanism,
-    SymmetricGaussianMatrixMechanism,
-    WishartMechanism,
-    gaussian_mu,
 )
 from audit.protocols import NeighbouringPair, PrivacyClaim
 

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from audit import check
-from audit.billboard import billboard_audit
-from audit.blackbox import event_audit, event_audit_from_samples
-from audit.exact import privacy_loss_audit, white_box_audit
+from audit.methods.billboard import billboard_audit
+from audit.methods.black_box import event_audit, event_audit_from_samples
+from audit.methods.stream import Algorithm1Policy, stream_audit, worst_case_streams
+from audit.methods.white_box import privacy_loss_audit, white_box_audit
 from audit.protocols import NeighbouringPair, PrivacyClaim, check_actions
-from audit.stream import Algorithm1Policy, stream_audit, worst_case_streams
 from reference._typing import FloatArray, IntArray
 from reference.shariff_sheffet import ProblemConstants, make_policy
 

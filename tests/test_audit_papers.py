@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main as privonline_main
-from audit.papers import PaperRow, PapersReport, run_paper_audits
+from audit.papers.combined import PaperRow, PapersReport, run_paper_audits
 
 
 def test_quick_paper_batteries_pass_and_catch_every_bug(tmp_path: Path) -> None:

@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from audit.accuracy import RunAuditResult
-from audit.regret import (
+from audit.methods.binomial import RunAuditResult
+from audit.methods.scaling import fit_against_form, fit_mean_against_form
+from audit.methods.stream import Algorithm1Policy
+from audit.papers.shariff_sheffet.regret import (
     cor15_floor_check,
-    fit_against_form,
-    fit_mean_against_form,
     regret_containment_audit,
     regret_regression_check,
     regret_scaling_in_dimension,
@@ -38,7 +38,6 @@ from audit.regret import (
     regret_scaling_in_privacy,
     theorem_bound,
 )
-from audit.stream import Algorithm1Policy
 from reference.shariff_sheffet.linucb import LinUCB
 from reference.shariff_sheffet.regularizers import (
     ExactStatistics,

@@ -1,4 +1,4 @@
-"""Privacy and accuracy audits of Sajed & Sheffet (``audit/sajed_sheffet.py``).
+"""Privacy and accuracy audits of Sajed & Sheffet (``audit/papers/sajed_sheffet/battery.py``).
 
 Known-good mechanisms pass; every broken variant is caught.  Exact audits are deterministic (no
 false alarms, power 1).  Monte-Carlo checks use exact binomial tests at level 1e-6 (false-positive
@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 from scipy import integrate, special, stats
 
-from audit.protocols import NeighbouringPair, PrivacyClaim
-from audit.sajed_sheffet import (
+from audit.papers.sajed_sheffet.battery import (
     DPSE_VARIANTS,
     NAS_VARIANTS,
     DPSEConfig,
@@ -38,6 +37,7 @@ from audit.sajed_sheffet import (
     nas_worst_case_pair,
     run_sajed_sheffet_battery,
 )
+from audit.protocols import NeighbouringPair, PrivacyClaim
 from reference._typing import FloatArray
 from reference.sajed_sheffet.bandits import DPSuccessiveElimination, dpse_eliminate
 from reference.sajed_sheffet.stopping import SampleStream, dp_exp_nas

@@ -1,12 +1,12 @@
-"""The joint-DP stream audit of Algorithm 1 (audit/stream.py)."""
+"""The joint-DP stream audit of Algorithm 1 (audit/methods/stream.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from audit.methods.stream import Algorithm1Policy, Stream, stream_audit, worst_case_streams
 from audit.protocols import PrivacyClaim, StreamPolicy
-from audit.stream import Algorithm1Policy, Stream, stream_audit, worst_case_streams
 from reference.noise import ZeroNoise
 from reference.shariff_sheffet import (
     LinUCB,

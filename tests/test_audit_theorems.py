@@ -1,4 +1,4 @@
-"""Accuracy audits against the theorems (audit/theorem_checks.py): the correct sources pass, the
+"""Accuracy audits against the theorems (audit/papers/shariff_sheffet/theorems.py): the correct sources pass, the
 deliberately broken ones (spec 003 §4.2.6 U1, U2, U4; a wrong S) are caught.
 
 Binomial tests at confidence 0.95: a correct source is rejected with probability ≤ 0.05 by
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from audit.theorem_checks import (
+from audit.papers.shariff_sheffet.theorems import (
     TreeSourceSpec,
     claim18_coverage,
     claim19_coverage,

@@ -1,4 +1,4 @@
-"""Tests of ``audit/zhou_tan.py``: the Zhou & Tan privacy and correctness audits.
+"""Tests of ``audit/papers/zhou_tan/battery.py``: the Zhou & Tan privacy and correctness audits.
 
 Every Monte-Carlo audit here runs at confidence ``0.999``: a correct case is rejected with
 probability ``≤ 10⁻³`` per test (Clopper–Pearson / empirical Bernstein; exact binomial for the
@@ -19,10 +19,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from audit.accuracy import RunAuditResult
-from audit.results import PrivacyAuditResult
-from audit.stats import clopper_pearson
-from audit.zhou_tan import (
+from audit.methods.binomial import RunAuditResult
+from audit.papers.zhou_tan.battery import (
     BROKEN_NAMES,
     ZhouTanConfig,
     ata_confidence_event_audit,
@@ -41,6 +39,8 @@ from audit.zhou_tan import (
     tgp_confidence_event_audit,
     worst_case_pair,
 )
+from audit.results import PrivacyAuditResult
+from audit.stats import clopper_pearson
 from reference.zhou_tan.gp import gp_posterior_on_domain
 from reference.zhou_tan.kernels import se_kernel, unit_grid
 from reference.zhou_tan.mechanism import LDPParams
@@ -52,7 +52,7 @@ PARAMS = LDPParams(1.0, 1.0, 1.0)
 
 
 def _hockey_stick_quad(c1: float, c2: float, scale: float, eps: float) -> float:
-    """``∫ (p₁ − e^ε p₂)₊`` for two Laplace laws, by quadrature (independent of audit.exact)."""
+    """``∫ (p₁ − e^ε p₂)₊`` for two Laplace laws, by quadrature (independent of audit.methods.white_box)."""
     p1, p2 = stats.laplace(c1, scale), stats.laplace(c2, scale)
 
     def integrand(z: float) -> float:

@@ -11,9 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audit.battery import ZooRow, run_billboard_zoo, run_zoo, shift_forgotten_audit
-from audit.billboard import correct_billboard_mu
-from audit.zoo import privacy_zoo
+from audit.methods.billboard import correct_billboard_mu
+from audit.papers.shariff_sheffet.battery import (
+    ZooRow,
+    run_billboard_zoo,
+    run_zoo,
+    shift_forgotten_audit,
+)
+from audit.papers.shariff_sheffet.cases import privacy_zoo
 
 REPS = 60
 

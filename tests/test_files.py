@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import audit.reproduce as shs
-import audit.reproduce_agarwal_singh as ags
-import audit.reproduce_sajed_sheffet as ss
-import audit.reproduce_zhou_tan as zt
+import audit.papers.agarwal_singh.reproduce as ags
+import audit.papers.sajed_sheffet.reproduce as ss
+import audit.papers.shariff_sheffet.reproduce as shs
+import audit.papers.zhou_tan.reproduce as zt
 from audit.cli import main as privonline_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -172,32 +172,47 @@ def test_the_quick_battery_refuses_too_few_samples_before_creating_its_folder(
 # (argv before --out, the functions that do the work: none may run)
 COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "experiment": (["experiment"], ["reference.experiments.run_experiment"]),
-    "audit privacy": (["audit", "privacy"], ["audit.battery.run_privacy_battery"]),
-    "audit zoo": (["audit", "zoo"], ["audit.battery.run_zoo", "audit.battery.run_billboard_zoo"]),
-    "audit papers": (["audit", "papers"], ["audit.papers.run_paper_audits"]),
-    "bench": (["bench"], ["audit.bench.run_benchmarks"]),
+    "audit privacy": (
+        ["audit", "privacy"],
+        ["audit.papers.shariff_sheffet.battery.run_privacy_battery"],
+    ),
+    "audit zoo": (
+        ["audit", "zoo"],
+        [
+            "audit.papers.shariff_sheffet.battery.run_zoo",
+            "audit.papers.shariff_sheffet.battery.run_billboard_zoo",
+        ],
+    ),
+    "audit papers": (["audit", "papers"], ["audit.papers.combined.run_paper_audits"]),
+    "bench": (["bench"], ["audit.tools.bench.run_benchmarks"]),
     "check": (CHECK, ["audit.check.run_check"]),
     "reproduce": (
         REPRODUCE["reproduce"],
-        [f"audit.reproduce.reproduce_{e}" for e in ("d1", "d2", "d3", "scaling")],
+        [
+            f"audit.papers.shariff_sheffet.reproduce.reproduce_{e}"
+            for e in ("d1", "d2", "d3", "scaling")
+        ],
     ),
     "reproduce zhou-tan": (
         REPRODUCE["reproduce zhou-tan"],
         [
-            "audit.reproduce_zhou_tan._reproduce_figure",
-            "audit.reproduce_zhou_tan.reproduce_scaling",
+            "audit.papers.zhou_tan.reproduce._reproduce_figure",
+            "audit.papers.zhou_tan.reproduce.reproduce_scaling",
         ],
     ),
     "reproduce agarwal-singh": (
         REPRODUCE["reproduce agarwal-singh"],
         [
-            f"audit.reproduce_agarwal_singh.reproduce_as_{e}"
+            f"audit.papers.agarwal_singh.reproduce.reproduce_as_{e}"
             for e in ("ftrl", "ftpl", "mab", "blo", "eps_window")
         ],
     ),
     "reproduce sajed-sheffet": (
         REPRODUCE["reproduce sajed-sheffet"],
-        [f"audit.reproduce_sajed_sheffet.reproduce_ss_{e}" for e in ("sec5", "thm43", "stopping")],
+        [
+            f"audit.papers.sajed_sheffet.reproduce.reproduce_ss_{e}"
+            for e in ("sec5", "thm43", "stopping")
+        ],
     ),
 }
 
@@ -237,7 +252,7 @@ def test_every_command_checks_its_output_folder_before_any_work(
 def test_a_read_only_output_folder_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:  # pragma: no cover - CI runs as root in some containers
-    monkeypatch.setattr("audit.bench.run_benchmarks", _must_not_run)
+    monkeypatch.setattr("audit.tools.bench.run_benchmarks", _must_not_run)
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o500)
     try:
@@ -504,9 +519,9 @@ def test_every_json_report_is_strict_and_versioned(tmp_path: Path, name: str) ->
 _WORKER = """
 import os, sys, time, warnings
 from pathlib import Path
-from audit.reproduce import D1Config, reproduce_d1
-from audit.reproduce_agarwal_singh import MABConfig, reproduce_as_mab
-from audit.reproduce_sajed_sheffet import Sec5Config, reproduce_ss_sec5
+from audit.papers.shariff_sheffet.reproduce import D1Config, reproduce_d1
+from audit.papers.agarwal_singh.reproduce import MABConfig, reproduce_as_mab
+from audit.papers.sajed_sheffet.reproduce import Sec5Config, reproduce_ss_sec5
 
 from reference.files import DamagedFileWarning
 
@@ -582,7 +597,7 @@ def test_three_runs_on_one_folder_all_succeed_and_lose_nothing(tmp_path: Path) -
 def test_a_damaged_freshness_lock_is_refused_with_instructions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes
 ) -> None:
-    from audit.freshness import LOCK_PATH, FreshnessError, load_lock, main
+    from audit.tools.freshness import LOCK_PATH, FreshnessError, load_lock, main
 
     (tmp_path / LOCK_PATH).parent.mkdir(parents=True)
     (tmp_path / LOCK_PATH).write_bytes(damage)

@@ -1,6 +1,6 @@
-"""Tests of the golden vectors (:mod:`audit.golden`).
+"""Tests of the golden vectors (:mod:`audit.tools.golden`).
 
-* the stored files ``audit/golden_vectors/*.json`` and the code agree (the gate of the issue);
+* the stored files ``audit/tools/golden_vectors/*.json`` and the code agree (the gate of the issue);
 * the check can fail: perturbed copies of a float, an integer, an error outcome, a warning list, a
   parameter grid and a randomised summary are each reported, and a perturbation below the
   tolerance is not;
@@ -36,7 +36,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from audit import golden
+from audit.tools import golden
 from reference.sajed_sheffet.bounds import thm33_halting_bound
 
 SIGMAS = 5.0  # closed-form comparisons of the summaries: |stored − exact| ≤ 5 SE
@@ -387,7 +387,7 @@ def test_the_documented_tolerance_rule_is_what_the_comparator_does(
     expected: float, delta: float, rtol: float, atol: float, case_atol: float | None
 ) -> None:
     """The module docstring's rule, its precedence (path rule > case atol > function atol) and the
-    way :func:`audit.golden._check_function` feeds a case's ``atol`` to the comparator."""
+    way :func:`audit.tools.golden._check_function` feeds a case's ``atol`` to the comparator."""
     assert golden.__doc__ is not None
     doc = " ".join(golden.__doc__.split())
     assert RULE in doc
@@ -451,7 +451,7 @@ def _dispatched_cpu_features() -> str:
 
 
 def _check_in_subprocess(env: dict[str, str], prelude: str = "") -> None:
-    code = prelude + "\nfrom audit import golden\nraise SystemExit(golden.main([]))\n"
+    code = prelude + "\nfrom audit.tools import golden\nraise SystemExit(golden.main([]))\n"
     done = subprocess.run(
         [sys.executable, "-c", code],
         env=env,

@@ -223,49 +223,50 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.zhou_tan.robust:feature_adaptive_truncated_theta", "b", {"inf", "zero"}, "b in [0, inf]; inf = ridge regression (documented)"),
     ("reference.zhou_tan.robust:truncate", "y", {"empty array", "wrong shape"}, _ELEMENTWISE),
     ("reference.zhou_tan.robust:truncate", "b", {"inf", "zero"}, "b in [0, inf]; inf = no truncation (documented)"),
-    ("audit.regret:regret_containment_audit", "gap", {"zero"}, _GAP0),
-    ("audit.regret:regret_containment_audit", "alpha", {"None"}, _DEFAULT + ": alpha = 1/n"),
-    ("audit.regret:regret_containment_audit", "claimed_bound", {"None"}, _DEFAULT + ": the theorem's bound"),
-    ("audit.regret:regret_regression_check", "gap", {"zero"}, _GAP0),
-    ("audit.regret:regret_regression_check", "privacy", {"None"}, "None for the non-private reference (documented)"),
-    ("audit.regret:regret_scaling_in_dimension", "gap", {"zero"}, _GAP0),
-    ("audit.regret:regret_scaling_in_dimension", "privacy", {"None"}, "None for the non-private variant (documented)"),
-    ("audit.regret:regret_scaling_in_n", "gap", {"zero"}, _GAP0),
-    ("audit.regret:regret_scaling_in_privacy", "gap", {"zero"}, _GAP0 + " (Theorem 5's form)"),
-    ("audit.regret:regret_scaling_in_privacy", "mechanism_epsilon", {"None"}, _DEFAULT + ": the identity"),
-    ("audit.regret:theorem_bound", "gap", {"zero"}, "gap >= 0 (Theorem 5 does not read it)"),
-    ("audit.accuracy:definition3_ratios", "h_norm", {"inf"}, "||h||_{H^-1} = inf where H is not PD (regularizer_extremes)"),
-    ("audit.accuracy:ratio_quantiles", "x", {"inf"}, _INF_RATIO),
-    ("audit.accuracy:regularizer_accuracy_audit", "nominal_failure_rate", {"zero"}, "nominal rate in [0, 1)"),
-    ("audit.accuracy:regularizer_accuracy_audit", "shift", {"None", "negative", "zero"}, "None: bounds.shift; a shift is any real"),
-    ("audit.theorem_checks:TreeSourceSpec", "shift", {"negative", "zero"}, "a shift is any real"),
-    ("audit.theorem_checks:confidence_ellipsoid_audit", "gap", {"zero"}, _GAP0),
-    ("audit.theorem_checks:confidence_ellipsoid_audit", "constants", {"None"}, _DEFAULT),
-    ("audit.theorem_checks:regularizer_run_audit", "nominal_failure_rate", {"zero"}, "nominal rate in [0, 1)"),
-    ("audit.sajed_sheffet:dpse_accuracy_audit", "epsilon", {"inf"}, _NONPRIVATE),
-    ("audit.sajed_sheffet:dpse_sample_outcomes", "arm1_sum", {"zero"}, "a reward sum in [0, r_1]"),
-    ("audit.sajed_sheffet:dpse_two_arm_log_pmf", "arm1_sum", {"zero"}, "a reward sum in [0, r_1]"),
-    ("audit.sajed_sheffet:laplace_difference_log_tail", "y", {"negative", "zero"}, _REAL),
-    ("audit.sajed_sheffet_nas:ExactNAS", "log_pmf", {"-inf"}, _NEG_INF_LOG),
-    ("audit.sajed_sheffet_nas:ExactNAS", "log_pmf_prime", {"-inf"}, _NEG_INF_LOG),
-    ("audit.sajed_sheffet_nas:ExactNAS", "halting_epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
-    ("audit.sajed_sheffet_nas:ExactNAS", "epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
-    ("audit.sajed_sheffet_nas:NASVariant", "release_scale", {"zero"}, "0: the L-forgotten bug variant (documented)"),
-    ("audit.sajed_sheffet_nas:exact_audit_result", "exact_epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
-    ("audit.sajed_sheffet_nas:exact_audit_result", "started", {"negative", "zero"}, "a perf_counter timestamp (any real)"),
-    ("audit.sajed_sheffet_nas:max_abs_log_ratio", "lp", {"-inf"}, _NEG_INF_LOG),
-    ("audit.sajed_sheffet_nas:max_abs_log_ratio", "lq", {"-inf"}, _NEG_INF_LOG),
-    ("audit.sajed_sheffet_nas:max_abs_log_ratio", "extra", {"inf"}, _INF_RATIO + " (a release without L)"),
-    ("audit.sajed_sheffet_nas:nas_accuracy_audit", "variant", {"None"}, _DEFAULT + ": the reference rule"),
-    ("audit.zhou_tan:ZhouTanConfig", "R", {"zero"}, "R >= 0"),
-    ("audit.zhou_tan:binomial_power", "failure_rate", {"zero"}, "a rate in [0, 1]"),
-    ("audit.zhou_tan:binomial_power", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
-    ("audit.zhou_tan:critical_failure_count", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
-    ("audit.zhou_tan:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
-    ("audit.agarwal_singh:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
-    ("audit.agarwal_singh:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
-    ("audit.agarwal_singh:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
-    ("audit.agarwal_singh:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
+    ("audit.papers.shariff_sheffet.regret:regret_containment_audit", "gap", {"zero"}, _GAP0),
+    ("audit.papers.shariff_sheffet.regret:regret_containment_audit", "alpha", {"None"}, _DEFAULT + ": alpha = 1/n"),
+    ("audit.papers.shariff_sheffet.regret:regret_containment_audit", "claimed_bound", {"None"}, _DEFAULT + ": the theorem's bound"),
+    ("audit.papers.shariff_sheffet.regret:regret_regression_check", "gap", {"zero"}, _GAP0),
+    ("audit.papers.shariff_sheffet.regret:regret_regression_check", "privacy", {"None"}, "None for the non-private reference (documented)"),
+    ("audit.papers.shariff_sheffet.regret:regret_scaling_in_dimension", "gap", {"zero"}, _GAP0),
+    ("audit.papers.shariff_sheffet.regret:regret_scaling_in_dimension", "privacy", {"None"}, "None for the non-private variant (documented)"),
+    ("audit.papers.shariff_sheffet.regret:regret_scaling_in_n", "gap", {"zero"}, _GAP0),
+    ("audit.papers.shariff_sheffet.regret:regret_scaling_in_privacy", "gap", {"zero"}, _GAP0 + " (Theorem 5's form)"),
+    ("audit.papers.shariff_sheffet.regret:regret_scaling_in_privacy", "mechanism_epsilon", {"None"}, _DEFAULT + ": the identity"),
+    ("audit.papers.shariff_sheffet.regret:theorem_bound", "gap", {"zero"}, "gap >= 0 (Theorem 5 does not read it)"),
+    ("audit.papers.shariff_sheffet.accuracy:definition3_ratios", "h_norm", {"inf"}, "||h||_{H^-1} = inf where H is not PD (regularizer_extremes)"),
+    ("audit.methods.binomial:ratio_quantiles", "x", {"inf"}, _INF_RATIO),
+    ("audit.methods.binomial:check_ratios", "value", {"inf"}, "allow_inf=True in the baseline: " + _INF_RATIO),
+    ("audit.papers.shariff_sheffet.accuracy:regularizer_accuracy_audit", "nominal_failure_rate", {"zero"}, "nominal rate in [0, 1)"),
+    ("audit.papers.shariff_sheffet.accuracy:regularizer_accuracy_audit", "shift", {"None", "negative", "zero"}, "None: bounds.shift; a shift is any real"),
+    ("audit.papers.shariff_sheffet.theorems:TreeSourceSpec", "shift", {"negative", "zero"}, "a shift is any real"),
+    ("audit.papers.shariff_sheffet.theorems:confidence_ellipsoid_audit", "gap", {"zero"}, _GAP0),
+    ("audit.papers.shariff_sheffet.theorems:confidence_ellipsoid_audit", "constants", {"None"}, _DEFAULT),
+    ("audit.papers.shariff_sheffet.theorems:regularizer_run_audit", "nominal_failure_rate", {"zero"}, "nominal rate in [0, 1)"),
+    ("audit.papers.sajed_sheffet.battery:dpse_accuracy_audit", "epsilon", {"inf"}, _NONPRIVATE),
+    ("audit.papers.sajed_sheffet.battery:dpse_sample_outcomes", "arm1_sum", {"zero"}, "a reward sum in [0, r_1]"),
+    ("audit.papers.sajed_sheffet.battery:dpse_two_arm_log_pmf", "arm1_sum", {"zero"}, "a reward sum in [0, r_1]"),
+    ("audit.papers.sajed_sheffet.battery:laplace_difference_log_tail", "y", {"negative", "zero"}, _REAL),
+    ("audit.papers.sajed_sheffet.nas:ExactNAS", "log_pmf", {"-inf"}, _NEG_INF_LOG),
+    ("audit.papers.sajed_sheffet.nas:ExactNAS", "log_pmf_prime", {"-inf"}, _NEG_INF_LOG),
+    ("audit.papers.sajed_sheffet.nas:ExactNAS", "halting_epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
+    ("audit.papers.sajed_sheffet.nas:ExactNAS", "epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
+    ("audit.papers.sajed_sheffet.nas:NASVariant", "release_scale", {"zero"}, "0: the L-forgotten bug variant (documented)"),
+    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "exact_epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
+    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "started", {"negative", "zero"}, "a perf_counter timestamp (any real)"),
+    ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "lp", {"-inf"}, _NEG_INF_LOG),
+    ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "lq", {"-inf"}, _NEG_INF_LOG),
+    ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "extra", {"inf"}, _INF_RATIO + " (a release without L)"),
+    ("audit.papers.sajed_sheffet.nas:nas_accuracy_audit", "variant", {"None"}, _DEFAULT + ": the reference rule"),
+    ("audit.papers.zhou_tan.battery:ZhouTanConfig", "R", {"zero"}, "R >= 0"),
+    ("audit.papers.zhou_tan.battery:binomial_power", "failure_rate", {"zero"}, "a rate in [0, 1]"),
+    ("audit.papers.zhou_tan.battery:binomial_power", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
+    ("audit.papers.zhou_tan.battery:critical_failure_count", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
+    ("audit.papers.zhou_tan.battery:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
+    ("audit.papers.agarwal_singh.battery:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
+    ("audit.papers.agarwal_singh.battery:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
+    ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
+    ("audit.papers.agarwal_singh.battery:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
 ]  # fmt: skip
 """Documented values the api family accepts: ``(function, parameter, categories, reason)``."""
 
@@ -331,7 +332,7 @@ def _allowed(case: hostile.Case) -> bool:
 
 
 def test_every_public_name_has_a_baseline_or_a_reason() -> None:
-    from audit import golden
+    from audit.tools import golden
 
     registered = {e.key for e in golden.registry()}
     missing = [
@@ -409,9 +410,9 @@ def test_summary_counts_every_case(cases: list[hostile.Case]) -> None:
 
 
 def test_no_verdict_from_a_nan_confidence_or_ratio() -> None:
-    from audit.accuracy import RunAuditResult, ratio_quantiles
-    from audit.regret import cor15_floor_check
-    from audit.sajed_sheffet_nas import max_abs_log_ratio
+    from audit.methods.binomial import RunAuditResult, ratio_quantiles
+    from audit.papers.sajed_sheffet.nas import max_abs_log_ratio
+    from audit.papers.shariff_sheffet.regret import cor15_floor_check
 
     regrets = np.array([5.0, 6.0, 7.0])
     with pytest.raises(ValueError, match="confidence"):
@@ -429,16 +430,16 @@ def test_no_verdict_from_a_nan_confidence_or_ratio() -> None:
 
 
 def test_messages_name_the_users_parameter() -> None:
-    from audit.protocols import PrivacyClaim
-    from audit.regret import regret_regression_check
-    from audit.sajed_sheffet import DPSE_VARIANTS, DPSEConfig, dpse_blackbox_audit
-    from audit.sajed_sheffet_nas import (
+    from audit.methods.stream import Algorithm1Policy
+    from audit.papers.sajed_sheffet.battery import DPSE_VARIANTS, DPSEConfig, dpse_blackbox_audit
+    from audit.papers.sajed_sheffet.nas import (
         NAS_VARIANTS,
         NASConfig,
         nas_exact_epsilon,
         nas_worst_case_pair,
     )
-    from audit.stream import Algorithm1Policy
+    from audit.papers.shariff_sheffet.regret import regret_regression_check
+    from audit.protocols import PrivacyClaim
     from reference.agarwal_singh.environments import mab_switching
     from reference.sajed_sheffet.engine import dpucb_bernoulli_batch
     from reference.zhou_tan.algorithms import make_ldp_moma_gp_ucb
@@ -477,7 +478,7 @@ def test_messages_name_the_users_parameter() -> None:
 
 
 def test_no_raw_exception_escapes() -> None:
-    from audit.theorem_checks import claim18_coverage, proof_failure_rate
+    from audit.papers.shariff_sheffet.theorems import claim18_coverage, proof_failure_rate
     from reference.accounting import laplace_tree_epsilon
     from reference.sajed_sheffet.bandits import run_policy
     from reference.shariff_sheffet.simulation import run_episode
@@ -498,7 +499,7 @@ def test_no_raw_exception_escapes() -> None:
 
 
 def test_empty_inputs_are_refused() -> None:
-    from audit.sajed_sheffet import DPSE_VARIANTS, DPSEConfig, dpse_exact_audit
+    from audit.papers.sajed_sheffet.battery import DPSE_VARIANTS, DPSEConfig, dpse_exact_audit
     from reference.agarwal_singh.environments import best_fixed_action, experts_bernoulli
     from reference.agarwal_singh.sets import Simplex
     from reference.sajed_sheffet.bandits import dpse_eliminate
@@ -538,8 +539,8 @@ def test_no_silent_index_wrap_or_integer_truncation() -> None:
 
 
 def test_flags_options_and_names_are_checked() -> None:
-    from audit.agarwal_singh import run_agarwal_singh_battery
-    from audit.zhou_tan import lemma11_count_audit
+    from audit.papers.agarwal_singh.battery import run_agarwal_singh_battery
+    from audit.papers.zhou_tan.battery import lemma11_count_audit
     from reference.agarwal_singh.aggregation import TreeBasedAggregation
     from reference.noise import ZeroNoise
     from reference.sajed_sheffet.stopping import nas
@@ -564,14 +565,14 @@ def test_flags_options_and_names_are_checked() -> None:
 
 
 def test_seeds_and_generators_follow_the_one_rule() -> None:
-    from audit.agarwal_singh import exp2_reduction_arms
-    from audit.sajed_sheffet_nas import (
+    from audit.papers.agarwal_singh.battery import exp2_reduction_arms
+    from audit.papers.sajed_sheffet.nas import (
         NAS_VARIANTS,
         NASConfig,
         nas_sample_outputs,
         nas_worst_case_pair,
     )
-    from audit.theorem_checks import claim19_coverage
+    from audit.papers.shariff_sheffet.theorems import claim19_coverage
 
     with pytest.raises(ValueError, match=r"^seed must"):  # scipy used to draw unseeded
         claim19_coverage(2, 30, 0.1, reps=2, seed=None)  # type: ignore[arg-type]
@@ -597,7 +598,7 @@ def test_valid_input_is_unchanged_where_it_used_to_fail() -> None:
     domain error; it is now computed in log space (and the law still sums to one)."""
     from scipy.special import logsumexp
 
-    from audit.sajed_sheffet import DPSE_VARIANTS, DPSEConfig, dpse_two_arm_log_pmf
+    from audit.papers.sajed_sheffet.battery import DPSE_VARIANTS, DPSEConfig, dpse_two_arm_log_pmf
 
     config = DPSEConfig()
     for s in (0, 100, 300):

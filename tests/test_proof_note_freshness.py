@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import reference.tree
-from audit.freshness import (
+from audit.tools.freshness import (
     LOCK_PATH,
     FreshnessError,
     check_freshness,
@@ -278,6 +278,6 @@ def test_every_public_module_has_an_api_page() -> None:
                 documented.add(line.removeprefix("::: ").strip())
     public = _public_modules("reference") | _public_modules("audit")
     assert "reference.tree" in public
-    assert "audit.freshness" in public
+    assert "audit.tools.freshness" in public
     assert not public - documented, f"modules without an API page: {sorted(public - documented)}"
     assert not documented - public, f"API pages name unknown modules: {sorted(documented - public)}"

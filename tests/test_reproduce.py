@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main as privonline_main
-from audit.reproduce import (
+from audit.papers.shariff_sheffet.reproduce import (
     D1Config,
     D2Config,
     D3Config,
@@ -131,5 +131,5 @@ def test_scaling_writes_its_report_and_resumes_from_its_cells(
         raise AssertionError("a cached scaling cell was recomputed")
 
     for name in ("regret_scaling_in_privacy", "regret_scaling_in_dimension", "regret_scaling_in_n"):
-        monkeypatch.setattr(f"audit.reproduce.{name}", must_not_run)
+        monkeypatch.setattr(f"audit.papers.shariff_sheffet.reproduce.{name}", must_not_run)
     assert reproduce_scaling(config, tmp_path) == report

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from scipy import special
 
-from audit.reproduce_agarwal_singh import (
+from audit.papers.agarwal_singh.reproduce import (
     CUBE_BIAS,
     EPS_SLOPE_WINDOW,
     BLOConfig,

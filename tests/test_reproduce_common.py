@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audit.reproduce_common import CellStore, reproduction_parser, selected_experiments
+from audit.reproduce.common import CellStore, reproduction_parser, selected_experiments
 from reference.files import DamagedFileWarning
 
 

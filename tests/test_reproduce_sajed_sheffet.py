@@ -1,4 +1,4 @@
-"""Tests of ``audit.reproduce_sajed_sheffet`` on tiny configurations (seconds).
+"""Tests of ``audit.papers.sajed_sheffet.reproduce`` on tiny configurations (seconds).
 
 Checks: both experiments write their JSON, PNG and Markdown; the JSON round-trips; a rerun reuses
 every finished cell (no cell recomputed, cell files untouched) and gives the same report; a cell
@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audit.regret import fit_against_form
-from audit.reproduce_sajed_sheffet import (
+from audit.methods.scaling import fit_against_form
+from audit.papers.sajed_sheffet.reproduce import (
     EXPERIMENTS,
     Sec5Config,
     StoppingConfig,

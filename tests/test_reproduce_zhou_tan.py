@@ -18,8 +18,8 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from audit.regret import fit_against_form
-from audit.reproduce_zhou_tan import (
+from audit.methods.scaling import fit_against_form
+from audit.papers.zhou_tan.reproduce import (
     Fig2Config,
     Fig3Config,
     Panel,

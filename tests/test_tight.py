@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.exact import gaussian_epsilon
-from audit.zoo import TreeConfig, gaussian_tree_case
+from audit.methods.white_box import gaussian_epsilon
+from audit.papers.shariff_sheffet.cases import TreeConfig, gaussian_tree_case
 from reference.accounting import gaussian_dp_delta, gaussian_dp_epsilon, gaussian_dp_mu
 from reference.engine import run_gap_batch
 from reference.shariff_sheffet.bounds import gaussian_bounds, gaussian_noise_std

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from audit.agarwal_singh import composed_laplace_epsilon
-from audit.exact import wishart_add_remove_losses, wishart_replacement_losses
+from audit.methods.white_box import wishart_add_remove_losses, wishart_replacement_losses
+from audit.papers.agarwal_singh.battery import composed_laplace_epsilon
+from audit.papers.shariff_sheffet.cases import DELTA_STAR, TreeConfig, wishart_tree_case
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
-from audit.zoo import DELTA_STAR, TreeConfig, wishart_tree_case
 from reference.accounting import (
     chi2_location_loss_cdf,
     laplace_tree_delta,

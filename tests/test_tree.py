@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.billboard import RedrawingTree
+from audit.methods.billboard import RedrawingTree
 from reference._typing import FloatArray
 from reference.noise import RandomSource, SymmetricGaussianNoise, ZeroNoise
 from reference.tree import (

@@ -1,0 +1,228 @@
+"""Joint-DP audit of a bandit algorithm on t-neighbouring streams (Shariff & Sheffet Def. 1).
+
+Two input streams that differ only on day ``t`` are fed many times to the policy, with a fresh
+mechanism seed each time and nothing else random (the streams, including reward tables, are fixed).
+What the adversary sees is the actions of the *other* users, days ``t + 1 .. n`` (days before
+``t`` do not depend on day ``t``; day ``t``'s own action is not protected, Remark 1).  The black-box
+event audit (:mod:`audit.methods.black_box`) then bounds ε from these transcripts.
+
+The white-box counterpart is the node-level view of the tree (:mod:`audit.papers.shariff_sheffet.cases`, leaf ``t``): the
+billboard and the actions are post-processing of it, so its exact curve is the guarantee the
+correct algorithm has, and the claim the black-box stream audit is also run against.
+
+:func:`worst_case_streams` builds the streams of spec 003 §4.2.5: ``d = 2``; on every day but
+``t`` two unit arms at ±45° around ``e₁`` with fixed ``±1`` reward tables (means from
+``θ = (0.6, 0.3)``, so the arms differ); on day ``t`` a
+single arm, ``e₁`` versus ``−e₁``, with reward ``B̃``, so that the rows ``v = (e₁, 1)`` and
+``v' = (−e₁, 1)`` are orthogonal and of norm ``L̃``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from audit.methods.black_box import event_audit_from_samples
+from audit.protocols import PrivacyClaim, StreamPolicy, check_actions
+from audit.results import PrivacyAuditResult
+from reference._typing import FloatArray, IntArray
+from reference.rng import as_generator, as_seed_sequence, check_seed
+from reference.shariff_sheffet.linucb import LinUCB
+from reference.validation import check_in_range, check_int_at_least
+
+__all__ = [
+    "Algorithm1Policy",
+    "Stream",
+    "action_count_features",
+    "collect_transcripts",
+    "stream_audit",
+    "worst_case_streams",
+]
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A fixed input stream: per-day decision sets ``(K_t, d)`` and reward tables ``(K_t,)``."""
+
+    decision_sets: tuple[FloatArray, ...]
+    reward_tables: tuple[FloatArray, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.decision_sets) != len(self.reward_tables):
+            raise ValueError("decision_sets and reward_tables must have one entry per day")
+        for day, (arms, rewards) in enumerate(
+            zip(self.decision_sets, self.reward_tables, strict=True), start=1
+        ):
+            if arms.ndim != 2 or rewards.shape != (arms.shape[0],):
+                raise ValueError(
+                    f"day {day}: decision set must be (K, d) and reward table (K,), got "
+                    f"{arms.shape} and {rewards.shape}"
+                )
+
+    @property
+    def n(self) -> int:
+        """Number of days."""
+        return len(self.decision_sets)
+
+
+def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream]:
+    """The t-neighbouring pair of spec 003 §4.2.5 (module docstring), ``d = 2``, ``L = B̃ = 1``.
+
+    Reward tables of the other days are fixed ``±1`` draws (from ``seed``) with means
+    ``⟨θ, x⟩``, ``θ = (0.6, 0.3)``; they are identical in both streams.
+    """
+    n = check_int_at_least("n", n, 2)
+    t = check_int_at_least("t", t, 1)
+    if t >= n:
+        raise ValueError(
+            f"t must be in [1, n - 1] = [1, {n - 1}] so that later days exist, got {t}"
+        )
+    rng = as_generator(seed, "seed")
+    c = 1.0 / math.sqrt(2.0)
+    arms = np.array([[c, c], [c, -c]])
+    means = arms @ np.array([0.6, 0.3])
+    days_s: list[FloatArray] = []
+    days_sp: list[FloatArray] = []
+    rewards: list[FloatArray] = []
+    for day in range(1, n + 1):
+        if day == t:
+            days_s.append(np.array([[1.0, 0.0]]))
+            days_sp.append(np.array([[-1.0, 0.0]]))
+            rewards.append(np.array([1.0]))
+        else:
+            u = rng.uniform(-1.0, 1.0)
+            days_s.append(arms)
+            days_sp.append(arms)
+            rewards.append(np.where(u < means, 1.0, -1.0))
+    return Stream(tuple(days_s), tuple(rewards)), Stream(tuple(days_sp), tuple(rewards))
+
+
+class Algorithm1Policy:
+    """Algorithm 1 as a :class:`~audit.protocols.StreamPolicy`: a fresh :class:`LinUCB` per run.
+
+    ``factory(n, rng)`` builds the policy for a horizon ``n`` with mechanism generator ``rng``
+    (e.g. ``lambda n, rng: make_policy("gaussian", constants, n, 1/n, rng, privacy)``).
+    """
+
+    def __init__(self, factory: Callable[[int, np.random.Generator], LinUCB], label: str) -> None:
+        self.factory = factory
+        self.label = label
+
+    def run(
+        self, decision_sets: FloatArray, reward_tables: FloatArray, rng: np.random.Generator
+    ) -> IntArray:
+        n = len(decision_sets)
+        policy = self.factory(n, rng)
+        actions = np.zeros(n, dtype=np.int64)
+        for day, (arms, rewards) in enumerate(zip(decision_sets, reward_tables, strict=True)):
+            index = policy.select(arms)
+            policy.update(arms[index], float(rewards[index]))
+            actions[day] = index
+        return actions
+
+    def __repr__(self) -> str:
+        return f"Algorithm1Policy({self.label})"
+
+
+def action_count_features(num_arms: int) -> Callable[[FloatArray], FloatArray]:
+    """Features of a transcript of later actions: how often each arm index was chosen, and the
+    first later action (shape ``(runs, num_arms + 1)``)."""
+    num_arms = check_int_at_least("num_arms", num_arms, 1)
+
+    def features(actions: FloatArray) -> FloatArray:
+        a = np.asarray(actions, dtype=np.int64)
+        counts = np.stack([(a == k).sum(axis=1) for k in range(num_arms)], axis=1)
+        return np.column_stack([counts, a[:, 0]]).astype(np.float64)
+
+    return features
+
+
+def _transcripts(
+    policy: StreamPolicy, stream: Stream, t: int, seeds: list[np.random.SeedSequence]
+) -> FloatArray:
+    rows = []
+    for run, child in enumerate(seeds, start=1):
+        actions = check_actions(
+            policy.run(
+                stream.decision_sets,  # type: ignore[arg-type]
+                stream.reward_tables,  # type: ignore[arg-type]
+                np.random.default_rng(child),
+            ),
+            stream.decision_sets,
+            f"the actions {policy!r} returned on run {run}",
+        )
+        rows.append(actions[t:])  # days t+1..n (0-based index t onwards)
+    return np.asarray(rows, dtype=np.float64)
+
+
+def collect_transcripts(
+    policy: StreamPolicy, stream: Stream, stream_prime: Stream, t: int, *, runs: int, seed: int
+) -> tuple[FloatArray, FloatArray]:
+    """``runs`` transcripts (actions of days ``t + 1 .. n``) on each stream, mechanism seeds spawned
+    from ``seed``; checks that the streams are t-neighbours and that every run returns one valid
+    arm index per day (:func:`audit.protocols.check_actions`)."""
+    runs = check_int_at_least("runs", runs, 4)
+    seed = check_seed(seed)
+    t = check_int_at_least("t", t, 1)
+    if t >= stream.n:
+        raise ValueError(f"t must be in [1, n - 1] = [1, {stream.n - 1}], got {t}")
+    if stream.n != stream_prime.n:
+        raise ValueError("the two streams must have the same number of days")
+    for day in range(stream.n):
+        if day + 1 != t and not (
+            np.array_equal(stream.decision_sets[day], stream_prime.decision_sets[day])
+            and np.array_equal(stream.reward_tables[day], stream_prime.reward_tables[day])
+        ):
+            raise ValueError(f"streams must be t-neighbours (t={t}) but differ on day {day + 1}")
+    children = as_seed_sequence(seed).spawn(2 * runs)
+    return _transcripts(policy, stream, t, children[:runs]), _transcripts(
+        policy, stream_prime, t, children[runs:]
+    )
+
+
+def stream_audit(
+    policy: StreamPolicy,
+    stream: Stream,
+    stream_prime: Stream,
+    t: int,
+    claim: PrivacyClaim,
+    *,
+    runs: int,
+    seed: int,
+    name: str = "stream",
+    features: Callable[[FloatArray], FloatArray] | None = None,
+    confidence: float = 0.95,
+) -> PrivacyAuditResult:
+    """Black-box joint-DP audit: ``runs`` runs on each stream (mechanism seeds spawned from
+    ``seed``), observing the actions of days ``t + 1 .. n``.  ``claim`` must be made under the
+    ``"t_neighbouring"`` relation (Definition 1).
+
+    Every run's actions are checked before any statistic is computed
+    (:func:`audit.protocols.check_actions`): shape ``(n,)``, integer values (an integer dtype, or
+    floats that are all exact integers; fractions, NaN, infinities, booleans refused), each in
+    ``[0, K_t)`` for the ``K_t`` arms of its day.  ``ValueError`` names the run and the day.
+    """
+    t0 = time.perf_counter()
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    if claim.relation != "t_neighbouring":
+        raise ValueError(
+            "claim.relation must be 't_neighbouring' for streams that differ on one day, "
+            f"got {claim.relation!r}"
+        )
+    out_s, out_sp = collect_transcripts(policy, stream, stream_prime, t, runs=runs, seed=seed)
+    num_arms = max(int(a.shape[0]) for a in stream.decision_sets)
+    return event_audit_from_samples(
+        out_s,
+        out_sp,
+        claim,
+        name=name,
+        mechanism=repr(policy),
+        features=features if features is not None else action_count_features(num_arms),
+        confidence=confidence,
+        seed=check_seed(seed),
+        started=t0,
+    )

@@ -1,0 +1,557 @@
+"""Privacy and accuracy audits of Sajed & Sheffet (seed ``001_e325d761b5d52a74.txt``; spec 001 §6).
+
+This module holds the DP-SE audits and the battery (:func:`run_sajed_sheffet_battery`); the
+stopping-rule audits live in :mod:`audit.papers.sajed_sheffet.nas` and are re-exported here.
+
+Audited mechanisms (``reference.sajed_sheffet``):
+
+* Algorithm 1, DP-NAS (l. 67-79) and Algorithm 2, DP exponential NAS (l. 100-115): pure ε-DP
+  (Thm 3.1 l. 80-86, Cor. 3.2); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the halting
+  time (sparse vector, l. 86) and ε/2 for the release ``X̄_τ + L/τ``.
+* Algorithm 3, DP-SE (l. 195-218): pure ε-DP (Thm 4.1, l. 219; proof l. 225); the output is the sequence of
+  pulled arms, i.e. which arms are removed at the end of each epoch.
+
+Neighbouring pairs (one sample / one reward replaced within the support):
+
+* P-NAS-1 (spec §6.1): ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum differs by ``2R``
+  (the sensitivity) except at ``t = 1`` where ``|X_{1:1}|`` is the same.
+* P-SE-1 (spec §6.2): two arms, ``β = 1/2``; in epoch 1 arm 0 has all rewards 1 and arm 1 has sum
+  ``s`` (``x``) or ``s − 1`` (``x'``); later epochs are identical, so the transcript's law differs
+  only through epoch 1's elimination outcome (none / remove arm 0 / remove arm 1).
+
+Exact calculators (no Monte Carlo):
+
+* :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
+  numerical integration over the threshold noise ``B`` in log space (spec §6.1 "exact halting-time
+  pmf"): given ``B = b``, fresh query noises make the checks independent,
+  ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
+  ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
+* :func:`nas_exact_epsilon` -- the exact pure ε of the output ``(τ, μ̂)`` on a pair: given
+  ``τ = t``, ``μ̂ = X̄_t + L/t`` with ``L ~ Lap(σ₃)``, whose log-density ratio has supremum
+  ``|X_{1:t} − X'_{1:t}|/σ₃``; so ``ε = max_j max_± (±ln(p_j/p'_j) + Δ_j/σ₃)`` and
+  ``|ln(p/p')|`` for "not halted" (``∞`` without release noise when ``Δ_j > 0``).
+* :func:`dpse_two_arm_log_pmf` -- the epoch-1 elimination outcome of DP-SE with two arms:
+  ``P[remove arm 1] = G(θ − D)``, ``P[remove arm 0] = G(θ + D)`` with ``D = μ̄₀ − μ̄₁`` and
+  ``G`` the upper tail of the difference of two independent ``Lap(b)``:
+  ``G(y) = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0`` (spec §6.2).
+
+Each exact calculator is compared with the printed claim ``ε`` *and* with the exact ε of the correct
+mechanism on the same pair (the printed calibration has slack, e.g. the halting time of DP-NAS uses
+far less than ε/2 on P-NAS-1); a bug is *caught* when the exact guarantee is rejected.
+
+Black-box audits (:func:`audit.methods.black_box.event_audit_from_samples`, Clopper-Pearson on a
+sample-split event) run on the released outputs: the halting time, the release noise seen through
+``τ μ̂ − X'_{1:τ}``, and the pulled-arm sequence (epoch-1 outcome).  Broken variants
+(:data:`NAS_VARIANTS`, :data:`DPSE_VARIANTS`): ``A`` drawn once instead of fresh, ``σ₁, σ₂``
+``12R/ε → 4R/ε``, the final ``L`` forgotten; DP-SE noise one third too small, one Laplace draw shared
+by both arms; and ``noise_on="R_e"`` (more noise, l. 225; a calibration choice, not a bug).
+
+Accuracy (:class:`audit.methods.binomial.RunAuditResult`): the ``±α|μ|`` event of the stopping rule with
+failure probability ``≤ β`` (one-sided Clopper-Pearson), DP-SE's "best arm never eliminated"
+(``≤ β``), and calibration events with exactly known probabilities (two-sided exact binomial
+tests): ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (l. 88), and the exact halting-time pmf.
+
+:func:`run_sajed_sheffet_battery` runs everything with fixed seeds and applies Holm's correction
+(:func:`statsmodels.stats.multitest.multipletests`) over the privacy tests of correct mechanisms.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from statsmodels.stats.multitest import multipletests
+
+from audit.cases import AuditResult, Tagged, caught_by_exact_or_accuracy
+from audit.methods.binomial import RunAuditResult
+from audit.methods.black_box import Features, event_audit_from_samples
+from audit.papers.sajed_sheffet.nas import (
+    EXACT_TOLERANCE,
+    NAS_VARIANTS,
+    ExactNAS,
+    NASConfig,
+    NASVariant,
+    check_claims,
+    exact_audit_result,
+    halting_time_log_pmf,
+    max_abs_log_ratio,
+    nas_accuracy_audit,
+    nas_blackbox_audit,
+    nas_exact_audit,
+    nas_exact_epsilon,
+    nas_query_values,
+    nas_sample_outputs,
+    nas_sign_flip_pair,
+    nas_threshold_noise_calibration,
+    nas_worst_case_pair,
+)
+from audit.protocols import PrivacyClaim
+from audit.results import PrivacyAuditResult
+from reference._typing import FloatArray
+from reference.rng import SeedLike, as_generator, as_seed_sequence, child_seeds
+from reference.sajed_sheffet.bandits import simulate_dpse_bernoulli
+from reference.sajed_sheffet.constants import dpse_epoch_parameters
+from reference.validation import (
+    check_alpha,
+    check_array,
+    check_bool,
+    check_choice,
+    check_epsilon,
+    check_finite,
+    check_in_range,
+    check_instance,
+    check_int_at_least,
+    check_positive,
+)
+
+__all__ = [
+    "DPSE_VARIANTS",
+    "EXACT_TOLERANCE",
+    "NAS_VARIANTS",
+    "DPSEConfig",
+    "DPSEVariant",
+    "ExactNAS",
+    "NASConfig",
+    "NASVariant",
+    "SajedSheffetBattery",
+    "dpse_accuracy_audit",
+    "dpse_blackbox_audit",
+    "dpse_exact_audit",
+    "dpse_exact_epsilon",
+    "dpse_sample_outcomes",
+    "dpse_two_arm_log_pmf",
+    "exact_audit_result",
+    "halting_time_log_pmf",
+    "laplace_difference_log_tail",
+    "max_abs_log_ratio",
+    "nas_accuracy_audit",
+    "nas_blackbox_audit",
+    "nas_exact_audit",
+    "nas_exact_epsilon",
+    "nas_query_values",
+    "nas_sample_outputs",
+    "nas_sign_flip_pair",
+    "nas_threshold_noise_calibration",
+    "nas_worst_case_pair",
+    "run_sajed_sheffet_battery",
+    "tagged_results",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# DP-SE (Algorithm 3): two arms, one epoch
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DPSEConfig:
+    """P-SE-1 (spec §6.2): two arms, ``β = 1/2``, ``ε = 1``; epoch-1 sums ``r`` (arm 0) and ``s``
+    (arm 1, ``x``) versus ``s − 1`` (``x'``).
+
+    Default ``s = 384``: ``r = 445``, ``θ = 0.137331`` and ``(r − s)/r ≤ θ < (r − s + 1)/r``, so the
+    noiseless decision flips between the neighbours (a shared-noise bug is then deterministic and
+    distinguishable) and the "no elimination" outcome is likely under both (black-box power).
+    """
+
+    epsilon: float = 1.0
+    beta: float = 0.5
+    arm1_sum: int = 384
+
+    def __post_init__(self) -> None:
+        check_epsilon(self.epsilon)
+        check_alpha(self.beta, "beta")
+        check_int_at_least("arm1_sum", self.arm1_sum, 1)
+
+    @property
+    def rounds(self) -> int:
+        """``r_1 = ⌈R_1⌉`` for ``|S| = 2`` (Alg. 3 line 8)."""
+        return dpse_epoch_parameters(2, 1, self.beta, self.epsilon).rounds
+
+    @property
+    def threshold(self) -> float:
+        """``2h_1 + 2c_1`` (Alg. 3 line 20)."""
+        return dpse_epoch_parameters(2, 1, self.beta, self.epsilon).threshold
+
+
+@dataclass(frozen=True)
+class DPSEVariant:
+    """Algorithm 3's epoch-end release, correct or broken: the Laplace scale is
+    ``scale_factor/(ε·n)`` with ``n = r_e`` (``noise_on="r"``, line 17) or ``R_e``; ``shared_noise``
+    adds one Laplace draw to every arm (noise reused instead of independent)."""
+
+    name: str
+    scale_factor: float = 1.0
+    noise_on: Literal["r", "R_e"] = "r"
+    shared_noise: bool = False
+
+    def __post_init__(self) -> None:
+        check_positive("scale_factor", self.scale_factor)
+        check_choice("noise_on", self.noise_on, ("r", "R_e"))
+        check_bool("shared_noise", self.shared_noise)
+
+    def noise_scale(self, config: DPSEConfig) -> float:
+        params = dpse_epoch_parameters(2, 1, config.beta, config.epsilon, noise_on=self.noise_on)
+        return self.scale_factor * params.noise_scale
+
+
+DPSE_VARIANTS: dict[str, DPSEVariant] = {
+    "correct": DPSEVariant("correct"),
+    "noise_on_R_e": DPSEVariant("noise_on_R_e", noise_on="R_e"),
+    "noise_third": DPSEVariant("noise_third", scale_factor=1.0 / 3.0),
+    "shared_noise": DPSEVariant("shared_noise", shared_noise=True),
+}
+"""Correct DP-SE, the proof's ``Lap(1/(εR_e))`` (l. 225, more noise: not a bug), and two bugs."""
+
+
+def laplace_difference_log_tail(y: float, scale: float) -> float:
+    """``ln P[N₁ − N₂ > y]`` for independent ``N₁, N₂ ~ Lap(b)``: the density of the difference is
+    ``(1 + |z|/b) e^{−|z|/b}/(4b)``, so ``P[· > y] = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0`` and
+    ``1 − (2 − y/b) e^{y/b}/4`` for ``y < 0``."""
+    b = check_positive("scale", scale)
+    z = check_finite("y", y) / b
+    if z >= 0.0:
+        return math.log((2.0 + z) / 4.0) - z
+    return math.log1p(-(2.0 - z) * math.exp(z) / 4.0)
+
+
+def dpse_two_arm_log_pmf(config: DPSEConfig, variant: DPSEVariant, arm1_sum: int) -> FloatArray:
+    """``ln P`` of the epoch-1 outcomes ``(none, remove arm 0, remove arm 1)`` of Algorithm 3 with
+    two arms (lines 17-20): arm ``j`` is removed iff ``μ̃_max − μ̃_j > θ``; with ``D = μ̄₀ − μ̄₁``,
+    ``P[remove 1] = G(θ − D)`` and ``P[remove 0] = G(θ + D)`` (spec §6.2).  Shared noise: the
+    difference is noiseless and the outcome deterministic.
+
+    ``arm1_sum`` is arm 1's epoch-1 reward sum, an integer in ``[0, r₁]``."""
+    _check_case(config, variant)
+    r = config.rounds
+    arm1_sum = _check_sum(arm1_sum, r)
+    theta = config.threshold
+    d = (r - arm1_sum) / r
+    if variant.shared_noise:
+        pmf = np.array([float(abs(d) <= theta), float(-d > theta), float(d > theta)])
+        with np.errstate(divide="ignore"):
+            logs: FloatArray = np.log(pmf)
+        return logs
+    b = variant.noise_scale(config)
+    rm1 = laplace_difference_log_tail(theta - d, b)
+    rm0 = laplace_difference_log_tail(theta + d, b)
+    removed = math.exp(rm1) + math.exp(rm0)
+    # ``P[none]`` below the rounding of ``1 − P[remove]``: the interval form, in log space
+    none = math.log1p(-removed) if removed < 1.0 else _log_interval(-theta - d, theta - d, b)
+    return np.array([none, rm0, rm1])
+
+
+def _log_interval(low: float, high: float, scale: float) -> float:
+    """``ln P[low < N₁ − N₂ ≤ high]`` for an interval on one side of 0 (``low ≥ 0`` or
+    ``high ≤ 0``), from the tails of :func:`laplace_difference_log_tail` (symmetric law)."""
+    if high <= 0.0:
+        low, high = -high, -low
+    near, far = laplace_difference_log_tail(low, scale), laplace_difference_log_tail(high, scale)
+    if far >= near:
+        return -math.inf
+    return near + math.log1p(-math.exp(far - near))
+
+
+def _check_case(config: object, variant: object) -> None:
+    check_instance("config", config, DPSEConfig)
+    check_instance("variant", variant, DPSEVariant)
+
+
+def _check_sum(arm1_sum: int, rounds: int) -> int:
+    s = check_int_at_least("arm1_sum", arm1_sum, 0)
+    if s > rounds:
+        raise ValueError(f"arm1_sum must be in [0, r_1] = [0, {rounds}] (a reward sum), got {s}")
+    return s
+
+
+def dpse_exact_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
+    """Exact pure ε of DP-SE's pulled-arm sequence on P-SE-1 (the ratio of epoch 1's outcome; later
+    epochs see identical data)."""
+    _check_case(config, variant)
+    lp = dpse_two_arm_log_pmf(config, variant, config.arm1_sum)
+    lq = dpse_two_arm_log_pmf(config, variant, config.arm1_sum - 1)
+    return max_abs_log_ratio(lp, lq, np.zeros(3))
+
+
+def dpse_exact_audit(
+    config: DPSEConfig, variant: DPSEVariant, claims: Sequence[PrivacyClaim]
+) -> list[PrivacyAuditResult]:
+    """Exact audits of DP-SE's epoch-1 elimination decision on P-SE-1 against each claim."""
+    t0 = time.perf_counter()
+    _check_case(config, variant)
+    claims = check_claims(claims)
+    value = dpse_exact_epsilon(config, variant)
+    return [
+        exact_audit_result(
+            value,
+            claim,
+            name=f"dpse/{variant.name}/exact vs {claim.label}",
+            mechanism=f"DP-SE {variant.name}, P-SE-1, {config}",
+            started=t0,
+        )
+        for claim in claims
+    ]
+
+
+def dpse_sample_outcomes(
+    config: DPSEConfig,
+    variant: DPSEVariant,
+    arm1_sum: int,
+    rng: np.random.Generator | SeedLike,
+    size: int,
+) -> FloatArray:
+    """``size`` epoch-1 outcomes (0 none, 1 remove arm 0, 2 remove arm 1) of two-arm DP-SE.
+
+    Vectorised form of :func:`reference.sajed_sheffet.bandits.dpse_eliminate` (the tests check
+    that both agree, and that the reference policy's pulled-arm sequences follow
+    :func:`dpse_two_arm_log_pmf`); the released
+    pulled-arm sequence over ``T = 2r₁ + 2`` rounds is a bijective image of this outcome
+    (``(…, 0, 0)``, ``(…, 1, 1)``, ``(…, 0, 1)``).
+    """
+    rng = as_generator(rng)
+    _check_case(config, variant)
+    size = check_int_at_least("size", size, 1)
+    r = config.rounds
+    means = np.array([1.0, _check_sum(arm1_sum, r) / r])
+    b = variant.noise_scale(config)
+    noise = rng.laplace(0.0, b, (size, 1 if variant.shared_noise else 2))
+    noisy = means[None, :] + noise
+    removed = noisy.max(axis=1, keepdims=True) - noisy > config.threshold  # lines 19-20
+    return np.where(removed[:, 0], 1.0, np.where(removed[:, 1], 2.0, 0.0))
+
+
+def dpse_blackbox_audit(
+    config: DPSEConfig,
+    variant: DPSEVariant,
+    claims: Sequence[PrivacyClaim],
+    *,
+    samples: int,
+    seed: int,
+    confidence: float = 0.95,
+) -> list[PrivacyAuditResult]:
+    """Event audit of the pulled-arm sequence (epoch-1 outcome) on P-SE-1."""
+    _check_case(config, variant)
+    claims = check_claims(claims)
+    samples = check_int_at_least("samples", samples, 1)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    # child_seeds = SeedSequence(seed).spawn(2), without advancing a SeedSequence argument
+    rng_p, rng_q = (np.random.default_rng(s) for s in child_seeds(seed, 0, 2))
+    out_p = dpse_sample_outcomes(config, variant, config.arm1_sum, rng_p, samples)
+    out_q = dpse_sample_outcomes(config, variant, config.arm1_sum - 1, rng_q, samples)
+    onehot: Features = lambda o: np.stack([o == 0, o == 1, o == 2], axis=1).astype(np.float64)  # noqa: E731
+    return [
+        event_audit_from_samples(
+            out_p,
+            out_q,
+            claim,
+            name=f"dpse/{variant.name}/black_box_arms vs {claim.label}",
+            mechanism=f"DP-SE {variant.name}, P-SE-1",
+            features=onehot,
+            confidence=confidence,
+            seed=seed,
+        )
+        for claim in claims
+    ]
+
+
+def dpse_accuracy_audit(
+    means: Sequence[float],
+    *,
+    epsilon: float,
+    beta: float,
+    T: int,
+    runs: int,
+    seed: int,
+    confidence: float = 0.95,
+) -> RunAuditResult:
+    """ACC-SE-1 (proof of Lemma 4.2, l. 229-235: on the good event the best arm is never
+    eliminated): ``Pr[the best arm is ever eliminated] ≤ β`` over
+    ``runs`` runs of :func:`reference.sajed_sheffet.bandits.simulate_dpse_bernoulli` (unique best
+    arm).  Ratio ``1{best eliminated}·2`` (``> 1`` iff failed)."""
+    t0 = time.perf_counter()
+    mu = check_array("means", means, ndim=1)
+    if mu.size < 2:
+        raise ValueError(f"means must hold at least 2 arms, got {mu.size}")
+    best = int(np.argmax(mu))
+    rng = as_generator(seed, "seed")
+    runs = check_int_at_least("runs", runs, 1)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    failed = np.zeros(runs)
+    for i in range(runs):
+        run = simulate_dpse_bernoulli(mu, T, epsilon, beta, rng)
+        failed[i] = 2.0 if run.elimination_epoch[best] >= 0 else 0.0
+    return RunAuditResult.from_ratios(
+        "dpse/reference/best_arm_kept",
+        {"2 * 1{best arm eliminated}": failed},
+        beta,
+        confidence=confidence,
+        seed=seed,
+        started=t0,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The battery
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SajedSheffetBattery:
+    """All results of :func:`run_sajed_sheffet_battery`.
+
+    ``privacy`` holds the tests of *correct* mechanisms (Holm-corrected family, ``holm_reject``);
+    ``broken`` the same tests on broken variants (expected to reject; not part of the family);
+    ``accuracy`` the accuracy audits.
+    """
+
+    privacy: list[PrivacyAuditResult]
+    holm_pvalues: list[float]
+    holm_reject: list[bool]
+    broken: list[PrivacyAuditResult]
+    accuracy: list[RunAuditResult] = field(default_factory=list)
+
+    @property
+    def all_results(self) -> list[PrivacyAuditResult]:
+        return self.privacy + self.broken
+
+
+def _claims(printed: float, exact: float, label: str) -> tuple[PrivacyClaim, PrivacyClaim]:
+    return (
+        PrivacyClaim(printed, 0.0, label=f"printed {label}"),
+        PrivacyClaim(exact, 0.0, label="exact (correct mechanism)"),
+    )
+
+
+def run_sajed_sheffet_battery(
+    *,
+    seed: int = 2026,
+    samples: int = 200_000,
+    family_alpha: float = 0.05,
+    accuracy_runs: int = 400,
+    black_box: bool = True,
+) -> SajedSheffetBattery:
+    """Run the Sajed & Sheffet battery (module docstring) with fixed seeds.
+
+    Every correct mechanism is tested against its printed claim and its exact ε on the worst-case
+    pair; broken variants against both claims too.  Holm's step-down correction at
+    ``family_alpha`` over the correct-mechanism tests bounds the family-wise false-alarm rate by
+    ``family_alpha`` (exact tests have p-values 0/1 and cannot raise false alarms).
+    """
+    seeds = [int(s) for s in as_seed_sequence(seed).generate_state(16)]
+    samples = check_int_at_least("samples", samples, 1)
+    family_alpha = check_in_range("family_alpha", family_alpha, 0.0, 1.0)
+    accuracy_runs = check_int_at_least("accuracy_runs", accuracy_runs, 1)
+    black_box = check_bool("black_box", black_box)
+    conf = 1.0 - family_alpha
+    nas1 = NASConfig(rule="exponential", cap=12)
+    nas4 = NASConfig(rule="exponential", cap=9, alpha=0.9, beta=0.9)
+    alg1 = NASConfig(rule="every_step", cap=64)
+    alg1_flip = NASConfig(rule="every_step", cap=401, alpha=0.9, beta=0.9)
+    setups = [  # (configuration, pair, run the black-box audits)
+        (nas1, nas_worst_case_pair(nas1), True),
+        (nas4, nas_sign_flip_pair(nas4, 7), True),
+        (alg1, nas_worst_case_pair(alg1), False),
+        (alg1_flip, nas_sign_flip_pair(alg1_flip, 400, 0.25), False),
+    ]
+    se = DPSEConfig()
+    se_claims = _claims(se.epsilon, dpse_exact_epsilon(se, DPSE_VARIANTS["correct"]), "eps")
+
+    claims = []
+    for cfg, pair, _ in setups:
+        correct = nas_exact_epsilon(pair.x, pair.x_prime, cfg)
+        claims.append(
+            (
+                _claims(cfg.epsilon, correct.epsilon, "eps"),
+                _claims(cfg.epsilon / 2.0, correct.halting_epsilon, "eps/2"),
+            )
+        )
+
+    def nas_tests(v: NASVariant, s: int) -> list[PrivacyAuditResult]:
+        res: list[PrivacyAuditResult] = []
+        for k, ((cfg, pair, sampled), (out_claims, halt_claims)) in enumerate(
+            zip(setups, claims, strict=True)
+        ):
+            exact = nas_exact_epsilon(pair.x, pair.x_prime, cfg, v)
+            res += nas_exact_audit(cfg, v, out_claims, pair, exact=exact)
+            res += nas_exact_audit(cfg, v, halt_claims, pair, part="halting", exact=exact)
+            if not (sampled and black_box):
+                continue
+            res += nas_blackbox_audit(
+                cfg, v, halt_claims, pair, samples=samples, seed=s + 2 * k, confidence=conf
+            )
+            if k == 0:
+                res += nas_blackbox_audit(
+                    cfg,
+                    v,
+                    out_claims,
+                    pair,
+                    samples=samples,
+                    seed=s + 1,
+                    view="release",
+                    confidence=conf,
+                )
+        return res
+
+    def se_tests(v: DPSEVariant, s: int) -> list[PrivacyAuditResult]:
+        res = dpse_exact_audit(se, v, se_claims)
+        if black_box:
+            res += dpse_blackbox_audit(se, v, se_claims, samples=samples, seed=s, confidence=conf)
+        return res
+
+    privacy = nas_tests(NAS_VARIANTS["correct"], seeds[0])
+    privacy += se_tests(DPSE_VARIANTS["correct"], seeds[1])
+    privacy += se_tests(DPSE_VARIANTS["noise_on_R_e"], seeds[2])
+    broken: list[PrivacyAuditResult] = []
+    for i, name in enumerate(("A_drawn_once", "noise_12R_to_4R", "L_forgotten")):
+        broken += nas_tests(NAS_VARIANTS[name], seeds[3 + i])
+    for i, name in enumerate(("noise_third", "shared_noise")):
+        broken += se_tests(DPSE_VARIANTS[name], seeds[6 + i])
+    pvals = np.array([max(r.p_value, 1e-300) for r in privacy])
+    reject, adjusted, _, _ = multipletests(pvals, alpha=family_alpha, method="holm")
+    accuracy = [
+        nas_accuracy_audit(nas1, 0.5, runs=accuracy_runs, seed=seeds[8], confidence=conf),
+        nas_accuracy_audit(
+            nas1,
+            0.5,
+            runs=accuracy_runs,
+            seed=seeds[9],
+            variant=NAS_VARIANTS["c_dropped"],
+            confidence=conf,
+        ),
+        dpse_accuracy_audit(
+            [0.9, 0.4, 0.65, 0.775, 0.8375],
+            epsilon=1.0,
+            beta=0.5,
+            T=10**6,
+            runs=accuracy_runs,
+            seed=seeds[10],
+            confidence=conf,
+        ),
+    ]
+    return SajedSheffetBattery(
+        privacy=privacy,
+        holm_pvalues=[float(p) for p in adjusted],
+        holm_reject=[bool(r) for r in reject],
+        broken=broken,
+        accuracy=accuracy,
+    )
+
+
+def tagged_results(seed: int, quick: bool) -> list[Tagged]:
+    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers`): every result,
+    tagged with the broken variant it runs (``"dp_exp_nas/A_drawn_once"`` from the result
+    ``"dp_exp_nas/A_drawn_once/P-NAS-4/..."``) and whether its rejection catches it."""
+    battery = run_sajed_sheffet_battery(
+        seed=seed, samples=40_000 if quick else 200_000, accuracy_runs=100 if quick else 400
+    )
+
+    def bug(name: str) -> str:
+        return "/".join(name.split("/")[:2])
+
+    tagged: list[tuple[AuditResult, str | None]] = [(r, None) for r in battery.privacy]
+    tagged += [(r, bug(r.name)) for r in battery.broken]
+    tagged += [(r, None if "/reference/" in r.name else bug(r.name)) for r in battery.accuracy]
+    return [(r, b, caught_by_exact_or_accuracy(r, b)) for r, b in tagged]

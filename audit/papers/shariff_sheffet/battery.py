@@ -1,0 +1,749 @@
+"""The default privacy-audit battery, the bug zoo runner, and their reports.
+
+:func:`run_privacy_battery` audits the Shariff & Sheffet mechanisms -- per-node mechanisms, the
+whole tree (node-level view) and Algorithm 1 end to end on t-neighbouring streams -- against both
+the printed claim and the exact guarantee of the correct mechanism, with Holm's family-wise
+correction over all tests (:func:`statsmodels.stats.multitest.multipletests`).  It also reports
+the *slack* of each printed calibration: the exact ε at the claimed δ next to the claimed ε.
+
+:func:`run_zoo` measures the audit's power (detection rate on each deliberately broken mechanism)
+and its false-alarm rate (on each correct mechanism) over independent repetitions, with
+Clopper–Pearson bounds on both rates.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from statsmodels.stats.multitest import multipletests
+from tqdm.auto import tqdm
+
+from audit.mechanisms import NodeViewMechanism, SymmetricGaussianMatrixMechanism, gaussian_mu
+from audit.methods.billboard import RedrawingTree, billboard_audit
+from audit.methods.binomial import RunAuditResult
+from audit.methods.black_box import event_audit_from_samples
+from audit.methods.scaling import ScalingFit
+from audit.methods.stream import (
+    Algorithm1Policy,
+    action_count_features,
+    collect_transcripts,
+    worst_case_streams,
+)
+from audit.methods.white_box import gaussian_epsilon
+from audit.papers.shariff_sheffet.accuracy import regularizer_accuracy_audit
+from audit.papers.shariff_sheffet.cases import (
+    DELTA_STAR,
+    LossCase,
+    TreeConfig,
+    gaussian_tree_case,
+    laplace_case,
+    privacy_zoo,
+    wishart_exact_epsilon,
+    wishart_tree_case,
+)
+from audit.papers.shariff_sheffet.regret import (
+    regret_containment_audit,
+    regret_scaling_in_n,
+    regret_scaling_in_privacy,
+)
+from audit.papers.shariff_sheffet.theorems import (
+    TreeSourceSpec,
+    confidence_ellipsoid_audit,
+    proof_failure_rate,
+    regularizer_run_audit,
+)
+from audit.protocols import PrivacyClaim
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.stats import clopper_pearson
+from reference.files import atomic_savefig, atomic_write_text, write_json
+from reference.noise import WishartNoise
+from reference.rng import as_seed_sequence
+from reference.shariff_sheffet.bounds import (
+    wishart_shifted_bounds,
+)
+from reference.shariff_sheffet.regularizers import (
+    VARIANTS,
+    PrivacyParameters,
+    ProblemConstants,
+    Variant,
+    regularizer_spec,
+)
+from reference.shariff_sheffet.simulation import make_policy
+from reference.tree import TreeAggregator
+from reference.validation import check_in_range, check_int_at_least
+
+__all__ = [
+    "BatteryConfig",
+    "BatteryReport",
+    "SlackRow",
+    "ZooRow",
+    "quick_accuracy_audits",
+    "run_billboard_zoo",
+    "run_privacy_battery",
+    "run_zoo",
+    "shift_forgotten_audit",
+    "slack_table",
+]
+
+
+@dataclass(frozen=True)
+class BatteryConfig:
+    """Budget and seeds of the default battery (defaults run in about a minute on 2 cores)."""
+
+    tree: TreeConfig = field(default_factory=TreeConfig)
+    white_box_samples: int = 200_000
+    black_box_samples: int = 200_000
+    stream_n: int = 16
+    stream_runs: int = 1000
+    accuracy_runs: int = 30
+    family_alpha: float = 0.05
+    seed: int = 2026
+
+    def __post_init__(self) -> None:
+        check_int_at_least("white_box_samples", self.white_box_samples, 100)
+        check_int_at_least("black_box_samples", self.black_box_samples, 100)
+        check_int_at_least("stream_n", self.stream_n, 2)
+        check_int_at_least("stream_runs", self.stream_runs, 4)
+        check_int_at_least("accuracy_runs", self.accuracy_runs, 3)
+        check_in_range("family_alpha", self.family_alpha, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class SlackRow:
+    """Exact ε of a correct mechanism at a δ, next to the printed claim."""
+
+    mechanism: str
+    n: int
+    d: int
+    claimed_epsilon: float
+    claimed_delta: float
+    delta: float
+    exact_epsilon: float
+    exact_is_upper_bound: bool
+
+
+@dataclass
+class BatteryReport:
+    """All results of one battery run, with Holm-adjusted p-values and the slack table."""
+
+    config: BatteryConfig
+    results: list[PrivacyAuditResult]
+    holm_pvalues: list[float]
+    holm_reject: list[bool]
+    slack: list[SlackRow]
+    runtime_seconds: float
+    accuracy: list[RunAuditResult] = field(default_factory=list)
+    scaling: list[ScalingFit] = field(default_factory=list)
+
+    @property
+    def violations(self) -> list[str]:
+        """Names of the privacy tests rejected after the family-wise correction, of the
+        accuracy and regret audits that rejected their theorem, and of inconsistent scaling fits."""
+        privacy = [r.name for r, rej in zip(self.results, self.holm_reject, strict=True) if rej]
+        accuracy = [a.name for a in self.accuracy if a.violation]
+        return privacy + accuracy + [f.name for f in self.scaling if not f.consistent]
+
+    def to_dict(self) -> dict[str, Any]:
+        tests = []
+        for r, p_adj, rej in zip(self.results, self.holm_pvalues, self.holm_reject, strict=True):
+            row = r.to_dict()
+            row["holm_p_value"] = p_adj
+            row["family_violation"] = rej
+            tests.append(row)
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": "privacy_battery",
+            "config": to_jsonable(self.config),
+            "family_wise": {"method": "holm", "alpha": self.config.family_alpha},
+            "verdict": "VIOLATION" if self.violations else "pass",
+            "violations": self.violations,
+            "tests": tests,
+            "slack": to_jsonable(self.slack),
+            "accuracy": to_jsonable(self.accuracy),
+            "regret_scaling": to_jsonable(self.scaling),
+            "runtime_seconds": self.runtime_seconds,
+        }
+
+    def summary_table(self) -> str:
+        """A Markdown table of the results."""
+        lines = [
+            "| test | method | claim (ε, δ) | ε lower bound | δ(ε_claim) [lower, upper] | p | Holm p | verdict |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for r, p_adj, rej in zip(self.results, self.holm_pvalues, self.holm_reject, strict=True):
+            d = r.delta_at_claim
+            dtext = (
+                f"{d.delta_estimate:.3g} [{d.delta_lower:.3g}, {d.delta_upper:.3g}]" if d else "–"
+            )
+            lines.append(
+                f"| {r.name} | {r.method} | ({r.claim.epsilon:.4g}, {r.claim.delta:.3g}) "
+                f"{r.claim.label} | {r.epsilon_lower_bound:.4g} | {dtext} | {r.p_value:.3g} | "
+                f"{p_adj:.3g} | {'**VIOLATION**' if rej else 'pass'} |"
+            )
+        return "\n".join(lines)
+
+    def slack_markdown(self) -> str:
+        lines = [
+            "| mechanism | n | d | claimed (ε, δ) | δ | exact ε at δ |",
+            "|---|---|---|---|---|---|",
+        ]
+        for s in self.slack:
+            bound = "≤ " if s.exact_is_upper_bound and s.exact_epsilon > 0 else ""
+            lines.append(
+                f"| {s.mechanism} | {s.n:.3g} | {s.d} | ({s.claimed_epsilon:g}, {s.claimed_delta:g}) "
+                f"| {s.delta:g} | {bound}{s.exact_epsilon:.4g} |"
+            )
+        return "\n".join(lines)
+
+    def accuracy_markdown(self) -> str:
+        """A Markdown table of the accuracy audits (failing runs and slack quantiles)."""
+        lines = [
+            "| audit | failing runs | nominal rate | CP bounds | slack (1%, 50%, 99% of ratio to bound) | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
+        for a in self.accuracy:
+            slack = "; ".join(
+                f"{k}: {q[0]:.3g}, {q[1]:.3g}, {q[2]:.3g}" for k, q in a.slack.items()
+            )
+            lines.append(
+                f"| {a.name} | {a.failures}/{a.runs} | {a.nominal_failure_rate:.3g} | "
+                f"[{a.failure_rate_lower:.3g}, {a.failure_rate_upper:.3g}] | {slack} | "
+                f"{'**VIOLATION**' if a.violation else 'pass'} |"
+            )
+        return "\n".join(lines)
+
+    def scaling_markdown(self) -> str:
+        """A Markdown table of the regret scaling fits."""
+        lines = [
+            "| fit | slope vs theorem's form (CI) | p(slope > 1) | bare power exponent | theorem's exponent | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
+        for f in self.scaling:
+            lines.append(
+                f"| {f.name} | {f.slope:.3f} [{f.ci_low:.3f}, {f.ci_high:.3f}] | "
+                f"{f.pvalue_above_one:.3g} | {f.bare_power_exponent:.3f} | {f.theorem_exponent} | "
+                f"{'pass' if f.consistent else '**INCONSISTENT**'} |"
+            )
+        return "\n".join(lines)
+
+    def write(self, out: Path) -> None:
+        """Write ``report.json``, ``report.md`` and ``privacy_curves.png`` into ``out``."""
+        out.mkdir(parents=True, exist_ok=True)
+        write_json(out / "report.json", self.to_dict(), indent=2)
+        verdict = "VIOLATION" if self.violations else "pass"
+        md = [
+            "# privonline privacy audit battery",
+            "",
+            f"Verdict: **{verdict}** (Holm, family-wise α = {self.config.family_alpha}); "
+            f"{len(self.results)} tests in {self.runtime_seconds:.1f} s; seed {self.config.seed}.",
+            "",
+            "Each mechanism is audited against the paper's printed claim and against the exact "
+            f'guarantee of the correct mechanism at δ* = {DELTA_STAR:g} ("exact").',
+            "",
+            self.summary_table(),
+            "",
+            "## Slack of the printed calibrations",
+            "",
+            self.slack_markdown(),
+            "",
+            "## Accuracy and regret against the theorems (quick)",
+            "",
+            self.accuracy_markdown(),
+            "",
+            self.scaling_markdown(),
+            "",
+            "![privacy curves](privacy_curves.png)",
+            "",
+        ]
+        atomic_write_text(out / "report.md", "\n".join(md))
+        _plot_curves(self.results, out / "privacy_curves.png")
+
+
+def _plot_curves(results: list[PrivacyAuditResult], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = [r for r in results if r.curve and "exact" in r.claim.label]
+    if not curves:
+        return
+    cols = min(3, len(curves))
+    rows = math.ceil(len(curves) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
+    for ax, r in zip(axes.ravel(), curves, strict=False):
+        eps = np.array([p.epsilon for p in r.curve])
+        ax.plot(eps, [p.delta_estimate for p in r.curve], label="estimated δ(ε)")
+        ax.fill_between(
+            eps,
+            [p.delta_lower for p in r.curve],
+            [p.delta_upper for p in r.curve],
+            alpha=0.3,
+            label=f"{r.confidence:.0%} bounds",
+        )
+        ax.plot([r.claim.epsilon], [r.claim.delta], "rx", label="exact claim")
+        ax.set_yscale("log")
+        ax.set_ylim(
+            bottom=max(
+                1e-6,
+                min(p.delta_estimate for p in r.curve if p.delta_estimate > 0)
+                if any(p.delta_estimate > 0 for p in r.curve)
+                else 1e-6,
+            )
+        )
+        ax.set_xlabel("ε")
+        ax.set_ylabel("δ")
+        ax.set_title(r.name.split(" vs ")[0], fontsize=9)
+        ax.legend(fontsize=7)
+    for ax in axes.ravel()[len(curves) :]:
+        ax.axis("off")
+    fig.tight_layout()
+    atomic_savefig(fig, path, dpi=110)
+    plt.close(fig)
+
+
+# --------------------------------------------------------------------------------------------
+# slack
+# --------------------------------------------------------------------------------------------
+
+
+def slack_table(configs: list[TreeConfig] | None = None) -> list[SlackRow]:
+    """Exact ε at δ ∈ {claimed δ, 1e-3, 1e-5} for the Gaussian tree (closed form) and at
+    δ ∈ {claimed δ, 1e-3} for the Wishart tree (a Monte-Carlo upper bound), per configuration.
+
+    Default configurations: the spec's tiny one (n = 1000, d = 2) and the paper's D.2 one
+    (n = 5·10⁷, d = 5), both at ε = 1, δ = 0.1.
+    """
+    configs = configs or [TreeConfig(), TreeConfig(n=5 * 10**7, d=5)]
+    rows: list[SlackRow] = []
+    for c in configs:
+        x, xp = c.replacement_difference()
+        mu = math.sqrt(c.used_nodes) * gaussian_mu(x - xp, c.sigma)
+        for delta in (c.delta, 1e-3, 1e-5):
+            rows.append(
+                SlackRow(
+                    "gaussian tree",
+                    c.n,
+                    c.d,
+                    c.epsilon,
+                    c.delta,
+                    delta,
+                    gaussian_epsilon(mu, delta),
+                    False,
+                )
+            )
+        for delta in (c.delta, 1e-3):
+            rows.append(
+                SlackRow(
+                    "wishart tree",
+                    c.n,
+                    c.d,
+                    c.epsilon,
+                    c.delta,
+                    delta,
+                    wishart_exact_epsilon(c.k, c.p, c.used_nodes, delta=delta, samples=400_000),
+                    True,
+                )
+            )
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# the battery
+# --------------------------------------------------------------------------------------------
+
+
+def _node_view_feature(difference: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """Black-box feature of the node view: ``Σ_j ⟨O_j, D⟩`` (the direction of the pair)."""
+
+    def feature(outputs: np.ndarray) -> np.ndarray:
+        return np.asarray(np.einsum("snij,ij->s", outputs, difference), dtype=np.float64)
+
+    return feature
+
+
+def _stream_tests(config: BatteryConfig, seed: int, confidence: float) -> list[PrivacyAuditResult]:
+    n, t = config.stream_n, 1
+    stream_tree = TreeConfig(n=n, d=2, epsilon=config.tree.epsilon, delta=config.tree.delta)
+    x, xp = stream_tree.replacement_difference()
+    mu = math.sqrt(stream_tree.used_nodes) * gaussian_mu(x - xp, stream_tree.sigma)
+    exact_eps: dict[str, float] = {
+        "gaussian": gaussian_epsilon(mu, DELTA_STAR),
+        "wishart": wishart_exact_epsilon(stream_tree.k, stream_tree.p, stream_tree.used_nodes),
+    }
+    exact_eps["wishart_unshifted"] = exact_eps["wishart"]
+    constants = ProblemConstants(d=2)
+    privacy = PrivacyParameters(config.tree.epsilon, config.tree.delta)
+    s, sp = worst_case_streams(n, t)
+    out: list[PrivacyAuditResult] = []
+    variants: tuple[Variant, ...] = ("gaussian", "wishart", "wishart_unshifted")
+    for i, variant in enumerate(variants):
+
+        def factory(h: int, rng: np.random.Generator, v: Variant = variant) -> Any:
+            return make_policy(v, constants, h, 1.0 / h, rng, privacy)
+
+        policy = Algorithm1Policy(factory, f"Algorithm 1, {variant}, n={n}")
+        trans, trans_p = collect_transcripts(
+            policy, s, sp, t, runs=config.stream_runs, seed=seed + i
+        )
+        claims = [
+            PrivacyClaim(privacy.epsilon, privacy.delta, "t_neighbouring", "printed (ε, δ)"),
+            PrivacyClaim(
+                exact_eps[variant], DELTA_STAR, "t_neighbouring", f"exact at δ={DELTA_STAR:g}"
+            ),
+        ]
+        for claim in claims:
+            out.append(
+                event_audit_from_samples(
+                    trans,
+                    trans_p,
+                    claim,
+                    name=f"algorithm1_{variant}_stream vs {claim.label}",
+                    mechanism=repr(policy),
+                    features=action_count_features(2),
+                    confidence=confidence,
+                    seed=seed + i,
+                )
+            )
+    return out
+
+
+def run_privacy_battery(
+    config: BatteryConfig | None = None, *, progress: bool = True
+) -> BatteryReport:
+    """Run the default battery (module docstring)."""
+    config = config or BatteryConfig()
+    t0 = time.perf_counter()
+    confidence = 1.0 - config.family_alpha
+    tree = config.tree
+    seeds = np.random.SeedSequence(config.seed).generate_state(32)
+    cases: list[LossCase] = [
+        gaussian_tree_case(
+            tree, name="gaussian_node", description="Gaussian node, paper σ_noise", per_node=True
+        ),
+        wishart_tree_case(
+            tree, name="wishart_node", description=f"Wishart node, paper k={tree.k}", per_node=True
+        ),
+        gaussian_tree_case(
+            tree,
+            name="gaussian_tree",
+            description=f"Gaussian tree, node view of leaf 1 ({tree.used_nodes} nodes)",
+        ),
+        wishart_tree_case(
+            tree,
+            name="wishart_tree",
+            description=f"Wishart tree, node view of leaf 1 ({tree.used_nodes} nodes)",
+        ),
+        laplace_case(name="laplace"),
+    ]
+    jobs: list[Callable[[], list[PrivacyAuditResult]]] = []
+    for i, case in enumerate(cases):
+
+        def white_box(case: LossCase = case, s: int = int(seeds[i])) -> list[PrivacyAuditResult]:
+            return case.audit_claims(
+                [case.printed, case.exact],
+                samples=config.white_box_samples,
+                seed=s,
+                confidence=confidence,
+            )
+
+        jobs.append(white_box)
+
+    def black_box_gaussian() -> list[PrivacyAuditResult]:
+        x, xp = tree.replacement_difference()
+        mech = NodeViewMechanism(
+            SymmetricGaussianMatrixMechanism(tree.p, tree.sigma), tree.used_nodes
+        )
+        rng_p, rng_q = (
+            np.random.default_rng(s) for s in np.random.SeedSequence(int(seeds[20])).spawn(2)
+        )
+        out_p = mech.sample(x, rng_p, config.black_box_samples)
+        out_q = mech.sample(xp, rng_q, config.black_box_samples)
+        exact = cases[2].exact
+        return [
+            event_audit_from_samples(
+                out_p,
+                out_q,
+                claim,
+                name=f"gaussian_tree_black_box vs {claim.label}",
+                mechanism=repr(mech),
+                features=_node_view_feature(x - xp),
+                confidence=confidence,
+                seed=int(seeds[20]),
+            )
+            for claim in (cases[2].printed, exact)
+        ]
+
+    def black_box_laplace() -> list[PrivacyAuditResult]:
+        case = cases[4]
+        rng = np.random.default_rng(int(seeds[21]))
+        scale = 1.0 / tree.epsilon
+        out_p = rng.laplace(0.0, scale, size=config.black_box_samples)
+        out_q = 1.0 + rng.laplace(0.0, scale, size=config.black_box_samples)
+        return [
+            event_audit_from_samples(
+                out_p,
+                out_q,
+                case.printed,
+                name="laplace_black_box vs printed pure ε",
+                mechanism=case.description,
+                confidence=confidence,
+                seed=int(seeds[21]),
+            )
+        ]
+
+    def billboard() -> list[PrivacyAuditResult]:
+        return [
+            billboard_audit(
+                TreeAggregator,
+                seed=int(seeds[23]),
+                name="gaussian_tree_billboard",
+                confidence=confidence,
+                replicates=max(1000, config.black_box_samples // 20),
+            )
+        ]
+
+    jobs += [
+        billboard,
+        black_box_gaussian,
+        black_box_laplace,
+        lambda: _stream_tests(config, int(seeds[22]), confidence),
+    ]
+    results: list[PrivacyAuditResult] = []
+    for job in tqdm(jobs, disable=not progress, desc="privacy audits"):
+        results.extend(job())
+    # accuracy (7 tests) and regret (4 containment + 2 scaling): one Bonferroni family
+    family_confidence = 1.0 - config.family_alpha / 13.0
+    accuracy = quick_accuracy_audits(
+        seed=int(seeds[24]), runs=config.accuracy_runs, confidence=family_confidence
+    )
+    containment, scaling = quick_regret_audits(
+        seed=int(seeds[25]), runs=config.accuracy_runs, confidence=family_confidence
+    )
+    pvals = np.array([max(r.p_value, 1e-300) for r in results])
+    reject, adjusted, _, _ = multipletests(pvals, alpha=config.family_alpha, method="holm")
+    return BatteryReport(
+        config=config,
+        results=results,
+        holm_pvalues=[float(p) for p in adjusted],
+        holm_reject=[bool(r) for r in reject],
+        slack=slack_table(),
+        runtime_seconds=time.perf_counter() - t0,
+        accuracy=accuracy + containment,
+        scaling=scaling,
+    )
+
+
+def quick_regret_audits(
+    *, seed: int, runs: int = 30, confidence: float = 0.99
+) -> tuple[list[RunAuditResult], list[ScalingFit]]:
+    """Theorem 5 containment at n = 500 (d = 3, K = 9, Δ = 0.1) for the four variants, ``runs``
+    runs each; the non-private regret along runs of n = 2000 fitted against Theorem 5's form
+    (``max(4, runs // 2)`` runs); and the tight Gaussian variant's private excess regret over
+    ``ε ∈ {0.5, …, 8}`` at n = 3000 against Theorem 6's private term (``max(4, runs // 3)`` runs);
+    each test at ``confidence``."""
+    privacy = PrivacyParameters(1.0, 0.1)
+    children = as_seed_sequence(seed).generate_state(6)
+    containment = [
+        regret_containment_audit(
+            variant,
+            d=3,
+            num_arms=9,
+            gap=0.1,
+            n=500,
+            runs=runs,
+            seed=int(children[i]),
+            privacy=None if variant == "nonprivate" else privacy,
+            confidence=confidence,
+        )
+        for i, variant in enumerate(VARIANTS)
+    ]
+    scaling = regret_scaling_in_n(
+        "nonprivate",
+        d=3,
+        num_arms=9,
+        gap=0.1,
+        n=2000,
+        runs=max(4, runs // 2),
+        seed=int(children[4]),
+        confidence=confidence,
+    )
+    in_epsilon = regret_scaling_in_privacy(
+        "gaussian",
+        epsilons=(0.5, 1.0, 2.0, 4.0, 8.0),
+        d=3,
+        num_arms=9,
+        gap=0.1,
+        n=3000,
+        runs=max(4, runs // 3),
+        seed=int(children[5]),
+        calibration="tight",
+        confidence=confidence,
+    )
+    return containment, [scaling, in_epsilon]
+
+
+def quick_accuracy_audits(
+    *, seed: int, runs: int = 30, family_alpha: float = 0.05, confidence: float | None = None
+) -> list[RunAuditResult]:
+    """Definition 3 over whole runs (n = 32, α = 0.5) for the three private sources and the
+    Prop. 4 ellipsoid (n = 60, α = 0.1, ``runs // 3`` runs) for all four variants.  The seven
+    binomial tests run at ``confidence`` (default ``1 − family_alpha/7``, Bonferroni)."""
+    if confidence is None:
+        confidence = 1.0 - family_alpha / 7.0
+    n, alpha, d = 32, 0.5, 2
+    constants = ProblemConstants(d=d)
+    privacy = PrivacyParameters(1.0, 0.1)
+    out: list[RunAuditResult] = []
+    children = as_seed_sequence(seed).generate_state(8)
+    private: tuple[Variant, ...] = ("gaussian", "wishart", "wishart_unshifted")
+    for i, variant in enumerate(private):
+        _, claimed = regularizer_spec(variant, constants, n, alpha, privacy)
+        out.append(
+            regularizer_run_audit(
+                TreeSourceSpec.of_variant(variant, constants, n, alpha, privacy),
+                claimed,
+                n,
+                proof_failure_rate(variant, alpha),
+                runs=runs,
+                seed=int(children[i]),
+                name=f"definition3_run_{variant}",
+                confidence=confidence,
+            )
+        )
+    variants: tuple[Variant, ...] = ("nonprivate", *private)
+    for i, variant in enumerate(variants):
+        out.append(
+            confidence_ellipsoid_audit(
+                variant,
+                d=d,
+                num_arms=4,
+                gap=0.1,
+                n=60,
+                alpha=0.1,
+                runs=max(1, runs // 3),
+                seed=int(children[3 + i]),
+                privacy=privacy,
+                confidence=confidence,
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the zoo
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ZooRow:
+    """Detection counts of one case over ``reps`` independent audits (``rejected_printed`` is
+    ``None`` for cases that have no printed claim, such as the scaled billboard setting)."""
+
+    name: str
+    description: str
+    broken: bool
+    reps: int
+    rejected_exact: int
+    rejected_printed: int | None
+    rate_exact_lower: float
+    rate_exact_upper: float
+
+    @property
+    def rate_exact(self) -> float:
+        return self.rejected_exact / self.reps
+
+
+def run_zoo(
+    *,
+    reps: int = 60,
+    samples: int = 100_000,
+    seed: int = 11,
+    confidence: float = 0.95,
+    cases: list[LossCase] | None = None,
+    progress: bool = False,
+) -> list[ZooRow]:
+    """Audit every zoo case ``reps`` times (independent seeds) against its exact and printed claims.
+
+    ``rate_exact_lower``/``upper`` are 95% one-sided Clopper–Pearson bounds on the rejection rate
+    (power for broken cases, false-alarm rate for correct ones).
+    """
+    reps = check_int_at_least("reps", reps, 1)
+    rows: list[ZooRow] = []
+    root = as_seed_sequence(seed)
+    for case, child in zip(
+        cases or privacy_zoo(), root.spawn(len(cases or privacy_zoo())), strict=True
+    ):
+        rep_seeds = child.generate_state(reps)
+        hits_exact = hits_printed = 0
+        for s in tqdm(rep_seeds, disable=not progress, desc=case.name, leave=False):
+            claims = [case.exact] if case.printed == case.exact else [case.exact, case.printed]
+            results = case.audit_claims(
+                claims, samples=samples, seed=int(s), confidence=confidence, curve=False
+            )
+            hits_exact += int(results[0].violation)
+            hits_printed += int(results[-1].violation)
+        low, _ = clopper_pearson(hits_exact, reps, 0.05)
+        _, high = clopper_pearson(hits_exact, reps, 0.05)
+        rows.append(
+            ZooRow(
+                case.name, case.description, case.broken, reps, hits_exact, hits_printed, low, high
+            )
+        )
+    return rows
+
+
+def shift_forgotten_audit(
+    config: TreeConfig | None = None, *, releases: int = 200, seed: int = 5, forget: bool = True
+) -> RunAuditResult:
+    """The "shift forgotten" bug: the shifted-Wishart bounds of Prop. 9 claimed for a release whose
+    ``−cI`` shift was not applied.  Audited through the accuracy event (Definition 3): the bounds
+    are evaluated at ``α = 0.5`` so the nominal per-release failure rate is testable
+    (``3α/4n`` with the paper's union bound, R-ACCT)."""
+    c = config or TreeConfig()
+    alpha = 0.5
+    bounds = wishart_shifted_bounds(c.d, c.m, c.k, c.L_tilde, c.n, alpha)
+    noise = WishartNoise(c.p, c.k, c.L_tilde**2)
+    return regularizer_accuracy_audit(
+        noise,
+        c.m,
+        c.d,
+        bounds,
+        3.0 * alpha / (4.0 * c.n),
+        releases=releases,
+        seed=seed,
+        name="wishart_shift_forgotten" if forget else "wishart_shifted",
+        shift=0.0 if forget else None,
+    )
+
+
+def run_billboard_zoo(*, reps: int = 60, seed: int = 12, progress: bool = False) -> list[ZooRow]:
+    """Power against the "node noise redrawn at each use" bug, and false alarms on the correct
+    tree, through the billboard audit (:mod:`audit.methods.billboard`); same bounds as :func:`run_zoo`."""
+    reps = check_int_at_least("reps", reps, 1)
+    rows: list[ZooRow] = []
+    cases: list[tuple[str, str, bool, Any]] = [
+        ("tree_billboard", "correct tree, billboard view (n=256, μ=0.5)", False, TreeAggregator),
+        (
+            "tree_node_noise_redrawn",
+            "tree that redraws node noise at every release",
+            True,
+            RedrawingTree,
+        ),
+    ]
+    for child, (name, description, broken, factory) in zip(
+        as_seed_sequence(seed).spawn(len(cases)), cases, strict=True
+    ):
+        hits = 0
+        for s in tqdm(child.generate_state(reps), disable=not progress, desc=name, leave=False):
+            hits += int(billboard_audit(factory, seed=int(s), name=name).violation)
+        low, _ = clopper_pearson(hits, reps, 0.05)
+        _, high = clopper_pearson(hits, reps, 0.05)
+        rows.append(ZooRow(name, description, broken, reps, hits, None, low, high))
+    return rows
