@@ -1,7 +1,7 @@
 """Nox sessions for privonline.
 
 * ``nox -s tests``      -- the test suite (pytest + hypothesis); fails loudly if no test is collected.
-* ``nox -s typecheck``  -- ``mypy --strict`` on reference, audit and tests.
+* ``nox -s typecheck``  -- ``mypy --strict`` on reference, audit, tests and examples.
 * ``nox -s lint``       -- ``ruff check`` and ``ruff format --check``.
 * ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
 * ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
@@ -34,7 +34,7 @@ def tests(session: nox.Session) -> None:
 def typecheck(session: nox.Session) -> None:
     """``mypy --strict`` on the packages and the tests."""
     session.install("-e", ".[dev]")
-    session.run("mypy", "--strict", "reference", "audit", "tests")
+    session.run("mypy", "--strict", "reference", "audit", "tests", "examples")
 
 
 @nox.session(python=PYTHON)

@@ -1,4 +1,4 @@
-"""``privonline check`` on the two worked third-party examples in ``tests/third_party``."""
+"""``privonline check`` on the worked third-party examples of the ``examples`` package."""
 
 from __future__ import annotations
 
@@ -10,14 +10,12 @@ import pytest
 from audit import check
 from audit.cli import main as privonline_main
 
-TESTS = str(Path(__file__).resolve().parent)
-CLAIM = ["--epsilon", "1", "--delta", "0.1", "--path", TESTS]
+REPO = str(Path(__file__).resolve().parents[1])  # the folder that holds the examples package
+CLAIM = ["--epsilon", "1", "--delta", "0.1", "--path", REPO]
 
 
 def test_a_correct_third_party_policy_passes(tmp_path: Path) -> None:
-    code = privonline_main(
-        ["check", "third_party.good_policy:policy", *CLAIM, "--out", str(tmp_path)]
-    )
+    code = privonline_main(["check", "examples.good_policy:policy", *CLAIM, "--out", str(tmp_path)])
     assert code == 0
     report = json.loads((tmp_path / "check.json").read_text())
     assert report["verdict"] == "pass" and report["kind"] == "third_party_check"
@@ -28,7 +26,7 @@ def test_a_correct_third_party_policy_passes(tmp_path: Path) -> None:
 def test_a_planted_privacy_bug_fails_the_check(tmp_path: Path) -> None:
     # the privacy switch is ignored: no noise, ridge 1 -- the joint-DP audit rejects (1, 0.1)
     code = privonline_main(
-        ["check", "third_party.buggy_policy:policy", *CLAIM, "--out", str(tmp_path)]
+        ["check", "examples.buggy_policy:policy", *CLAIM, "--out", str(tmp_path)]
     )
     assert code == 1
     report = json.loads((tmp_path / "check.json").read_text())
@@ -41,9 +39,9 @@ def test_a_planted_privacy_bug_fails_the_check(tmp_path: Path) -> None:
     ("target", "message"),
     [
         ("no_colon", "target must be 'module:attribute'"),
-        ("third_party.missing_module:policy", "cannot be imported"),
-        ("third_party.good_policy:nothing", "has no attribute 'nothing'"),
-        ("third_party.good_policy:math", "must satisfy audit.protocols.StreamPolicy"),
+        ("examples.missing_module:policy", "cannot be imported"),
+        ("examples.good_policy:nothing", "has no attribute 'nothing'"),
+        ("examples.good_policy:math", "must satisfy audit.protocols.StreamPolicy"),
     ],
 )
 def test_bad_targets_are_reported(
@@ -58,10 +56,10 @@ def test_third_party_mechanisms_are_checked_white_box(
     target: str, code: int, tmp_path: Path
 ) -> None:
     # σ = √(2 ln(1.25/δ)) meets (1, 1e-5); σ/4 has true δ(1) ≈ 0.27.  White box, 200k samples.
-    args = ["check", f"third_party.mechanisms:{target}", "--pair", "third_party.mechanisms:pair"]
+    args = ["check", f"examples.mechanisms:{target}", "--pair", "examples.mechanisms:pair"]
     assert (
         privonline_main(
-            [*args, *CLAIM[:2], "--delta", "1e-5", "--path", TESTS, "--out", str(tmp_path)]
+            [*args, *CLAIM[:2], "--delta", "1e-5", "--path", REPO, "--out", str(tmp_path)]
         )
         == code
     )
@@ -71,7 +69,7 @@ def test_third_party_mechanisms_are_checked_white_box(
 
 
 def test_a_mechanism_needs_a_pair(capsys: pytest.CaptureFixture[str]) -> None:
-    assert privonline_main(["check", "third_party.mechanisms:good", *CLAIM]) == 2
+    assert privonline_main(["check", "examples.mechanisms:good", *CLAIM]) == 2
     assert "pair must name a NeighbouringPair" in capsys.readouterr().err
 
 
@@ -81,7 +79,7 @@ def test_a_mechanism_needs_a_pair(capsys: pytest.CaptureFixture[str]) -> None:
 def test_claim_flags_are_checked_when_the_command_line_is_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
 ) -> None:
-    argv = ["third_party.good_policy:policy", "--path", "tests", "--epsilon", "1", "--delta", "0.1"]
+    argv = ["examples.good_policy:policy", "--path", REPO, "--epsilon", "1", "--delta", "0.1"]
     argv += [flag, value, "--out", str(tmp_path / "never")]
     with pytest.raises(SystemExit) as exc:
         check.main(argv)

@@ -32,7 +32,7 @@ import audit.papers.zhou_tan.reproduce as zt
 from audit.cli import main as privonline_main
 
 REPO = Path(__file__).resolve().parent.parent
-TESTS = str(Path(__file__).resolve().parent)
+EXAMPLES_ROOT = str(REPO)  # the folder that holds the examples package
 INF = math.inf
 
 
@@ -103,7 +103,7 @@ def test_every_file_is_written_through_reference_files() -> None:
 # Every command: bad flags and bad output folders are refused before any work
 # ------------------------------------------------------------------------------------------------
 
-CHECK = ["check", "third_party.good_policy:policy", "--path", TESTS, "--epsilon", "1",
+CHECK = ["check", "examples.good_policy:policy", "--path", EXAMPLES_ROOT, "--epsilon", "1",
          "--delta", "0.1"]  # fmt: skip
 REPRODUCE = {
     "reproduce": ["reproduce"],
@@ -338,11 +338,11 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
     "check mechanism": (
         _cli(
             "check",
-            "third_party.mechanisms:good",
+            "examples.mechanisms:good",
             "--pair",
-            "third_party.mechanisms:pair",
+            "examples.mechanisms:pair",
             "--path",
-            TESTS,
+            EXAMPLES_ROOT,
             "--epsilon",
             "1",
             "--delta",

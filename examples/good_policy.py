@@ -6,7 +6,7 @@ independently in plain numpy: its own tree over the ``(d+1)×(d+1)`` Gram matric
 ``2Υ`` and Proposition 4's ``β_t``.  Only the paper's constants are taken from privonline.
 It satisfies :class:`audit.protocols.StreamPolicy`, so ``privonline check`` can audit it::
 
-    privonline check third_party.good_policy:policy --path tests --epsilon 1 --delta 0.1
+    privonline check examples.good_policy:policy --path . --epsilon 1 --delta 0.1
 """
 
 from __future__ import annotations
