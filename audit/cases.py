@@ -1,20 +1,42 @@
-"""Audit cases and what their verdicts count for.
+"""Audit cases, one runner, and what their verdicts count for.
 
-A battery runs each case's tests and tags every result with the deliberately broken variant it
-runs (``None`` for a correct mechanism) and whether its rejection counts as catching that bug
-(:data:`Tagged`).  A bug counts as caught by a test of the *exact* claim (the guarantee the correct
-mechanism has), never by a test of the printed claim alone, or by an accuracy test
-(:func:`caught_by_exact_or_accuracy`).  Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
+An :class:`AuditCase` is one mechanism with a role -- ``"correct"``, ``"paper_calibration"`` (the
+paper's own calibration, which may not meet its printed claim: an erratum) or ``"broken"`` (a
+deliberately planted bug) -- and the tester that audits it.  :func:`run_cases` gives every case a
+seed derived from its *name* (:func:`reference.rng.named_seed`), so adding, removing or reordering
+cases never moves another case's draws; corrects the privacy tests of correct cases as one family
+with an explicit :class:`~audit.familywise.FamilyWise` strategy; and judges every other test at its
+own level.  A bug counts as caught only by a test of the *exact* claim (the guarantee of the correct
+mechanism) or by an accuracy test, never by the printed claim alone.
+Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 
 from __future__ import annotations
 
-from typing import TypeAlias
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
 
+import numpy as np
+
+from audit.familywise import FamilyWise
 from audit.methods.binomial import RunAuditResult
-from audit.results import PrivacyAuditResult
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from reference.rng import SeedLike, as_seed_sequence, named_seed
+from reference.validation import check_callable, check_choice
 
-__all__ = ["AuditResult", "Tagged", "caught_by_exact_or_accuracy"]
+__all__ = [
+    "ROLES",
+    "AuditCase",
+    "AuditResult",
+    "CaseReport",
+    "CaseRow",
+    "Role",
+    "Tagged",
+    "caught_by_exact_or_accuracy",
+    "run_cases",
+]
 
 AuditResult: TypeAlias = PrivacyAuditResult | RunAuditResult
 """The result of one test: a privacy test or a binomial (accuracy) test."""
@@ -23,6 +45,9 @@ Tagged: TypeAlias = tuple[AuditResult, str | None, bool]
 """A result, the broken variant it runs (``None``: a correct mechanism), and whether its rejection
 counts as catching that variant."""
 
+Role: TypeAlias = Literal["correct", "paper_calibration", "broken"]
+ROLES: tuple[Role, ...] = ("correct", "paper_calibration", "broken")
+
 
 def caught_by_exact_or_accuracy(result: AuditResult, bug: str | None) -> bool:
     """Whether rejecting ``result`` catches ``bug``: an accuracy test, or a privacy test of the
@@ -30,3 +55,144 @@ def caught_by_exact_or_accuracy(result: AuditResult, bug: str | None) -> bool:
     if bug is None:
         return False
     return not isinstance(result, PrivacyAuditResult) or result.claim.label.startswith("exact")
+
+
+@dataclass(frozen=True)
+class AuditCase:
+    """One mechanism under audit and its tester.
+
+    Attributes:
+        name: unique within a run; the case's seed is derived from it.
+        role: ``"correct"``, ``"paper_calibration"`` or ``"broken"``.
+        run: the tester: given the case's seed, it draws and returns its test results.
+        bug: the planted bug (``"broken"``) or the erratum (``"paper_calibration"``); ``None`` for
+            a correct mechanism.
+        counts_for_power: whether a result's rejection catches the bug (default
+            :func:`caught_by_exact_or_accuracy`).
+    """
+
+    name: str
+    role: Role
+    run: Callable[[np.random.SeedSequence], Sequence[AuditResult]]
+    bug: str | None = None
+    counts_for_power: Callable[[AuditResult, str | None], bool] = caught_by_exact_or_accuracy
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        check_choice("role", self.role, ROLES)
+        check_callable("run", self.run)
+        if (self.role == "correct") != (self.bug is None):
+            raise ValueError(
+                f"case {self.name!r}: bug must be None for a correct case and name the bug or "
+                f"erratum otherwise (role {self.role!r}, bug {self.bug!r})"
+            )
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One test of one case, with its final verdict.
+
+    ``rejected`` is the family-wise verdict for the privacy tests of correct cases and the test's
+    own verdict otherwise; ``in_family`` says which.
+    """
+
+    case: str
+    role: Role
+    bug: str | None
+    name: str
+    kind: Literal["privacy", "accuracy"]
+    p_value: float | None
+    rejected: bool
+    in_family: bool
+    counts_for_power: bool
+    result: AuditResult = field(repr=False)
+
+
+@dataclass
+class CaseReport:
+    """Every row of a run, the strategy, the root seed and the runtime."""
+
+    rows: list[CaseRow]
+    strategy: FamilyWise
+    seed: int | None
+    runtime_seconds: float
+
+    @property
+    def false_alarms(self) -> list[str]:
+        """Tests of correct cases that were rejected."""
+        return [f"{r.case}: {r.name}" for r in self.rows if r.role == "correct" and r.rejected]
+
+    def bugs(self) -> dict[str, bool]:
+        """Every bug or erratum and whether one of its power tests rejected."""
+        caught: dict[str, bool] = {}
+        for r in self.rows:
+            if r.bug is not None:
+                caught[r.bug] = caught.get(r.bug, False) or (r.counts_for_power and r.rejected)
+        return caught
+
+    @property
+    def missed(self) -> list[str]:
+        """Bugs none of whose power tests rejected."""
+        return [bug for bug, hit in self.bugs().items() if not hit]
+
+    @property
+    def verdict(self) -> Literal["pass", "FAIL"]:
+        """``"pass"`` when no correct case is rejected and every bug is caught."""
+        return "FAIL" if self.false_alarms or self.missed else "pass"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready report (``schema_version``)."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": "audit_cases",
+            "family_wise": {"method": self.strategy.method, "alpha": self.strategy.alpha},
+            "verdict": self.verdict,
+            "false_alarms": self.false_alarms,
+            "missed": self.missed,
+            "bugs": [{"bug": b, "caught": hit} for b, hit in self.bugs().items()],
+            "rows": [{k: v for k, v in to_jsonable(r).items() if k != "result"} for r in self.rows],
+            "results": [to_jsonable(r.result) for r in self.rows],
+            "seed": self.seed,
+            "runtime_seconds": self.runtime_seconds,
+        }
+
+
+def run_cases(cases: Sequence[AuditCase], *, seed: SeedLike, strategy: FamilyWise) -> CaseReport:
+    """Run every case with its name-derived seed and judge the results (module docstring)."""
+    t0 = time.perf_counter()
+    root = as_seed_sequence(seed)
+    names = [c.name for c in cases]
+    if len(set(names)) != len(names):
+        raise ValueError(f"case names must be distinct, got {names}")
+    drawn: list[tuple[AuditCase, AuditResult]] = []
+    for case in cases:
+        results = list(case.run(named_seed(root, case.name)))
+        for r in results:
+            if not isinstance(r, PrivacyAuditResult | RunAuditResult):
+                raise ValueError(f"case {case.name!r} returned {r!r:.80}, not an audit result")
+        drawn += [(case, r) for r in results]
+    family = [
+        (j, float(r.p_value))
+        for j, (case, r) in enumerate(drawn)
+        if case.role == "correct" and isinstance(r, PrivacyAuditResult)
+    ]
+    rejected = strategy.reject([p for _, p in family])
+    verdicts = {j: bool(rej) for (j, _), rej in zip(family, rejected, strict=True)}
+    rows = [
+        CaseRow(
+            case=case.name,
+            role=case.role,
+            bug=case.bug,
+            name=r.name,
+            kind="privacy" if isinstance(r, PrivacyAuditResult) else "accuracy",
+            p_value=float(r.p_value) if isinstance(r, PrivacyAuditResult) else None,
+            rejected=verdicts.get(j, bool(r.violation)),
+            in_family=j in verdicts,
+            counts_for_power=case.bug is not None and case.counts_for_power(r, case.bug),
+            result=r,
+        )
+        for j, (case, r) in enumerate(drawn)
+    ]
+    entropy = root.entropy if isinstance(root.entropy, int) else None
+    return CaseReport(rows, strategy, entropy, time.perf_counter() - t0)

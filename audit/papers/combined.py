@@ -19,11 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from statsmodels.stats.multitest import multipletests
-
 import audit.papers as registry
 from audit.cases import AuditResult
+from audit.familywise import Holm
 from audit.methods.binomial import RunAuditResult
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from reference.files import atomic_write_text, write_json
@@ -183,11 +181,8 @@ def run_paper_audits(
         for j, (_, r, bug, _) in enumerate(collected)
         if bug is None and isinstance(r, PrivacyAuditResult)
     ]
-    holm: dict[int, bool] = {}
-    if correct_privacy:
-        pvals = np.array([max(r.p_value, 1e-300) for _, r in correct_privacy])
-        reject, _, _, _ = multipletests(pvals, alpha=family_alpha, method="holm")
-        holm = {j: bool(rej) for (j, _), rej in zip(correct_privacy, reject, strict=True)}
+    reject = Holm(family_alpha).reject([r.p_value for _, r in correct_privacy])
+    holm = {j: rej for (j, _), rej in zip(correct_privacy, reject, strict=True)}
     rows = [
         PaperRow(
             paper=paper,

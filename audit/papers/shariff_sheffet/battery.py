@@ -3,7 +3,7 @@
 :func:`run_privacy_battery` audits the Shariff & Sheffet mechanisms -- per-node mechanisms, the
 whole tree (node-level view) and Algorithm 1 end to end on t-neighbouring streams -- against both
 the printed claim and the exact guarantee of the correct mechanism, with Holm's family-wise
-correction over all tests (:func:`statsmodels.stats.multitest.multipletests`).  It also reports
+correction over all tests (:class:`audit.familywise.Holm`).  It also reports
 the *slack* of each printed calibration: the exact ε at the claimed δ next to the claimed ε.
 
 :func:`run_zoo` measures the audit's power (detection rate on each deliberately broken mechanism)
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from statsmodels.stats.multitest import multipletests
 from tqdm.auto import tqdm
 
+from audit.familywise import Holm
 from audit.mechanisms import NodeViewMechanism, SymmetricGaussianMatrixMechanism, gaussian_mu
 from audit.methods.billboard import RedrawingTree, billboard_audit
 from audit.methods.binomial import RunAuditResult
@@ -526,13 +526,12 @@ def run_privacy_battery(
     containment, scaling = quick_regret_audits(
         seed=int(seeds[25]), runs=config.accuracy_runs, confidence=family_confidence
     )
-    pvals = np.array([max(r.p_value, 1e-300) for r in results])
-    reject, adjusted, _, _ = multipletests(pvals, alpha=config.family_alpha, method="holm")
+    family = Holm(config.family_alpha).decide([r.p_value for r in results])
     return BatteryReport(
         config=config,
         results=results,
-        holm_pvalues=[float(p) for p in adjusted],
-        holm_reject=[bool(r) for r in reject],
+        holm_pvalues=family.adjusted,
+        holm_reject=family.reject,
         slack=slack_table(),
         runtime_seconds=time.perf_counter() - t0,
         accuracy=accuracy + containment,
