@@ -320,7 +320,7 @@ def _exact_expected_pseudo_regret(N: int, eta: float, gamma: float, losses: Floa
 
 
 def test_exp2_exact_expected_regret_respects_lemma44() -> None:
-    # Lemma 4.4 (l. 339-343) with y = l (no noise), exact expectation over the arm draws:
+    # Lemma 4.4 with y = l (no noise), exact expectation over the arm draws:
     # E[Regret] <= 2 gamma T + ln N / eta + eta E[sum_t sum_i p_t(i) l_hat_t(i)^2], and the last
     # expectation equals sum_t sum_i l_t(i)^2 (spec §3.9).
     N, T = 2, 10

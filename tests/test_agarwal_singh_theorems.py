@@ -111,7 +111,7 @@ def test_thm41_calibrations_and_validation() -> None:
         thm41_parameters(2, 10**4, 1.0, preset="tuned")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="Delta_B must be <= 2B"):
         lemma42_laplace_scale(1.0, 1.0, 3.0)
-    # paper expression by hand (l. 359 + bad event 1)
+    # paper expression by hand (Sec. 4.1 + bad event 1)
     N, T, eta, gamma, lam = 3, 1000, 0.01, 0.1, 2.0
     hand = (
         math.log(N) / eta

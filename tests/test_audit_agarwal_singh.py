@@ -354,7 +354,7 @@ def _exp2_arm_sequence_law(
     """Exact law ``P[i_1, i_2, i_3]`` of the arms of Alg. 4 + Alg. 5 (``N = 2``, uniform ``μ``,
     fresh ``Lap(λ)`` noise) on losses ``l_1 = first``, ``l_2 = second``, by midpoint quadrature
     over ``Z_1(i_1)`` and ``Z_2(i_2)`` (the only noise the arms depend on), derived from
-    Alg. 5 l. 271-274 independently of the reference: ``p_1 = (½, ½)``; the log-weight of arm
+    Alg. 5 independently of the reference: ``p_1 = (½, ½)``; the log-weight of arm
     ``i`` drops by ``η y_t/p_t(i)`` when ``i`` is played; ``p_t(0) = (1 − γ) expit(w_0 − w_1) +
     γ/2``.  Grid: step ``h`` on ``[−tail·λ, tail·λ]``, weights normalised; at ``h = 0.02`` it
     agrees with ``h = 0.002`` to about ``10⁻⁵`` for ``η = 20``."""

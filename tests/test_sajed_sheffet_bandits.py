@@ -1,6 +1,6 @@
 """Tests of ``reference.sajed_sheffet.bandits``: environment, DP-SE (Algorithm 3), its non-private
 limit, the Bernoulli fast path, guess-and-double, UCB1, DP-UCB and the run loop (Sajed & Sheffet,
-Sec. 4-5, l. 195-218 and l. 304).
+Sec. 4-5).
 
 Checks:
 
@@ -49,7 +49,7 @@ T_PAPER = 50_000_000
 
 
 def instance(name: str, K: int) -> list[float]:
-    """Sec. 5 instances (l. 304): C1 equal gaps, C2 linear, C3 convex, C4 concave quadratic."""
+    """Sec. 5 instances: C1 equal gaps, C2 linear, C3 convex, C4 concave quadratic."""
     i = np.arange(1, K + 1, dtype=np.float64)
     means: np.ndarray
     if name == "C1":
@@ -64,7 +64,7 @@ def instance(name: str, K: int) -> list[float]:
 
 
 def test_instances_match_the_paper() -> None:
-    # l. 304: the K = 5 means are printed in the paper
+    # Sec. 5: the K = 5 means are printed in the paper
     assert instance("C2", 5) == pytest.approx([0.75, 0.625, 0.5, 0.375, 0.25])
     assert instance("C3", 5) == pytest.approx([0.75, 0.53125, 0.375, 0.28125, 0.25])
     assert instance("C4", 5) == pytest.approx([0.75, 0.71875, 0.625, 0.46875, 0.25])

@@ -231,7 +231,7 @@ def test_thm34_by_hand() -> None:
     eps=st.floats(1e-3, 1e3),
 )
 def test_thm34_proof_chain(R: float, frac: float, alpha: float, beta: float, eps: float) -> None:
-    """β · e^{6εn·αμ/R} = √β < 1/2, and 1 − √β − β > 1/4 (proof of Thm 3.4, l. 167-173)."""
+    """β · e^{6εn·αμ/R} = √β < 1/2, and 1 − √β − β > 1/4 (proof of Thm 3.4)."""
     mu = frac * R
     n = bd.thm34_sample_size(R, mu, alpha, beta, eps)
     _, _, tv = bd.thm34_two_point_laws(R, mu, alpha)

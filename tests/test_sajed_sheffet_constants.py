@@ -1,7 +1,7 @@
 """Tests of ``reference.sajed_sheffet.constants`` (Sajed & Sheffet, Algorithms 1-3 and DP-UCB).
 
-Sources: the paper ``/work/shared/seeds/001_e325d761b5d52a74.txt`` (Alg. 1 l. 67-79, Alg. 2
-l. 100-115, Alg. 3 l. 195-216) and the spec ``/work/shared/specs/001_private_mab_stopping.md``
+Sources: the paper ``/work/shared/seeds/001_e325d761b5d52a74.txt`` (Alg. 1, Alg. 2
+ , Alg. 3) and the spec ``/work/shared/specs/001_private_mab_stopping.md``
 (golden tables of §9 and §3 A3 -- computed by the spec author, independently of this code).
 
 Checks: hand computations with :mod:`math`; the spec's golden values (``rel = 1e-6``); the
@@ -209,7 +209,7 @@ def test_non_private_limit() -> None:
     eps=st.floats(1e-4, 1e4),
 )
 def test_lemma42_h_and_c_below_gap_over_8(S: int, e: int, beta: float, eps: float) -> None:
-    """Proof of Lemma 4.2 (l. 231-233): R_e makes h_e < Δ_e/8 and c_e < Δ_e/8.
+    """Proof of Lemma 4.2: R_e makes h_e < Δ_e/8 and c_e < Δ_e/8.
 
     Strict because of the ``+1`` in R_e; for epochs so late that ``R_e > 2^53`` the ``+1`` is lost in
     floating point and equality can occur (hence ``e ≤ 15`` here: ``R_e < 10^13``).

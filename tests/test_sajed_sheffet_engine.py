@@ -1,9 +1,9 @@
 """Tests of ``reference.sajed_sheffet.engine``: the replicate-vectorised DP-SE and DP-UCB engines
-(Sajed & Sheffet, Algorithm 3 l. 195-218 and the Sec. 5 DP-UCB baseline, l. 300-312).
+(Sajed & Sheffet, Algorithm 3 and the Sec. 5 DP-UCB baseline).
 
 Checks:
 
-* the Sec. 5 instances against the means printed in the paper (l. 306) and spec §7, and their
+* the Sec. 5 instances against the means printed in the paper and spec §7, and their
   defining shape (endpoints 0.75/0.25, linear/convex/concave second differences);
 * DP-SE: every replicate equals the reference fast path :func:`simulate_dpse_bernoulli` on the
   same seed -- pulls, elimination rounds and epochs and final regret bit for bit -- with rows of

@@ -86,7 +86,7 @@ def test_rank_one_updates_match_batch_with_repeats() -> None:
 
 
 def test_lemma5_variance_from_feature_map() -> None:
-    """σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}, φ(x) = K^{1/2}e_x, V_t = Φ_tᵀΦ_t + λI (l. 612)."""
+    """σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}, φ(x) = K^{1/2}e_x, V_t = Φ_tᵀΦ_t + λI (Lemma 5)."""
     rng = np.random.default_rng(2)
     K = _K(30)
     root = finite_feature_map(K)
@@ -202,7 +202,7 @@ def test_truncate() -> None:
 )
 @PROPS
 def test_ata_row_norms(t: int, m: int, lam: float, alpha: float) -> None:
-    """‖u_i‖₂ ≤ 1 and ‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))} (Lemma 12 of [7], l. 755)."""
+    """‖u_i‖₂ ≤ 1 and ‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))} (Lemma 12 of [7], App. D.3)."""
     rng = np.random.default_rng(t * 100 + m)
     Phi = rng.normal(size=(t, m)) * rng.uniform(0.1, 3.0)
     U, V = rb.ata_rows(Phi, lam)

@@ -1,7 +1,7 @@
 """Tests of ``reference.zhou_tan.schedules`` and ``reference.zhou_tan.bounds``.
 
-Sources: the paper ``/work/shared/seeds/002_073f5552147145e6.txt`` (Thm 2 l. 165, Alg. 2
-l. 187–190, Thm 4 l. 262, Cor. 1 l. 324, Thm 1 l. 94–96, App. A/D) and the fixture table of spec
+Sources: the paper ``/work/shared/seeds/002_073f5552147145e6.txt`` (Thm 2, Alg. 2
+ , Thm 4, Cor. 1, Thm 1, App. A/D) and the fixture table of spec
 §2.7 (an independent computation by the spec author).  Hand derivations are written out in each
 test with :mod:`math`; exponents of the ``O``/``Ω`` brackets are checked by finite differences of
 ``log`` against the exponents derived by hand (spec §3.9).
@@ -238,7 +238,7 @@ def test_eq18_and_delta_conditions() -> None:
 )
 @PROPS
 def test_eq12_reward_law_mean_and_moment(alpha: float, v: float, frac: float, fpos: float) -> None:
-    Delta = frac * 0.5 * v ** (1 / (1 + alpha))  # Δ ≤ ½ v^{1/(1+α)} (l. 442)
+    Delta = frac * 0.5 * v ** (1 / (1 + alpha))  # Δ ≤ ½ v^{1/(1+α)} (App. A.2)
     f = fpos * 2 * Delta  # |f| ≤ 2Δ (A.1)
     val, prob = bd.lower_bound_reward_law(f, Delta, v, alpha)
     assert 0.0 <= prob <= 1.0
@@ -254,7 +254,7 @@ def test_eq12_reward_law_mean_and_moment(alpha: float, v: float, frac: float, fp
 )
 @PROPS
 def test_lemma4_nonprivate_kl_step(alpha: float, v: float, frac: float, fpos: float) -> None:
-    """Under Lemma 4's Δ condition, p ≤ ½ and −ln(1 − p) ≤ 2(2Δ/v)^{1/α}|f| (l. 509)."""
+    """Under Lemma 4's Δ condition, p ≤ ½ and −ln(1 − p) ≤ 2(2Δ/v)^{1/α}|f| (App. A.4)."""
     Delta = frac * bd.lemma4_delta_max(v, alpha)
     f = fpos * 2 * Delta
     _, p = bd.lower_bound_reward_law(f, Delta, v, alpha)
@@ -291,7 +291,7 @@ def test_duchi_inequality_on_laplace_two_point_laws(eps: float, p: float) -> Non
 
 
 def test_function_class_width_and_count() -> None:
-    """App. A.1 (l. 420–428): w formulas by hand; M = ⌊(1/w)^d⌋ vs ⌊1/w⌋^d (spec T-22)."""
+    """App. A.1: w formulas by hand; M = ⌊(1/w)^d⌋ vs ⌊1/w⌋^d (spec T-22)."""
     B, Delta, ell, d, h0, zb = 2.0, 1e-3, 0.2, 2, 0.7, 1.3
     w = bd.lower_bound_width_se(B, Delta, ell, d, h0, zb)
     assert w == pytest.approx(
@@ -326,7 +326,7 @@ def test_lemma4_kl_bound_formula() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The bump function h of App. A.1 (l. 424): h(x) = ∫ H(ξ) e^{2πi⟨x,ξ⟩} dξ,
+# The bump function h of App. A.1: h(x) = ∫ H(ξ) e^{2πi⟨x,ξ⟩} dξ,
 # H(z) = exp(−1/(1 − ‖z‖²)) 1{‖z‖ ≤ 1}.  The independent computations below never call the
 # Hankel/Bessel path: Cartesian trapezoid sums (spectrally accurate, H is C^∞ with compact
 # support), QUADPACK's Fourier-weighted rule (QAWO) for the d = 3 sine transform, and Parseval.
@@ -435,7 +435,7 @@ def test_bump_h0_is_integral_of_H(d: int) -> None:
 
 @pytest.mark.parametrize("d", [1, 2, 3])
 def test_bump_zeta_property(d: int) -> None:
-    """ζ_bump (l. 424): h(x) < h(0)/2 for every tested x with ‖x‖_∞ > ζ; h ≥ h(0)/2 just inside.
+    """ζ_bump (App. A.1): h(x) < h(0)/2 for every tested x with ‖x‖_∞ > ζ; h ≥ h(0)/2 just inside.
 
     Points: 300 uniform in [−4, 4]^d (seed 0) with ‖x‖_∞ > ζ; axis points at ζ(1 + 1e-9) …
     2ζ and beyond the certificate's tail radius; diagonal points (‖x‖₂ = √d‖x‖_∞) just past ζ.
@@ -500,7 +500,7 @@ def test_bump_zeta_does_not_depend_on_grid() -> None:
 
 @pytest.mark.parametrize("d", [1, 2])
 def test_bump_g_and_numeric_widths(d: int) -> None:
-    """g = (2Δ/h(0))h(2xζ/w) (l. 424): g(0) = 2Δ, |g| ≤ 2Δ, g < Δ for ‖x‖_∞ > w/2, g ≥ Δ just inside.
+    """g = (2Δ/h(0))h(2xζ/w) (App. A.1): g(0) = 2Δ, |g| ≤ 2Δ, g < Δ for ‖x‖_∞ > w/2, g ≥ Δ just inside.
 
     The numeric widths are the existing width functions fed with bump_h0 and bump_zeta.
     """

@@ -46,10 +46,10 @@ def stock() -> DataProblem:
 
 def test_standins_have_the_papers_shapes() -> None:
     train, test = light_sensor_standin(np.random.default_rng(0))
-    assert train.shape == (601, 41) and test.shape == (192, 41)  # l. 342
+    assert train.shape == (601, 41) and test.shape == (192, 41)  # Sec. 5.1
     assert np.all(train >= 0.0) and np.all(test >= 0.0)  # clipped at 0
     prices = stock_price_standin(np.random.default_rng(0))
-    assert prices.shape == (823, 29)  # l. 344; 823 trading days (spec §5.4)
+    assert prices.shape == (823, 29)  # Sec. 5.1; 823 trading days (spec §5.4)
     assert np.all(prices > 0.0)
 
 

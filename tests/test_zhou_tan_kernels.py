@@ -1,4 +1,4 @@
-"""Tests of ``reference.zhou_tan.kernels`` (Zhou & Tan, kernels l. 69–72, ``γ_t`` l. 82–84).
+"""Tests of ``reference.zhou_tan.kernels`` (Zhou & Tan, kernels Sec. 2, ``γ_t`` Sec. 2).
 
 Checks against independent sources: closed forms of the Matérn kernel written out here, a direct
 ``scipy.special.kv`` evaluation of the paper's formula, brute-force maximisation of the information
@@ -62,7 +62,7 @@ def test_matern_three_and_five_halves_closed_forms(ell: float) -> None:
 )
 @PROPS
 def test_matern_matches_direct_bessel_formula(nu: float, ell: float, s: float) -> None:
-    """The paper's formula evaluated literally with ``scipy.special.kv`` and ``gamma`` (l. 70)."""
+    """The paper's formula evaluated literally with ``scipy.special.kv`` and ``gamma`` (Sec. 2)."""
     z = s * math.sqrt(2 * nu) / ell
     direct = 2 ** (1 - nu) / special.gamma(nu) * z**nu * special.kv(nu, z)
     got = kn.matern_kernel(np.array([[0.0]]), np.array([[s]]), ell, nu)[0, 0]

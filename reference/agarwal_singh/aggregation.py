@@ -1,13 +1,13 @@
 """Algorithm 2 (TreeBasedAgg) of Agarwal & Singh and Lemma 3.3: padded tree aggregation of losses.
 
 Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017), seed
-``/work/shared/seeds/004_a21566fafc49b886.txt``: Algorithm 2 (l. 142-150), Lemma 3.3 (l. 162-174),
-Theorem A.1 (l. 402-414), Algorithm 1 lines 2-3 (l. 113-114).  Spec notes:
+``/work/shared/seeds/004_a21566fafc49b886.txt``: Algorithm 2, Lemma 3.3,
+Theorem A.1, Algorithm 1 lines 2-3.  Spec notes:
 ``/work/shared/specs/004_private_online_learning.md`` §2.1, §3.4, §5.2.
 
 Algorithm 2 is Jain et al.'s ``PrivateSum`` (the dyadic binary mechanism, node noise drawn once
 per node and reused) followed by *padding*: every released noisy prefix sum ``L̃_t`` gets
-``r_t = ⌈log T⌉ − |S_t|`` extra fresh draws of the node law ``D`` (l. 147-149), so that the noise
+``r_t = ⌈log T⌉ − |S_t|`` extra fresh draws of the node law ``D`` (Algorithm 2, lines 4–6), so that the noise
 ``Z_t = L̃_t − Σ_{s≤t} l_s`` is the sum of exactly ``K = ⌈log T⌉`` i.i.d. draws of ``D`` for every
 ``t`` (Lemma 3.3 "Distribution").  The binary mechanism itself is :class:`reference.tree.TreeAggregator`
 run with ``pad="none"`` (its own padding pads to ``1 + ⌈log₂ n⌉`` terms, Shariff & Sheffet's
@@ -85,7 +85,7 @@ ReleaseView: TypeAlias = Literal["actions", "prefix_sums"]
 def noise_draws_per_release(T: int) -> int:
     """``K = max(1, ⌈log₂ T⌉)``: the number of i.i.d. ``D`` draws in every released ``L̃_t``.
 
-    Paper: ``⌈log T⌉`` in Alg. 1 l. 2-3 (l. 113-114), Alg. 2 l. 4 (l. 147), Lemma 3.3 (l. 168).  Exact
+    Paper: ``⌈log T⌉`` in Alg. 1, lines 2–3, Alg. 2, line 4, Lemma 3.3.  Exact
     integer arithmetic (``⌈log₂ T⌉ = (T − 1).bit_length()``); ``max(1, ·)`` repairs ``T = 1`` where
     ``⌈log 1⌉ = 0`` would make ``L̃_0`` noise-free ([A27]).
     """
@@ -94,7 +94,7 @@ def noise_draws_per_release(T: int) -> int:
 
 
 def padding_count(t: int, T: int) -> int:
-    """``r_t = K − |S_t|`` (Alg. 2 l. 4, l. 147), with ``|S_t| = popcount(t)`` nodes in the prefix.
+    """``r_t = K − |S_t|`` (Alg. 2, line 4), with ``|S_t| = popcount(t)`` nodes in the prefix.
 
     Defined for ``0 ≤ t ≤ T``; never negative because ``popcount(t) ≤ ⌈log₂ T⌉`` for ``t ≤ T``
     (``t < 2^K`` unless ``t = T = 2^K``, whose popcount is 1).
@@ -147,7 +147,7 @@ def log_T(T: int, base: LogBase = "e") -> float:
 def laplace_scale_tree_paper(
     epsilon: float, T: int, Y_l1_radius: float, log_base: LogBase = "e"
 ) -> float:
-    """The paper's node scale ``λ = ‖Y‖₁ log T / ε`` (Thm 3.1 l. 99, Lemma 3.3 l. 164).
+    """The paper's node scale ``λ = ‖Y‖₁ log T / ε`` (Thm 3.1, Lemma 3.3).
 
     ``‖Y‖₁ = max_{l∈Y} ‖l‖₁`` is the *radius* of the loss set.  This is not a sufficient
     calibration for Definition 2.1 (replace-one) when ``Y`` is symmetric ([A5]): the privacy
@@ -210,7 +210,7 @@ def laplace_scale_tree(
 ) -> float:
     """Node Laplace scale for Algorithm 2, ``mode="strict"`` (default) or ``"paper"``.
 
-    The default is ``"strict"`` because Definition 2.1 (l. 82) is replace-one: neighbouring
+    The default is ``"strict"`` because Definition 2.1 is replace-one: neighbouring
     sequences may replace ``l_{t₀}`` by any ``l'_{t₀} ∈ Y``, so the sensitivity is the diameter
     ``Δ₁(Y)``, twice the radius ``‖Y‖₁`` the paper uses for every symmetric ``Y`` of Table 1, and
     the composition is over the exact node count ``h``, not the real number ``log T``.
@@ -248,7 +248,7 @@ def tree_node_epsilon_laplace(
 def prefix_noise_variance(node_variance: float, T: int) -> float:
     """Per-coordinate variance of ``Z_t`` for every ``t ∈ [0, T]``: ``K · Var(D)``.
 
-    Laplace(λ): ``Var(D) = 2λ²``; Gaussian ``N(0, σ²)``: ``σ²`` (Thm A.1, l. 408).
+    Laplace(λ): ``Var(D) = 2λ²``; Gaussian ``N(0, σ²)``: ``σ²`` (Thm A.1).
     """
     node_variance = check_positive("node_variance", node_variance)
     return noise_draws_per_release(T) * node_variance
@@ -343,7 +343,7 @@ def lemma33_uniform_error_bound(
 ) -> float:
     """A bound ``b`` with ``P(max_{t ≤ releases} ‖Z_t‖_∞ > b) ≤ β`` (spec §5.2.2).
 
-    By Lemma 3.3 (Laplace, l. 168) / Thm A.1 (Gaussian, l. 408) every coordinate of every ``Z_t`` has
+    By Lemma 3.3 (Laplace) / Thm A.1 (Gaussian) every coordinate of every ``Z_t`` has
     the law of ``W``, the sum of ``K = ⌈log₂ T⌉`` i.i.d. node draws; a union bound over the ``N``
     coordinates and ``releases`` releases puts ``β' = β/(N·releases)`` on each scalar, split evenly
     between the two tails: ``b = F_W^{−1}(1 − β'/2)``.  ``method="exact"`` uses the exact law
@@ -388,7 +388,7 @@ def lemma33_uniform_error_bound(
 
 @dataclass(frozen=True)
 class PaddedRelease:
-    """One output ``L̃_t`` of Algorithm 2 (or ``L̃_0`` of Alg. 1 l. 2-3).
+    """One output ``L̃_t`` of Algorithm 2 (or ``L̃_0`` of Alg. 1, lines 2–3).
 
     Attributes:
         t: the number of losses summed.
@@ -411,11 +411,11 @@ class PaddedRelease:
 
 
 class TreeBasedAggregation:
-    """Algorithm 2, ``TreeBasedAgg(l_t, B, t, D, T)`` (l. 142-150), with Alg. 1's ``L̃_0``.
+    """Algorithm 2, ``TreeBasedAgg(l_t, B, t, D, T)``, with Alg. 1's ``L̃_0``.
 
     ``B`` is a :class:`reference.tree.TreeAggregator` of horizon ``T`` with ``pad="none"``
     (``PrivateSum``: node noise drawn once at completion and reused).  Each release adds
-    ``r_t = K − popcount(t)`` fresh draws of ``D`` (Alg. 2 l. 4-6) when ``pad`` is True, so that
+    ``r_t = K − popcount(t)`` fresh draws of ``D`` (Alg. 2, lines 4–6) when ``pad`` is True, so that
     ``Z_t`` is a sum of exactly ``K`` i.i.d. draws (Lemma 3.3).  ``pad=False`` gives the standard
     binary mechanism (``L̃_0 = 0``); the one-shot argument of Thm 3.4 (eq. (1)) then does not apply
     ([A11]).
@@ -430,7 +430,7 @@ class TreeBasedAggregation:
         rng: the generator for node and padding draws (the tree draws node noise from its
             :class:`~reference.rng.NoiseStreams` children; padding draws come from ``rng``'s own
             stream, independent of those children).
-        pad: Alg. 2 l. 4-6 padding (default True).
+        pad: Alg. 2, lines 4–6 padding (default True).
     """
 
     def __init__(
@@ -451,7 +451,7 @@ class TreeBasedAggregation:
         return self._tree.count
 
     def release(self) -> PaddedRelease:
-        """``L̃_t`` for the current ``t`` (``t = 0``: Alg. 1 l. 2-3, a sum of ``K`` fresh draws).
+        """``L̃_t`` for the current ``t`` (``t = 0``: Alg. 1, lines 2–3, a sum of ``K`` fresh draws).
 
         Computed once per ``t`` (its padding drawn once) and returned again until the next
         :meth:`step`.
@@ -473,7 +473,7 @@ class TreeBasedAggregation:
         return self._release
 
     def step(self, loss: FloatArray) -> PaddedRelease:
-        """Aggregate ``l_t`` (the next leaf) and return ``L̃_t`` (Alg. 1 l. 7 / Alg. 3 l. 7).
+        """Aggregate ``l_t`` (the next leaf) and return ``L̃_t`` (Alg. 1, line 7 / Alg. 3, line 7).
 
         ``loss`` is broadcast to ``noise.shape`` (one loss vector shared by all replicates).
         """

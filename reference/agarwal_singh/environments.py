@@ -4,7 +4,7 @@ Every generator returns a fixed ``(T, N)`` array, built before any learner runs 
 adversary, spec §1.6: the paper's guarantees cover only this case).  Random generators take a
 :class:`numpy.random.Generator`; deterministic ones take none.
 
-Regret (l. 66): ``Σ_t <l_t, x_t> − min_{x∈X} Σ_t <l_t, x> = Σ_t <l_t, x_t> + h_X(−Σ_t l_t)`` with
+Regret (Sec. 2): ``Σ_t <l_t, x_t> − min_{x∈X} Σ_t <l_t, x> = Σ_t <l_t, x_t> + h_X(−Σ_t l_t)`` with
 ``h_X`` the support function of ``X``.
 """
 
@@ -177,7 +177,7 @@ def worst_case_replacement(loss_set: LossSet) -> tuple[FloatArray, FloatArray]:
 def single_change_neighbours(
     base: FloatArray, t0: int, replacement: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """``(L, L')`` differing only in round ``t0`` (1-based), Definition 2.1 (l. 82):
+    """``(L, L')`` differing only in round ``t0`` (1-based), Definition 2.1:
     ``L = base``, ``L'`` = ``base`` with row ``t0`` replaced.  Inputs are not modified."""
     base = check_nonempty("base", check_array("base", base, ndim=2), what="round")
     t0 = check_int_at_least("t0", t0, 1)
@@ -205,7 +205,7 @@ def best_fixed_action(losses: FloatArray, decision_set: DecisionSet) -> FloatArr
 def regret_full_info(
     actions: FloatArray, losses: FloatArray, decision_set: DecisionSet
 ) -> FloatArray:
-    """Realised regret ``Σ_t <l_t, x_t> − min_{x∈X} <Σ_t l_t, x>`` (l. 66).
+    """Realised regret ``Σ_t <l_t, x_t> − min_{x∈X} <Σ_t l_t, x>`` (Sec. 2).
 
     ``actions`` has shape ``(T, ..., N)`` (replicate axes in the middle), ``losses`` ``(T, N)``;
     the result has the replicate shape.  ``min_{x∈X} <c, x> = −h_X(−c)``.

@@ -346,7 +346,7 @@ def reshifted_bounds(
 
     * Gaussian (base: Prop. 11): ``γ⁰ √(ρ⁰_min/ρ*_min)``, valid for any target because
       ``‖h‖_{H⁻¹} ≤ ‖h‖/√λ_min(H)`` and Prop. 11's ``γ⁰`` is ``σ√m(…)/√Υ``;
-    * Wishart (base: the *unshifted* Prop. 9 bounds): for ``Δs ≤ 0``, Claim 20 (l. 338) with
+    * Wishart (base: the *unshifted* Prop. 9 bounds): for ``Δs ≤ 0``, Claim 20 with
       ``c = −Δs`` gives ``γ⁰ √(ρ⁰_min/ρ*_min)``; for ``Δs > 0``, ``H + Δs I ⪰ (1 + Δs/ρ⁰_max) H``
       on ``H ⪯ ρ⁰_max I`` gives ``γ⁰ √(ρ⁰_max/(ρ⁰_max + Δs))`` (the authors use the first form in
       both cases; the two differ by the factor ``√(ρ⁰_max/ρ⁰_min) ≈ 1.01``).

@@ -4,7 +4,7 @@
 Gaussian tree
 -------------
 
-The paper calibrates each node of the Gaussian tree separately (Sec. 4.2, l. 203:
+The paper calibrates each node of the Gaussian tree separately (Sec. 4.2:
 ``σ_noise = 4√m L̃² ln(4/δ)/ε``) and composes the nodes with a loose bound.  The exact guarantee is
 much stronger (the D.2 tree is about ``(0.22, 10⁻⁵)``-DP at the paper's ``σ_noise``; spec §3.6).
 Exact accounting:

@@ -2,10 +2,10 @@
 
 Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.4, §2.4.
 
-* Eq. (3)–(4) (l. 76–78): ``μ_t(x) = k_t(x)ᵀ(K_t + λI)⁻¹y_{1:t}``,
+* Eq. (3)–(4): ``μ_t(x) = k_t(x)ᵀ(K_t + λI)⁻¹y_{1:t}``,
   ``σ_t²(x) = k(x,x) − k_t(x)ᵀ(K_t + λI)⁻¹k_t(x)``.
 * On a finite domain the exact feature map is ``φ(x) = K_𝒟^{1/2} e_x`` (spec §1.2), so that
-  ``V_t = Φ_tᵀΦ_t + λI`` is a finite matrix and Lemma 5 (l. 612) and Lemma 6 (l. 618–624) can be
+  ``V_t = Φ_tᵀΦ_t + λI`` is a finite matrix and Lemma 5 and Lemma 6 can be
   checked directly.
 """
 
@@ -102,7 +102,7 @@ def finite_feature_map(K: FloatArray) -> FloatArray:
 
 
 def lemma5_posterior_variance(K_root: FloatArray, arms: IntArray, lam: float) -> FloatArray:
-    """Lemma 5 (l. 612): ``σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}``, ``V_t = Φ_tᵀΦ_t + λI``, exact features.
+    """Lemma 5: ``σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}``, ``V_t = Φ_tᵀΦ_t + λI``, exact features.
 
     ``K_root`` is :func:`finite_feature_map` ``(K)``; column ``x`` is ``φ(x)``.  Equals Eq. (4).
     """
