@@ -1,5 +1,5 @@
 """Exact privacy accounting: Gaussian-DP profiles, and rigorous privacy-loss-distribution (PLD)
-accountants for the Wishart and Laplace tree mechanisms (issue 7).
+accountants for the Wishart and Laplace tree mechanisms.
 
 **Gaussian.**  A Gaussian mechanism whose two neighbouring output laws are ``N(0, 1)`` and
 ``N(μ, 1)`` after whitening is ``μ``-GDP, and its exact privacy profile is (Dong, Roth & Su 2019,

@@ -1,4 +1,4 @@
-"""Privacy and accuracy audits of the Agarwal & Singh reference (issue 10): the known-good
+"""Privacy and accuracy audits of the Agarwal & Singh reference: the known-good
 mechanisms pass, the paper's calibrations fail where the exact accountant says they must, and every
 deliberately broken variant is caught.
 

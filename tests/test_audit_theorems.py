@@ -55,7 +55,7 @@ def _tree_source(variant: Variant, rng: np.random.Generator) -> TreeStatistics:
 
 @pytest.mark.parametrize("variant", ["wishart", "wishart_unshifted", "gaussian"])
 def test_tight_regularizers_meet_definition_3_over_whole_runs(variant: Variant) -> None:
-    # issue 7: the tight calibrations keep Prop. 9 / Prop. 11 (recomputed at the calibrated k or σ)
+    # The tight calibrations keep Prop. 9 / Prop. 11 (recomputed at the calibrated k or σ)
     def tight_source(rng: np.random.Generator) -> TreeStatistics:
         source = make_regularizer(variant, CONSTANTS, N, ALPHA, rng, PRIVACY, calibration="tight")
         assert isinstance(source, TreeStatistics)

@@ -1,8 +1,8 @@
 """Tests of ``reference.shariff_sheffet.bounds`` (Shariff & Sheffet, NeurIPS 2018).
 
-Sources: the paper ``/work/shared/seeds/003_751f400a85d7defd.txt`` (Sec. 4 lines 165-211,
-Prop. 4 line 139/354, Thm 5 line 450, Thm 6 line 462, App. C line 486, Claim 14 / Cor. 15) and the
-spec ``/work/shared/specs/003_private_linear_bandits.md`` (§2.4-2.8; golden table in §2.8).
+Sources: the paper (Sec. 4.1-4.2, Prop. 4 and its restatement in App. B, the proofs of Thms 5 and 6
+in App. B, the proof of Prop. 9 in App. C, Claim 14 / Cor. 15) and the independently computed
+golden table of the implementation notes (``proofs_notes/shariff_sheffet/``).
 
 Three kinds of checks:
 

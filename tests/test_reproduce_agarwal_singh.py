@@ -1,4 +1,4 @@
-"""Agarwal & Singh reproductions (issue 10, experiments): tiny configurations, resume, refusal, fits.
+"""Agarwal & Singh reproductions (experiments): tiny configurations, resume, refusal, fits.
 
 * the three experiments write ``<name>.json`` (round-trips), ``<name>.png`` and ``<name>.md``;
 * rerunning reuses every finished cell (counted, and the cell files are not rewritten: same

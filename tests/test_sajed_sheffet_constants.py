@@ -1,8 +1,7 @@
 """Tests of ``reference.sajed_sheffet.constants`` (Sajed & Sheffet, Algorithms 1-3 and DP-UCB).
 
-Sources: the paper ``/work/shared/seeds/001_e325d761b5d52a74.txt`` (Alg. 1, Alg. 2
- , Alg. 3) and the spec ``/work/shared/specs/001_private_mab_stopping.md``
-(golden tables of §9 and §3 A3 -- computed by the spec author, independently of this code).
+Sources: the paper (Alg. 1, Alg. 2, Alg. 3) and golden tables computed independently of this code
+(for Algorithms 1-3).
 
 Checks: hand computations with :mod:`math`; the spec's golden values (``rel = 1e-6``); the
 Hoeffding/Laplace identities the proofs rely on; the inequalities ``h_e < Δ_e/8``, ``c_e < Δ_e/8``

@@ -1,4 +1,4 @@
-"""Tight calibration of the Gaussian tree (issue 7, Gaussian part).
+"""Tight calibration of the Gaussian tree (Gaussian part).
 
 The exact accountant must agree with the audit's independent exact curve, the calibrated noise
 must meet the target exactly, the white-box audit must confirm the tight tree at its target and

@@ -1,4 +1,4 @@
-"""The Wishart and Laplace PLD accountants and the tight Wishart calibration (issue 7).
+"""The Wishart and Laplace PLD accountants and the tight Wishart calibration.
 
 Independent checks: the χ² location loss CDFs against a root-finding inversion of the loss; the
 add/remove accountant against the exact ``δ(ε)`` by quadrature; the replace-one upper and lower

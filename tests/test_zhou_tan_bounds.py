@@ -1,8 +1,7 @@
 """Tests of ``reference.zhou_tan.schedules`` and ``reference.zhou_tan.bounds``.
 
-Sources: the paper ``/work/shared/seeds/002_073f5552147145e6.txt`` (Thm 2, Alg. 2
- , Thm 4, Cor. 1, Thm 1, App. A/D) and the fixture table of spec
-§2.7 (an independent computation by the spec author).  Hand derivations are written out in each
+Sources: the paper (Thm 2, Alg. 2, Thm 4, Cor. 1, Thm 1, App. A/D) and an independently computed
+fixture table of parameter values.  Hand derivations are written out in each
 test with :mod:`math`; exponents of the ``O``/``Ω`` brackets are checked by finite differences of
 ``log`` against the exponents derived by hand (spec §3.9).
 """

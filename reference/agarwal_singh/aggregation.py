@@ -1,9 +1,8 @@
 """Algorithm 2 (TreeBasedAgg) of Agarwal & Singh and Lemma 3.3: padded tree aggregation of losses.
 
-Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017), seed
-``/work/shared/seeds/004_a21566fafc49b886.txt``: Algorithm 2, Lemma 3.3,
-Theorem A.1, Algorithm 1 lines 2-3.  Spec notes:
-``/work/shared/specs/004_private_online_learning.md`` §2.1, §3.4, §5.2.
+Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017):
+Algorithm 2, Lemma 3.3, Theorem A.1, Algorithm 1, lines 2-3.  Proof note:
+``proofs_notes/agarwal_singh/alg2_lemma33_tree.md``.
 
 Algorithm 2 is Jain et al.'s ``PrivateSum`` (the dyadic binary mechanism, node noise drawn once
 per node and reused) followed by *padding*: every released noisy prefix sum ``L̃_t`` gets
@@ -181,7 +180,7 @@ def laplace_scale_tree_strict(
 def laplace_scale_tree_tight(
     epsilon: float, delta: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """The least Laplace node scale whose tree is ``(ε, δ)``-DP under replace-one (issue 7).
+    """The least Laplace node scale whose tree is ``(ε, δ)``-DP under replace-one.
 
     ``λ = Δ₁(Y)/ε₀`` with ``ε₀`` the largest per-node privacy whose ``h``-fold composition meets
     ``(ε, δ)`` by the pessimistic PLD accountant

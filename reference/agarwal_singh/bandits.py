@@ -1,7 +1,6 @@
 """Private bandits of Agarwal & Singh: the reduction (Alg. 4), EXP2 with exploration (Alg. 5), runner.
 
-Seed lines: Algorithm 4, Algorithm 5, Lemma 4.2, Lemma 4.3
-Sec. 4, Theorem 4.1.  Spec §2.5, §2.6.
+Paper: Algorithm 4, Algorithm 5, Lemma 4.2, Lemma 4.3 (Sec. 4), Theorem 4.1.
 
 * :class:`PrivateBanditReduction` (Alg. 4): wraps any bandit learner; the *only* channel through which
   ``l_t`` reaches it is the scalar ``<l_t, x̃_t> + <Z_t, x̃_t>``, ``Z_t ~ Lap^N(λ)`` drawn fresh after

@@ -1,8 +1,8 @@
 """Full-information learners of Agarwal & Singh: private FTRL (Alg. 1), its one-shot-noise analysis
 twin (proof of Thm 3.4), private FTPL (Alg. 3), and a runner.
 
-Seed lines: Algorithm 1, proof of Thm 3.4 (one-shot twin Sec. 3.1, eq. (1)
-Sec. 3.1), Algorithm 3, Theorem 3.5.  Spec §2.2-§2.4.
+Paper: Algorithm 1, proof of Thm 3.4 (one-shot twin and eq. (1), Sec. 3.1), Algorithm 3,
+Theorem 3.5.
 
 All learners see the losses only through :class:`~reference.agarwal_singh.aggregation.
 TreeBasedAggregation` (input privacy + post-processing, Sec. 3.1).  Guarantees are for an *oblivious*

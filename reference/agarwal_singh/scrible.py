@@ -1,7 +1,7 @@
 """SCRiBLe (Abernethy, Hazan & Rakhlin 2008/2012), the inner learner of Agarwal & Singh's Thm 4.5.
 
 The paper uses SCRiBLe as a black box (Thm 4.5; Thm D.1 = Abernethy et al. 2012 Thm 5.1,
- ) and does not write it out; the pseudocode follows spec §2.7 (A6):
+App. D) and does not write it out; the pseudocode follows Abernethy et al.:
 
 1. ``x_1 = argmin_{x∈int X} R(x)`` (analytic centre), ``R`` a ν-self-concordant barrier;
 2. round ``t``: eigendecompose ``∇²R(x_t) = Σ_k λ_k e_k e_kᵀ``; draw ``k_t`` uniform on ``[N]`` and

@@ -1,8 +1,8 @@
 """Decision sets, loss sets and FTRL regularisers of Agarwal & Singh (Sec. 2, Cor. 3.2).
 
-Seed lines: the three instances Sec. 2 (experts on the simplex with ``‖l‖_∞ ≤ 1``, Euclidean ball
+Paper: the three instances of Sec. 2 (experts on the simplex with ``‖l‖_∞ ≤ 1``, Euclidean ball
 with ``‖l‖₂ ≤ 1``, cube ``‖x‖_∞ ≤ 1`` with ``‖l‖₁ ≤ 1``); norms ``‖Y‖_p``, ``‖X‖_p``, ``M`` in Sec. 2;
-Corollary 3.2 regularisers in Sec. 3.  Spec §1.2, §1.4, §2.2, §2.3.
+Corollary 3.2 regularisers in Sec. 3.
 
 Every set method is batched over leading axes: a vector argument has shape ``(..., N)``.
 """

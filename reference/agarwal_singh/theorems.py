@@ -1,7 +1,7 @@
 """Every theorem, corollary and lemma of Agarwal & Singh as a function: parameters and bounds.
 
-Seed ``/work/shared/seeds/004_a21566fafc49b886.txt``; spec ``/work/shared/specs/004_private_online_learning.md``
-§2.8 (presets) and §3 (statements).  Lemma 3.3 (tree distribution, calibration, error bound) lives in
+Statements as printed in the paper (Secs. 3-4, Apps. A-D); proof notes in
+``proofs_notes/agarwal_singh/``.  Lemma 3.3 (tree distribution, calibration, error bound) lives in
 :mod:`reference.agarwal_singh.aggregation`.
 
 Two calibrations are offered wherever the paper fixes a noise scale:

@@ -1,4 +1,4 @@
-"""Stochastic K-armed bandits of Sajed & Sheffet, Sec. 4-5 (seed ``001_e325d761b5d52a74.txt``).
+"""Stochastic K-armed bandits of Sajed & Sheffet, Sec. 4-5.
 
 * :class:`BanditEnvironment` -- ``K`` arms with rewards in ``[0, 1]`` (Bernoulli, or Beta with the
   given means), driven by its own generator.

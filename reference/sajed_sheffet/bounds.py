@@ -1,4 +1,4 @@
-"""Theorems, lemmas and corollaries of Sajed & Sheffet as functions (seed ``001_e325d761b5d52a74.txt``).
+"""Theorems, lemmas and corollaries of Sajed & Sheffet as functions.
 
 One function per stated result (and per quantity a proof relies on), named after what it computes:
 
@@ -15,8 +15,7 @@ One function per stated result (and per quantity a proof relies on), named after
 
 Big-O / Omega results are returned as the expression inside the O(·) with constant 1 (named
 ``*_order``); results with explicit constants return the explicit number.  Errata resolutions are
-those of the spec (``/work/shared/specs/001_private_mab_stopping.md`` §4), each checked against the
-paper text; see ``proofs_notes/sajed_sheffet/``.
+checked against the paper text and recorded in ``proofs_notes/sajed_sheffet/``.
 """
 
 from __future__ import annotations

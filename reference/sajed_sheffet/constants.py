@@ -1,9 +1,9 @@
 """Constants of the algorithms of Sajed & Sheffet, "An Optimal Private Stochastic-MAB Algorithm Based
-on an Optimal Private Stopping Rule" (seed ``/work/shared/seeds/001_e325d761b5d52a74.txt``).
+on an Optimal Private Stopping Rule" (ICML 2019).
 
 One function per line of pseudocode that computes a number: the Hoeffding radius of the non-private
 NAS rule (Sec. 3), the noise scales, radii ``h_t`` and threshold shifts ``c_t`` of Algorithm 1
- and Algorithm 2, the epoch schedule of Algorithm 3 and the
+and Algorithm 2, the epoch schedule of Algorithm 3 and the
 confidence width of the DP-UCB baseline (a reconstruction; the paper gives no constants for it).
 
 Conventions (paper Sec. 2): ``log`` is the natural logarithm; ``log2`` is written out.  ``Lap(b)`` has

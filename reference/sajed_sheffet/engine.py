@@ -1,6 +1,6 @@
 """DP-SE and DP-UCB for ``R`` replicates at once (optimized path of :mod:`reference.sajed_sheffet.bandits`).
 
-Sajed & Sheffet, Sec. 4-5 (seed ``001_e325d761b5d52a74.txt``): Algorithm 3 (DP-SE) and
+Sajed & Sheffet, Sec. 4-5: Algorithm 3 (DP-SE) and
 the DP-UCB baseline of Sec. 5 (reconstructed as :class:`~.bandits.DPUCB`), on the
 paper's Bernoulli instances C1-C4 (Sec. 5, :func:`section5_means`).
 

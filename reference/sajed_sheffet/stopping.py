@@ -1,4 +1,4 @@
-"""Stopping rules of Sajed & Sheffet, Sec. 3 (seed ``001_e325d761b5d52a74.txt``) and the
+"""Stopping rules of Sajed & Sheffet, Sec. 3 and the
 two-arm test of Sec. 4.
 
 * :func:`nas` -- the non-private Nonmonotonic Adaptive Sampling rule (Domingo et al. 2002) as the

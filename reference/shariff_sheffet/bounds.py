@@ -1,6 +1,6 @@
 """Constants and bounds of Shariff & Sheffet, "Differentially Private Contextual Linear Bandits".
 
-One function per equation or proposition of the paper (``../shared/seeds/003_751f400a85d7defd.txt``).
+One function per equation or proposition of the paper (NeurIPS 2018).
 Logarithms are natural except in the tree depth ``m`` (base 2).  All quantities are dimensionless
 unless stated; ``L_tilde`` (``L̃``) is the bound on the Euclidean norm of one row ``(x_t, y_t)``.
 

@@ -1,5 +1,4 @@
-"""Tight calibration of the Gaussian and Wishart trees: the paper's ``(ε, δ)`` with the least noise
-(issue 7).
+"""Tight calibration of the Gaussian and Wishart trees: the paper's ``(ε, δ)`` with the least noise.
 
 Gaussian tree
 -------------

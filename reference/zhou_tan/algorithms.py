@@ -1,6 +1,7 @@
 """GP-UCB, (LDP-)TGP-UCB (Alg. 2), (LDP-)ATA-GP-UCB (Alg. 1) and (LDP-)MoMA-GP-UCB (Alg. 3).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.0–2.7.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 The LDP and non-private versions of each algorithm are the *same* learner: privacy lives in the
 :class:`~reference.zhou_tan.environment.Curator` (CTL(ϵ) or identity), and only the constants

@@ -1,6 +1,7 @@
 """Theorems and lemmas of Zhou & Tan as functions: lower bounds, regret bounds, proof lemmas.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §3.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 ``O(·)``/``Ω(·)`` statements are returned as the expression *inside* the bracket, with no hidden
 constant (spec §3.10): use them for scaling checks (exponents), not as numeric guarantees.  The

@@ -1,6 +1,7 @@
 """The real-data settings of Sec. 5.1 (light sensors, stock prices) and seeded offline stand-ins.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §5.3, §5.4, §5.6.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 The paper's two real datasets (Sec. 5.1: CMU Intelligent Workplace light sensors, 41 sensors, 601
 train and 192 test rows; Sec. 5.1: adjusted closing prices of 29 stocks, 2016-01-04 to 2019-04-10)

@@ -1,6 +1,7 @@
 """Finite-arm environments, the curator between users and learner, and the trial loop (Sec. 2, Sec. 5).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.1, §5.2.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 Protocol (Sec. 2): the learner picks ``x_t``; user ``t`` produces ``y_t = f(x_t) + η_t``; the curator
 (CTL(ϵ) for the LDP algorithms, identity for the non-private ones) turns it into ``ȳ_t``; only

@@ -1,6 +1,7 @@
 """Exact GP posterior on a finite domain (Eqs. 3–4) and the finite feature map of App. D.1.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.4, §2.4.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 * Eq. (3)–(4): ``μ_t(x) = k_t(x)ᵀ(K_t + λI)⁻¹y_{1:t}``,
   ``σ_t²(x) = k(x,x) − k_t(x)ᵀ(K_t + λI)⁻¹k_t(x)``.

@@ -1,7 +1,7 @@
 """Kernels and information gain of Zhou & Tan, "Local Differential Privacy for Bayesian Optimization".
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec:
-``/work/shared/specs/002_ldp_bayesian_optimization.md`` §1.2, §1.5.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 * Squared exponential and Matérn kernels (Sec. 2).  The paper's ``B_ν`` is the modified Bessel
   function of the second kind ``K_ν`` (``scipy.special.kv``; we use the exponentially scaled

@@ -1,6 +1,7 @@
 """The local randomiser CTL(ϵ) ("Convert-to-Laplace", Curator 1) of Zhou & Tan, and its privacy.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.6, §2.1, §2.6.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 * Curator 1 (Sec. 4.1): ``ȳ_t = y_t + L``, ``L ~ Laplace(𝓛)``, ``𝓛 = 2(B+R)/ϵ``.
 * Lemma 1 (proof App. B): CTL(ϵ) is ϵ-LDP because ``|y_t| ≤ B + R``.

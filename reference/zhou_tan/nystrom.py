@@ -1,6 +1,7 @@
 """NyströmEmbedding (Algorithm 4) and the approximate posterior it induces (Alg. 1, line 13, Alg. 3, line 14).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.2.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 ```
 Alg. 4

@@ -1,6 +1,7 @@
 """Robust estimators: raw truncation (Alg. 2), feature-adaptive truncation (Alg. 1), median of means (Alg. 3).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.3–2.5.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 All functions are pure.
 """
 

@@ -1,6 +1,7 @@
 """Every confidence width ``β``, truncation level ``b``, oversampling ``q`` and group count ``k``.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.3–2.7.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 Each function computes one printed formula (theory preset).  The practical presets of spec §2.7
 (the paper reports no values, Sec. 5: "order-wise similar") are separate functions whose names say
 ``practical`` or ``ref7``; both are kept.  Symbol renames (spec §0): ``eps`` = privacy ϵ,

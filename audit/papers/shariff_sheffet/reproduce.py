@@ -408,7 +408,7 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
             )
     lines += [
         "",
-        "Utility of the tight calibration (issue 7): the trees with the least noise that meet the "
+        "Utility of the tight calibration: the trees with the least noise that meet the "
         "same (ε, δ) -- Gaussian by exact GDP accounting, Wishart by the certified PLD accountant "
         "(`reference.shariff_sheffet.tight`).  Aim: tight private regret within 2× of NonPrivate.",
         "",
