@@ -91,7 +91,7 @@ def test_thm41_parameters_spec_vectors(
 @given(eps=st.floats(0.05, 20.0), N=st.integers(2, 50), T=st.integers(10**3, 10**7))
 @settings(max_examples=40)
 def test_thm41_paper_gamma_does_not_depend_on_epsilon(eps: float, N: int, T: int) -> None:
-    # gamma = eta N sqrt(1 + 2 l^2 ln NT) = sqrt(N ln N / (2T)) (spec §2.6)
+    # gamma = eta N sqrt(1 + 2 l^2 ln NT) = sqrt(N ln N / (2T))
     expected = math.sqrt(N * math.log(N) / (2 * T))
     if expected > 1:
         return
@@ -205,7 +205,7 @@ def test_gaussian_delta_matches_audit_implementation(eps: float, mu: float) -> N
 def test_thm35_sigma_formulas() -> None:
     eps, delta, T, N = 1.0, 1e-5, 1024, 4
     lt = math.log(T)
-    # spec §5.2.4 sanity: A.1 minimum sigma for ||Y||_2 = 1 is about 93.2
+    # sanity: Thm A.1 minimum sigma for ||Y||_2 = 1 is about 93.2
     assert thmA1_min_sigma(eps, delta, T, 1.0) == pytest.approx(lt * math.log(lt / delta))
     assert thmA1_min_sigma(eps, delta, T, 1.0) == pytest.approx(93.2, abs=0.05)
     regret_branch = 1.0 * math.sqrt(T / (math.sqrt(N) * lt))
@@ -245,7 +245,7 @@ def test_thm35_strict_sigma_is_the_exact_delta_threshold() -> None:
 def test_gaussian_output_level_sensitivity_spec_vectors(
     T: int, view: str, expected: float, node_level: float
 ) -> None:
-    # spec §5.2.4 (N = 1, Delta = 2, sigma = 1, worst t0 = 1)
+    # (N = 1, Delta = 2, sigma = 1, worst t0 = 1)
     d_eff, t0 = gaussian_output_level_sensitivity(T, 2.0, 1.0, view)  # type: ignore[arg-type]
     assert d_eff == pytest.approx(expected, abs=1e-4)
     assert t0 == 1

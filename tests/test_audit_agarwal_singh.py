@@ -93,7 +93,7 @@ def test_gaussian_release_view_mu_matches_the_reference_and_spec(
     T: int, expected: float | None
 ) -> None:
     # the audit's own release covariance (with the data-free L̃_0) gives the same Mahalanobis
-    # sensitivity as the reference accountant (without it) and as spec §5.2.4 (Δ = 2, σ = 1)
+    # sensitivity as the reference accountant (without it) and as computed by hand (Δ = 2, σ = 1)
     x, x_prime = np.zeros(T), np.zeros(T)
     x[0], x_prime[0] = 1.0, -1.0
     mu = GaussianReleaseView(T, 1.0).mu(x, x_prime)

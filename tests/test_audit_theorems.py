@@ -1,5 +1,5 @@
 """Accuracy audits against the theorems (audit/papers/shariff_sheffet/theorems.py): the correct sources pass, the
-deliberately broken ones (spec 003 §4.2.6 U1, U2, U4; a wrong S) are caught.
+deliberately broken ones (per-node shift, no padding, k instead of mk; a wrong S) are caught.
 
 Binomial tests at confidence 0.95: a correct source is rejected with probability ≤ 0.05 by
 construction; observed failures are 0 in every correct case below (the bounds are conservative),

@@ -3,7 +3,7 @@
 Checks: both experiments write their JSON, PNG and Markdown; the JSON round-trips; a rerun reuses
 every finished cell (no cell recomputed, cell files untouched) and gives the same report; a cell
 written with another configuration is refused; the DP-SE paper-scale cell reproduces the C1/K=5
-value computed by hand in spec §7 (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
+value computed by hand (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
 of the per-setting means; the two-term fit and the form fits recover known coefficients and a
 known exponent on synthetic data generated from Theorem 4.3's form (fixed seed); the Sec. 4 form by
 hand; the command line's argument errors.  ``ss_stopping``: the Algorithm 1 fast path gives the
@@ -87,7 +87,7 @@ def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path
     assert again["settings"] == report["settings"]
     with pytest.raises(ValueError, match="another configuration"):
         reproduce_ss_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "runs": 3}), tmp_path)
-    # Spec §7 by hand: C1/K=5 at T = 5·10⁷ is deterministic, (r_1 + r_2 + r_3)·0.05·4.
+    # By hand: C1/K=5 at T = 5·10⁷ is deterministic, (r_1 + r_2 + r_3)·0.05·4.
     c1k5 = next(
         s for s in report["settings"] if (s["instance"], s["K"], s["epsilon"]) == ("C1", 5, 0.25)
     )

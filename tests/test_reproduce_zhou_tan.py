@@ -117,7 +117,7 @@ def test_theorem_forms_match_the_closed_forms() -> None:
     )
     got = theorem_form("tgp", np.array([T]), np.array([g]), B, R, 0.5, eps_nys, delta)
     assert got[0] == pytest.approx(thm3, rel=1e-12)
-    # Thm 3's bracket is exactly ∝ 1/ϵ (spec T-21)
+    # Thm 3's bracket is exactly ∝ 1/ϵ
     twice = theorem_form("tgp", np.array([T]), np.array([g]), B, R, 0.25, eps_nys, delta)
     assert twice[0] == pytest.approx(2 * got[0], rel=1e-12)
     rho = (1 + eps_nys) / (1 - eps_nys)

@@ -7,7 +7,7 @@ Checks:
 * DP-SE's epoch schedule and pull sequence against ``dpse_epoch_parameters`` and by hand; the reset
   of the statistics at every epoch; the elimination rule; noise freshness (by replaying the
   generator); the ``ε = inf`` limit; horizon truncation;
-* regression values of spec §7 that are derivable independently: C1/K=5 (hand computation
+* regression values that are derivable independently: C1/K=5 (hand computation
   ``(r_1 + r_2 + r_3) · 0.05 · 4``) and C2/C3/C4 cells whose outcome is the noiseless trajectory
   (an independent few-line predictor written here);
 * the step-by-step policy against the fast path (identical on an easy instance, same law by
@@ -276,7 +276,7 @@ def test_fast_path_determinism() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Regression values (spec §7, T = 5e7, β = 1/T)
+# Regression values (T = 5e7, β = 1/T)
 # ------------------------------------------------------------------------------------------------
 
 
@@ -302,7 +302,7 @@ def test_regression_c1_k5(eps: float, expected: float) -> None:
 
 
 def _noiseless_regret(means: list[float], eps: float, beta: float, T: int) -> float:
-    """Independent predictor: Algorithm 3 with μ̃ = μ exactly (spec §6.2(c))."""
+    """Independent predictor: Algorithm 3 with μ̃ = μ exactly."""
     mu = np.array(means)
     S, e, t = list(range(len(mu))), 0, 0
     pulls = np.zeros(len(mu))

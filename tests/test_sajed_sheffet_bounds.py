@@ -321,7 +321,7 @@ def test_lemma42_bound_by_hand() -> None:
     assert bd.lemma42_pull_bound(5, 0.05, 1.0 / 5e7, 0.25, T=1000) == 1000.0
     nonpriv = math.log(5.0 * math.log(40.0) * 5e7) * 1024.0 / 0.0025
     assert bd.lemma42_pull_bound(5, 0.05, 1.0 / 5e7, math.inf) == pytest.approx(nonpriv, rel=REL)
-    # C1/K=5 (spec §7): r_1 + ... + r_5 at |S| = 5
+    # C1/K=5: r_1 + ... + r_5 at |S| = 5
     by_hand = sum(cs.dpse_epoch_parameters(5, e, 1.0 / 5e7, 0.25).rounds for e in range(1, 6))
     assert bd.lemma42_proof_pull_bound(5, 0.05, 1.0 / 5e7, 0.25) == by_hand
 

@@ -43,7 +43,7 @@ def test_dp_nas_t1_by_hand() -> None:
     assert cs.dp_nas_threshold(1, 1.0, 1.0, 0.5, 0.05) == pytest.approx(3.0 * h1 + c1, rel=REL)
 
 
-# spec §9, A1 table: t, h_t, c_t, noiseless threshold (R=1, ε=1, α=0.5, β=0.05)
+# golden table, Algorithm 1: t, h_t, c_t, noiseless threshold (R=1, ε=1, α=0.5, β=0.05)
 A1_GOLDEN = [
     (1, 3.396563, 148.542618, 158.732308),
     (2, 2.674811, 165.178151, 90.613509),
@@ -52,7 +52,7 @@ A1_GOLDEN = [
     (1000, 0.197908, 314.328745, 0.908053),
 ]
 
-# spec §9, A2 table: k, h, c, noiseless threshold at t = 2^k
+# golden table, Algorithm 2: k, h, c, noiseless threshold at t = 2^k
 A2_GOLDEN = [
     (1, 2.401733, 148.542618, 81.476508),
     (2, 1.891377, 165.178151, 46.968669),
@@ -142,7 +142,7 @@ def test_threshold_monotone_in_epsilon_and_alpha(
 # Algorithm 3 epoch schedule
 # ------------------------------------------------------------------------------------------------
 
-# spec §3 A3 worked table, K=5 (|S|=5), ε=0.25, β=1/(5e7): e, term1, term2, R_e, r_e, h_e, c_e, 2h+2c
+# Algorithm 3 worked table, K=5 (|S|=5), ε=0.25, β=1/(5e7): e, term1, term2, R_e, r_e, h_e, c_e, 2h+2c
 A3_GOLDEN = [
     (1, 2741.301, 1326.289, 2742.301, 2743, 0.062489, 0.030228, 0.185432),
     (2, 11674.986, 2830.024, 11675.986, 11676, 0.031249, 0.007574, 0.077646),
@@ -278,7 +278,7 @@ def test_epoch_schedule_monotonicity(
 @PROPS
 @given(S=st.integers(1, 100), e=st.integers(1, 30), beta=st.floats(1e-12, 0.99))
 def test_privacy_dominated_regime(S: int, e: int, beta: float) -> None:
-    """term2 > term1 iff ε < Δ_e log(4|S|e²/β) / (4 log(8|S|e²/β)) (spec A3 regime note)."""
+    """term2 > term1 iff ε < Δ_e log(4|S|e²/β) / (4 log(8|S|e²/β))."""
     gap = 2.0**-e
     eps_star = gap * math.log(4 * S * e * e / beta) / (4.0 * math.log(8 * S * e * e / beta))
     below = cs.dpse_epoch_parameters(S, e, beta, eps_star * 0.999)

@@ -3,7 +3,7 @@
 Sources: the paper (Thm 2, Alg. 2, Thm 4, Cor. 1, Thm 1, App. A/D) and an independently computed
 fixture table of parameter values.  Hand derivations are written out in each
 test with :mod:`math`; exponents of the ``O``/``Ω`` brackets are checked by finite differences of
-``log`` against the exponents derived by hand (spec §3.9).
+``log`` against the exponents derived by hand.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ PROPS = settings(max_examples=40, deadline=None)
 
 
 # --------------------------------------------------------------------------------------------
-# Spec §2.7 fixtures
+# Parameter fixtures (independent computation)
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_q_fixtures() -> None:
     assert sc.nystrom_q(1000, 0.05, 0.1) == pytest.approx(8279.2, abs=0.05)
     assert sc.nystrom_q(10**4, 0.05, 0.1) == pytest.approx(9967.7, abs=0.05)
     assert sc.nystrom_q(1000, 0.05, 0.5) == pytest.approx(812.9, abs=0.05)
-    # Lemma 8's ln(2T/δ) variant (spec T-12).
+    # Lemma 8's ln(2T/δ) variant.
     assert sc.nystrom_q(1000, 0.05, 0.5, log_const=2.0) == pytest.approx(
         6 * 3 * math.log(2000 / 0.05) / 0.25
     )
@@ -59,7 +59,7 @@ def test_q_fixtures() -> None:
 
 
 def test_ldp_tgp_beta_fixtures() -> None:
-    """Spec §2.7: B = R = λ = 1, δ = 0.05, γ placeholder 5."""
+    """Fixture: B = R = λ = 1, δ = 0.05, γ placeholder 5."""
     lap = laplace_scale(1, 1, 1.0)
     K2 = ldp_reward_second_moment(1, 1, 1.0)
     assert (lap, K2) == (4.0, 34.0)
@@ -150,11 +150,11 @@ def test_schedule_validation() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Lemma 11 (Hoeffding constant, spec T-9) and Lemma 10
+# Lemma 11 (Hoeffding constant) and Lemma 10
 
 
 def test_lemma11_paper_constant_is_false() -> None:
-    """P(Bin(k, 1/4) ≥ k/3) > e^{−k/24} for k ∈ {100, 279} (spec D9), and ≤ e^{−k/72} always."""
+    """P(Bin(k, 1/4) ≥ k/3) > e^{−k/24} for k ∈ {100, 279}, and ≤ e^{−k/72} always."""
     for k in (100, 279):
         exact = bd.lemma11_exact_tail(k)
         assert exact > bd.lemma11_hoeffding_bound(k, "paper")
@@ -204,7 +204,7 @@ def test_lower_bound_alpha_one_specialisations() -> None:
 @given(alpha=st.floats(0.1, 1.0), nu=st.floats(0.6, 5.0), d=st.integers(1, 3))
 @PROPS
 def test_lower_bound_exponents(alpha: float, nu: float, d: int) -> None:
-    """Spec §3.9: T-exponents; ϵ→0 exponent −2α/(1+α) for SE (up to the log factor)."""
+    """Rates: T-exponents; ϵ→0 exponent −2α/(1+α) for SE (up to the log factor)."""
     D = nu * (1 + alpha) + d * alpha
     s = _slope(lambda T: bd.lower_bound_matern(T, 1.0, 2.0, 1.0, d, nu, alpha), 1e6)
     assert s == pytest.approx((nu + d * alpha) / D, rel=1e-6)
@@ -285,12 +285,12 @@ def _laplace_two_point_symmetric_kl(a: float, p: float, eps: float) -> float:
 @pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
 @pytest.mark.parametrize("p", [0.01, 0.5, 1.0])
 def test_duchi_inequality_on_laplace_two_point_laws(eps: float, p: float) -> None:
-    """MC5: D(M₀‖M₁) + D(M₁‖M₀) ≤ 4(e^ϵ−1)² TV² with TV = p (spec §4.2)."""
+    """MC5: D(M₀‖M₁) + D(M₁‖M₀) ≤ 4(e^ϵ−1)² TV² with TV = p."""
     assert _laplace_two_point_symmetric_kl(2.0, p, eps) <= bd.duchi_symmetric_kl_bound(eps, p)
 
 
 def test_function_class_width_and_count() -> None:
-    """App. A.1: w formulas by hand; M = ⌊(1/w)^d⌋ vs ⌊1/w⌋^d (spec T-22)."""
+    """App. A.1: w formulas by hand; M = ⌊(1/w)^d⌋ vs ⌊1/w⌋^d."""
     B, Delta, ell, d, h0, zb = 2.0, 1e-3, 0.2, 2, 0.7, 1.3
     w = bd.lower_bound_width_se(B, Delta, ell, d, h0, zb)
     assert w == pytest.approx(
@@ -607,7 +607,7 @@ def test_lemma6_identities() -> None:
     A = rng.normal(size=(6, 9))
     r19, r20, r20_printed = bd.lemma6_residuals(A, 0.7)
     assert r19 < 1e-10 and r20 < 1e-10
-    assert r20_printed > 1e-2  # the printed Eq. (20) lacks an inverse (spec T-14)
+    assert r20_printed > 1e-2  # the printed Eq. (20) lacks an inverse
 
 
 def test_lemma7_explicit_form_on_played_sequences() -> None:

@@ -3,7 +3,7 @@
 Checks against independent sources: closed forms of the Matérn kernel written out here, a direct
 ``scipy.special.kv`` evaluation of the paper's formula, brute-force maximisation of the information
 gain on a tiny domain, the chain rule of ``ln det`` computed with the exact GP posterior, and the
-reference values of spec §1.5 (computed by the spec author, not by this code).
+independently computed reference values (not by this code).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_gamma_rates() -> None:
 
 
 def test_information_gain_chain_rule_matches_logdet() -> None:
-    """½ Σ ln(1 + σ²_{s−1}(x_s)/λ) = ½ ln det(I + K_t/λ) (spec §1.5, exact identity)."""
+    """½ Σ ln(1 + σ²_{s−1}(x_s)/λ) = ½ ln det(I + K_t/λ) (exact identity)."""
     rng = np.random.default_rng(3)
     X = _grid()
     K = kn.matern_kernel(X, X, 0.2, 2.5)
@@ -189,7 +189,7 @@ def test_random_sequences_below_certified_bound() -> None:
 
 
 def test_spec_reference_values() -> None:
-    """Spec §1.5: grid {0.01..1}, l = 0.2, λ = 1 (values given to 2 decimals by the spec)."""
+    """Reference values: grid {0.01..1}, l = 0.2, λ = 1 (given to 2 decimals)."""
     X = _grid()
     se = kn.se_kernel(X, X, 0.2)
     mat = kn.matern_kernel(X, X, 0.2, 2.5)

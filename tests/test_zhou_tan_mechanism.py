@@ -97,7 +97,7 @@ def test_privacy_loss_matches_density_ratio_and_is_bounded(eps: float) -> None:
 
 
 def test_clipping_bounds_the_loss_for_any_real_inputs() -> None:
-    """P5 (spec §4.1): y = 3(B+R) vs y' = −(B+R) has loss 2ϵ unclipped, ϵ clipped."""
+    """P5: y = 3(B+R) vs y' = −(B+R) has loss 2ϵ unclipped, ϵ clipped."""
     eps = 1.0
     clipped = mc.LDPParams(eps, 1.0, 1.0)
     raw = mc.LDPParams(eps, 1.0, 1.0, clip=False)
@@ -150,7 +150,7 @@ def test_subweibull_noise_bound_solves_union_bound() -> None:
 
 
 def test_tight_event_probabilities_monte_carlo() -> None:
-    """P[ȳ ≥ B+R | y = B+R] = ½ and P[ȳ ≥ B+R | y = −(B+R)] = ½e^{−ϵ} (spec P3)."""
+    """P[ȳ ≥ B+R | y = B+R] = ½ and P[ȳ ≥ B+R | y = −(B+R)] = ½e^{−ϵ}."""
     p = mc.LDPParams(1.0, 1.0, 1.0)
     n = 200_000
     rng = np.random.default_rng(2026)

@@ -12,7 +12,7 @@ per node and reused) followed by *padding*: every released noisy prefix sum ``L�
 run with ``pad="none"`` (its own padding pads to ``1 + ⌈log₂ n⌉`` terms, Shariff & Sheffet's
 ``m``, which is one more than this paper's ``K``); the padding to ``K`` is done here, on top.
 
-Logarithms (spec §1.7, [A3]): ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
+Logarithms ([A3]): ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
 log ``⌈ln T⌉ < popcount(t)`` for some ``t ≤ T`` as soon as ``T ≥ 7`` and ``r_t`` would be negative.
 Logs inside the paper's Laplace scale ``λ = ‖Y‖₁ log T / ε`` are configurable (``log_base``).
 """
@@ -109,7 +109,7 @@ def padding_count(t: int, T: int) -> int:
 
 
 def nodes_per_leaf(T: int, view: ReleaseView = "actions") -> int:
-    """``h``: the largest number of *used* tree nodes containing one leaf (spec §2.1.3, [A6]).
+    """``h``: the largest number of *used* tree nodes containing one leaf ([A6]).
 
     A change of ``l_{t₀}`` moves exactly these node values, so the node-level privacy loss
     composes over ``h`` Laplace mechanisms.  Leaf 1 is the worst case (checked by enumeration in
@@ -163,7 +163,7 @@ def laplace_scale_tree_paper(
 def laplace_scale_tree_strict(
     epsilon: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """The replace-one calibration ``λ = Δ₁(Y) · max(h, 1) / ε`` (spec §2.1.5, [A5]).
+    """The replace-one calibration ``λ = Δ₁(Y) · max(h, 1) / ε`` ([A5]).
 
     ``Δ₁(Y) = sup_{l,l'∈Y} ‖l − l'‖₁`` and ``h = nodes_per_leaf(T, view)``: the vector of used noisy
     node values is a product of ``h`` Laplace mechanisms in the changed leaf, each with ℓ₁
@@ -228,10 +228,10 @@ def laplace_scale_tree(
 def tree_node_epsilon_laplace(
     scale: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """Exact node-level privacy loss ``ε_node = h · Δ₁(Y) / λ`` of the tree (spec §2.1.4).
+    """Exact node-level privacy loss ``ε_node = h · Δ₁(Y) / λ`` of the tree.
 
     Tight: for ``t₀ = 1`` and neighbours at ℓ₁ distance ``Δ₁`` the event "every used node above
-    its mean" has probability ratio exactly ``e^{ε_node}`` (spec §5.2.3).
+    its mean" has probability ratio exactly ``e^{ε_node}``.
     """
     check_choice("view", view, get_args(ReleaseView))
     scale = check_positive("scale", scale)
@@ -256,7 +256,7 @@ def prefix_noise_variance(node_variance: float, T: int) -> float:
 def prefix_noise_shared_draws(s: int, t: int) -> int:
     """Number of node draws shared by ``Z_s`` and ``Z_t`` for ``s ≠ t``: ``|S_s ∩ S_t|``.
 
-    Padding draws are fresh, so ``Cov(Z_s, Z_t) = |S_s ∩ S_t| · Cov(D)`` (spec §2.1.3); for
+    Padding draws are fresh, so ``Cov(Z_s, Z_t) = |S_s ∩ S_t| · Cov(D)``; for
     ``s = t`` use :func:`prefix_noise_variance` instead (this returns ``popcount(t)`` then).
     """
     s = check_int_at_least("s", s, 0)
@@ -315,7 +315,7 @@ def laplace_sum_ppf(q: float, K: int, scale: float) -> float:
 
 
 def laplace_sum_chernoff_sf(a: float, K: int, scale: float) -> float:
-    """Chernoff bound ``P(W > a) ≤ (1 − s²λ²)^{−K} e^{−sa}`` at its optimum (spec §5.2.2).
+    """Chernoff bound ``P(W > a) ≤ (1 − s²λ²)^{−K} e^{−sa}`` at its optimum.
 
     The Laplace m.g.f. is ``1/(1 − s²λ²)`` for ``|s| < 1/λ``; minimising over ``s`` gives
     ``s = (√(K² + a²/λ²) − K)/a``.  Returns 1 for ``a ≤ 0``.
@@ -340,7 +340,7 @@ def lemma33_uniform_error_bound(
     beta: float,
     method: Literal["exact", "chernoff"] = "exact",
 ) -> float:
-    """A bound ``b`` with ``P(max_{t ≤ releases} ‖Z_t‖_∞ > b) ≤ β`` (spec §5.2.2).
+    """A bound ``b`` with ``P(max_{t ≤ releases} ‖Z_t‖_∞ > b) ≤ β``.
 
     By Lemma 3.3 (Laplace) / Thm A.1 (Gaussian) every coordinate of every ``Z_t`` has
     the law of ``W``, the sum of ``K = ⌈log₂ T⌉`` i.i.d. node draws; a union bound over the ``N``

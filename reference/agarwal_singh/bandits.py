@@ -9,7 +9,7 @@ Paper: Algorithm 4, Algorithm 5, Lemma 4.2, Lemma 4.3 (Sec. 4), Theorem 4.1.
 * :class:`EXP2Exploration` (Alg. 5) on the simplex vertices with exploration ``μ`` -- Exp3 with
   uniform exploration when ``μ`` is uniform ([A30]).
 
-Oblivious adversary only (spec §1.6, [A31]).  The forwarded scalars and ``Z_t`` are not outputs; with
+Oblivious adversary only ([A31]).  The forwarded scalars and ``Z_t`` are not outputs; with
 ``record=True`` they are kept in :attr:`PrivateBanditReduction.trace` for audits.
 """
 

@@ -6,7 +6,7 @@ Theorem 3.5.
 
 All learners see the losses only through :class:`~reference.agarwal_singh.aggregation.
 TreeBasedAggregation` (input privacy + post-processing, Sec. 3.1).  Guarantees are for an *oblivious*
-adversary: the loss sequence is fixed before the run (spec §1.6); the runner takes it as an array.
+adversary: the loss sequence is fixed before the run; the runner takes it as an array.
 Leading axes of ``noise.shape`` before the last (the loss dimension ``N``) are independent replicates.
 """
 

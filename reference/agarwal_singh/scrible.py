@@ -84,7 +84,7 @@ def _radial_step(g: FloatArray, eta: float) -> FloatArray:
 
 @dataclass(frozen=True)
 class BallBarrier:
-    """``R(x) = −ln(1 − ‖x‖₂²)`` on the unit ball, ``ν = 1`` (spec §2.7)."""
+    """``R(x) = −ln(1 − ‖x‖₂²)`` on the unit ball, ``ν = 1``."""
 
     dim: int
 
@@ -163,7 +163,7 @@ class CubeBarrier:
 
 
 class SCRiBLe:
-    """SCRiBLe bandit linear optimisation (spec §2.7), a :class:`~reference.agarwal_singh.bandits.
+    """SCRiBLe bandit linear optimisation, a :class:`~reference.agarwal_singh.bandits.
     BanditLearner`.
 
     Args:

@@ -123,7 +123,7 @@ def thm34_regret_bound_paper(D_R: float, G2_sum: float, D_Dprime: float) -> floa
 
 
 def thm34_regret_bound_certified(D_R: float, G2_sum: float, eta: float, D_Dprime: float) -> float:
-    """Explicit Thm 3.4 bound ``D_R/η + 2η Σ_t G_t² + D_{D'}`` (spec §3.2).
+    """Explicit Thm 3.4 bound ``D_R/η + 2η Σ_t G_t² + D_{D'}``.
 
     From the proof: eq. (1) (one-shot noise, Sec. 3.1), FTL-BTL (eq. (2)-(3)) gives
     ``D_R/η + D_Z`` plus the stability sum, and the standard FTRL stability bound
@@ -173,7 +173,7 @@ def thm31_regret_bound(D_R: float, G2_sum: float, D_Lap: float) -> float:
 
 
 def noise_width_upper_bound(instance: Instance, N: int, K: int, scale: float) -> float:
-    """Closed-form upper bounds on ``D_{D'}`` for ``D = Lap^N(λ)`` (spec §3.3).
+    """Closed-form upper bounds on ``D_{D'}`` for ``D = Lap^N(λ)``.
 
     ``Z`` is the sum of ``K`` i.i.d. ``Lap^N(λ)`` vectors.
     * experts (simplex): ``E[max_i Z_i − min_i Z_i] ≤ 2 E max_i |Z_i| ≤ 2Kλ H_N``
@@ -314,7 +314,7 @@ def cor32_parameters(
 
 def cor32_regret_bound(params: Cor32Parameters, T: int) -> float:
     """Certified Cor. 3.2 bound ``D_R/η + 2ηTG² + D̄_{D'}`` with ``D̄_{D'}`` the closed form of
-    :func:`noise_width_upper_bound` (spec §3.3): ``2√(2T D_R G²)`` + noise term at ``η*``."""
+    :func:`noise_width_upper_bound`: ``2√(2T D_R G²)`` + noise term at ``η*``."""
     check_instance("params", params, Cor32Parameters)
     T = check_int_at_least("T", T, 1)
     width = noise_width_upper_bound(
@@ -359,7 +359,7 @@ def tree_node_delta_gaussian(
     sigma: float, epsilon: float, T: int, Y_l2_diameter: float, view: ReleaseView = "actions"
 ) -> float:
     """Exact node-level ``δ(ε)`` of the Gaussian tree: the used nodes containing one leaf form a
-    Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ`` (spec §2.1.4, §5.2.4)."""
+    Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ``."""
     check_choice("view", view, get_args(ReleaseView))
     sigma = check_positive("sigma", sigma)
     Y_l2_diameter = check_positive("Y_l2_diameter", Y_l2_diameter)
@@ -373,7 +373,7 @@ def gaussian_output_level_sensitivity(
     T: int, Y_l2_diameter: float, sigma: float, view: ReleaseView = "actions"
 ) -> tuple[float, int]:
     """Exact output-level Gaussian sensitivity ``Δ_eff`` of the padded tree and its worst ``t₀``
-    (spec §5.2.4), for one coordinate direction (``N = 1`` or a change along one axis).
+   , for one coordinate direction (``N = 1`` or a change along one axis).
 
     The releases ``(L̃_t)_{t∈R}`` (``R = 1..T−1`` for ``view="actions"`` -- ``L̃_0`` carries no data --
     and ``1..T`` for ``"prefix_sums"``) are jointly ``N(μ, σ²Σ)`` with ``Σ = AAᵀ + diag(r_t)``, ``A``
@@ -448,7 +448,7 @@ def thm35_sigma_strict(
     view: ReleaseView = "actions",
 ) -> float:
     """Strict Thm 3.5 σ: ``max{‖Y‖₂√(T/(√N ln T)), σ_priv}`` with ``σ_priv`` the smallest σ whose
-    exact node-level ``δ(ε)`` (:func:`tree_node_delta_gaussian`) is ``≤ δ`` (spec §2.8)."""
+    exact node-level ``δ(ε)`` (:func:`tree_node_delta_gaussian`) is ``≤ δ``."""
     check_choice("view", view, get_args(ReleaseView))
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -550,7 +550,7 @@ def lemma44_regret_bound(
 
     Valid when ``η|<e_i, l̂_t>| ≤ 1`` for all ``i, t`` (:func:`lemma44_condition_holds`).
     ``second_moment_sum`` is the expectation term; with ``l̂_t = (y_t/p_t(i_t))e_{i_t}`` it is
-    ``Σ_t Σ_i y_{t,i}² ≤ T N max|y|²`` (spec §3.9).
+    ``Σ_t Σ_i y_{t,i}² ≤ T N max|y|²``.
     """
     gamma = check_in_range("gamma", gamma, 0.0, 1.0, high_open=False)
     T = check_int_at_least("T", T, 1)
@@ -678,7 +678,7 @@ def thm41_parameters(
 
 def thm41_regret_bound_proof_consistent(N: int, T: int, scale: float) -> float:
     """Certified ``E[Regret] ≤ 2√(TN ln N · C) + 2``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + 4λ ln NT)``
-    (spec §3.6), valid for the ``proof_consistent`` parameters of :func:`thm41_parameters`.
+   , valid for the ``proof_consistent`` parameters of :func:`thm41_parameters`.
 
     The paper's chain (Sec. 4.1) under ``F̄``: ``ln N/η + η Σ N‖l̃_t‖_∞² + 2Tγ`` with
     ``‖l̃_t‖_∞² ≤ 2(1 + 10λ² ln² NT)`` and ``γ = ηN(1 + c_Z)`` gives ``ln N/η + ηTNC``; minimised by
@@ -797,7 +797,7 @@ def thm45_regret_bound_certified(
     N: int, T: int, nu: float, M: float, X_l2: float, scale: float, eta: float
 ) -> float:
     """Certified ``E[Regret] ≤ 4ηTN²C₄₅ + ν ln T/η + 2(M + L) + 2M``,
-    ``C₄₅ = M² + 10λ²N ln²(NT)‖X‖₂²``, ``L = 4λ‖X‖₂√N ln NT`` (spec §3.10).
+    ``C₄₅ = M² + 10λ²N ln²(NT)‖X‖₂²``, ``L = 4λ‖X‖₂√N ln NT``.
 
     Only valid when ``η ≤ 1/(4N(M + L))`` (the precondition of Thm D.1 on the noisy losses);
     raises ``ValueError`` otherwise.

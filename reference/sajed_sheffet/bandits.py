@@ -5,7 +5,7 @@
 * :class:`DPSuccessiveElimination` -- Algorithm 3, DP-SE; ``epsilon = inf`` is the
   non-private Successive Elimination limit (:func:`successive_elimination`).
 * :func:`simulate_dpse_bernoulli` -- the same algorithm on Bernoulli arms with whole-epoch binomial
-  sums (exact in distribution, spec A3 "fast path"), for the paper's horizon ``T = 5·10⁷``.
+  sums (exact in distribution, "fast path"), for the paper's horizon ``T = 5·10⁷``.
 * :class:`GuessAndDoubleDPSE` -- DP-SE for an unknown horizon (proof of Thm 4.3).
 * :class:`UCB1` -- the non-private UCB index of Sec. 2.
 * :class:`DPUCB` -- the DP-UCB baseline of Sec. 5 (Mishra & Thakurta 2015), reconstructed: one
@@ -294,7 +294,7 @@ class DPSuccessiveElimination:
 
     Arms are 0-based here; ``S`` is kept in ascending order and pulled round-robin in that order, so
     the pull sequence within an epoch is data independent.  The number of rounds of epoch ``e`` is
-    ``r_e = ⌈R_e⌉``.  If the horizon ends mid-epoch nothing is released for that epoch (spec ERR-22).
+    ``r_e = ⌈R_e⌉``.  If the horizon ends mid-epoch nothing is released for that epoch.
 
     Random draws from ``rng``: one vector of ``|S|`` Laplace draws (in the order of ``S``) at the end of
     each epoch; nothing else.  ``epsilon = inf`` gives non-private Successive Elimination (``c_e = 0``,
@@ -306,7 +306,7 @@ class DPSuccessiveElimination:
         beta: confidence ``β ∈ (0, 1)`` (the experiments use ``β = 1/T``, Sec. 5).
         rng: generator of the Laplace noise (required when ``ε < inf``).
         noise_on: ``"r"`` (line 17: ``Lap(1/(ε r_e))``) or ``"R_e"`` (proof of Thm 4.1:
-            ``Lap(1/(ε R_e))``), spec ERR-10.
+            ``Lap(1/(ε R_e))``).
     """
 
     def __init__(
@@ -399,7 +399,7 @@ class DPSuccessiveElimination:
 
 
 def successive_elimination(K: int, beta: float) -> DPSuccessiveElimination:
-    """Non-private Successive Elimination: Algorithm 3 in the limit ``ε → ∞`` (spec A3-ref).
+    """Non-private Successive Elimination: Algorithm 3 in the limit ``ε → ∞``.
 
     ``R_e = 32 log(8|S|e²/β)/Δ_e² + 1``, ``c_e = 0``, no noise; eliminate ``j`` iff
     ``μ̄_max − μ̄_j > 2h_e``.  Deterministic given the rewards.
@@ -440,7 +440,7 @@ def simulate_dpse_bernoulli(
 ) -> DPSERun:
     """Algorithm 3 on Bernoulli arms with one ``Binomial(r_e, μ_i)`` draw per arm and epoch.
 
-    Exact in distribution (spec A3, fast path): Algorithm 3 only uses the epoch sums
+    Exact in distribution (fast path): Algorithm 3 only uses the epoch sums
     ``Σ rewards = Binomial(r_e, μ_i)``, and the pull schedule is data independent inside an epoch.
     An epoch that would not end by ``T`` is truncated: the remaining ``T − t`` pulls go round-robin
     over ``S`` in order and nothing is released.  Random draws from ``rng`` per epoch: the ``|S|``
@@ -504,11 +504,11 @@ def simulate_dpse_bernoulli(
 
 
 class GuessAndDoubleDPSE:
-    """DP-SE for an unknown horizon by guess-and-double (proof of Thm 4.3; spec A7).
+    """DP-SE for an unknown horizon by guess-and-double (proof of Thm 4.3).
 
     The paper: "we use the standard guess-and-double technique when the horizon T is unknown. I.e.
     we start with a guess of T and on time T/2 we multiply the guess T ← 2T".  The sentence does
-    not say whether the algorithm restarts (spec ERR-18).  Reading used here (the standard doubling
+    not say whether the algorithm restarts.  Reading used here (the standard doubling
     trick): phase ``p = 0, 1, …`` lasts ``T_p = T₀ 2^p`` rounds and runs a *fresh*
     :class:`DPSuccessiveElimination` with ``β_p = 1/T_p``.  Each reward is used in one phase and
     within it in one epoch, so the whole run is ε-DP by parallel composition.  Phase ``p`` starts at
@@ -607,7 +607,7 @@ class UCB1:
 
 
 class DPUCB:
-    """DP-UCB baseline (Sec. 5, after Mishra & Thakurta 2015) -- a reconstruction (spec A6, ERR-20).
+    """DP-UCB baseline (Sec. 5, after Mishra & Thakurta 2015) -- a reconstruction.
 
     The paper describes it only as UCB with noisy estimates maintained by the tree-based mechanism,
     one per arm, with node noise ``Lap(log₂(T)/ε)`` (Sec. 1).  Here: arm ``a`` keeps a

@@ -118,7 +118,7 @@ def hoeffding_tail(deviation: float, t: int, width: float) -> float:
     """Hoeffding (Sec. 2): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``, ``w`` the interval length.
 
     The paper calls the length ``R``; for the support ``[−R, R]`` of a stopping rule ``w = 2R``
-    (spec ERR-01).
+   .
     """
     a = check_positive("deviation", deviation)
     t = check_int_at_least("t", t, 1)
@@ -138,7 +138,7 @@ def fact21_thresholds(a: float, b: float) -> tuple[float, float]:
 
     Fact 2.1: for ``a > 1`` and ``0 < b < 1/16``, ``f(x) > b`` for ``e < x < x₀`` and ``f(x) < b`` for
     ``x > x₁``.  The second claim holds; the first (and the claimed monotonicity of ``f`` on
-    ``(e, ∞)``) fails for ``a`` close to 1 (spec ERR-02), e.g. ``a = 1.01, b = 0.01``.  Its only use
+    ``(e, ∞)``) fails for ``a`` close to 1, e.g. ``a = 1.01, b = 0.01``.  Its only use
     (proof of Thm 3.3, ``log(4 log₂(t)/β) = log(a log t)``) has ``a = 4/(β ln 2) ≥ 72`` for
     ``β ≤ 0.08``, where it holds.
     """
@@ -206,7 +206,7 @@ class FailureBudget:
 
     For Thm 3.1 / Cor. 3.2: (i) Hoeffding at every check, (ii) threshold noise ``|B|``, (iii) query
     noise ``|A|`` at every check, (iv) release noise ``|L|``.  ``paper_total`` is the paper's bound
-    (each part ``≤ β/4`` using ``Σ t⁻² ≤ 2``); ``total`` uses ``Σ t⁻² = π²/6`` (spec ERR-04).
+    (each part ``≤ β/4`` using ``Σ t⁻² ≤ 2``); ``total`` uses ``Σ t⁻² = π²/6``.
     """
 
     hoeffding: float
@@ -261,7 +261,7 @@ def thm33_terms(
     ``t₂ = R log(1/β)/(εα|μ|)``.
 
     The inner argument ``(1/β) log(R/(α|μ|))`` can be ``≤ 1`` (e.g. ``α|μ|`` close to ``R``), making
-    ``t₀, t₁ ≤ 0`` (spec ERR-06).  ``inner_log="paper"`` raises in that case; ``"clamped"`` uses
+    ``t₀, t₁ ≤ 0``.  ``inner_log="paper"`` raises in that case; ``"clamped"`` uses
     ``log(max(e, ·))`` (the spec's reporting convention).
     """
     check_choice("inner_log", inner_log, ("paper", "clamped"))
@@ -331,7 +331,7 @@ def good_event_halting_time(
 ) -> int:
     """First check time by which Algorithm 2 (or 1) certainly halts on the event of Cor. 3.2 (Thm 3.1).
 
-    The tighter bound inside the proof of Thm 3.3 (spec R-4 [DERIVED], ``τ_E``): the first check
+    The tighter bound inside the proof of Thm 3.3 (``τ_E``): the first check
     ``t`` (``2^k`` for Algorithm 2, every ``t`` for Algorithm 1) with
     ``|μ| − h_t ≥ h_t(1 + 1/α) + (c_t + σ₁ log(4/β) + σ₂ log(8k²/β))/t``.  Hence
     ``Pr[halting time > τ_E] ≤ β`` for any ``β ∈ (0, 1)`` and ``μ ≠ 0``.  For Algorithm 1 the right-hand
@@ -383,7 +383,7 @@ def thm34_sample_size(
     Theorem 3.4: any ε-DP ``(α, β)``-stopping rule needs ``Ω(R log(1/β)/(εα|μ|))`` samples;
     the proof shows that on the two-point law ``P`` (:func:`thm34_two_point_laws`) it reads strictly
     more than ``n`` samples with probability ``> 1/4`` (for ``α < 1``, ``β < 1/4``).  ``n`` is real;
-    a sample count ``> n`` means ``> ⌊n⌋`` (spec ERR-08).
+    a sample count ``> n`` means ``> ⌊n⌋``.
     """
     R = check_positive("range_R", range_R)
     m = abs(_mu_checked(mu, R))
@@ -413,7 +413,7 @@ def lemma35_group_privacy_factor(epsilon: float, n: float, tv_distance: float) -
     """``exp(6 ε n d_TV(D, D'))`` of Lemma 3.5 (Karwa & Vadhan 2018, Lemma 6.1, as quoted).
 
     For ε-DP ``M`` and ``n`` i.i.d. samples from ``D`` resp. ``D'``: ``Pr[M(S) ∈ O] ≤ factor ·
-    Pr[M(S') ∈ O]``.  (Quoted, not re-derived here; spec ERR-27.)  Returns ``inf`` when the factor
+    Pr[M(S') ∈ O]``.  (Quoted, not re-derived here.)  Returns ``inf`` when the factor
     exceeds the float range (the bound is then vacuous).
     """
     eps = check_epsilon(epsilon)
@@ -490,7 +490,7 @@ def domingo_nas_sample_complexity_order(
 def mnih_nas_sample_complexity_order(range_R: float, mu: float, alpha: float, beta: float) -> float:
     """Mnih et al. (2008), as cited (Sec. 1): ``O(R²/(α²μ²)(log(1/β) + log log(R/(α|μ|))))`` (constant 1).
 
-    (Sec. 6, prints the sum with a misplaced parenthesis, spec ERR-25.)  ``log log`` is
+    (Sec. 6, prints the sum with a misplaced parenthesis.)  ``log log`` is
     negative when ``R/(α|μ|) < e``; the expression is returned as is.
     """
     R = check_positive("range_R", range_R)
@@ -535,7 +535,7 @@ def lemma42_elimination_epoch(gap: float) -> int:
     """``e(a)``: the first epoch with ``Δ_a ≥ Δ_e = 2^{−e}``, i.e. ``⌈log₂(1/Δ_a)⌉`` (at least 1), Sec. 4.
 
     Lemma 4.2's proof: on its event, arm ``a`` is eliminated by the end of epoch ``e(a)`` (if still
-    viable).  ``e(a) ≤ log₂(2/Δ_a)`` (the paper writes ``<``, spec ERR-13).
+    viable).  ``e(a) ≤ log₂(2/Δ_a)`` (the paper writes ``<``).
     """
     g = check_in_range("gap", gap, 0.0, 1.0, high_open=False)
     e = 1
@@ -563,7 +563,7 @@ def lemma42_pull_bound(
     ``log(K log(2/Δ_a)/β) · (1024/Δ_a² + 96/(εΔ_a))`` times (and at most ``T`` if ``T`` is given).
 
     ``epsilon = inf`` drops the privacy term (non-private SE).  The proof's step
-    ``R_e ≤ R_{e+1}/2`` can fail when ``|S|`` shrinks (spec ERR-14); the bound itself is checked
+    ``R_e ≤ R_{e+1}/2`` can fail when ``|S|`` shrinks; the bound itself is checked
     against :func:`lemma42_proof_pull_bound` (the schedule at ``|S| = K``) in the tests.
     """
     K = check_int_at_least("K", K, 2)
@@ -582,7 +582,7 @@ def lemma42_proof_pull_bound(K: int, gap: float, beta: float, epsilon: float) ->
 
     Every epoch ``e ≤ e(a)`` pulls each viable arm ``r_e = ⌈R_e⌉`` times, and ``R_e`` is increasing in
     ``|S|``; so with the schedule evaluated at ``|S| = K`` this is an upper bound whatever arms are
-    eliminated (the resolution of spec ERR-14, replacing the proof's ``2R_{e(a)}``).
+    eliminated (the resolution adopted here, replacing the proof's ``2R_{e(a)}``).
     """
     K = check_int_at_least("K", K, 2)
     e_a = lemma42_elimination_epoch(gap)
@@ -601,7 +601,7 @@ def _gaps_checked(gaps: FloatArray | Sequence[float]) -> FloatArray:
 
 
 def thm43_regret_bound(gaps: FloatArray | Sequence[float], T: int, epsilon: float) -> float:
-    """Theorem 4.3 with Lemma 4.2's explicit constants (spec R-11, ERR-15/16), ``β = 1/T``:
+    """Theorem 4.3 with Lemma 4.2's explicit constants (ERR-15/16), ``β = 1/T``:
 
     ``E[Reg_T] ≤ 1 + Σ_{a: Δ_a > 0} min{TΔ_a, log(K T log(2/Δ_a)) (1024/Δ_a + 96/ε)}``.
 
@@ -626,7 +626,7 @@ def thm43_regret_bound_paper_form(
 ) -> float:
     """The last line of Theorem 4.3's proof (Sec. 4): ``Σ_{a ≠ a*} 3 log(T)/Δ_a + 3 log(T)(K − 1)/ε``.
 
-    The constants of Lemma 4.2 are dropped (spec ERR-15): this is the shape of the
+    The constants of Lemma 4.2 are dropped: this is the shape of the
     ``O(Σ log(T)/Δ_a + K log(T)/ε)`` statement, not a numeric upper bound.
     """
     g = _gaps_checked(gaps)
@@ -652,7 +652,7 @@ def thm44_critical_gap(T: int, K: int, epsilon: float, C: float = 1.0) -> float:
     """``Δ*`` solving ``Δ* T/K = 2C log(T)(1/Δ* + 1/ε)`` (proof of Theorem 4.4).
 
     The paper calls the closed form "hairy"; it is the positive root of the quadratic
-    ``(T/K)Δ² − (2C log T/ε)Δ − 2C log T = 0`` (spec ERR-17):
+    ``(T/K)Δ² − (2C log T/ε)Δ − 2C log T = 0``:
     ``Δ* = (K/(2T)) [2C log T/ε + √(4C² log²T/ε² + 8C T log T/K)]``.
     """
     T = check_int_at_least("T", T, 2)

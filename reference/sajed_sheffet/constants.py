@@ -9,7 +9,7 @@ confidence width of the DP-UCB baseline (a reconstruction; the paper gives no co
 Conventions (paper Sec. 2): ``log`` is the natural logarithm; ``log2`` is written out.  ``Lap(b)`` has
 density ``exp(-|x|/b)/(2b)``.  ``R`` (``range_R``) is the half-width of the sample support
 ``[-R, R]`` of a stopping rule; ``R_e`` (``rounds_R_e``) is the real-valued round budget of epoch
-``e`` of Algorithm 3 (spec ERR-23: the paper uses the letter R for both).
+``e`` of Algorithm 3 (the paper uses the letter R for both).
 
 ``epsilon = math.inf`` is accepted where stated and gives the non-private limit (no noise, no
 privacy term); every other input is validated and a bad value raises :class:`ValueError`.
@@ -72,7 +72,7 @@ def hoeffding_radius(t: int, width: float, failure: float) -> float:
 
     Hoeffding's inequality as stated in Sec. 2 for i.i.d. variables in an interval of
     length ``w`` (the paper calls the length ``R``; for the stopping-rule support ``[-R, R]`` the
-    length is ``2R``, spec ERR-01): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``.
+    length is ``2R``): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``.
     """
     t = check_int_at_least("t", t, 1)
     w = check_positive("width", width)
@@ -85,7 +85,7 @@ def nas_h(t: int, range_R: float, beta: float) -> float:
 
     Sec. 3: "``h_t`` … derived by the Hoeffding bound with confidence ``1 − β/2t²`` for
     ``t`` i.i.d. random samples bounded in magnitude by ``R``".  The paper does not write the formula
-    (spec ERR-24); Hoeffding with interval length ``2R`` and failure ``β/(2t²)`` gives it:
+   ; Hoeffding with interval length ``2R`` and failure ``β/(2t²)`` gives it:
     ``2R √(log(4t²/β)/(2t)) = R √((2/t) log(4t²/β))``.  The union bound over ``t`` costs
     ``Σ_t β/(2t²) = β π²/12 ≤ β``.
     """
@@ -158,7 +158,7 @@ def dp_nas_threshold(t: int, range_R: float, epsilon: float, alpha: float, beta:
     """Noiseless halting threshold of Algorithm 1 on the mean: ``h_t (1 + 1/α) + c_t/t`` (line 10).
 
     Algorithm 1 halts at ``t`` iff ``|X̄_t| ≥ h_t(1 + 1/α) + (c_t + B + A_t)/t``; this is the right-hand
-    side with ``B = A_t = 0`` (spec §9 tabulates it).
+    side with ``B = A_t = 0`` (the golden table includes it).
     """
     a = check_alpha(alpha)
     return dp_nas_h(t, range_R, beta) * (1.0 + 1.0 / a) + dp_nas_c(
@@ -170,7 +170,7 @@ def dp_exp_nas_h(t: int, k: int, range_R: float, beta: float) -> float:
     """``h_t = R √((2/t) log(16k²/β))`` at the ``k``-th check ``t = 2^k`` (Algorithm 2 line 12).
 
     The log uses the check index ``k`` (union bound over checks, ``Pr ≤ β/(8k²)`` per check); the
-    paper indexes the quantity by ``t`` although it depends on ``k`` (spec ERR-05).  ``t`` is a
+    paper indexes the quantity by ``t`` although it depends on ``k``.  ``t`` is a
     separate argument so that the formula can be evaluated off the schedule; Algorithm 2 only uses
     ``t = 2^k``.
     """
@@ -239,7 +239,7 @@ class EpochParameters:
         rounds_R_e: ``R_e = max(…) + 1`` (line 8), a real number.
         rounds: ``r_e = ⌈R_e⌉``, the number of rounds the ``while r < R_e`` loop of lines 9-14 runs;
             each round pulls every viable arm once.
-        h: ``h_e = √(log(8|S|e²/β)/(2R_e))`` (line 15; uses ``R_e``, not ``r_e``, spec ERR-11).
+        h: ``h_e = √(log(8|S|e²/β)/(2R_e))`` (line 15; uses ``R_e``, not ``r_e``).
         c: ``c_e = log(4|S|e²/β)/(R_e ε)`` (line 16; ``0`` when ``ε = inf``).
         threshold: ``2h_e + 2c_e``: arm ``j`` is removed iff ``μ̃_max − μ̃_j > threshold`` (line 20).
         noise_scale: Laplace scale added to each mean in line 17: ``1/(ε r_e)`` (``noise_on="r"``,
@@ -274,7 +274,7 @@ def dpse_epoch_parameters(
         noise_on: ``"r"`` (line 17 literally: ``Lap(1/(ε r))`` with the final round count
             ``r = r_e``; exact sensitivity of a mean of ``r_e`` rewards in ``[0, 1]`` is ``1/r_e``, so
             this is exactly ε-DP) or ``"R_e"`` (the proof of Thm 4.1: ``Lap(1/(ε R_e))``,
-            slightly more noise).  Spec ERR-10.
+            slightly more noise).
     """
     check_choice("noise_on", noise_on, ("r", "R_e"))
     S = check_int_at_least("n_viable", n_viable, 1)
@@ -316,7 +316,7 @@ def dpse_elimination_threshold(n_viable: int, epoch: int, beta: float, epsilon: 
 
 
 # --------------------------------------------------------------------------------------------
-# DP-UCB baseline (Sec. 1 and Sec. 5; a reconstruction, spec A6)
+# DP-UCB baseline (Sec. 1 and Sec. 5; a reconstruction)
 # --------------------------------------------------------------------------------------------
 
 
@@ -343,7 +343,7 @@ def dpucb_tree_epsilon(epsilon: float, K: int, calibration: str) -> float:
 def dpucb_confidence_width(K: int, T: int, epsilon_tree: float, beta_u: float) -> float:
     """Bound ``γ`` on the noise of every prefix release of every per-arm tree (w.p. ``≥ 1 − β_u``).
 
-    Reconstruction (spec A6, ERR-20; the paper gives no constants).  A release is a sum of at most
+    Reconstruction (the paper gives no constants).  A release is a sum of at most
     ``m = tree_depth(T)`` independent ``Lap(b)`` node noises, ``b = m/ε_tree``.  Chan, Shi & Song
     (2011), Cor. 2.9: for a sum ``Y`` of independent ``Lap(b_i)`` and ``δ ∈ (0, 1)``,
     ``Pr[|Y| > ν √(8 log(2/δ))] ≤ δ`` with ``ν = max(√(Σ b_i²), max_i b_i √(log(2/δ)))``.  With

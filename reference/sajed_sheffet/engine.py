@@ -82,7 +82,7 @@ _REWARD_BLOCK = 4096
 
 
 def section5_means(instance: Instance, K: int) -> FloatArray:
-    """The arm means of the paper's instances (Sec. 5; spec §7), best arm first.
+    """The arm means of the paper's instances (Sec. 5), best arm first.
 
     * C1: ``{0.75, 0.7, …, 0.7}`` (``K − 1`` copies of 0.7, all gaps 0.05);
     * C2: ``μ_i = 0.75 − 0.5 (i − 1)/(K − 1)`` (gaps decrease linearly from 0.75 to 0.25);
@@ -232,7 +232,7 @@ def dpse_bernoulli_batch(
     Replicate ``r`` is :func:`~.bandits.simulate_dpse_bernoulli` ``(means[r], T, epsilon[r], beta,
     default_rng(seeds[r]))`` (module docstring): per epoch ``e`` its ``|S|`` binomial epoch sums
     ``Binomial(r_e, μ_i)`` and then its ``|S|`` Laplace noises ``Lap(noise_scale_e)``; an epoch that
-    would overrun ``T`` is truncated (round-robin, no release, spec ERR-22).
+    would overrun ``T`` is truncated (round-robin, no release).
 
     Args:
         means: ``(K,)`` (all replicates) or ``(R, K)`` (one row per replicate), in ``[0, 1]``.
@@ -240,7 +240,7 @@ def dpse_bernoulli_batch(
         epsilon: ``ε ∈ (0, inf]``, a scalar or one per replicate.
         beta: ``β ∈ (0, 1)`` (the paper: ``1/T``, Sec. 5).
         seeds: one seed per replicate.
-        noise_on: ``"r"`` (line 17) or ``"R_e"`` (proof of Thm 4.1), spec ERR-10.
+        noise_on: ``"r"`` (line 17) or ``"R_e"`` (proof of Thm 4.1).
         checkpoints: rounds at which to report the cumulative regret (default: ``T`` only).
     """
     R = _seeds(seeds)

@@ -23,7 +23,7 @@ data and re-draw only the noise.  The check is evaluated in the sum form of the 
 (Sec. 3): halt iff ``q_t ≥ A + B`` with ``q_t = |X_{1:t}| − t h_t (1 + 1/α) − c_t``
 (:func:`svt_query_value`), which is line 10 multiplied by ``t``.
 
-A stopping rule may never halt (e.g. ``μ = 0``, spec §1.1); every rule takes a data-independent cap
+A stopping rule may never halt (e.g. ``μ = 0``); every rule takes a data-independent cap
 (``t_max`` or ``k_max``) and then returns ``halted=False`` with no estimate (no ``L`` is drawn).
 The cap is public and data independent, so stopping there is post-processing of the SVT output.
 """
@@ -458,7 +458,7 @@ def dp_exp_nas(
     15 return X̄_t + L/t
     ```
 
-    The first check is at ``t = 2`` (``k = 1``); ``t = 1`` is never checked (spec ERR-05).  Random
+    The first check is at ``t = 2`` (``k = 1``); ``t = 1`` is never checked.  Random
     draws from ``rng``: ``B``, then one ``A`` per check, then ``L`` if halted.  ``k_max ≥ 1`` caps
     the number of checks (so at most ``2^k_max`` samples are read).
     """
@@ -537,7 +537,7 @@ def two_arm_test(
 
     The paper: "in the special case where we have K = 2 arms, we can straight-forwardly use the
     private stopping-rule to assess the mean of the difference between the arms up to a constant α
-    (say α = 0.5)".  Reading (spec A4): feed ``X_t = r_{0,t} − r_{1,t} ∈ [−1, 1]`` (``R = 1``; rewards
+    (say α = 0.5)".  Reading: feed ``X_t = r_{0,t} − r_{1,t} ∈ [−1, 1]`` (``R = 1``; rewards
     in ``[0, 1]``) to Algorithm 2 (``rule="exponential"``, default) or Algorithm 1
     (``rule="every_step"``); at halting declare arm 0 better iff ``μ̂ > 0``.  On the event of
     Cor. 3.2, ``|μ̂ − μ| ≤ α|μ| < |μ|`` so ``sign(μ̂) = sign(μ₀ − μ₁)``: correct w.p. ``≥ 1 − β``

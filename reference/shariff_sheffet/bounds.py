@@ -341,7 +341,7 @@ def reshifted_bounds(
 ) -> RegularizerBounds:
     """The bounds after moving the shift so that ``ρ_min`` becomes ``target_rho_min`` (App. D.3).
 
-    Spec §2.8 "generic shift" (from the authors' code, made rigorous): with
+    Generic shift (from the authors' code, made rigorous): with
     ``Δs = ρ*_min − ρ⁰_min`` the shift and ``ρ_max`` move by ``Δs``.  ``γ``:
 
     * Gaussian (base: Prop. 11): ``γ⁰ √(ρ⁰_min/ρ*_min)``, valid for any target because

@@ -335,7 +335,7 @@ def make_regularizer(
             ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`): the smallest
             ``σ_noise`` (Gaussian, exact GDP) or ``k`` (Wishart, certified by the PLD accountant;
             the shifted variant falls back to shift 0 when Eq. (4)'s ``c`` would be negative).
-        target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3; spec §2.8):
+        target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3):
             the Gaussian variant re-shifts its own bounds, the Wishart variants the unshifted ones
             (:func:`~reference.shariff_sheffet.bounds.reshifted_bounds`).
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).

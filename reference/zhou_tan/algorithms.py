@@ -6,9 +6,9 @@ are the paper's own section, theorem, lemma and algorithm-line numbers.
 The LDP and non-private versions of each algorithm are the *same* learner: privacy lives in the
 :class:`~reference.zhou_tan.environment.Curator` (CTL(ϵ) or identity), and only the constants
 (``v``, ``c``) differ.  The factories ``make_*`` build the paper's theory schedules (Theorems 2, 3,
-4, Cor. 1) or the practical presets of spec §2.7; both are kept.
+4, Cor. 1) or the practical presets of [7]'s code; both are kept.
 
-Conventions (spec §2.0):
+Conventions:
 
 * finite domain, Gram matrix ``K`` (``n × n``); functions are length-``n`` vectors;
 * argmax ties are broken uniformly at random (C2) with a stream spawned from the ``rng`` argument;
@@ -103,7 +103,7 @@ def _check_delta(delta: float) -> float:
 def ucb_argmax(
     mean: FloatArray, sd: FloatArray, beta: float, rng: np.random.Generator | SeedLike
 ) -> int:
-    """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random (spec C2)."""
+    """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random."""
     rng = as_generator(rng)
     mean = check_nonempty("mean", check_array("mean", mean, ndim=1), what="arm")
     sd = check_array("sd", sd, shape=mean.shape)
@@ -227,12 +227,11 @@ def make_ldp_tgp_ucb(
     """LDP-TGP-UCB; ``ȳ_t`` from CTL(ϵ) has second moment ``≤ K = B² + R² + 2𝓛²`` (Algorithm 2, line 2).
 
     ``"theory"`` (default): Alg. 2's schedules, ``γ_{t−1}`` replaced by the certified
-    ``γ̄_{t−1}``: ``b_t = B + R + 𝓛 ln t``; ``β_1 = B`` (spec T-5) and for ``t ≥ 2`` ``β_t`` of
-    Algorithm 2, line 5.  ``"practical"``: the ``(b_t, β_t)`` of [7]'s TGP-UCB code (:func:`ref7_tgp_schedule`,
-    spec §2.4) with ``α = 1`` and ``v = K``, ``β/√λ``: ``b_t = √K t^{1/4}`` and
+    ``γ̄_{t−1}``: ``b_t = B + R + 𝓛 ln t``; ``β_1 = B`` and for ``t ≥ 2`` ``β_t`` of
+    Algorithm 2, line 5.  ``"practical"``: the ``(b_t, β_t)`` of [7]'s TGP-UCB code (:func:`ref7_tgp_schedule`) with ``α = 1`` and ``v = K``, ``β/√λ``: ``b_t = √K t^{1/4}`` and
     ``β_t = B + √(K/λ) t^{1/4} √(ln t)`` (so ``β_1 = B`` as in the theory).  Only ``b_t`` and
     ``β_t`` change; the exact GP, ``λ``, CTL(ϵ) and the once-per-reward truncation are the same,
-    and ``δ`` and ``γ̄`` are not used.  Why (spec §2.7, §7 item 1): the theory widths are unusable
+    and ``δ`` and ``γ̄`` are not used.  Why: the theory widths are unusable
     at experiment scale (``β_1000 ≈ 254`` at ϵ = 1 with ``γ = 5``, versus ``B = 1``; runs at
     ``T ≈ 10³`` explore almost uniformly), the paper reports no constants ("order-wise similar",
     Sec. 5) and says its settings follow [7], so the practical presets are anchored on [7]'s code,
@@ -311,7 +310,7 @@ class ATAGPUCB:
 
     ``trunc_level(t, m)`` returns ``b_t``; ``beta_next(t, m)`` returns ``β_{t+1}``; ``beta_1`` is
     the first width.  ``per_sample_threshold=False`` (default) truncates every past product with
-    the current ``b_t``; ``True`` uses each sample's own ``b_τ`` as printed in Algorithm 1, line 10 (spec T-4).
+    the current ``b_t``; ``True`` uses each sample's own ``b_τ`` as printed in Algorithm 1, line 10.
     Cost ``O(t m_t + m_t³)`` per round (the whole history is re-truncated each round).
     """
 
@@ -391,8 +390,8 @@ def make_ata_gp_ucb(
     """ATA-GP-UCB with moment bound ``v ≥ E[|r|^{1+α} | ℱ]`` of the rewards it receives.
 
     ``"theory"``: ``q``, ``b_t``, ``β_{t+1}`` of Thm 2 (general α from [7]).
-    ``"practical"``: ``q = ln T/ε²`` and the ``(b_t, β_t)`` of [7]'s code (spec §2.3), ``β/√λ``.
-    ``β_1 = B(1 + 1/√(1−ε))`` (spec C4).  ``beta_scale`` multiplies every ``β``.
+    ``"practical"``: ``q = ln T/ε²`` and the ``(b_t, β_t)`` of [7]'s code, ``β/√λ``.
+    ``β_1 = B(1 + 1/√(1−ε))``.  ``beta_scale`` multiplies every ``β``.
     """
     rng = as_generator(rng)
     check_choice("preset", preset, _PRESETS)
@@ -452,7 +451,7 @@ class MoMAGPUCB:
     """Alg. 3: epochs of ``k`` plays of one point, Nyström per epoch, median of means.
 
     ``beta_next(n, m)`` returns ``β_{n+1}``.  After ``N = ⌊T/k⌋`` epochs the ``T − Nk`` leftover
-    rounds (unspecified by the paper, spec T-7) play ``argmax μ̃_N + β_{N+1}σ̃_N`` without
+    rounds (unspecified by the paper) play ``argmax μ̃_N + β_{N+1}σ̃_N`` without
     updating.  ``next_query`` returns ``(arm, k)`` during epochs and ``(arm, T − Nk)`` afterwards.
     """
 
@@ -502,7 +501,7 @@ class MoMAGPUCB:
     def observe(self, arm: int, rewards: FloatArray) -> None:
         r = check_array("rewards", rewards, ndim=1)
         if len(self.arms) >= self.n_epochs:
-            self.leftover_played += int(r.size)  # leftover rounds: no update (spec T-7)
+            self.leftover_played += int(r.size)  # leftover rounds: no update
             return
         if r.size != self.k_rep:
             raise ValueError(f"an epoch needs exactly k_rep={self.k_rep} rewards, got {r.size}")
@@ -548,7 +547,7 @@ def make_moma_gp_ucb(
 
     ``"theory"``: ``q = 6ρ ln(4T/δ)/ε²``, ``k = ⌈k_rep_const · ln(4eT/δ)⌉`` (paper: 24; 72 makes
     Lemma 11 correct), ``β_{n+1} = B(1+1/√(1−ε)) + 3γ/√λ``.  ``"practical"``: ``q = ln T/ε²``,
-    ``k = ⌈ln(4eT/δ)⌉`` (spec §2.7), same ``β``.  ``beta_scale`` multiplies every ``β``.
+    ``k = ⌈ln(4eT/δ)⌉``, same ``β``.  ``beta_scale`` multiplies every ``β``.
     """
     rng = as_generator(rng)
     check_choice("preset", preset, _PRESETS)

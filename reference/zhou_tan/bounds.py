@@ -4,7 +4,7 @@ Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 
 are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 ``O(·)``/``Ω(·)`` statements are returned as the expression *inside* the bracket, with no hidden
-constant (spec §3.10): use them for scaling checks (exponents), not as numeric guarantees.  The
+constant: use them for scaling checks (exponents), not as numeric guarantees.  The
 explicit, constant-carrying results (Lemma 7's explicit form, the regret certificate, Lemma 10's
 failure bound, Lemma 11's Hoeffding bounds, Eq. 12 and Lemma 4 of the lower-bound construction) are
 exact numbers.  ``eps`` = privacy ϵ, ``eps_nys`` = Nyström accuracy ε, ``ζ = e^ϵ − 1``.
@@ -130,7 +130,7 @@ def lower_bound_matern(
     """Bracket of Thm 1, Matérn (derived in App. A.4).
 
     ``v^{ν/D} T^{(ν+dα)/D} ζ̃ B^{dα/D}`` with ``D = ν(1+α) + dα`` and
-    ``ζ̃ = ζ^{−2α/(1+α) + 2dα²/((1+α)D)}``.  At ``α = 1`` the ζ exponent is ``−2ν/(2ν+d)`` (spec T-20).
+    ``ζ̃ = ζ^{−2α/(1+α) + 2dα²/((1+α)D)}``.  At ``α = 1`` the ζ exponent is ``−2ν/(2ν+d)``.
     """
     T_ = check_positive("T", T)
     z = zeta_priv(eps)
@@ -220,7 +220,7 @@ def lower_bound_function_count(
     """Number ``M`` of shifted bumps in ``[0,1]^d`` with step ``w`` (App. A.1).
 
     ``"paper"``: ``⌊(1/w)^d⌋`` as printed; ``"grid"``: ``⌊1/w⌋^d``, the number of grid points with
-    step ``w`` per axis (spec T-22).  They differ when ``1/w`` is not an integer and ``d ≥ 2``.
+    step ``w`` per axis.  They differ when ``1/w`` is not an integer and ``d ≥ 2``.
     """
     check_choice("convention", convention, ("paper", "grid"))
     ww = check_in_range("w", w, 0.0, 1.0, low_open=True, high_open=False)
@@ -583,7 +583,7 @@ def thm3_regret_expr(
 ) -> float:
     """Thm 3: ``ϑ√(ln T · γ_T T) + ϑ√T ln T √(γ_T(γ_T + ln(1/δ)))``, ``ϑ = (B+R)/ϵ``.
 
-    Drops ϵ-independent terms (meaningful for ``ϵ ≲ 1``; spec T-21).  ``T > 1``.
+    Drops ϵ-independent terms (meaningful for ``ϵ ≲ 1``).  ``T > 1``.
     """
     T_ = check_positive("T", T)
     if T_ <= 1:
@@ -701,7 +701,7 @@ def lemma6_residuals(A: FloatArray, lam: float) -> tuple[float, float, float]:
     Returns ``(Eq. 19, Eq. 20 corrected, Eq. 20 as printed)``:
     (19) ``(AᵀA + λI)⁻¹Aᵀ = Aᵀ(AAᵀ + λI)⁻¹``;
     (20) ``I − Aᵀ(AAᵀ + λI)⁻¹A = λ(AᵀA + λI)⁻¹``.  The printed Eq. (20) lacks the inverse
-    (``I − Aᵀ(AAᵀ + λI)A``, spec T-14); its residual is not 0 in general.
+    (``I − Aᵀ(AAᵀ + λI)A``); its residual is not 0 in general.
     """
     Ad = check_array("A", A, ndim=2)
     lam_ = check_positive("lam", lam)
@@ -715,7 +715,7 @@ def lemma6_residuals(A: FloatArray, lam: float) -> tuple[float, float, float]:
 
 
 def lemma7_sum_sigma_sq_bound(gamma_T: float, lam: float) -> float:
-    """``Σ_t σ²_{t−1}(x_t) ≤ 2γ_T/ln(1 + 1/λ)`` when ``k(x,x) ≤ 1`` [explicit form of Lemma 7, spec §3.8].
+    """``Σ_t σ²_{t−1}(x_t) ≤ 2γ_T/ln(1 + 1/λ)`` when ``k(x,x) ≤ 1`` [explicit form of Lemma 7, derived].
 
     Because ``u ≤ (1/λ)/ln(1+1/λ) · ln(1+u)`` for ``u = σ²/λ ∈ [0, 1/λ]`` (concavity) and
     ``½Σ ln(1 + σ²_{t−1}(x_t)/λ) = ½ ln det(I + K_T/λ) ≤ γ_T``.
@@ -732,7 +732,7 @@ def lemma7_sum_sigma_bound(T: int, gamma_T: float, lam: float) -> float:
 
 
 def regret_certificate(beta_T: float, T: int, gamma_T: float, lam: float) -> float:
-    """``R_T ≤ 2β_T √(2Tγ_T/ln(1+1/λ))`` on the confidence event (App. D.2; spec §3.10).
+    """``R_T ≤ 2β_T √(2Tγ_T/ln(1+1/λ))`` on the confidence event (App. D.2).
 
     From ``r_t ≤ 2β_t σ_{t−1}(x_t)`` with ``β_t`` non-decreasing and Lemma 7's explicit form.
     """
@@ -780,7 +780,7 @@ def lemma11_hoeffding_bound(k: int, version: Literal["paper", "corrected"] = "pa
     """Bound on ``P(Σ_j b_j ≥ k/3)`` for ``b_j`` independent with ``p_j < 1/4`` (Lemma 11).
 
     ``"paper"``: ``e^{−k/24}`` as printed.  ``"corrected"``: Hoeffding for a deviation ``k/12`` of
-    a sum of ``k`` variables in ``[0,1]`` gives ``exp(−2(k/12)²/k) = e^{−k/72}`` (spec T-9).  The
+    a sum of ``k`` variables in ``[0,1]`` gives ``exp(−2(k/12)²/k) = e^{−k/72}``.  The
     printed bound is *false*: see :func:`lemma11_exact_tail`.
     """
     check_choice("version", version, ("paper", "corrected"))

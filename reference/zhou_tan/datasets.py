@@ -8,14 +8,14 @@ train and 192 test rows; Sec. 5.1: adjusted closing prices of 29 stocks, 2016-01
 are not shipped: their source repository has no licence and nothing is downloaded.  Instead:
 
 * :func:`light_sensor_standin` and :func:`stock_price_standin` generate data of the same shape
-  by the documented, seeded processes of spec §5.6 (heavy-tailed, Student-t(3) innovations);
+  by documented, seeded processes (heavy-tailed, Student-t(3) innovations);
 * :func:`load_light_sensor_mat` and :func:`load_stock_csv` read the real files if a user has them;
 * :func:`light_sensor_problem` and :func:`stock_problem` turn either into the paper's setting
   (Sec. 5.1): ``f`` = column means, ``B = max f``, kernel = empirical covariance of the
   column-standardised samples, noise = samples − ``f``, ``R = max |noise|``, ``v`` = mean squared
   sample, ``c`` = mean squared noise (``α = 1``);
 * :class:`EmpiricalRowEnvironment` draws each reward as the value of a uniformly random data row at
-  the played arm's column (the protocol of the code of the paper's reference [7], spec §5.3).
+  the played arm's column (the protocol of the code of the paper's reference [7]).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ LIGHT_TEST_ROWS = 192
 STOCKS = 29
 """Number of stocks (arms) of the stock data (Sec. 5.1)."""
 STOCK_DAYS = 823
-"""Trading days 2016-01-04 .. 2019-04-10 in the file of reference [7]'s code (spec §5.4)."""
+"""Trading days 2016-01-04 .. 2019-04-10 in the file of reference [7]'s code."""
 
 
 def empirical_covariance_kernel(samples: FloatArray) -> FloatArray:
@@ -94,7 +94,7 @@ class DataProblem:
         f: mean reward per arm (column means of ``reward_rows``), shape ``(n_arms,)``.
         K: kernel, the empirical covariance of the standardised kernel samples, ``(n_arms, n_arms)``.
         reward_rows: the rows a reward is drawn from, ``(n_rows, n_arms)``.
-        B: ``max f`` (Sec. 5.1: "with B set as its maximum"; data-dependent, spec §1.6).
+        B: ``max f`` (Sec. 5.1: "with B set as its maximum"; data-dependent).
         R: ``max |reward_rows − f|`` (the largest noise).
         v: mean of the squared rewards (``E|y|²``, ``α = 1``), used by the non-private ATA/TGP.
         c: mean of the squared noise (``E|η|²``), used by the non-private MoMA.
@@ -193,7 +193,7 @@ class EmpiricalRowEnvironment(FiniteArmEnvironment):
 
     The mean reward of an arm is its column mean ``f`` (so regret, Eq. 2, uses ``f``); the noise
     ``y − f(arm)`` is bounded by the problem's ``R``.  This is the protocol of reference [7]'s code
-    (spec §5.3), which the paper follows (Sec. 5.1).
+   , which the paper follows (Sec. 5.1).
     """
 
     def __init__(self, problem: DataProblem, rng: np.random.Generator | SeedLike) -> None:
@@ -227,9 +227,9 @@ def light_sensor_standin(
     n_test: int = LIGHT_TEST_ROWS,
     noise_scale: float = 60.0,
 ) -> tuple[FloatArray, FloatArray]:
-    """Seeded stand-in for the light-sensor data (spec §5.6): ``(train, test)`` readings.
+    """Seeded stand-in for the light-sensor data: ``(train, test)`` readings.
 
-    Process (spec §5.6; ``noise_scale`` is our choice, the spec leaves "a scale" open):
+    Process (``noise_scale`` is our choice, the spec leaves "a scale" open):
 
     1. ``n_sensors`` locations uniform in ``[0, 1]²``;
     2. latent mean ``μ = 300 + 150 g`` with ``g`` one draw of a GP with SE kernel, ``l = 0.3``;
@@ -259,13 +259,13 @@ def stock_price_standin(
     factor_vol: float = 0.01,
     idio_vol: tuple[float, float] = (0.01, 0.015),
 ) -> FloatArray:
-    """Seeded stand-in for the stock prices (spec §5.6): a ``(n_days, n_stocks)`` price matrix.
+    """Seeded stand-in for the stock prices: a ``(n_days, n_stocks)`` price matrix.
 
     One-factor model with heavy tails: ``ln P_{t+1,i} = ln P_{t,i} + μ_i + β_i F_t + s_i e_{t,i}``
     with ``F_t``, ``e_{t,i}`` i.i.d. Student-t(3) divided by ``√3`` (unit variance) so that
     ``F_t`` has daily volatility ``factor_vol`` and ``s_i ~ U[idio_vol]``; ``β_i ~ U[0.5, 1.5]``,
     drifts ``μ_i ~ U[−2·10⁻⁴, 8·10⁻⁴]`` per day (our choice), start prices ``U[20, 300]``.
-    The total daily volatility is then about 1–2 % (spec §5.6).
+    The total daily volatility is then about 1–2 %.
     """
     rng = as_generator(rng)
     m = check_int_at_least("n_stocks", n_stocks, 2)

@@ -168,7 +168,7 @@ def sample_rkhs_function(
 
     ``‖f‖²_ℋ = aᵀ K_supp a`` (repeated support points are summed, so the norm is that of the
     function).  The paper sets ``B = max|f|`` (the sup norm, what privacy needs); the regret theory
-    needs the RKHS norm (spec T-24).  Both are returned.
+    needs the RKHS norm.  Both are returned.
     """
     rng = as_generator(rng)
     Kd = check_array("K", K, ndim=2)

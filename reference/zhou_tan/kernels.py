@@ -8,7 +8,7 @@ are the paper's own section, theorem, lemma and algorithm-line numbers.
   ``kve`` for stability), and ``k = 1`` at ``s = 0`` (the limit).
 * Maximum information gain ``γ_t = max_{|A|=t} ½ ln det(I_t + λ⁻¹K_A)`` (Sec. 2), its rates
   from Srinivas et al. (Sec. 2, no constants), and two *certified upper bounds* on a finite domain
-  (spec §1.5, derived there): the greedy value divided by ``1 − 1/e`` (submodularity) and the
+  (derived there): the greedy value divided by ``1 − 1/e`` (submodularity) and the
   spectral bound ``½ Σ_i ln(1 + t μ_i/λ)``.
 
 Points are 2-D arrays of shape ``(n, d)``; a kernel returns the ``(n_X, n_Y)`` cross-Gram matrix.
@@ -114,7 +114,7 @@ def matern_kernel(X: FloatArray, Y: FloatArray, lengthscale: float, nu: float) -
 
 
 def matern_closed_form(X: FloatArray, Y: FloatArray, lengthscale: float, nu: float) -> FloatArray:
-    """Closed forms of the Matérn kernel for ``ν ∈ {1/2, 3/2, 5/2}`` (spec §1.2).
+    """Closed forms of the Matérn kernel for ``ν ∈ {1/2, 3/2, 5/2}``.
 
     ``ν = 1/2``: ``exp(−s/l)``; ``ν = 3/2``: ``(1 + √3 s/l) exp(−√3 s/l)``;
     ``ν = 5/2``: ``(1 + √5 s/l + 5s²/(3l²)) exp(−√5 s/l)`` (the experiments' kernel, Sec. 5.1).
@@ -193,7 +193,7 @@ def information_gain(K_A: FloatArray, lam: float) -> float:
 
 
 def greedy_info_gain_curve(K: FloatArray, T: int, lam: float) -> FloatArray:
-    """Greedy information gain ``G_1, …, G_T`` on a finite domain with Gram matrix ``K`` (spec §1.5).
+    """Greedy information gain ``G_1, …, G_T`` on a finite domain with Gram matrix ``K``.
 
     Step ``s`` picks the point of largest current posterior variance ``σ²_{s−1}`` (repeats allowed,
     ties to the lowest index) and adds ``½ ln(1 + σ²_{s−1}(x_s)/λ)``.  By the chain rule of
@@ -219,7 +219,7 @@ def greedy_info_gain_curve(K: FloatArray, T: int, lam: float) -> FloatArray:
 
 
 def spectral_info_gain_bound(K: FloatArray, T: int, lam: float) -> FloatArray:
-    """``½ Σ_i ln(1 + t μ_i/λ)`` for ``t = 1..T``, ``μ_i`` the eigenvalues of ``K`` (spec §1.5).
+    """``½ Σ_i ln(1 + t μ_i/λ)`` for ``t = 1..T``, ``μ_i`` the eigenvalues of ``K``.
 
     Upper bound on ``γ_t`` over multisets of a finite domain: with counts ``C = diag(c)``,
     ``det(I_t + K_A/λ) = det(I_n + K^{1/2} C K^{1/2}/λ)`` and ``C ⪯ t I``.
@@ -237,7 +237,7 @@ def certified_gamma_upper(K: FloatArray, T: int, lam: float) -> FloatArray:
     """``γ̄_t = min(G_t/(1 − 1/e), spectral_t)`` for ``t = 1..T``: a certified upper bound on ``γ_t``.
 
     This is what the algorithms use wherever the paper needs ``γ_t`` (e.g. ``β_t`` of
-    LDP-TGP-UCB, Algorithm 2, line 5), so that the coverage guarantee of Theorem 3 applies (spec §1.5, §2.4).
+    LDP-TGP-UCB, Algorithm 2, line 5), so that the coverage guarantee of Theorem 3 applies.
     """
     greedy = greedy_info_gain_curve(K, T, lam) / (1.0 - math.exp(-1.0))
     return np.minimum(greedy, spectral_info_gain_bound(K, T, lam))

@@ -7,7 +7,7 @@ are the paper's own section, theorem, lemma and algorithm-line numbers.
 * Lemma 1 (proof App. B): CTL(ϵ) is ϵ-LDP because ``|y_t| ≤ B + R``.
 * §4.5: for unbounded sub-Weibull noise the paper sets ``R = K₁ ln(T/δ)^θ`` and claims
   ``(ϵ, δ)``-LDP.  That claim is about the data distribution, not a worst case over input pairs,
-  so it is *not* an LDP guarantee (spec T-18): without clipping the exact ``δ(ϵ)`` of the Laplace
+  so it is *not* an LDP guarantee: without clipping the exact ``δ(ϵ)`` of the Laplace
   mechanism tends to 1 as ``|y − y'| → ∞``.  With clipping to ``[−(B+R), B+R]`` the mechanism is
   pure ϵ-LDP for every real input.  ``clip=True`` is the default; the paper's unclipped form is
   ``clip=False``.
@@ -90,7 +90,7 @@ class LDPParams:
 def clip_reward(y: FloatArray, B: float, R: float) -> FloatArray:
     """``min(max(y, −(B+R)), B+R)``: a no-op when ``|y| ≤ B+R`` (the paper's assumption, Sec. 2).
 
-    Not in the paper; added so that the ϵ-LDP guarantee holds for every real input (spec §2.1).
+    Not in the paper; added so that the ϵ-LDP guarantee holds for every real input.
     """
     bound = laplace_scale(B, R, 1.0) / 2.0
     arr = check_array("y", y)
@@ -119,7 +119,7 @@ def ctl_privatize(
 class ConvertToLaplace:
     """Stateful wrapper of :func:`ctl_privatize` that counts calls (one call per user-reward).
 
-    The count is the composition bookkeeping of spec §4.1 P8: in MoMA each of the ``k`` plays of an
+    The count is the composition bookkeeping of local DP: in MoMA each of the ``k`` plays of an
     epoch is a separate user, so the total must equal ``T``.
     """
 
@@ -219,7 +219,7 @@ def subweibull_noise_bound(a: float, b: float, theta: float, T: int, delta: floa
 
     Eq. (6): ``P(|X| ≥ x) ≤ a exp(−b x^{1/θ})``.  A union bound over ``T`` rounds gives
     ``T a exp(−b R^{1/θ}) = δ``.  This is the explicit form of the paper's ``K₁ ln(T/δ)^θ``
-    (Sec. 4.5) [derived, spec A6]; it requires ``aT/δ > 1``.
+    (Sec. 4.5) [derived]; it requires ``aT/δ > 1``.
     """
     a_ = check_positive("a", a)
     b_ = check_positive("b", b)

@@ -131,7 +131,7 @@ def median_of_means_select(
     Pairwise distances from ``G = ΘᵀVΘ``: ``d²_{js} = G_jj + G_ss − 2G_js`` (clipped at 0).  The
     paper does not say which median of an even count; ``"numpy"`` averages the two middle values,
     ``"lower"``/``"upper"`` take one of them.  The "within 3γ" step of Lemma 11 holds for all three
-    (spec §2.5, property-tested).  Ties in ``r`` go to the lowest index.  Needs ``k ≥ 2``.
+    (property-tested).  Ties in ``r`` go to the lowest index.  Needs ``k ≥ 2``.
     """
     Th = check_array("thetas", thetas, ndim=2)
     k = Th.shape[1]

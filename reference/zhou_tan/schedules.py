@@ -2,9 +2,9 @@
 
 Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
 are the paper's own section, theorem, lemma and algorithm-line numbers.
-Each function computes one printed formula (theory preset).  The practical presets of spec §2.7
+Each function computes one printed formula (theory preset).  The practical presets
 (the paper reports no values, Sec. 5: "order-wise similar") are separate functions whose names say
-``practical`` or ``ref7``; both are kept.  Symbol renames (spec §0): ``eps`` = privacy ϵ,
+``practical`` or ``ref7``; both are kept.  Symbol renames: ``eps`` = privacy ϵ,
 ``eps_nys`` = Nyström accuracy ε, ``k_rep`` = MoMA group count ``k``.
 """
 
@@ -59,7 +59,7 @@ def rho_nys(eps_nys: float) -> float:
 
 
 def first_beta_approx(B: float, eps_nys: float) -> float:
-    """``B(1 + 1/√(1−ε))``: the data-free part of ATA/MoMA widths, used as ``β_1`` (spec C4)."""
+    """``B(1 + 1/√(1−ε))``: the data-free part of ATA/MoMA widths, used as ``β_1``."""
     return check_positive("B", B) * (
         1.0 + 1.0 / math.sqrt(1.0 - check_in_range("eps_nys", eps_nys, 0.0, 1.0))
     )
@@ -68,7 +68,7 @@ def first_beta_approx(B: float, eps_nys: float) -> float:
 def nystrom_q(T: int, delta: float, eps_nys: float, log_const: float = 4.0) -> float:
     """``q = 6ρ ln(4T/δ)/ε²`` (Thm 2, Thm 4, Cor. 1).
 
-    ``log_const = 2`` gives Lemma 8's printed ``ln(2T/δ)`` (spec T-12).
+    ``log_const = 2`` gives Lemma 8's printed ``ln(2T/δ)``.
     """
     T_ = check_int_at_least("T", T, 1)
     d = _failure(delta)
@@ -78,7 +78,7 @@ def nystrom_q(T: int, delta: float, eps_nys: float, log_const: float = 4.0) -> f
 
 
 def practical_nystrom_q(T: int, eps_nys: float) -> float:
-    """Practical preset ``q = ln(T)/ε²`` (code of reference [7]; spec §2.7), ``T ≥ 2``."""
+    """Practical preset ``q = ln(T)/ε²`` (code of reference [7]), ``T ≥ 2``."""
     T_ = check_int_at_least("T", T, 2)
     e = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     return math.log(T_) / (e * e)
@@ -93,7 +93,7 @@ def ata_trunc_level(
 ) -> float:
     """``b_t = (v/ln(4 m_t T/δ))^{1/(1+α)} t^{(1−α)/(2(1+α))}``; at ``α = 1``: ``√(v/ln(4m_tT/δ))`` (Thm 2).
 
-    The α = 1 form is verbatim (Theorem 2); general α is reconstructed from [7] (spec §2.3).
+    The α = 1 form is verbatim (Theorem 2); general α is reconstructed from [7].
     ``m = 0`` is treated as ``m = 1`` inside the log (spec guard).
     """
     mm = max(check_int_at_least("m", m, 0), 1)
@@ -144,7 +144,7 @@ def ata_beta_next(
 def ref7_ata_schedule(
     t: int, m: int, T: int, v: float, alpha: float, B: float, lam: float
 ) -> tuple[float, float]:
-    """Practical ``(b_t, β_t)`` of the code of reference [7] (spec §2.3), not of this paper.
+    """Practical ``(b_t, β_t)`` of the code of reference [7], not of this paper.
 
     ``b_t = t^{(1−α)/(2(1+α))}(v/ln((m+1)T))^{1/(1+α)}``,
     ``β_t = B√λ + √m v^{1/(1+α)} ln((m+1)T)^{α/(1+α)} t^{(1−α)/(2(1+α))}``.
@@ -195,7 +195,7 @@ def ldp_tgp_beta(
 ) -> float:
     """``β_t = B + (2√2/√λ) b_{t−1} √(γ_{t−1} + ln(1/δ)) + (1/√λ)√(K(ln(t−1) + 1))`` (Alg. 2, line 5).
 
-    ``t ≥ 2`` (at ``t = 1`` the formula needs ``ln 0``; spec T-5 sets ``β_1 = B``, done by the
+    ``t ≥ 2`` (at ``t = 1`` the formula needs ``ln 0``; ``β_1 = B`` is set, done by the
     caller).  ``gamma_prev`` must be a *certified upper bound* of ``γ_{t−1}`` for Theorem 3 to apply
     (:func:`reference.zhou_tan.kernels.certified_gamma_upper`); ``K2 = B² + R² + 2𝓛²``.
     """
@@ -222,7 +222,7 @@ def tgp_nonprivate_trunc_level(t: int, v: float, alpha: float = 1.0) -> float:
 
 
 def ref7_tgp_schedule(t: int, v: float, alpha: float, B: float, lam: float) -> tuple[float, float]:
-    """Practical ``(b_t, β_t)`` of the code of [7] for TGP-UCB (spec §2.4), not of this paper.
+    """Practical ``(b_t, β_t)`` of the code of [7] for TGP-UCB, not of this paper.
 
     ``b_t = v^{1/(1+α)} t^{1/(2(1+α))}``, ``β_t = B√λ + v^{1/(1+α)} t^{1/(2(1+α))} √(ln t)``.
     """
@@ -240,9 +240,9 @@ def ref7_tgp_schedule(t: int, v: float, alpha: float, B: float, lam: float) -> t
 def moma_k_rep(T: int, delta: float, const: float = 24.0, log_mult: float = 4.0) -> int:
     """``k = ⌈const · ln(log_mult · e · T/δ)⌉``; paper: ``⌈24 ln(4eT/δ)⌉`` (Alg. 3, line 3, Thm 4).
 
-    ``const = 72`` is the value for which Lemma 11's Hoeffding step is correct (spec T-9; see
+    ``const = 72`` is the value for which Lemma 11's Hoeffding step is correct (see
     :func:`reference.zhou_tan.bounds.lemma11_hoeffding_bound`).  ``log_mult ∈ {1, 2}`` gives the
-    proofs' ``ln(eT/δ)`` (Sec. 4.4, Lemma 11) and ``ln(2eT/δ)`` variants (spec T-8).
+    proofs' ``ln(eT/δ)`` (Sec. 4.4, Lemma 11) and ``ln(2eT/δ)`` variants.
     """
     T_ = check_int_at_least("T", T, 1)
     d = _failure(delta)
@@ -252,12 +252,12 @@ def moma_k_rep(T: int, delta: float, const: float = 24.0, log_mult: float = 4.0)
 
 
 def practical_k_rep(T: int, delta: float) -> int:
-    """Practical preset ``⌈ln(4eT/δ)⌉`` (the constant 24 dropped; spec §2.7)."""
+    """Practical preset ``⌈ln(4eT/δ)⌉`` (the constant 24 dropped)."""
     return moma_k_rep(T, delta, const=1.0)
 
 
 def moma_n_epochs(T: int, k_rep: int) -> int:
-    """``N = ⌊T/k⌋`` (Alg. 3, line 3).  The ``T − Nk`` leftover rounds are unspecified (spec T-7)."""
+    """``N = ⌊T/k⌋`` (Alg. 3, line 3).  The ``T − Nk`` leftover rounds are unspecified."""
     return check_int_at_least("T", T, 1) // check_int_at_least("k_rep", k_rep, 1)
 
 
@@ -284,8 +284,8 @@ def moma_beta_next(
 ) -> float:
     """``β_{n+1} = B(1 + 1/√(1−ε)) + 3γ/√λ`` (proof Eqs. 10/22, Sec. 4.4) with ``γ`` = :func:`moma_radius`.
 
-    ``lam_factor="statement"`` drops the ``1/√λ`` as printed in Thm 4 / Cor. 1 (
-    spec T-10).  Both agree at ``λ = 1``.  Cor. 1 (LDP) uses ``c = R² + 8(B+R)²/ϵ²`` and ``α = 1``.
+    ``lam_factor="statement"`` drops the ``1/√λ`` as printed in Thm 4 / Cor. 1 (typo
+    T-10, ``proofs_notes/zhou_tan/alg3_moma_thm4_cor1.md``).  Both agree at ``λ = 1``.  Cor. 1 (LDP) uses ``c = R² + 8(B+R)²/ϵ²`` and ``α = 1``.
     """
     check_choice("lam_factor", lam_factor, ("proof", "statement"))
     lam_ = check_positive("lam", lam)

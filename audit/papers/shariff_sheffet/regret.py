@@ -266,7 +266,7 @@ def regret_scaling_in_dimension(
         np.asarray(grid, dtype=np.float64),
         form,
         np.maximum(regrets, 1e-12),
-        theorem_exponent="d (Thm 5) / d^2 (Thm 6), up to log factors (spec 003 §4)",
+        theorem_exponent="d (Thm 5) / d^2 (Thm 6), up to log factors",
         confidence=confidence,
     )
 
