@@ -353,7 +353,7 @@ def test_exp2_learns_on_constant_gap_exact() -> None:
 
 def test_thm41_proof_consistent_bound_at_spec_sizes() -> None:
     # Thm 4.1's proof (Sec. 4.1): 2 sqrt(TN ln N C) + 2 with C = 2(1 + 10 l^2 ln^2 NT) + 2(1 + 4 l ln NT); at
-    # laptop scale it exceeds T (vacuous, [A33]) -- check the formula by hand at N=10, T=1e5.
+    # laptop scale it exceeds T (vacuous) -- check the formula by hand at N=10, T=1e5.
     N, T, lam = 10, 10**5, 1.0
     C = 2 * (1 + 10 * math.log(N * T) ** 2) + 2 * (1 + 4 * math.log(N * T))
     expected = 2 * math.sqrt(T * N * math.log(N) * C) + 2

@@ -97,7 +97,7 @@ def test_thm41_paper_gamma_does_not_depend_on_epsilon(eps: float, N: int, T: int
         return
     p = thm41_parameters(N, T, eps, preset="paper")
     assert p.gamma == pytest.approx(expected, rel=1e-10)
-    assert p.condition_ratio > 1  # [A21]: the paper's parameters violate the proof's condition
+    assert p.condition_ratio > 1  # the paper's parameters violate the proof's condition
 
 
 def test_thm41_calibrations_and_validation() -> None:
@@ -162,7 +162,7 @@ def test_factC1_tail_by_monte_carlo_exact_binomial() -> None:
 def test_thm45_parameters_spec_vectors(T: int, eta: float, eta_max: float, ok: bool) -> None:
     # unit ball (nu = 1, M = 1, ||X||_2 = 1), ||Y||_1 = 1, eps = 1, N = 2, paper lambda = 1
     p = thm45_parameters(2, T, 1.0, nu=1, M=1, X_l2=1, Y_l1=1, calibration="paper", preset="paper")
-    assert p.lam == 1.0 and p.eps_effective == pytest.approx(2.0)  # [A19]
+    assert p.lam == 1.0 and p.eps_effective == pytest.approx(2.0)
     assert p.eta_paper == pytest.approx(eta, rel=3e-4)
     assert p.eta_max == pytest.approx(eta_max, rel=3e-4)
     assert p.condition_holds is ok
@@ -211,7 +211,7 @@ def test_thm35_sigma_formulas() -> None:
     regret_branch = 1.0 * math.sqrt(T / (math.sqrt(N) * lt))
     privacy_branch = math.sqrt(N) * lt * math.log(lt / delta)
     assert thm35_sigma(eps, delta, T, N, 1.0) == pytest.approx(max(regret_branch, privacy_branch))
-    # [A14]: with ||Y||_2 = 2 sqrt(N) the paper's sigma is below Thm A.1's requirement
+    # with ||Y||_2 = 2 sqrt(N) the paper's sigma is below Thm A.1's requirement
     big = 2 * math.sqrt(N)
     assert thm35_sigma(eps, delta, T, N, big) < thmA1_min_sigma(eps, delta, T, big)
     with pytest.raises(ValueError, match="T must be an integer >= 3"):

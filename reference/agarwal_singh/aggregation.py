@@ -12,7 +12,7 @@ per node and reused) followed by *padding*: every released noisy prefix sum ``L�
 run with ``pad="none"`` (its own padding pads to ``1 + ⌈log₂ n⌉`` terms, Shariff & Sheffet's
 ``m``, which is one more than this paper's ``K``); the padding to ``K`` is done here, on top.
 
-Logarithms ([A3]): ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
+Logarithms: ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
 log ``⌈ln T⌉ < popcount(t)`` for some ``t ≤ T`` as soon as ``T ≥ 7`` and ``r_t`` would be negative.
 Logs inside the paper's Laplace scale ``λ = ‖Y‖₁ log T / ε`` are configurable (``log_base``).
 """
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 LogBase: TypeAlias = Literal["e", "2"]
-"""Base of the ``log T`` in the paper's Laplace scale (the paper gives none, [A3])."""
+"""Base of the ``log T`` in the paper's Laplace scale (the paper gives none)."""
 
 Calibration: TypeAlias = Literal["strict", "paper"]
 """``"strict"``: replace-one (diameter) sensitivity and exact node count; ``"paper"``: as printed."""
@@ -86,7 +86,7 @@ def noise_draws_per_release(T: int) -> int:
 
     Paper: ``⌈log T⌉`` in Alg. 1, lines 2–3, Alg. 2, line 4, Lemma 3.3.  Exact
     integer arithmetic (``⌈log₂ T⌉ = (T − 1).bit_length()``); ``max(1, ·)`` repairs ``T = 1`` where
-    ``⌈log 1⌉ = 0`` would make ``L̃_0`` noise-free ([A27]).
+    ``⌈log 1⌉ = 0`` would make ``L̃_0`` noise-free.
     """
     T = check_int_at_least("T", T, 1)
     return max(1, (T - 1).bit_length())
@@ -109,7 +109,7 @@ def padding_count(t: int, T: int) -> int:
 
 
 def nodes_per_leaf(T: int, view: ReleaseView = "actions") -> int:
-    """``h``: the largest number of *used* tree nodes containing one leaf ([A6]).
+    """``h``: the largest number of *used* tree nodes containing one leaf.
 
     A change of ``l_{t₀}`` moves exactly these node values, so the node-level privacy loss
     composes over ``h`` Laplace mechanisms.  Leaf 1 is the worst case (checked by enumeration in
@@ -149,7 +149,7 @@ def laplace_scale_tree_paper(
     """The paper's node scale ``λ = ‖Y‖₁ log T / ε`` (Thm 3.1, Lemma 3.3).
 
     ``‖Y‖₁ = max_{l∈Y} ‖l‖₁`` is the *radius* of the loss set.  This is not a sufficient
-    calibration for Definition 2.1 (replace-one) when ``Y`` is symmetric ([A5]): the privacy
+    calibration for Definition 2.1 (replace-one) when ``Y`` is symmetric: the privacy
     actually achieved is :func:`tree_node_epsilon_laplace` of the returned scale.  Requires
     ``T ≥ 2`` (``log 1 = 0``).
     """
@@ -163,7 +163,7 @@ def laplace_scale_tree_paper(
 def laplace_scale_tree_strict(
     epsilon: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """The replace-one calibration ``λ = Δ₁(Y) · max(h, 1) / ε`` ([A5]).
+    """The replace-one calibration ``λ = Δ₁(Y) · max(h, 1) / ε``.
 
     ``Δ₁(Y) = sup_{l,l'∈Y} ‖l − l'‖₁`` and ``h = nodes_per_leaf(T, view)``: the vector of used noisy
     node values is a product of ``h`` Laplace mechanisms in the changed leaf, each with ℓ₁
@@ -417,7 +417,7 @@ class TreeBasedAggregation:
     ``r_t = K − popcount(t)`` fresh draws of ``D`` (Alg. 2, lines 4–6) when ``pad`` is True, so that
     ``Z_t`` is a sum of exactly ``K`` i.i.d. draws (Lemma 3.3).  ``pad=False`` gives the standard
     binary mechanism (``L̃_0 = 0``); the one-shot argument of Thm 3.4 (eq. (1)) then does not apply
-    ([A11]).
+   .
 
     Leading axes of ``noise.shape`` beyond the loss dimension act as independent replicates (the
     tree treats every entry alike), which vectorises Monte-Carlo runs.

@@ -7,9 +7,9 @@ Paper: Algorithm 4, Algorithm 5, Lemma 4.2, Lemma 4.3 (Sec. 4), Theorem 4.1.
   ``x̃_t`` is fixed.  ε-DP for every inner learner when ``λ = Δ_B/ε`` (Lemma 4.2, strict calibration
   in :mod:`.theorems`).
 * :class:`EXP2Exploration` (Alg. 5) on the simplex vertices with exploration ``μ`` -- Exp3 with
-  uniform exploration when ``μ`` is uniform ([A30]).
+  uniform exploration when ``μ`` is uniform.
 
-Oblivious adversary only ([A31]).  The forwarded scalars and ``Z_t`` are not outputs; with
+Oblivious adversary only.  The forwarded scalars and ``Z_t`` are not outputs; with
 ``record=True`` they are kept in :attr:`PrivateBanditReduction.trace` for audits.
 """
 
@@ -73,12 +73,12 @@ class EXP2Exploration:
     ``l̂_t = P_t^+ e_{i_t} e_{i_t}^T l_t = (y_t / p_t(i_t)) e_{i_t}`` (``P_t = diag(p_t)``, ``y_t`` the
     scalar feedback); ``q_{t+1}(i) ∝ exp(−η l̂_t(i)) q_t(i)``.  Kept as log-weights with
     max-subtraction (noisy feedback can be large and negative).  The paper writes ``l̃_t`` for the
-    estimator ([A17]); here ``l̂_t``.
+    estimator; here ``l̂_t``.
 
     Args:
         N: number of arms (``≥ 2``).
         eta: learning rate ``η > 0``.
-        gamma: mixing coefficient ``γ ∈ (0, 1]`` ([A29]: the paper needs "T, N large enough").
+        gamma: mixing coefficient ``γ ∈ (0, 1]`` (the paper needs "T, N large enough").
         rng: generator for the arm draws.
         mu: exploration distribution (default uniform); every entry ``> 0`` so ``P_t`` is invertible.
     """
@@ -162,7 +162,7 @@ class ReductionTrace:
 class PrivateBanditReduction:
     """Algorithm 4, ``A'(A, D)``: private bandit learner from a non-private one.
 
-    Round ``t`` (the paper's loop "t = 0 to T" is read as ``t = 1..T``, [A15]): receive
+    Round ``t`` (the paper's loop "t = 0 to T" is read as ``t = 1..T``): receive
     ``x̃_t`` from ``A`` and publish it; receive ``<l_t, x̃_t>``; draw ``Z_t ~ D = Lap^N(λ)`` (fresh,
     after ``x̃_t`` is fixed); forward ``<l_t, x̃_t> + <Z_t, x̃_t>`` to ``A``.
 

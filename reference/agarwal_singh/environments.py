@@ -49,8 +49,8 @@ __all__ = [
 
 
 def experts_minimax(N: int, T: int) -> FloatArray:
-    """Deterministic minimax-type experts instance ``l_t = (1/2 − √(ln N/T), 1/2, …, 1/2)``
-   ; losses in ``[0, 1]``, expert 1 best by ``√(T ln N)`` in total.  ``N ≥ 2``,
+    """Deterministic minimax-type experts instance ``l_t = (1/2 − √(ln N/T), 1/2, …, 1/2)``;
+    losses in ``[0, 1]``, expert 1 best by ``√(T ln N)`` in total.  ``N ≥ 2``,
     ``T ≥ 4 ln N`` (so the first loss is ``≥ 0``)."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
@@ -225,8 +225,8 @@ def regret_full_info(
 
 
 def pseudo_regret_mab(probs: FloatArray, losses: FloatArray) -> FloatArray:
-    """``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)`` for sampling distributions ``probs`` ``(T, ..., N)``
-   : the expected regret given the learner's distributions, without arm-sampling noise."""
+    """``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)`` for sampling distributions ``probs`` ``(T, ..., N)``:
+    the expected regret given the learner's distributions, without arm-sampling noise."""
     losses = check_array("losses", losses, ndim=2)
     probs = check_array("probs", probs)
     if probs.shape[0] != losses.shape[0] or probs.shape[-1] != losses.shape[1]:

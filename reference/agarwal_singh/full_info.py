@@ -76,7 +76,7 @@ class PrivateFTRL:
     """Algorithm 1 (FTRL template for OLO).
 
     ``x_t = argmin_{x∈X} ( η<x, L̃_{t−1}> + R(x) )`` with ``L̃_{t−1}`` the output of Algorithm 2
-    (``L̃_0`` a sum of ``K`` fresh draws, Algorithm 1, lines 2–3).  ``η`` must be data-independent ([A7]); see
+    (``L̃_0`` a sum of ``K`` fresh draws, Algorithm 1, lines 2–3).  ``η`` must be data-independent; see
     :func:`~reference.agarwal_singh.sets.default_learning_rate`.  With Laplace node noise calibrated
     by :func:`~reference.agarwal_singh.aggregation.laplace_scale_tree` the actions are ε-DP
     (Thm 3.1; strict calibration, see the proof note).
@@ -127,7 +127,7 @@ class OneShotFTRL:
 
     ``Z ~ D'`` (the sum of ``K`` i.i.d. node draws) is drawn once at construction, and
     ``x̂_t = argmin_{x∈X} ( η<x, Z + Σ_{s<t} l_s> + R(x) )``.  The paper writes ``Z ~ D`` and
-    ``Σ_i l_i`` ([A10]); ``D'`` and ``s < t`` are what eq. (1) needs.  For oblivious losses
+    ``Σ_i l_i``; ``D'`` and ``s < t`` are what eq. (1) needs.  For oblivious losses
     ``x̂_t`` and the ``x_t`` of :class:`PrivateFTRL` (with padding) have the same law for every ``t``,
     hence the same expected loss (eq. (1)).
     """

@@ -188,7 +188,7 @@ class LossSet:
     ``norm_radius(p) = ‖Y‖_p`` (the paper's quantity, Sec. 2) and ``diameter(p) = Δ_p(Y) =
     sup_{l,l'∈Y} ‖l − l'‖_p`` (the replace-one sensitivity).  For the three
     balls ``Δ_p = 2‖Y‖_p``; for ``box01`` ``Δ_p = ‖Y‖_p``.  ``coordinate_range`` is the bandit
-    sensitivity ``Δ_B`` when actions are simplex vertices ([A19]/[A20]).
+    sensitivity ``Δ_B`` when actions are simplex vertices.
     """
 
     kind: LossSetKind
@@ -377,7 +377,7 @@ class SquaredNormCube:
 
 
 def default_learning_rate(D_R: float, T: int, G2: float) -> float:
-    """``η* = √(D_R / (2 T G²))`` with ``G²`` a *declared* bound on ``max_t G_t²`` ([A7]).
+    """``η* = √(D_R / (2 T G²))`` with ``G²`` a *declared* bound on ``max_t G_t²``.
 
     The paper never fixes ``η`` (Alg. 1 uses it; Thm 3.1 omits it).  This choice minimises the
     certified bound ``D_R/η + 2ηTG²`` (Thm 3.4).  It must be computed from declared

@@ -11,7 +11,7 @@ Two calibrations are offered wherever the paper fixes a noise scale:
   Definition 2.1 (replace-one neighbours) requires; it guarantees the claimed ε.
 * ``"paper"`` -- the printed scale (radius ``‖Y‖₁`` or ``B`` and a real-valued ``log T``).  For a
   symmetric loss set it is ε-DP only with ε replaced by the returned ``eps_effective`` (about 2.9ε
-  for the tree with natural log, 2ε for the bandit reduction) -- spec [A5], [A19].
+  for the tree with natural log, 2ε for the bandit reduction).
 
 Regret bounds come in two forms: ``*_paper`` evaluates the paper's expression (informational; some
 rest on steps the spec shows to be wrong) and ``*_certified`` is an explicit bound derived from the
@@ -113,7 +113,7 @@ def thm34_regret_bound_paper(D_R: float, G2_sum: float, D_Dprime: float) -> floa
     """Thm 3.4 as printed: ``√(D_R Σ_t G_t²) + D_{D'}``.
 
     ``G_t² = max_{x∈X} (‖l_t‖*_{∇²R(x)})²``, ``D_{D'} = E_{Z~D'}[max_X <Z,x> − min_X <Z,x>]``.  The
-    leading constant 1 does not follow from the proof's steps ([A9]); use
+    leading constant 1 does not follow from the proof's steps; use
     :func:`thm34_regret_bound_certified` for checks.
     """
     D_R = check_positive("D_R", D_R)
@@ -167,7 +167,7 @@ def thm31_laplace_scale(
 
 def thm31_regret_bound(D_R: float, G2_sum: float, D_Lap: float) -> float:
     """Thm 3.1: ``√(D_R Σ_t G_t²) + D_Lap`` -- Thm 3.4 with ``D = Lap^N(λ)``
-    (``D_Lap`` = ``D_{D'}`` for that law, [A8]).  Paper form; see :func:`thm34_regret_bound_certified`."""
+    (``D_Lap`` = ``D_{D'}`` for that law).  Paper form; see :func:`thm34_regret_bound_certified`."""
     D_Lap = check_in_range("D_Lap", D_Lap, 0.0, math.inf, low_open=False)
     return thm34_regret_bound_paper(D_R, G2_sum, D_Lap)
 
@@ -372,8 +372,8 @@ def tree_node_delta_gaussian(
 def gaussian_output_level_sensitivity(
     T: int, Y_l2_diameter: float, sigma: float, view: ReleaseView = "actions"
 ) -> tuple[float, int]:
-    """Exact output-level Gaussian sensitivity ``Δ_eff`` of the padded tree and its worst ``t₀``
-   , for one coordinate direction (``N = 1`` or a change along one axis).
+    """Exact output-level Gaussian sensitivity ``Δ_eff`` of the padded tree and its worst ``t₀``,
+    for one coordinate direction (``N = 1`` or a change along one axis).
 
     The releases ``(L̃_t)_{t∈R}`` (``R = 1..T−1`` for ``view="actions"`` -- ``L̃_0`` carries no data --
     and ``1..T`` for ``"prefix_sums"``) are jointly ``N(μ, σ²Σ)`` with ``Σ = AAᵀ + diag(r_t)``, ``A``
@@ -424,8 +424,8 @@ def thmA1_min_sigma(epsilon: float, delta: float, T: int, Y_l2: float) -> float:
 def thm35_sigma(epsilon: float, delta: float, T: int, N: int, Y_l2: float) -> float:
     """Thm 3.5: ``σ = max{ ‖Y‖₂ √(T/(√N log T)), (√N/ε) log T log(log T/δ) }``.
 
-    The privacy branch uses ``√N`` where Thm A.1 needs ``‖Y‖₂`` ([A14]); when ``‖Y‖₂ > √N`` the
-    returned σ can be below :func:`thmA1_min_sigma`.  The guarantee is (ε, δ)-DP, not ε-DP ([A13]).
+    The privacy branch uses ``√N`` where Thm A.1 needs ``‖Y‖₂``; when ``‖Y‖₂ > √N`` the
+    returned σ can be below :func:`thmA1_min_sigma`.  The guarantee is (ε, δ)-DP, not ε-DP.
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -507,7 +507,7 @@ def lemma42_laplace_scale(
     epsilon: float, B: float, Delta_B: float, calibration: Calibration = "strict"
 ) -> float:
     """Lemma 4.2: paper ``λ = B/ε`` with ``B ≥ max |<l, x̃_t>|/‖x̃_t‖_∞``; strict (default)
-    ``λ = Δ_B/ε`` with ``Δ_B = sup |<l − l', x̃>|/‖x̃‖_∞ ≤ 2B`` the replace-one sensitivity ([A19]).
+    ``λ = Δ_B/ε`` with ``Δ_B = sup |<l − l', x̃>|/‖x̃‖_∞ ≤ 2B`` the replace-one sensitivity.
 
     The forwarded scalar is ``<l^Fict_t + Z_t, x̃_t>`` with ``l^Fict_t`` supported on one coordinate
     of size ``<l_t, x̃_t>/x̃_{t,i*}`` (Sec. 4), a Laplace mechanism of ℓ₁ sensitivity ``≤ Δ_B``.
@@ -607,7 +607,7 @@ class MABParameters:
     Attributes:
         lam: Laplace scale ``λ`` of the reduction.
         eta, gamma: EXP2 learning rate and mixing coefficient (``μ`` uniform).
-        condition_ratio: ``ηN(1 + 4λ ln NT)/γ`` -- the proof needs ``≤ 1`` ([A21]).
+        condition_ratio: ``ηN(1 + 4λ ln NT)/γ`` -- the proof needs ``≤ 1``.
         eps_effective: exact privacy ``Δ_B/λ``.
         calibration, preset: which choices produced them.
     """
@@ -633,11 +633,11 @@ def thm41_parameters(
     """Thm 4.1 parameters for ``‖l_t‖_∞ ≤ 1``.
 
     ``λ``: paper ``1/ε`` (``B = 1``); strict ``Δ_B/ε`` with ``Δ_B = 1`` for ``[0,1]`` losses and
-    ``2`` for ``[−1,1]`` losses ([A20]).  ``preset="paper"``:
+    ``2`` for ``[−1,1]`` losses.  ``preset="paper"``:
     ``η = √(ln N/(2NT(1 + 2λ² ln NT)))``, ``γ = ηN√(1 + 2λ² ln NT)`` -- violates the proof's
-    condition ``ηN(1 + 4λ ln NT) ≤ γ`` ([A21]).  ``preset="proof_consistent"`` (default):
+    condition ``ηN(1 + 4λ ln NT) ≤ γ``.  ``preset="proof_consistent"`` (default):
     ``c_Z = 4λ ln NT``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + c_Z)``, ``η = √(ln N/(TNC))``,
-    ``γ = ηN(1 + c_Z)``; raises if ``γ > 1`` (``T`` too small, [A29]).
+    ``γ = ηN(1 + c_Z)``; raises if ``γ > 1`` (``T`` too small).
     """
     check_choice("preset", preset, ("paper", "proof_consistent"))
     check_choice("calibration", calibration, get_args(Calibration))
@@ -663,7 +663,7 @@ def thm41_parameters(
     if not 0.0 < gamma <= 1.0:
         raise ValueError(
             f"gamma = {gamma:.4g} must be in (0, 1]: T = {T} is too small for N = {N}, "
-            f"epsilon = {epsilon} ([A29])"
+            f"epsilon = {epsilon}"
         )
     return MABParameters(
         lam=lam,
@@ -677,8 +677,8 @@ def thm41_parameters(
 
 
 def thm41_regret_bound_proof_consistent(N: int, T: int, scale: float) -> float:
-    """Certified ``E[Regret] ≤ 2√(TN ln N · C) + 2``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + 4λ ln NT)``
-   , valid for the ``proof_consistent`` parameters of :func:`thm41_parameters`.
+    """Certified ``E[Regret] ≤ 2√(TN ln N · C) + 2``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + 4λ ln NT)``,
+    valid for the ``proof_consistent`` parameters of :func:`thm41_parameters`.
 
     The paper's chain (Sec. 4.1) under ``F̄``: ``ln N/η + η Σ N‖l̃_t‖_∞² + 2Tγ`` with
     ``‖l̃_t‖_∞² ≤ 2(1 + 10λ² ln² NT)`` and ``γ = ηN(1 + c_Z)`` gives ``ln N/η + ηTNC``; minimised by
@@ -694,7 +694,7 @@ def thm41_regret_bound_proof_consistent(N: int, T: int, scale: float) -> float:
 
 def thm41_regret_expression_paper(N: int, T: int, eta: float, gamma: float, scale: float) -> float:
     """The paper's penultimate line (Sec. 4.1): ``ln N/η + 2ηTN(1 + λ² ln² NT) + 2Tγ`` plus the
-    bad-event term 1 (Sec. 4.1).  Informational: its precondition fails for the paper preset ([A21])."""
+    bad-event term 1 (Sec. 4.1).  Informational: its precondition fails for the paper preset."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     eta = check_positive("eta", eta)
@@ -708,7 +708,7 @@ def thm41_regret_expression_paper(N: int, T: int, eta: float, gamma: float, scal
 
 def thm41_rate_paper(N: int, T: int, epsilon: float) -> float:
     """Thm 4.1's stated rate ``√(NT log T log N)/ε`` with constant 1 (the last step of the
-    proof is wrong, the proof-consistent rate has ``log(NT)`` in place of ``√(log T)``, [A23])."""
+    proof is wrong, the proof-consistent rate has ``log(NT)`` in place of ``√(log T)``)."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 2)
     epsilon = check_epsilon(epsilon)
@@ -761,7 +761,7 @@ def thm45_parameters(
     """Thm 4.5: ``λ`` paper ``‖Y‖₁/ε`` (Hölder, App. D), strict ``Δ_B/ε``
     (``Δ_B`` defaults to ``2‖Y‖₁``, its bound for a symmetric ``Y``); step ``η`` as printed, and
     ``preset="clipped"`` (default) ``η = min(η_paper, η_max)`` since ``η ≤ 1/(4N(M+L))`` holds only
-    for large ``T`` ([A25])."""
+    for large ``T``."""
     check_choice("preset", preset, ("paper", "clipped"))
     check_choice("calibration", calibration, get_args(Calibration))
     N = check_int_at_least("N", N, 1)

@@ -6,8 +6,7 @@ One function per stated result (and per quantity a proof relies on), named after
 * Sec. 3: privacy accounting of Thm 3.1 / Cor. 3.2, failure probability of their
   good event, Thm 3.3 (halting-time bound, Sec. 3) and the tighter halting time implied by its
   proof's event, Thm 3.4 / Lemma 3.5 / Cor. 3.6 (private lower bounds, Sec. 3.1), the bounds cited
-  from Domingo et al., Mnih et al. and Dagum et al. (Sec. 1, Sec. 3.1, Sec. 6) and the §3.1 discussion
-.
+  from Domingo et al., Mnih et al. and Dagum et al. (Sec. 1, Sec. 3.1, Sec. 6) and the §3.1 discussion.
 * Sec. 4: Thm 4.1 (privacy of DP-SE), Lemma 4.2 (pull bound), Thm 4.3
   (instance-dependent regret, Sec. 4), Thm 4.4 (minimax regret, Sec. 4) and the lower
   bounds the paper compares with (Sec. 1, Sec. 2, Sec. 4).
@@ -117,8 +116,7 @@ def laplace_tail(tau: float, scale: float) -> float:
 def hoeffding_tail(deviation: float, t: int, width: float) -> float:
     """Hoeffding (Sec. 2): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``, ``w`` the interval length.
 
-    The paper calls the length ``R``; for the support ``[−R, R]`` of a stopping rule ``w = 2R``
-   .
+    The paper calls the length ``R``; for the support ``[−R, R]`` of a stopping rule ``w = 2R``.
     """
     a = check_positive("deviation", deviation)
     t = check_int_at_least("t", t, 1)

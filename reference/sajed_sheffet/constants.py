@@ -84,8 +84,8 @@ def nas_h(t: int, range_R: float, beta: float) -> float:
     """Confidence radius of the non-private NAS rule: ``h_t = R √((2/t) log(4t²/β))``.
 
     Sec. 3: "``h_t`` … derived by the Hoeffding bound with confidence ``1 − β/2t²`` for
-    ``t`` i.i.d. random samples bounded in magnitude by ``R``".  The paper does not write the formula
-   ; Hoeffding with interval length ``2R`` and failure ``β/(2t²)`` gives it:
+    ``t`` i.i.d. random samples bounded in magnitude by ``R``".  The paper does not write the formula;
+    Hoeffding with interval length ``2R`` and failure ``β/(2t²)`` gives it:
     ``2R √(log(4t²/β)/(2t)) = R √((2/t) log(4t²/β))``.  The union bound over ``t`` costs
     ``Σ_t β/(2t²) = β π²/12 ≤ β``.
     """

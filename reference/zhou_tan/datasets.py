@@ -192,8 +192,8 @@ class EmpiricalRowEnvironment(FiniteArmEnvironment):
     """Rewards drawn from data: ``y = reward_rows[r, arm]`` with ``r`` uniform over the rows.
 
     The mean reward of an arm is its column mean ``f`` (so regret, Eq. 2, uses ``f``); the noise
-    ``y − f(arm)`` is bounded by the problem's ``R``.  This is the protocol of reference [7]'s code
-   , which the paper follows (Sec. 5.1).
+    ``y − f(arm)`` is bounded by the problem's ``R``.  This is the protocol of reference [7]'s code,
+    which the paper follows (Sec. 5.1).
     """
 
     def __init__(self, problem: DataProblem, rng: np.random.Generator | SeedLike) -> None:
@@ -235,7 +235,7 @@ def light_sensor_standin(
     2. latent mean ``μ = 300 + 150 g`` with ``g`` one draw of a GP with SE kernel, ``l = 0.3``;
     3. each row ``r``: ``reading = μ + Σ^{1/2} z_r`` with ``Σ = noise_scale² · k_SE(l = 0.25)`` over
        the locations and ``z_r`` i.i.d. Student-t(3) entries (heavy tails, as [7] reports for the
-       real data, Sec. 5.1), clipped at 0 (light readings are non-negative);
+        real data, Sec. 5.1), clipped at 0 (light readings are non-negative);
     4. the first ``n_train`` rows are the train split, the next ``n_test`` the test split.
     """
     rng = as_generator(rng)
