@@ -416,8 +416,8 @@ class TreeBasedAggregation:
     (``PrivateSum``: node noise drawn once at completion and reused).  Each release adds
     ``r_t = K − popcount(t)`` fresh draws of ``D`` (Alg. 2, lines 4–6) when ``pad`` is True, so that
     ``Z_t`` is a sum of exactly ``K`` i.i.d. draws (Lemma 3.3).  ``pad=False`` gives the standard
-    binary mechanism (``L̃_0 = 0``); the one-shot argument of Thm 3.4 (eq. (1)) then does not apply
-   .
+    binary mechanism (``L̃_0 = 0``); the one-shot argument of Thm 3.4 (eq. (1)) then does not
+    apply.
 
     Leading axes of ``noise.shape`` beyond the loss dimension act as independent replicates (the
     tree treats every entry alike), which vectorises Monte-Carlo runs.
