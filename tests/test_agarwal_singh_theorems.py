@@ -1,7 +1,7 @@
 """Tests of the theorem functions (reference/agarwal_singh/theorems.py) and the environments.
 
-Numbers are checked against the spec's deterministic test vectors (§2.8, §8.1; computed
-independently by the spec author) and against the formulas re-derived by hand in the test.
+Numbers are checked against the spec's deterministic test vectors (computed
+independently of this code) and against the formulas re-derived by hand in the test.
 """
 
 from __future__ import annotations

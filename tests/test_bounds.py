@@ -61,7 +61,7 @@ def test_node_privacy_tiny_by_hand() -> None:
     ln_2_over_delta = math.log(2.0 / DELTA)
     eps0 = EPS / math.sqrt(8.0 * m * ln_2_over_delta)
     assert eps0 == pytest.approx(0.0615896, rel=1e-5)
-    # Wishart: δ0 = δ / (2m) = 0.1 / 22 ≈ 0.00454545; Gaussian: δ0 = δ/2 = 0.05 (Sec. 4.2 line 203)
+    # Wishart: δ0 = δ / (2m) = 0.1 / 22 ≈ 0.00454545; Gaussian: δ0 = δ/2 = 0.05 (Sec. 4.2)
     e_w, d_w = bd.wishart_node_privacy(EPS, DELTA, m)
     assert e_w == pytest.approx(eps0, rel=REL)
     assert d_w == pytest.approx(DELTA / (2.0 * m), rel=REL)
@@ -173,7 +173,7 @@ def test_gaussian_tiny_by_hand() -> None:
     assert bd.gaussian_operator_norm_bound(sigma_noise, m, D_TINY, N_TINY, ALPHA_TINY) == (
         pytest.approx(upsilon, rel=REL)
     )
-    # second (closed) form of line 205: √32 · m · L̃² · ln(4/δ) · (4√d + 2 ln(2n/α)) / ε
+    # second (closed) form of Υ (Sec. 4.2): √32 · m · L̃² · ln(4/δ) · (4√d + 2 ln(2n/α)) / ε
     closed = (
         math.sqrt(32.0)
         * m
@@ -389,7 +389,7 @@ def test_tree_depth_matches_doubling_on_a_range() -> None:
 # Golden constants (independent derivation), rel 1e-5
 # ------------------------------------------------------------------------------------------------
 
-# (n, d) -> quantity -> value, copied from the §2.8 table of the spec (L = B̃ = 1, L̃² = 2,
+# (n, d) -> quantity -> value, copied from the independently derived golden table (L = B̃ = 1, L̃² = 2,
 # S = σ = 1, α = 1/n, B = 1, ε = 1, δ = 0.1; Thm 6 with Δ = 0.1).  Lists are in the order
 # NonPrivate / Gaussian / Wishart / WishartUnshifted.
 GOLDEN: dict[tuple[int, int], dict[str, Any]] = {
@@ -526,7 +526,7 @@ def test_golden_constants_spec_2_8(n: int, d: int) -> None:
 
 @pytest.mark.parametrize(("n", "d"), list(GOLDEN))
 def test_gaussian_gamma_vs_papers_simplified_bound(n: int, d: int) -> None:
-    """Prop. 11 (line 211): the simplified bound sqrt(m L̃² (√d + 2 ln(2n/α)) / (√2 ε)).
+    """Prop. 11 (Sec. 4.2): the simplified bound sqrt(m L̃² (√d + 2 ln(2n/α)) / (√2 ε)).
 
     It is not used by the code (R-GAMMA-G), but at the three golden configurations it does
     dominate the exact γ; its value is checked against the spec table.
@@ -586,12 +586,12 @@ def test_identities(cfg: tuple[int, int, float, float, float, float]) -> None:
     a = math.sqrt(m * k)
     b8 = math.sqrt(d) + math.sqrt(2.0 * math.log(8.0 * n / alpha))
     assume(a > b8 * (1.0 + 1e-9))  # precondition of Prop. 9 / Claim 19
-    # Υ first form == closed form (line 205)
+    # Υ first form == closed form (Sec. 4.2)
     s = bd.gaussian_noise_std(m, L_t, eps, delta)
     assert bd.gaussian_operator_norm_bound(s, m, d, n, alpha) == pytest.approx(
         bd.gaussian_operator_norm_bound_closed_form(m, L_t, eps, delta, d, n, alpha), rel=1e-12
     )
-    # App. C line 486: ρ_min − c = ρ'_min = ρ_max − ρ_min, and ρ'_max = 2 ρ'_min
+    # App. C, proof of Prop. 9: ρ_min − c = ρ'_min = ρ_max − ρ_min, and ρ'_max = 2 ρ'_min
     un = bd.wishart_unshifted_bounds(d, m, k, L_t, n, alpha)
     sh = bd.wishart_shifted_bounds(d, m, k, L_t, n, alpha)
     c = bd.wishart_shift(d, m, k, L_t, n, alpha)
@@ -611,7 +611,7 @@ def test_identities(cfg: tuple[int, int, float, float, float, float]) -> None:
         assert tight.gamma <= sh.gamma / 2.0 * (1.0 + 1e-12)
     else:
         assert tight.gamma <= un.gamma * (1.0 + 1e-12)
-    # Gaussian: ρ_max = 3 ρ_min, shift = 2 ρ_min (Sec. 4.2 line 207)
+    # Gaussian: ρ_max = 3 ρ_min, shift = 2 ρ_min (Sec. 4.2)
     gs = bd.gaussian_bounds(d, m, L_t, eps, delta, n, alpha)
     assert gs.rho_max == pytest.approx(3.0 * gs.rho_min, rel=1e-12)
     assert gs.shift == pytest.approx(2.0 * gs.rho_min, rel=1e-12)
@@ -837,7 +837,7 @@ def test_thm6_exactly_proportional_to_inverse_gap(
 def test_display_forms_dominate_proof_forms(
     n: int, d: int, rho_min: float, ratio: float, gamma: float, alpha: float, B: float
 ) -> None:
-    """Thm 5 line 450: B β̄_n sqrt(8dn ln(1 + nL²/(dρ_min))) <= Eq. (2) (R-T5), and Thm 6 line 462:
+    """Thm 5 (proof, App. B): B β̄_n sqrt(8dn ln(1 + nL²/(dρ_min))) <= Eq. (2) (R-T5), and Thm 6 (proof, App. B):
     (8B/Δ) β̄_n² d ln(1 + nL²/(dρ_min)) <= Eq. (3)."""
     b = RegularizerBounds(rho_min, rho_min * ratio, gamma, 0.0)
     beta_n = bd.beta_bar(n, d, 1.0, 1.0, alpha, 1.0, b)

@@ -43,6 +43,8 @@ FORBIDDEN: dict[str, tuple[re.Pattern[str], ...]] = {
     "extraction line number": (
         re.compile(r"(?<![\w.])l\. ?\d+"),
         re.compile(r"(?<![\w.])ll\. ?\d+"),
+        re.compile(r"\blines? \d{3}\b"),  # algorithm lines of the papers are below 100
+        re.compile(r"\b(?:paper|seed)(?:'s)? lines?\b"),
     ),
 }
 
@@ -109,6 +111,7 @@ def test_patterns_flag_forbidden_and_spare_legitimate_text() -> None:
     assert kinds("ambiguity [A" + "5]") == {"spec pointer"}
     assert kinds("Theorem 5 (" + "l" + ". 145–147)") == {"extraction line number"}
     assert kinds("confirmed at " + "l" + ". 312.") == {"extraction line number"}
+    assert kinds("Thm 5 line" + " 450") == {"extraction line number"}
     for fine in (
         "tmp_path / 'out.json'",
         "l = np.ones(3); l.shape",

@@ -93,7 +93,7 @@ class RegularizerBounds:
 def wishart_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, float]:
     """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / (2m))`` for the Wishart tree.
 
-    Sec. 4 (line 165) and App. A.2: with these per-node parameters advanced composition over the
+    Sec. 4 and App. A.2: with these per-node parameters advanced composition over the
     ``m`` nodes containing a leaf (with ``δ' = δ/2``) gives ``(ε, δ)`` for the whole tree.
     """
     eps = check_epsilon(epsilon)
@@ -103,7 +103,7 @@ def wishart_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, f
 
 
 def gaussian_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, float]:
-    """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / 2)`` for the Gaussian tree (Sec. 4.2, line 203).
+    """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / 2)`` for the Gaussian tree (Sec. 4.2).
 
     Note ``δ/2``, not ``δ/2m``: the paper composes Gaussian nodes with zero-concentrated DP
     (footnote 5); see proofs_notes R-GDELTA.
@@ -256,7 +256,7 @@ def wishart_shifted_bounds(
 
 
 def gaussian_noise_std(m: int, L_tilde: float, epsilon: float, delta: float) -> float:
-    """``σ_noise = √(16 m L̃⁴ ln(4/δ)² / ε²) = 4 √m L̃² ln(4/δ) / ε`` (Sec. 4.2, line 203).
+    """``σ_noise = √(16 m L̃⁴ ln(4/δ)² / ε²) = 4 √m L̃² ln(4/δ) / ε`` (Sec. 4.2).
 
     The per-entry standard deviation of ``Z'`` before symmetrisation ``Z = (Z' + Z'^T)/√2``.
     """
@@ -268,7 +268,7 @@ def gaussian_noise_std(m: int, L_tilde: float, epsilon: float, delta: float) -> 
 
 
 def gaussian_operator_norm_bound(sigma_noise: float, m: int, d: int, n: int, alpha: float) -> float:
-    """``Υ = σ_noise √(2m) (4√d + 2 ln(2n/α))`` (Sec. 4.2, line 205, first form).
+    """``Υ = σ_noise √(2m) (4√d + 2 ln(2n/α))`` (Sec. 4.2, first form).
 
     High-probability bound on the operator norm of the top-left ``d×d`` block of ``N_t``.
     """
@@ -283,7 +283,7 @@ def gaussian_operator_norm_bound(sigma_noise: float, m: int, d: int, n: int, alp
 def gaussian_operator_norm_bound_closed_form(
     m: int, L_tilde: float, epsilon: float, delta: float, d: int, n: int, alpha: float
 ) -> float:
-    """``Υ = √32 · m · L̃² ln(4/δ) (4√d + 2 ln(2n/α)) / ε`` (Sec. 4.2, line 205, second form).
+    """``Υ = √32 · m · L̃² ln(4/δ) (4√d + 2 ln(2n/α)) / ε`` (Sec. 4.2, second form).
 
     Identical to :func:`gaussian_operator_norm_bound` at ``σ_noise`` of :func:`gaussian_noise_std`.
     """
@@ -309,7 +309,7 @@ def gaussian_bounds(
 ) -> RegularizerBounds:
     """Proposition 11: ``ρ_min = Υ``, ``ρ_max = 3Υ``, ``γ = σ_noise √(m/Υ) (√d + √(2 ln(2n/α)))``.
 
-    The shift is ``+2Υ``.  The paper's simplified upper bound on ``γ`` (line 211) is not used: it
+    The shift is ``+2Υ``.  The paper's simplified upper bound on ``γ`` (Sec. 4.2) is not used: it
     does not hold for all parameters (proofs_notes R-GAMMA-G).
     """
     sigma_noise = gaussian_noise_std(m, L_tilde, epsilon, delta)

@@ -4,7 +4,7 @@ Shariff & Sheffet Sec. 4: the history enters Algorithm 1 only through ``(V_t, ũ
 privatising the matrix ``M_t = Σ_{s<t} v_s v_sᵀ`` of rows ``v_s = (x_s, y_s) ∈ R^{d+1}`` with the
 tree mechanism makes the whole algorithm jointly DP (Claim 7).  The released prefix ``M_t + N_t``
 gives ``V_t`` as its top-left ``d×d`` block plus ``shift·I`` and ``ũ_t`` as the first ``d`` entries of
-its last column; hence ``H_t = N_t[:d, :d] + shift·I`` and ``h_t = N_t[:d, d]`` (Sec. 4, line 165).
+its last column; hence ``H_t = N_t[:d, :d] + shift·I`` and ``h_t = N_t[:d, d]`` (Sec. 4).
 
 Sources:
 

@@ -57,8 +57,8 @@ def _points(name: str, X: object) -> FloatArray:
 def unit_grid(n_points: int = 100) -> FloatArray:
     """The synthetic domain of Sec. 5.1: ``[0, 1]`` discretised into ``n_points`` points.
 
-    The paper does not say where the points sit; following the code of its reference [7] (spec
-    §5.2, T-25) they are ``{1/n, 2/n, …, 1}`` (for ``n = 100``: ``0.01, …, 1.00``).  Shape ``(n, 1)``.
+    The paper does not say where the points sit; following the code of its reference [7] (typo
+    T-25) they are ``{1/n, 2/n, …, 1}`` (for ``n = 100``: ``0.01, …, 1.00``).  Shape ``(n, 1)``.
     """
     n = check_int_at_least("n_points", n_points, 1)
     return (np.arange(1, n + 1, dtype=np.float64) / n).reshape(n, 1)
