@@ -199,6 +199,6 @@ class NodeViewMechanism:
 
 def gaussian_mu(difference: FloatArray, sigma: float) -> float:
     """``μ`` of the symmetrised Gaussian matrix mechanism for a data difference ``D``:
-    ``μ² = Σ_{i<j} D_ij²/σ² + Σ_i D_ii²/(2σ²) = ‖D‖_F² / (2σ²)`` (spec 003 §3.6)."""
+    ``μ² = Σ_{i<j} D_ij²/σ² + Σ_i D_ii²/(2σ²) = ‖D‖_F² / (2σ²)``."""
     d = check_array("difference", difference, ndim=2)
     return math.sqrt(float(np.sum(d**2)) / (2.0 * check_positive("sigma", sigma) ** 2))

@@ -1,5 +1,5 @@
 """Exact privacy accounting: Gaussian-DP profiles, and rigorous privacy-loss-distribution (PLD)
-accountants for the Wishart and Laplace tree mechanisms (issue 7).
+accountants for the Wishart and Laplace tree mechanisms.
 
 **Gaussian.**  A Gaussian mechanism whose two neighbouring output laws are ``N(0, 1)`` and
 ``N(μ, 1)`` after whitening is ``μ``-GDP, and its exact privacy profile is (Dong, Roth & Su 2019,
@@ -18,7 +18,7 @@ exact CDFs are χ² CDFs at transformed points, so a PLD can be discretised with
 exact (:func:`chi2_location_pld`).  Log-concavity gives a monotone likelihood ratio, so the
 Neyman–Pearson tests are thresholds and the experiment gets *less* private as ``s`` grows.
 
-**Wishart tree** (Shariff & Sheffet Sec. 4.1; spec 003 §3.6; proofs_notes
+**Wishart tree** (Shariff & Sheffet Sec. 4.1; proofs_notes
 ``shariff_sheffet/tight_wishart.md``).  A node releases ``G + N``, ``N ~ W_p(L̃² I, k)``; a
 round's row ``v`` (``‖v‖ ≤ L̃``) enters ``nodes`` used nodes with independent noise.
 

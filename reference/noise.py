@@ -2,7 +2,7 @@
 
 A node-noise law is anything satisfying :class:`NodeNoise`: it knows the shape of one noise draw,
 can sample one draw, and can sample the *sum* of ``j`` independent draws (used to pad a release to
-exactly ``m`` noise terms, Shariff & Sheffet spec §2.4 [R-PAD]).
+exactly ``m`` noise terms, the padding of Shariff & Sheffet, Sec. 4 and App. A.2).
 
 Laws implemented here:
 

@@ -67,7 +67,7 @@ def _h_enumerated(leaf: int, releases: range) -> int:
 
 
 def test_K_matches_spec_vector_and_smallest_power_of_two() -> None:
-    # spec §8.1: T=1->1, 2->1, 3->2, 8->3, 16->4, 17->5, 1024->10, 1025->11
+    # K = max(1, ceil(log2 T)): T=1->1, 2->1, 3->2, 8->3, 16->4, 17->5, 1024->10, 1025->11
     expected = {1: 1, 2: 1, 3: 2, 8: 3, 16: 4, 17: 5, 1024: 10, 1025: 11}
     assert {T: noise_draws_per_release(T) for T in expected} == expected
     for T in range(2, 3000):
@@ -78,7 +78,7 @@ def test_K_matches_spec_vector_and_smallest_power_of_two() -> None:
 
 
 def test_base_two_is_forced_first_failure_of_natural_log_at_7() -> None:
-    # spec §1.7 / [A3]: with ceil(ln T), some t <= T has popcount(t) > ceil(ln T), first at T = 7
+    # with ceil(ln T), some t <= T has popcount(t) > ceil(ln T), first at T = 7
     failing = [
         T for T in range(2, 200) if math.ceil(math.log(T)) < max(_popcount(t) for t in range(T + 1))
     ]
@@ -97,7 +97,7 @@ def test_padding_count_tops_up_to_K() -> None:
 
 
 def test_nodes_per_leaf_spec_table_and_enumeration() -> None:
-    # spec §2.1.3: T=16: 4/5; T=17: 5/5; T=64: 6/7; T=100: 7/7; T=1024: 10/11; T=4096: 12/13
+    # padded vs unpadded node counts: T=16: 4/5; T=17: 5/5; T=64: 6/7; T=100: 7/7; T=1024: 10/11; T=4096: 12/13
     table = {16: (4, 5), 17: (5, 5), 64: (6, 7), 100: (7, 7), 1024: (10, 11), 4096: (12, 13)}
     for T, (h_act, h_pre) in table.items():
         assert nodes_per_leaf(T, "actions") == h_act
@@ -112,7 +112,7 @@ def test_nodes_per_leaf_spec_table_and_enumeration() -> None:
 
 
 def test_prefix_noise_shared_draws_spec_pairs() -> None:
-    # spec §5.2.2: (2,3): 1; (5,7): 1; (4,8): 0; (12,14): 2
+    # (2,3): 1; (5,7): 1; (4,8): 0; (12,14): 2
     pairs = {(2, 3): 1, (5, 7): 1, (4, 8): 0, (12, 14): 2}
     for (s, t), shared in pairs.items():
         assert prefix_noise_shared_draws(s, t) == shared
@@ -228,7 +228,7 @@ def test_aggregation_validation() -> None:
 
 
 def test_paper_calibration_node_epsilon_matches_spec_table() -> None:
-    # spec §2.1.5, eps = 1, symmetric Y with ||Y||_1 = 1 (Delta_1 = 2): cell = h * 2 / log T
+    # eps = 1, symmetric Y with ||Y||_1 = 1 (Delta_1 = 2): cell = h * 2 / log T
     table_ln = {16: (2.89, 3.61), 17: (3.53, 3.53), 64: (2.89, 3.37), 1024: (2.89, 3.17)}
     table_log2 = {16: (2.00, 2.50), 17: (2.45, 2.45), 64: (2.00, 2.33), 1024: (2.00, 2.20)}
     for base, table in (("e", table_ln), ("2", table_log2)):

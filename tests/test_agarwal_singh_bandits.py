@@ -123,7 +123,7 @@ def test_exp2_validation_and_protocol() -> None:
 
 class Canary:
     """Plays e_1 until round t0; afterwards e_1 if the feedback received at t0 exceeded c, else
-    e_2 (spec §5.4 canary: the action sequence reveals 1{y_t0 > c})."""
+    e_2 (canary: the action sequence reveals 1{y_t0 > c})."""
 
     def __init__(self, t0: int, c: float) -> None:
         self.t0, self.c, self.t = t0, c, 0
@@ -320,9 +320,9 @@ def _exact_expected_pseudo_regret(N: int, eta: float, gamma: float, losses: Floa
 
 
 def test_exp2_exact_expected_regret_respects_lemma44() -> None:
-    # Lemma 4.4 (l. 339-343) with y = l (no noise), exact expectation over the arm draws:
+    # Lemma 4.4 with y = l (no noise), exact expectation over the arm draws:
     # E[Regret] <= 2 gamma T + ln N / eta + eta E[sum_t sum_i p_t(i) l_hat_t(i)^2], and the last
-    # expectation equals sum_t sum_i l_t(i)^2 (spec §3.9).
+    # expectation equals sum_t sum_i l_t(i)^2.
     N, T = 2, 10
     losses = np.array([[0.1, 0.9], [0.8, 0.2]] * 5)
     eta, gamma = 0.2, 0.4  # eta N max|y| = 0.4 <= gamma (condition of Lemma 4.4)
@@ -352,8 +352,8 @@ def test_exp2_learns_on_constant_gap_exact() -> None:
 
 
 def test_thm41_proof_consistent_bound_at_spec_sizes() -> None:
-    # spec §3.6: 2 sqrt(TN ln N C) + 2 with C = 2(1 + 10 l^2 ln^2 NT) + 2(1 + 4 l ln NT); at
-    # laptop scale it exceeds T (vacuous, [A33]) -- check the formula by hand at N=10, T=1e5.
+    # Thm 4.1's proof (Sec. 4.1): 2 sqrt(TN ln N C) + 2 with C = 2(1 + 10 l^2 ln^2 NT) + 2(1 + 4 l ln NT); at
+    # laptop scale it exceeds T (vacuous) -- check the formula by hand at N=10, T=1e5.
     N, T, lam = 10, 10**5, 1.0
     C = 2 * (1 + 10 * math.log(N * T) ** 2) + 2 * (1 + 4 * math.log(N * T))
     expected = 2 * math.sqrt(T * N * math.log(N) * C) + 2

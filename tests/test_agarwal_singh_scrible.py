@@ -112,7 +112,7 @@ def test_one_point_estimator_is_unbiased_by_enumeration(barrier: BallBarrier | C
 def test_private_scrible_runs_feasibly_and_reproducibly() -> None:
     N, T = 2, 300
     params = thm45_parameters(N, T, 1.0, nu=1.0, M=1.0, X_l2=1.0, Y_l1=1.0)
-    assert params.condition_holds and params.clipped  # [A25]: eta clipped at small T
+    assert params.condition_holds and params.clipped  # eta clipped at small T
     u = np.array([0.6, -0.4])
     losses = (
         0.5 * u

@@ -1,7 +1,7 @@
 """Tests of the theorem functions (reference/agarwal_singh/theorems.py) and the environments.
 
-Numbers are checked against the spec's deterministic test vectors (§2.8, §8.1; computed
-independently by the spec author) and against the formulas re-derived by hand in the test.
+Numbers are checked against the spec's deterministic test vectors (computed
+independently of this code) and against the formulas re-derived by hand in the test.
 """
 
 from __future__ import annotations
@@ -91,13 +91,13 @@ def test_thm41_parameters_spec_vectors(
 @given(eps=st.floats(0.05, 20.0), N=st.integers(2, 50), T=st.integers(10**3, 10**7))
 @settings(max_examples=40)
 def test_thm41_paper_gamma_does_not_depend_on_epsilon(eps: float, N: int, T: int) -> None:
-    # gamma = eta N sqrt(1 + 2 l^2 ln NT) = sqrt(N ln N / (2T)) (spec §2.6)
+    # gamma = eta N sqrt(1 + 2 l^2 ln NT) = sqrt(N ln N / (2T))
     expected = math.sqrt(N * math.log(N) / (2 * T))
     if expected > 1:
         return
     p = thm41_parameters(N, T, eps, preset="paper")
     assert p.gamma == pytest.approx(expected, rel=1e-10)
-    assert p.condition_ratio > 1  # [A21]: the paper's parameters violate the proof's condition
+    assert p.condition_ratio > 1  # the paper's parameters violate the proof's condition
 
 
 def test_thm41_calibrations_and_validation() -> None:
@@ -111,7 +111,7 @@ def test_thm41_calibrations_and_validation() -> None:
         thm41_parameters(2, 10**4, 1.0, preset="tuned")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="Delta_B must be <= 2B"):
         lemma42_laplace_scale(1.0, 1.0, 3.0)
-    # paper expression by hand (l. 359 + bad event 1)
+    # paper expression by hand (Sec. 4.1 + bad event 1)
     N, T, eta, gamma, lam = 3, 1000, 0.01, 0.1, 2.0
     hand = (
         math.log(N) / eta
@@ -162,7 +162,7 @@ def test_factC1_tail_by_monte_carlo_exact_binomial() -> None:
 def test_thm45_parameters_spec_vectors(T: int, eta: float, eta_max: float, ok: bool) -> None:
     # unit ball (nu = 1, M = 1, ||X||_2 = 1), ||Y||_1 = 1, eps = 1, N = 2, paper lambda = 1
     p = thm45_parameters(2, T, 1.0, nu=1, M=1, X_l2=1, Y_l1=1, calibration="paper", preset="paper")
-    assert p.lam == 1.0 and p.eps_effective == pytest.approx(2.0)  # [A19]
+    assert p.lam == 1.0 and p.eps_effective == pytest.approx(2.0)
     assert p.eta_paper == pytest.approx(eta, rel=3e-4)
     assert p.eta_max == pytest.approx(eta_max, rel=3e-4)
     assert p.condition_holds is ok
@@ -205,13 +205,13 @@ def test_gaussian_delta_matches_audit_implementation(eps: float, mu: float) -> N
 def test_thm35_sigma_formulas() -> None:
     eps, delta, T, N = 1.0, 1e-5, 1024, 4
     lt = math.log(T)
-    # spec §5.2.4 sanity: A.1 minimum sigma for ||Y||_2 = 1 is about 93.2
+    # sanity: Thm A.1 minimum sigma for ||Y||_2 = 1 is about 93.2
     assert thmA1_min_sigma(eps, delta, T, 1.0) == pytest.approx(lt * math.log(lt / delta))
     assert thmA1_min_sigma(eps, delta, T, 1.0) == pytest.approx(93.2, abs=0.05)
     regret_branch = 1.0 * math.sqrt(T / (math.sqrt(N) * lt))
     privacy_branch = math.sqrt(N) * lt * math.log(lt / delta)
     assert thm35_sigma(eps, delta, T, N, 1.0) == pytest.approx(max(regret_branch, privacy_branch))
-    # [A14]: with ||Y||_2 = 2 sqrt(N) the paper's sigma is below Thm A.1's requirement
+    # with ||Y||_2 = 2 sqrt(N) the paper's sigma is below Thm A.1's requirement
     big = 2 * math.sqrt(N)
     assert thm35_sigma(eps, delta, T, N, big) < thmA1_min_sigma(eps, delta, T, big)
     with pytest.raises(ValueError, match="T must be an integer >= 3"):
@@ -245,7 +245,7 @@ def test_thm35_strict_sigma_is_the_exact_delta_threshold() -> None:
 def test_gaussian_output_level_sensitivity_spec_vectors(
     T: int, view: str, expected: float, node_level: float
 ) -> None:
-    # spec §5.2.4 (N = 1, Delta = 2, sigma = 1, worst t0 = 1)
+    # (N = 1, Delta = 2, sigma = 1, worst t0 = 1)
     d_eff, t0 = gaussian_output_level_sensitivity(T, 2.0, 1.0, view)  # type: ignore[arg-type]
     assert d_eff == pytest.approx(expected, abs=1e-4)
     assert t0 == 1

@@ -1,4 +1,4 @@
-"""Privacy and accuracy audits of the Agarwal & Singh reference (issue 10): the known-good
+"""Privacy and accuracy audits of the Agarwal & Singh reference: the known-good
 mechanisms pass, the paper's calibrations fail where the exact accountant says they must, and every
 deliberately broken variant is caught.
 
@@ -93,7 +93,7 @@ def test_gaussian_release_view_mu_matches_the_reference_and_spec(
     T: int, expected: float | None
 ) -> None:
     # the audit's own release covariance (with the data-free L̃_0) gives the same Mahalanobis
-    # sensitivity as the reference accountant (without it) and as spec §5.2.4 (Δ = 2, σ = 1)
+    # sensitivity as the reference accountant (without it) and as computed by hand (Δ = 2, σ = 1)
     x, x_prime = np.zeros(T), np.zeros(T)
     x[0], x_prime[0] = 1.0, -1.0
     mu = GaussianReleaseView(T, 1.0).mu(x, x_prime)
@@ -184,12 +184,12 @@ def test_battery_known_good_passes_and_paper_calibrations_fail(
             )
         ):
             assert not result.details["family_violation"], name
-    # [A5]: exact ε of the paper tree calibration (T = 8, Δ₁ = 2·‖Y‖₁) is 4·2/ln 8 = 3.85 > 1
+    # exact ε of the paper tree calibration (T = 8, Δ₁ = 2·‖Y‖₁) is 4·2/ln 8 = 3.85 > 1
     for name in (
         "tree_paper_ln_node_view vs printed pure ε",
         "tree_paper_log2_node_view vs printed pure ε",
         "tree_paper_ln_releases vs printed pure ε",
-        "gaussian_tree_paper_Y4 vs printed (ε, δ)",  # [A14]: √N in place of ‖Y‖₂
+        "gaussian_tree_paper_Y4 vs printed (ε, δ)",  # √N in place of ‖Y‖₂
     ):
         assert by_name[name].details["family_violation"], name
         assert by_name[name].details["expected_violation"], name
@@ -328,7 +328,7 @@ def test_correct_white_box_cases_never_reject_on_ten_seeds(
 
 
 def test_paper_bandit_calibration_fails_for_symmetric_losses() -> None:
-    # [A20]: with [0,1] losses Δ_B = B and the paper's λ = B/ε is exact -- the canary case uses
+    # with [0,1] losses Δ_B = B and the paper's λ = B/ε is exact -- the canary case uses
     # [-1,1] losses, for which the case's exact ε is Δ_B/λ = 2ε
     paper = {c.name: c for c in reduction_canary_cases(SMALL)}["reduction_paper"]
     assert paper.case_epsilon == pytest.approx(2.0 * SMALL.epsilon)
@@ -354,7 +354,7 @@ def _exp2_arm_sequence_law(
     """Exact law ``P[i_1, i_2, i_3]`` of the arms of Alg. 4 + Alg. 5 (``N = 2``, uniform ``μ``,
     fresh ``Lap(λ)`` noise) on losses ``l_1 = first``, ``l_2 = second``, by midpoint quadrature
     over ``Z_1(i_1)`` and ``Z_2(i_2)`` (the only noise the arms depend on), derived from
-    Alg. 5 l. 271-274 independently of the reference: ``p_1 = (½, ½)``; the log-weight of arm
+    Alg. 5 independently of the reference: ``p_1 = (½, ½)``; the log-weight of arm
     ``i`` drops by ``η y_t/p_t(i)`` when ``i`` is played; ``p_t(0) = (1 − γ) expit(w_0 − w_1) +
     γ/2``.  Grid: step ``h`` on ``[−tail·λ, tail·λ]``, weights normalised; at ``h = 0.02`` it
     agrees with ``h = 0.002`` to about ``10⁻⁵`` for ``η = 20``."""
@@ -381,7 +381,7 @@ def test_exp2_reduction_arms_follow_the_exact_law_and_the_claims_hold_on_it() ->
     # independent quadrature law of the 8 arm sequences: chi-square tests at 10⁻⁶.  On that exact
     # law: the strict view's pure ε (0.90) is below the printed ε = 1 and below the exact claim's
     # ε* = 0.998 (so δ(ε*) = 0 ≤ δ*), the paper view's (1.72) is above the printed ε = 1 (the
-    # real learner exposes [A19]) and both are ≤ Δ_B/λ (post-processing of one Laplace mechanism)
+    # real learner exposes the radius-for-diameter sensitivity of Lemma 4.2) and both are ≤ Δ_B/λ (post-processing of one Laplace mechanism)
     cases = {c.name: c for c in exp2_reduction_cases(SMALL)}
     eta, gamma, n = SMALL.exp2_eta, SMALL.exp2_gamma, 3000
     canary = {c.name: c for c in reduction_canary_cases(SMALL)}
@@ -409,7 +409,7 @@ def test_exp2_reduction_arms_follow_the_exact_law_and_the_claims_hold_on_it() ->
 
 def test_exp2_reduction_battery_strict_passes_and_paper_fails() -> None:
     # Alg. 4 + EXP2, 6000 runs per side, Holm over the 4 tests: the strict λ = Δ_B/ε passes both
-    # claims; the paper λ = B/ε ([A19], [−1,1] losses) is rejected against the printed pure ε
+    # claims; the paper λ = B/ε (radius as sensitivity, [−1,1] losses) is rejected against the printed pure ε
     # (exact view ε 1.72; ε_LB ≈ 1.5 in the proof note's runs) and against the exact claim
     names = ["reduction_exp2_strict", "reduction_exp2_paper"]
     report = run_agarwal_singh_battery(SMALL, names=names)

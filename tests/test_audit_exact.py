@@ -72,7 +72,7 @@ def _brute_force_losses(
 
 
 def test_wishart_add_remove_reduction_matches_brute_force_and_catches_a_wrong_exponent() -> None:
-    # spec 003 §3.6: L = −a ln(1 + r/X) + r/2, X ~ χ²_{k−p+1}, a = (k−p−1)/2.  p = 3, k = 20.
+    # Exact Wishart privacy loss: L = −a ln(1 + r/X) + r/2, X ~ χ²_{k−p+1}, a = (k−p−1)/2.  p = 3, k = 20.
     k, p, size = 20, 3, 20000
     v = np.array([1.0, 0.0, 1.0])  # ‖v‖² = 2 = scale ⇒ r = 1
     brute = _brute_force_losses(k, p, v, None, size, seed=201)

@@ -22,7 +22,7 @@ def test_quick_paper_batteries_pass_and_catch_every_bug(tmp_path: Path) -> None:
         "Zhou & Tan (AAAI 2021)",
         "Agarwal & Singh (ICML 2017)",
     }
-    # the paper's own Laplace calibrations miss their printed claim under replace-one ([A5])
+    # the paper's own Laplace calibrations miss their printed claim under replace-one
     assert bugs[("Agarwal & Singh (ICML 2017)", "tree_paper_ln (paper calibration, erratum)")]
     report.write(tmp_path)
     payload = json.loads((tmp_path / "papers.json").read_text())

@@ -247,7 +247,7 @@ def test_black_box_nas_passes_correct_and_catches_reuse_and_forgotten_release() 
 def test_dpse_exact_and_black_box() -> None:
     exact = dpse_exact_epsilon(SE, DPSE_VARIANTS["correct"])
     assert exact <= SE.epsilon
-    # the far tail of the difference of Laplaces: G(y)/G(y + εb) → e^ε (spec §6.2)
+    # the far tail of the difference of Laplaces: G(y)/G(y + εb) → e^ε
     assert exact > 0.95 * SE.epsilon
     claims = _claims(SE.epsilon, exact)
     # noise on R_e (proof of Thm 4.1): more noise, still private

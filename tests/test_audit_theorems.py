@@ -1,5 +1,5 @@
 """Accuracy audits against the theorems (audit/papers/shariff_sheffet/theorems.py): the correct sources pass, the
-deliberately broken ones (spec 003 §4.2.6 U1, U2, U4; a wrong S) are caught.
+deliberately broken ones (per-node shift, no padding, k instead of mk; a wrong S) are caught.
 
 Binomial tests at confidence 0.95: a correct source is rejected with probability ≤ 0.05 by
 construction; observed failures are 0 in every correct case below (the bounds are conservative),
@@ -55,7 +55,7 @@ def _tree_source(variant: Variant, rng: np.random.Generator) -> TreeStatistics:
 
 @pytest.mark.parametrize("variant", ["wishart", "wishart_unshifted", "gaussian"])
 def test_tight_regularizers_meet_definition_3_over_whole_runs(variant: Variant) -> None:
-    # issue 7: the tight calibrations keep Prop. 9 / Prop. 11 (recomputed at the calibrated k or σ)
+    # The tight calibrations keep Prop. 9 / Prop. 11 (recomputed at the calibrated k or σ)
     def tight_source(rng: np.random.Generator) -> TreeStatistics:
         source = make_regularizer(variant, CONSTANTS, N, ALPHA, rng, PRIVACY, calibration="tight")
         assert isinstance(source, TreeStatistics)

@@ -123,7 +123,7 @@ def test_critical_count_and_power_against_brute_force() -> None:
 
 
 def test_lemma11_paper_constant_rejected_with_power() -> None:
-    """Spec T-9: with b_j ~ Bernoulli(0.249) (p < 1/4, Lemma 11's premise), P(Σb ≥ k/3) at k = 100
+    """Lemma 11 (App. D.3): with b_j ~ Bernoulli(0.249) (p < 1/4, Lemma 11's premise), P(Σb ≥ k/3) at k = 100
     is 0.0261 > e^{−100/24} = 0.0155.  The audit of 20 000 epochs (through the reference CTL and
     ridge estimators) rejects the printed constant and keeps the corrected e^{−k/72}; exact power
     at the true rate ≥ 0.99, false-alarm probability of the corrected claim ≤ 10⁻³."""
@@ -293,7 +293,7 @@ def test_nystrom_variance_with_full_dictionary_is_exact_and_exceeds_it_otherwise
     (``gp_posterior_on_domain``, independent of the Nyström code): with every played arm in the
     dictionary (``q`` huge, all ``p_i = 1``), ``σ̃_n = σ_n`` to rounding; with ``p_i = 0.01``
     (``q = 1``, ``σ̃_{n−1} = 0.1``) the arm played 30 times can be left out and ``σ̃_n/σ_n``
-    exceeds ``ρ = 3`` (spec MC3 (i): up to 8.2 at ``q = 1``)."""
+    exceeds ``ρ = 3`` (up to 8.2 at ``q = 1``)."""
     X = unit_grid(3)
     K = se_kernel(X, X, 0.25)
     kdiag = np.diag(K).copy()

@@ -1,4 +1,4 @@
-"""Soundness and power of the white-box audit, measured on the bug zoo (issue 4, item 6).
+"""Soundness and power of the white-box audit, measured on the bug zoo.
 
 Each case is audited 60 times with independent seeds against the exact guarantee of the correct
 mechanism and against the paper's printed claim.  With 60/60 detections the 95% Clopper–Pearson

@@ -1,15 +1,15 @@
 """Tests of ``reference.shariff_sheffet.bounds`` (Shariff & Sheffet, NeurIPS 2018).
 
-Sources: the paper ``/work/shared/seeds/003_751f400a85d7defd.txt`` (Sec. 4 lines 165-211,
-Prop. 4 line 139/354, Thm 5 line 450, Thm 6 line 462, App. C line 486, Claim 14 / Cor. 15) and the
-spec ``/work/shared/specs/003_private_linear_bandits.md`` (§2.4-2.8; golden table in §2.8).
+Sources: the paper (Sec. 4.1-4.2, Prop. 4 and its restatement in App. B, the proofs of Thms 5 and 6
+in App. B, the proof of Prop. 9 in App. C, Claim 14 / Cor. 15) and the independently computed
+golden table of the implementation notes (``proofs_notes/shariff_sheffet/``).
 
 Three kinds of checks:
 
 * hand computations: every formula is re-derived *in the test*, step by step with :mod:`math`,
   for the tiny configuration ``n = 1000, d = 2, ε = 1, δ = 0.1, α = 1/n, L̃ = √2`` (and ``L = S =
   σ = B = 1``);
-* the golden constants of spec §2.8 -- an independent derivation in the spec, not outputs of this
+* golden constants from an independent derivation, not outputs of this
   code -- to 5 significant digits (``rel = 1e-5``) for the three configurations;
 * identities, monotonicity and input validation, partly with hypothesis.
 """
@@ -61,7 +61,7 @@ def test_node_privacy_tiny_by_hand() -> None:
     ln_2_over_delta = math.log(2.0 / DELTA)
     eps0 = EPS / math.sqrt(8.0 * m * ln_2_over_delta)
     assert eps0 == pytest.approx(0.0615896, rel=1e-5)
-    # Wishart: δ0 = δ / (2m) = 0.1 / 22 ≈ 0.00454545; Gaussian: δ0 = δ/2 = 0.05 (Sec. 4.2 line 203)
+    # Wishart: δ0 = δ / (2m) = 0.1 / 22 ≈ 0.00454545; Gaussian: δ0 = δ/2 = 0.05 (Sec. 4.2)
     e_w, d_w = bd.wishart_node_privacy(EPS, DELTA, m)
     assert e_w == pytest.approx(eps0, rel=REL)
     assert d_w == pytest.approx(DELTA / (2.0 * m), rel=REL)
@@ -173,7 +173,7 @@ def test_gaussian_tiny_by_hand() -> None:
     assert bd.gaussian_operator_norm_bound(sigma_noise, m, D_TINY, N_TINY, ALPHA_TINY) == (
         pytest.approx(upsilon, rel=REL)
     )
-    # second (closed) form of line 205: √32 · m · L̃² · ln(4/δ) · (4√d + 2 ln(2n/α)) / ε
+    # second (closed) form of Υ (Sec. 4.2): √32 · m · L̃² · ln(4/δ) · (4√d + 2 ln(2n/α)) / ε
     closed = (
         math.sqrt(32.0)
         * m
@@ -223,7 +223,7 @@ def _hand_bracket(
 
 
 def _tiny_variants() -> dict[str, RegularizerBounds]:
-    """The four variants of spec §2.8 for the tiny configuration, built from the hand pieces."""
+    """The four regularizer variants for the tiny configuration, built from the hand pieces."""
     _, _, a, b8, b2 = _tiny_wishart_pieces()
     _, upsilon, gamma_g = _tiny_gaussian_pieces()
     c = L_TILDE_SQ * (a - b8) ** 2 - 4.0 * L_TILDE_SQ * a * b8
@@ -279,7 +279,7 @@ def test_beta_t_by_hand() -> None:
 
 
 def test_reshifting_the_unshifted_wishart_to_eq4_gives_the_shifted_bounds() -> None:
-    # App. D.3's generic shift (spec §2.8) reproduces Sec. 4.1's shifted Wishart (Eq. 4, tight γ')
+    # App. D.3's generic shift reproduces Sec. 4.1's shifted Wishart (Eq. 4, tight γ')
     # when the target is its ρ'_min: shift −c, ρ'_max = 2ρ'_min, γ' = γ √(ρ_min/ρ'_min).
     n, d, alpha = 5 * 10**7, 5, 1 / (5 * 10**7)
     m = bd.tree_depth(n)
@@ -386,10 +386,10 @@ def test_tree_depth_matches_doubling_on_a_range() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Golden constants of spec §2.8 (independent derivation in the spec), rel 1e-5
+# Golden constants (independent derivation), rel 1e-5
 # ------------------------------------------------------------------------------------------------
 
-# (n, d) -> quantity -> value, copied from the §2.8 table of the spec (L = B̃ = 1, L̃² = 2,
+# (n, d) -> quantity -> value, copied from the independently derived golden table (L = B̃ = 1, L̃² = 2,
 # S = σ = 1, α = 1/n, B = 1, ε = 1, δ = 0.1; Thm 6 with Δ = 0.1).  Lists are in the order
 # NonPrivate / Gaussian / Wishart / WishartUnshifted.
 GOLDEN: dict[tuple[int, int], dict[str, Any]] = {
@@ -478,7 +478,7 @@ def _variants_from_code(n: int, d: int) -> tuple[int, int, dict[str, Regularizer
 
 @pytest.mark.parametrize(("n", "d"), list(GOLDEN))
 def test_golden_constants_spec_2_8(n: int, d: int) -> None:
-    """Spec §2.8 golden table (independent derivation in the spec), 5 significant digits."""
+    """Golden table (independent derivation), 5 significant digits."""
     g = GOLDEN[(n, d)]
     alpha = 1.0 / n
     m, k, variants = _variants_from_code(n, d)
@@ -526,9 +526,9 @@ def test_golden_constants_spec_2_8(n: int, d: int) -> None:
 
 @pytest.mark.parametrize(("n", "d"), list(GOLDEN))
 def test_gaussian_gamma_vs_papers_simplified_bound(n: int, d: int) -> None:
-    """Prop. 11 (line 211): the simplified bound sqrt(m L̃² (√d + 2 ln(2n/α)) / (√2 ε)).
+    """Prop. 11 (Sec. 4.2): the simplified bound sqrt(m L̃² (√d + 2 ln(2n/α)) / (√2 ε)).
 
-    It is not used by the code (R-GAMMA-G), but at the three configurations of spec §2.8 it does
+    It is not used by the code (R-GAMMA-G), but at the three golden configurations it does
     dominate the exact γ; its value is checked against the spec table.
     """
     alpha = 1.0 / n
@@ -542,7 +542,7 @@ def test_gaussian_gamma_vs_papers_simplified_bound(n: int, d: int) -> None:
 
 
 def test_papers_simplified_gaussian_gamma_fails_for_large_d() -> None:
-    # Spec R-GAMMA-G: d = 1000, ℓ = ln(2n/α) = 10, δ = 0.1: exact γ² / simplified² ≈ 2.5 > 1.
+    # R-GAMMA-G: d = 1000, ℓ = ln(2n/α) = 10, δ = 0.1: exact γ² / simplified² ≈ 2.5 > 1.
     d, delta, eps, L_t, m = 1000, 0.1, 1.0, 1.0, 5
     # choose n, α with 2n/α = e^10: n = 10, α = 20 / e^10
     n = 10
@@ -563,7 +563,7 @@ def test_papers_simplified_gaussian_gamma_fails_for_large_d() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Identities (spec §4.1(1)), over random configurations
+# Identities, over random configurations
 # ------------------------------------------------------------------------------------------------
 
 configs = st.tuples(
@@ -586,12 +586,12 @@ def test_identities(cfg: tuple[int, int, float, float, float, float]) -> None:
     a = math.sqrt(m * k)
     b8 = math.sqrt(d) + math.sqrt(2.0 * math.log(8.0 * n / alpha))
     assume(a > b8 * (1.0 + 1e-9))  # precondition of Prop. 9 / Claim 19
-    # Υ first form == closed form (line 205)
+    # Υ first form == closed form (Sec. 4.2)
     s = bd.gaussian_noise_std(m, L_t, eps, delta)
     assert bd.gaussian_operator_norm_bound(s, m, d, n, alpha) == pytest.approx(
         bd.gaussian_operator_norm_bound_closed_form(m, L_t, eps, delta, d, n, alpha), rel=1e-12
     )
-    # App. C line 486: ρ_min − c = ρ'_min = ρ_max − ρ_min, and ρ'_max = 2 ρ'_min
+    # App. C, proof of Prop. 9: ρ_min − c = ρ'_min = ρ_max − ρ_min, and ρ'_max = 2 ρ'_min
     un = bd.wishart_unshifted_bounds(d, m, k, L_t, n, alpha)
     sh = bd.wishart_shifted_bounds(d, m, k, L_t, n, alpha)
     c = bd.wishart_shift(d, m, k, L_t, n, alpha)
@@ -604,14 +604,14 @@ def test_identities(cfg: tuple[int, int, float, float, float, float]) -> None:
     eps0, delta0 = bd.wishart_node_privacy(eps, delta, m)
     thm8 = math.ceil(28.0 * math.log(4.0 / delta0) / eps0**2)
     assert abs((k - (d + 1)) - thm8) <= 1
-    # γ'_tight <= γ'/2 (spec §2.5, R-GAMMA-W) -- derived for c ≥ 0 (Claim 20). For c < 0 the
+    # γ'_tight <= γ'/2 -- derived for c ≥ 0 (Claim 20). For c < 0 the
     # tight bound is γ √(ρ_max/ρ'_max) <= γ instead: extra regularisation only shrinks ‖h‖_{H⁻¹}.
     tight = bd.wishart_shifted_bounds(d, m, k, L_t, n, alpha, gamma_mode="tight")
     if c >= 0.0:
         assert tight.gamma <= sh.gamma / 2.0 * (1.0 + 1e-12)
     else:
         assert tight.gamma <= un.gamma * (1.0 + 1e-12)
-    # Gaussian: ρ_max = 3 ρ_min, shift = 2 ρ_min (Sec. 4.2 line 207)
+    # Gaussian: ρ_max = 3 ρ_min, shift = 2 ρ_min (Sec. 4.2)
     gs = bd.gaussian_bounds(d, m, L_t, eps, delta, n, alpha)
     assert gs.rho_max == pytest.approx(3.0 * gs.rho_min, rel=1e-12)
     assert gs.shift == pytest.approx(2.0 * gs.rho_min, rel=1e-12)
@@ -630,7 +630,7 @@ def test_identities_at_golden_configs(n: int, d: int) -> None:
     assert abs((k - (d + 1)) - math.ceil(28.0 * math.log(4.0 / delta0) / eps0**2)) <= 1
     tight = bd.wishart_shifted_bounds(d, m, k, L_TILDE, n, alpha, gamma_mode="tight")
     assert tight.gamma <= sh.gamma / 2.0
-    # c > 0 ⇔ a > (3 + 2√2) b8 (spec §2.5); true at all three configurations
+    # c > 0 ⇔ a > (3 + 2√2) b8; true at all three configurations
     a = math.sqrt(m * k)
     b8 = math.sqrt(d) + math.sqrt(2.0 * math.log(8.0 * n / alpha))
     assert a > (3.0 + 2.0 * math.sqrt(2.0)) * b8
@@ -837,7 +837,7 @@ def test_thm6_exactly_proportional_to_inverse_gap(
 def test_display_forms_dominate_proof_forms(
     n: int, d: int, rho_min: float, ratio: float, gamma: float, alpha: float, B: float
 ) -> None:
-    """Thm 5 line 450: B β̄_n sqrt(8dn ln(1 + nL²/(dρ_min))) <= Eq. (2) (R-T5), and Thm 6 line 462:
+    """Thm 5 (proof, App. B): B β̄_n sqrt(8dn ln(1 + nL²/(dρ_min))) <= Eq. (2) (R-T5), and Thm 6 (proof, App. B):
     (8B/Δ) β̄_n² d ln(1 + nL²/(dρ_min)) <= Eq. (3)."""
     b = RegularizerBounds(rho_min, rho_min * ratio, gamma, 0.0)
     beta_n = bd.beta_bar(n, d, 1.0, 1.0, alpha, 1.0, b)

@@ -499,7 +499,7 @@ def test_engine_equals_reference_on_spawned_seeds_with_first_round_ties() -> Non
 
 @pytest.mark.parametrize("variant", ["gaussian", "wishart"])
 def test_engine_equals_reference_with_a_reshifted_regularizer(variant: Variant) -> None:
-    # App. D.3: the regularizer moved to a target ρ_min (spec §2.8) runs the same on both paths
+    # App. D.3: the regularizer moved to a target ρ_min runs the same on both paths
     _assert_matches_reference(
         variant, [4, 9], 16, d=3, num_arms=9, gap=0.1, n=60, target_rho_min=500.0
     )

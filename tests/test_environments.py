@@ -1,9 +1,9 @@
-"""Tests of ``reference.shariff_sheffet.environments`` (Shariff & Sheffet App. D; spec §5.1).
+"""Tests of ``reference.shariff_sheffet.environments`` (Shariff & Sheffet App. D).
 
-App. D (paper line 502): θ* uniform on the unit sphere; every round one optimal unit action with
+App. D: θ* uniform on the unit sphere; every round one optimal unit action with
 ``⟨x, θ*⟩ = 0.75`` and ``K − 1`` sub-optimal unit actions uniform on
 ``{x : ‖x‖ = 1, ⟨x, θ*⟩ ∈ [−0.75, 0.75 − Δ]}``; ±1 rewards with mean ``⟨x, θ*⟩`` (D.1 also
-``mean + N(0, 1)``).  Spec §5.1: head ``h = 2b − 1`` with ``b ~ Beta((d−1)/2, (d−1)/2)`` truncated
+``mean + N(0, 1)``).  App. D: head ``h = 2b − 1`` with ``b ~ Beta((d−1)/2, (d−1)/2)`` truncated
 to the band, tail uniform on the sphere of ``R^{d−1}``; reward tables from one common ``u_t``.
 
 Every stochastic test uses a fixed seed ``np.random.default_rng(<int>)`` and states its sample

@@ -813,7 +813,7 @@ def test_shariff_sheffet_vectors_match_hand_formulas() -> None:
 
 
 def test_sajed_sheffet_and_agarwal_singh_vectors_match_hand_formulas() -> None:
-    # DP-NAS noise scales (Alg. 1 l. 1): σ₁ = σ₂ = 12R/ε, σ₃ = 4R/ε
+    # DP-NAS noise scales (Alg. 1, line 1): σ₁ = σ₂ = 12R/ε, σ₃ = 4R/ε
     scales = _output("sajed_sheffet", "dp_nas_noise_scales", range_R=256.0, epsilon=1e-3)
     fields = scales["fields"]
     assert fields["sigma1"] == pytest.approx(12 * 256.0 / 1e-3, rel=1e-15)

@@ -1,4 +1,4 @@
-"""Proof-note freshness (issue 11): every note was re-read since the code it covers last changed.
+"""Proof-note freshness: every note was re-read since the code it covers last changed.
 
 The first test is the check itself: it fails, naming the note and the function, when a covered
 function's source differs from ``proofs_notes/freshness.json`` or a ``Covers`` entry does not

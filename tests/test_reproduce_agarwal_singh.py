@@ -1,4 +1,4 @@
-"""Agarwal & Singh reproductions (issue 10, experiments): tiny configurations, resume, refusal, fits.
+"""Agarwal & Singh reproductions (experiments): tiny configurations, resume, refusal, fits.
 
 * the three experiments write ``<name>.json`` (round-trips), ``<name>.png`` and ``<name>.md``;
 * rerunning reuses every finished cell (counted, and the cell files are not rewritten: same
@@ -8,7 +8,7 @@
   Thm 4.1's formulas at ``λ = 0``; the BLO loss sequence lies in the declared loss set;
 * :func:`scaling_fits` recovers a known exponent and a known slope against a theorem form on
   synthetic data generated from the form (fixed seed), and flags growth faster than the form;
-* ``as_eps_window`` (spec §5.3(b)-(c)): the window's formulas reproduce the spec's numbers; its
+* ``as_eps_window``: the window's formulas reproduce the hand-computed numbers; its
   ε-slope verdict accepts the spec's in-window design and rejects the two planted regimes outside
   it (smoothing, saturation) on excesses from an independent closed form of one-shot FTRL.
 """
@@ -276,7 +276,7 @@ def test_scaling_fit_flags_growth_beyond_the_form() -> None:
 
 
 def test_eps_window_formulas_reproduce_the_spec_numbers() -> None:
-    """Spec §5.3(b) at T = 2^18, Δ = 0.2, η = √(ln 2/(2T)): window 5/η ≈ 4348.5 to TΔ/4 = 13107;
+    """The ε-window design at T = 2^18, Δ = 0.2, η = √(ln 2/(2T)): window 5/η ≈ 4348.5 to TΔ/4 = 13107;
     the pilot's predicted E[d₊] = 16894 at ε = 0.005 comes from the paper-ln λ = 2 ln T/ε, K = 18,
     which is what the experiment's cells use (Cor. 3.2 experts with Y = [0,1]², paper preset)."""
     T = 2**18
@@ -290,7 +290,7 @@ def test_eps_window_formulas_reproduce_the_spec_numbers() -> None:
     assert not verdict["passes"] and not verdict["point_in_window"]
     verdict = window_verdict(-1.3, -1.4, -1.19, EPS_SLOPE_WINDOW)
     assert verdict["passes"] and not verdict["ci_inside_window"]
-    assert EpsWindowConfig.paper().runs * EpsWindowConfig.paper().sequences == 200  # spec E4
+    assert EpsWindowConfig.paper().runs * EpsWindowConfig.paper().sequences == 200
 
 
 def _one_shot_excess(T: int, epsilons: tuple[float, ...], runs: int, seed: int) -> np.ndarray:
@@ -318,7 +318,7 @@ def _one_shot_excess(T: int, epsilons: tuple[float, ...], runs: int, seed: int) 
 
 
 def test_eps_window_fit_accepts_the_window_and_rejects_planted_regimes_outside_it() -> None:
-    """The verdict of spec §5.3(b) (95% CI of the ε-slope overlapping [−1.2, −0.8]) on one-shot
+    """The ε-window verdict (95% CI of the ε-slope overlapping [−1.2, −0.8]) on one-shot
     excesses (:func:`_one_shot_excess`, 400 runs, seed 11): the spec's design (T = 2^18,
     ε = 0.005..0.015) passes; two planted regimes at T = 2^16 outside the window fail -- smoothing
     (ε = 0.1, 0.2, 0.5: E[d₊] ≤ 708 < 5/η = 2174, the softmax absorbs the noise, excess ∝ η E[d²])
@@ -366,7 +366,7 @@ def test_paper_configs_are_the_spec_sizes() -> None:
 
 
 def test_cube_and_sphere_loss_models_have_the_spec_means() -> None:
-    """Spec E4 cube: l_t = s_t e_(j_t), j_t uniform, P(s_t = +1) = 0.5 + 0.1·(−1)^(j_t) (1-based),
+    """E4 cube: l_t = s_t e_(j_t), j_t uniform, P(s_t = +1) = 0.5 + 0.1·(−1)^(j_t) (1-based),
     so E l_t(j) = (1/N)·0.2·(−1)^j; sphere: E l_t = 0.2 e_1 (ξ_t is centred).  T = 2·10⁵: the
     coordinate s.e. is ≤ √(1/N)/√T ≈ 1.1e−3 (cube, N = 4) and 0.8/√(NT) ≈ 9e−4 (sphere), so the
     5-s.e. tolerance has a false-alarm rate ≤ 8·6e−7; the parity-flipped cube model (0-based j,
@@ -424,7 +424,7 @@ def test_set_ftrl_cell_matches_hand_computation(dset: Literal["sphere", "cube"])
 def test_cube_blo_and_ftpl_cells_use_the_cube_constants() -> None:
     """E9 cube: ν = 2N, ‖X‖₂ = √N, M = ‖Y‖₁ = 1, strict λ = 2/ε, η = min(η_paper, 1/(4N(M+L))),
     certified bound 4ηTN²C + ν ln T/η + 2(M+L) + 2M with C = M² + 10λ²N ln²(NT)‖X‖₂²,
-    L = 4λ‖X‖₂√N ln NT (spec §3.10), all by hand.  E5 cube: the ball's σ (‖Y‖₂ = 1, Δ₂ = 2) and
+    L = 4λ‖X‖₂√N ln NT, all by hand.  E5 cube: the ball's σ (‖Y‖₂ = 1, Δ₂ = 2) and
     the bound σ_eff√N‖X‖₂ + T‖X‖₂/(2σ_eff), σ_eff = σ√K."""
     N, T, eps = 3, 32, 1.0
     assert blo_constants("cube", N) == (6.0, math.sqrt(3.0))

@@ -3,9 +3,9 @@
 Checks: both experiments write their JSON, PNG and Markdown; the JSON round-trips; a rerun reuses
 every finished cell (no cell recomputed, cell files untouched) and gives the same report; a cell
 written with another configuration is refused; the DP-SE paper-scale cell reproduces the C1/K=5
-value computed by hand in spec §7 (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
+value computed by hand (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
 of the per-setting means; the two-term fit and the form fits recover known coefficients and a
-known exponent on synthetic data generated from Theorem 4.3's form (fixed seed); the l. 262 form by
+known exponent on synthetic data generated from Theorem 4.3's form (fixed seed); the Sec. 4 form by
 hand; the command line's argument errors.  ``ss_stopping``: the Algorithm 1 fast path gives the
 reference ``dp_nas``'s halting times; a tiny run writes and resumes; on the ``1/ε`` grid the correct
 rules are consistent with Theorem 3.3's form and never exceed it, while the planted rule (noise
@@ -87,7 +87,7 @@ def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path
     assert again["settings"] == report["settings"]
     with pytest.raises(ValueError, match="another configuration"):
         reproduce_ss_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "runs": 3}), tmp_path)
-    # Spec §7 by hand: C1/K=5 at T = 5·10⁷ is deterministic, (r_1 + r_2 + r_3)·0.05·4.
+    # By hand: C1/K=5 at T = 5·10⁷ is deterministic, (r_1 + r_2 + r_3)·0.05·4.
     c1k5 = next(
         s for s in report["settings"] if (s["instance"], s["K"], s["epsilon"]) == ("C1", 5, 0.25)
     )
@@ -159,7 +159,7 @@ def test_linear_fit_recovers_known_coefficients_on_synthetic_data() -> None:
 
 
 def test_form_fit_recovers_a_known_exponent_on_synthetic_data() -> None:
-    """``regret = 30 f^b`` with ``b = 0.8`` (f the l. 262 form over K) and log-normal noise."""
+    """``regret = 30 f^b`` with ``b = 0.8`` (f the Sec. 4 form over K) and log-normal noise."""
     rng = np.random.default_rng(7)
     Ks = np.array([3, 5, 10, 20])
     form = np.array([thm43_line262_form(np.r_[0.0, np.full(K - 1, 0.05)], 10**7, 0.25) for K in Ks])

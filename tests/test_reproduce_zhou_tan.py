@@ -104,7 +104,7 @@ def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None
     # the synthetic objective (hence B) of trial i is the same for every algorithm
     Bs = [np.load(cells / f"2d_{alg}.npz")["B"] for alg in TINY2.algorithms]
     assert all(np.array_equal(Bs[0], B) for B in Bs[1:])
-    assert Bs[0][0] != Bs[0][1]  # f is redrawn every trial (l. 348)
+    assert Bs[0][0] != Bs[0][1]  # f is redrawn every trial (Sec. 5.2)
     c = reproduce_fig2(dataclasses.replace(TINY2, seed=TINY2.seed + 1), tmp_path / "c")
     assert c["results"] != a["results"]
 
@@ -117,7 +117,7 @@ def test_theorem_forms_match_the_closed_forms() -> None:
     )
     got = theorem_form("tgp", np.array([T]), np.array([g]), B, R, 0.5, eps_nys, delta)
     assert got[0] == pytest.approx(thm3, rel=1e-12)
-    # Thm 3's bracket is exactly ∝ 1/ϵ (spec T-21)
+    # Thm 3's bracket is exactly ∝ 1/ϵ
     twice = theorem_form("tgp", np.array([T]), np.array([g]), B, R, 0.25, eps_nys, delta)
     assert twice[0] == pytest.approx(2 * got[0], rel=1e-12)
     rho = (1 + eps_nys) / (1 - eps_nys)

@@ -1,13 +1,13 @@
 """Tests of ``reference.sajed_sheffet.bandits``: environment, DP-SE (Algorithm 3), its non-private
 limit, the Bernoulli fast path, guess-and-double, UCB1, DP-UCB and the run loop (Sajed & Sheffet,
-Sec. 4-5, l. 195-218 and l. 304).
+Sec. 4-5).
 
 Checks:
 
 * DP-SE's epoch schedule and pull sequence against ``dpse_epoch_parameters`` and by hand; the reset
   of the statistics at every epoch; the elimination rule; noise freshness (by replaying the
   generator); the ``ε = inf`` limit; horizon truncation;
-* regression values of spec §7 that are derivable independently: C1/K=5 (hand computation
+* regression values that are derivable independently: C1/K=5 (hand computation
   ``(r_1 + r_2 + r_3) · 0.05 · 4``) and C2/C3/C4 cells whose outcome is the noiseless trajectory
   (an independent few-line predictor written here);
 * the step-by-step policy against the fast path (identical on an easy instance, same law by
@@ -49,7 +49,7 @@ T_PAPER = 50_000_000
 
 
 def instance(name: str, K: int) -> list[float]:
-    """Sec. 5 instances (l. 304): C1 equal gaps, C2 linear, C3 convex, C4 concave quadratic."""
+    """Sec. 5 instances: C1 equal gaps, C2 linear, C3 convex, C4 concave quadratic."""
     i = np.arange(1, K + 1, dtype=np.float64)
     means: np.ndarray
     if name == "C1":
@@ -64,7 +64,7 @@ def instance(name: str, K: int) -> list[float]:
 
 
 def test_instances_match_the_paper() -> None:
-    # l. 304: the K = 5 means are printed in the paper
+    # Sec. 5: the K = 5 means are printed in the paper
     assert instance("C2", 5) == pytest.approx([0.75, 0.625, 0.5, 0.375, 0.25])
     assert instance("C3", 5) == pytest.approx([0.75, 0.53125, 0.375, 0.28125, 0.25])
     assert instance("C4", 5) == pytest.approx([0.75, 0.71875, 0.625, 0.46875, 0.25])
@@ -276,7 +276,7 @@ def test_fast_path_determinism() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Regression values (spec §7, T = 5e7, β = 1/T)
+# Regression values (T = 5e7, β = 1/T)
 # ------------------------------------------------------------------------------------------------
 
 
@@ -302,7 +302,7 @@ def test_regression_c1_k5(eps: float, expected: float) -> None:
 
 
 def _noiseless_regret(means: list[float], eps: float, beta: float, T: int) -> float:
-    """Independent predictor: Algorithm 3 with μ̃ = μ exactly (spec §6.2(c))."""
+    """Independent predictor: Algorithm 3 with μ̃ = μ exactly."""
     mu = np.array(means)
     S, e, t = list(range(len(mu))), 0, 0
     pulls = np.zeros(len(mu))

@@ -231,7 +231,7 @@ def test_thm34_by_hand() -> None:
     eps=st.floats(1e-3, 1e3),
 )
 def test_thm34_proof_chain(R: float, frac: float, alpha: float, beta: float, eps: float) -> None:
-    """β · e^{6εn·αμ/R} = √β < 1/2, and 1 − √β − β > 1/4 (proof of Thm 3.4, l. 167-173)."""
+    """β · e^{6εn·αμ/R} = √β < 1/2, and 1 − √β − β > 1/4 (proof of Thm 3.4)."""
     mu = frac * R
     n = bd.thm34_sample_size(R, mu, alpha, beta, eps)
     _, _, tv = bd.thm34_two_point_laws(R, mu, alpha)
@@ -321,7 +321,7 @@ def test_lemma42_bound_by_hand() -> None:
     assert bd.lemma42_pull_bound(5, 0.05, 1.0 / 5e7, 0.25, T=1000) == 1000.0
     nonpriv = math.log(5.0 * math.log(40.0) * 5e7) * 1024.0 / 0.0025
     assert bd.lemma42_pull_bound(5, 0.05, 1.0 / 5e7, math.inf) == pytest.approx(nonpriv, rel=REL)
-    # C1/K=5 (spec §7): r_1 + ... + r_5 at |S| = 5
+    # C1/K=5: r_1 + ... + r_5 at |S| = 5
     by_hand = sum(cs.dpse_epoch_parameters(5, e, 1.0 / 5e7, 0.25).rounds for e in range(1, 6))
     assert bd.lemma42_proof_pull_bound(5, 0.05, 1.0 / 5e7, 0.25) == by_hand
 

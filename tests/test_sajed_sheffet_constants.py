@@ -1,8 +1,7 @@
 """Tests of ``reference.sajed_sheffet.constants`` (Sajed & Sheffet, Algorithms 1-3 and DP-UCB).
 
-Sources: the paper ``/work/shared/seeds/001_e325d761b5d52a74.txt`` (Alg. 1 l. 67-79, Alg. 2
-l. 100-115, Alg. 3 l. 195-216) and the spec ``/work/shared/specs/001_private_mab_stopping.md``
-(golden tables of §9 and §3 A3 -- computed by the spec author, independently of this code).
+Sources: the paper (Alg. 1, Alg. 2, Alg. 3) and golden tables computed independently of this code
+(for Algorithms 1-3).
 
 Checks: hand computations with :mod:`math`; the spec's golden values (``rel = 1e-6``); the
 Hoeffding/Laplace identities the proofs rely on; the inequalities ``h_e < Δ_e/8``, ``c_e < Δ_e/8``
@@ -44,7 +43,7 @@ def test_dp_nas_t1_by_hand() -> None:
     assert cs.dp_nas_threshold(1, 1.0, 1.0, 0.5, 0.05) == pytest.approx(3.0 * h1 + c1, rel=REL)
 
 
-# spec §9, A1 table: t, h_t, c_t, noiseless threshold (R=1, ε=1, α=0.5, β=0.05)
+# golden table, Algorithm 1: t, h_t, c_t, noiseless threshold (R=1, ε=1, α=0.5, β=0.05)
 A1_GOLDEN = [
     (1, 3.396563, 148.542618, 158.732308),
     (2, 2.674811, 165.178151, 90.613509),
@@ -53,7 +52,7 @@ A1_GOLDEN = [
     (1000, 0.197908, 314.328745, 0.908053),
 ]
 
-# spec §9, A2 table: k, h, c, noiseless threshold at t = 2^k
+# golden table, Algorithm 2: k, h, c, noiseless threshold at t = 2^k
 A2_GOLDEN = [
     (1, 2.401733, 148.542618, 81.476508),
     (2, 1.891377, 165.178151, 46.968669),
@@ -143,7 +142,7 @@ def test_threshold_monotone_in_epsilon_and_alpha(
 # Algorithm 3 epoch schedule
 # ------------------------------------------------------------------------------------------------
 
-# spec §3 A3 worked table, K=5 (|S|=5), ε=0.25, β=1/(5e7): e, term1, term2, R_e, r_e, h_e, c_e, 2h+2c
+# Algorithm 3 worked table, K=5 (|S|=5), ε=0.25, β=1/(5e7): e, term1, term2, R_e, r_e, h_e, c_e, 2h+2c
 A3_GOLDEN = [
     (1, 2741.301, 1326.289, 2742.301, 2743, 0.062489, 0.030228, 0.185432),
     (2, 11674.986, 2830.024, 11675.986, 11676, 0.031249, 0.007574, 0.077646),
@@ -209,7 +208,7 @@ def test_non_private_limit() -> None:
     eps=st.floats(1e-4, 1e4),
 )
 def test_lemma42_h_and_c_below_gap_over_8(S: int, e: int, beta: float, eps: float) -> None:
-    """Proof of Lemma 4.2 (l. 231-233): R_e makes h_e < Δ_e/8 and c_e < Δ_e/8.
+    """Proof of Lemma 4.2: R_e makes h_e < Δ_e/8 and c_e < Δ_e/8.
 
     Strict because of the ``+1`` in R_e; for epochs so late that ``R_e > 2^53`` the ``+1`` is lost in
     floating point and equality can occur (hence ``e ≤ 15`` here: ``R_e < 10^13``).
@@ -279,7 +278,7 @@ def test_epoch_schedule_monotonicity(
 @PROPS
 @given(S=st.integers(1, 100), e=st.integers(1, 30), beta=st.floats(1e-12, 0.99))
 def test_privacy_dominated_regime(S: int, e: int, beta: float) -> None:
-    """term2 > term1 iff ε < Δ_e log(4|S|e²/β) / (4 log(8|S|e²/β)) (spec A3 regime note)."""
+    """term2 > term1 iff ε < Δ_e log(4|S|e²/β) / (4 log(8|S|e²/β))."""
     gap = 2.0**-e
     eps_star = gap * math.log(4 * S * e * e / beta) / (4.0 * math.log(8 * S * e * e / beta))
     below = cs.dpse_epoch_parameters(S, e, beta, eps_star * 0.999)

@@ -1,15 +1,15 @@
 """Tests of ``reference.sajed_sheffet.engine``: the replicate-vectorised DP-SE and DP-UCB engines
-(Sajed & Sheffet, Algorithm 3 l. 195-218 and the Sec. 5 DP-UCB baseline, l. 300-312).
+(Sajed & Sheffet, Algorithm 3 and the Sec. 5 DP-UCB baseline).
 
 Checks:
 
-* the Sec. 5 instances against the means printed in the paper (l. 306) and spec §7, and their
+* the Sec. 5 instances against the means printed in the paper, and their
   defining shape (endpoints 0.75/0.25, linear/convex/concave second differences);
 * DP-SE: every replicate equals the reference fast path :func:`simulate_dpse_bernoulli` on the
   same seed -- pulls, elimination rounds and epochs and final regret bit for bit -- with rows of
   different instances, ``ε`` (including ``inf``), ``noise_on`` and mid-epoch truncation; the regret
   curve equals the cumulative sum of ``Δ`` over the pull sequence rebuilt independently from the
-  reference's epoch records; the C1/K=5 regression value of spec §7 computed by hand;
+  reference's epoch records; the C1/K=5 regression value computed by hand;
 * DP-UCB: every replicate equals ``run_policy(DPUCB(...))`` with the generators of
   :func:`pseudo_regret_trajectories` -- the arm of every round and the regret trajectory bit for
   bit -- for both calibrations and rows with different ``ε``; the result does not depend on the
@@ -158,7 +158,7 @@ def test_dpse_regret_curve_is_the_cumulative_gap_of_the_pull_sequence() -> None:
 
 
 def test_dpse_c1_k5_regression_value_by_hand() -> None:
-    """Spec §7: all four 0.05-gap arms go at the end of epoch 3: ``(r_1 + r_2 + r_3)·0.05·4``."""
+    """All four 0.05-gap arms go at the end of epoch 3: ``(r_1 + r_2 + r_3)·0.05·4``."""
     T = 5 * 10**7
     res = dpse_bernoulli_batch(section5_means("C1", 5), T, 0.25, 1.0 / T, child_seeds(0, 0, 3))
     assert res.final_regret == pytest.approx([(2743 + 11676 + 48362) * 0.2] * 3, rel=1e-12)
@@ -169,7 +169,7 @@ def test_dpse_c1_k5_regression_value_by_hand() -> None:
 
 def test_dpse_rows_do_not_depend_on_the_batch_and_are_deterministic() -> None:
     T = 10**7
-    mu = section5_means("C3", 10)  # not deterministic at this T (spec §7: sd 1007 at 5·10⁷)
+    mu = section5_means("C3", 10)  # not deterministic at this T (sd 1007 at 5·10⁷)
     seeds = child_seeds(3, 0, 6)
     full = dpse_bernoulli_batch(mu, T, 0.25, 1.0 / T, seeds)
     part = dpse_bernoulli_batch(mu, T, 0.25, 1.0 / T, seeds[2:4])

@@ -1,5 +1,5 @@
 """Tests of ``reference.sajed_sheffet.stopping``: NAS, DP-NAS (Alg. 1), DP exponential NAS (Alg. 2),
-sample streams and the two-arm test (Sajed & Sheffet, Sec. 3 l. 61-115 and Sec. 4 l. 189).
+sample streams and the two-arm test (Sajed & Sheffet, Sec. 3 and Sec. 4).
 
 Checks:
 

@@ -1,4 +1,4 @@
-"""Tight calibration of the Gaussian tree (issue 7, Gaussian part).
+"""Tight calibration of the Gaussian tree (Gaussian part).
 
 The exact accountant must agree with the audit's independent exact curve, the calibrated noise
 must meet the target exactly, the white-box audit must confirm the tight tree at its target and
@@ -52,7 +52,7 @@ def test_used_nodes_are_m_minus_one() -> None:
 
 
 def test_paper_calibration_slack_matches_the_audits_exact_curve() -> None:
-    # At the paper's σ_noise the D.2 Gaussian tree is about (0.22, 1e-5)-DP (spec §3.6); the
+    # At the paper's σ_noise the D.2 Gaussian tree is about (0.22, 1e-5)-DP; the
     # audit's zoo computes the same μ from the node-level view, independently.
     sigma = gaussian_noise_std(tree_depth(D2_N), SQRT2, 1.0, 0.1)
     mu = gaussian_tree_mu(sigma, D2_N, SQRT2)

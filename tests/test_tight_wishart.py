@@ -1,4 +1,4 @@
-"""The Wishart and Laplace PLD accountants and the tight Wishart calibration (issue 7).
+"""The Wishart and Laplace PLD accountants and the tight Wishart calibration.
 
 Independent checks: the χ² location loss CDFs against a root-finding inversion of the loss; the
 add/remove accountant against the exact ``δ(ε)`` by quadrature; the replace-one upper and lower
@@ -151,7 +151,7 @@ def test_add_remove_accountant_matches_monte_carlo_of_both_directions() -> None:
 def test_paper_calibration_slack_brackets_the_specs_gaussian_approximation(
     n: int, d: int, k: int
 ) -> None:
-    # spec 003 §3.6: the Wishart trees of the paper are about (0.039-0.040, 1e-5)-DP
+    # Exact accounting: the Wishart trees of the paper are about (0.039-0.040, 1e-5)-DP
     assert wishart_degrees_of_freedom(d, tree_depth(n), 1.0, 0.1) == k
     nodes = gaussian_tree_used_nodes(n)
     lower = wishart_tree_epsilon_lower(1e-5, k=k, p=d + 1, nodes=nodes)

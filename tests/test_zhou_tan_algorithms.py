@@ -2,8 +2,8 @@
 
 Independent references: direct linear algebra (``numpy.linalg.inv``) for Eqs. (3)–(4); the exact
 finite feature map ``K^{1/2}`` for Lemma 5 and Definition 2; a full dictionary, for which the
-Nyström posterior must equal the exact GP (spec D5); the geometric median-of-means property
-(hypothesis, spec D7).  Monte-Carlo tests use exact binomial tests rejecting at p < 1e-6.
+Nyström posterior must equal the exact GP; the geometric median-of-means property
+(hypothesis).  Monte-Carlo tests use exact binomial tests rejecting at p < 1e-6.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def test_rank_one_updates_match_batch_with_repeats() -> None:
 
 
 def test_lemma5_variance_from_feature_map() -> None:
-    """σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}, φ(x) = K^{1/2}e_x, V_t = Φ_tᵀΦ_t + λI (l. 612)."""
+    """σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}, φ(x) = K^{1/2}e_x, V_t = Φ_tᵀΦ_t + λI (Lemma 5)."""
     rng = np.random.default_rng(2)
     K = _K(30)
     root = finite_feature_map(K)
@@ -116,7 +116,7 @@ def test_psd_pinv_sqrt_on_singular_matrix() -> None:
 
 
 def test_full_dictionary_reproduces_exact_gp() -> None:
-    """q = ∞ in effect: every history point is in the dictionary, σ̃_t = σ_t (spec D5)."""
+    """q = ∞ in effect: every history point is in the dictionary, σ̃_t = σ_t."""
     rng = np.random.default_rng(4)
     K = _K(40)
     arms = rng.integers(0, 40, size=25)
@@ -202,7 +202,7 @@ def test_truncate() -> None:
 )
 @PROPS
 def test_ata_row_norms(t: int, m: int, lam: float, alpha: float) -> None:
-    """‖u_i‖₂ ≤ 1 and ‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))} (Lemma 12 of [7], l. 755)."""
+    """‖u_i‖₂ ≤ 1 and ‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))} (Lemma 12 of [7], App. D.3)."""
     rng = np.random.default_rng(t * 100 + m)
     Phi = rng.normal(size=(t, m)) * rng.uniform(0.1, 3.0)
     U, V = rb.ata_rows(Phi, lam)
@@ -272,7 +272,7 @@ def test_median_of_means_geometry(k: int, dim: int, seed: int, kind: str, spread
 
 
 def test_lemma10_fixed_design_monte_carlo() -> None:
-    """P(‖Ṽ⁻¹Φ̃ᵀ(Y − f)‖_Ṽ > γ) ≤ 19/81 < 1/4 per estimator, fixed design (spec MC3 ii).
+    """P(‖Ṽ⁻¹Φ̃ᵀ(Y − f)‖_Ṽ > γ) ≤ 19/81 < 1/4 per estimator, fixed design.
 
     Noise: Laplace(𝓛 = 4) + U[−1, 1] (LDP, c = R² + 2𝓛² = 33); one-sided exact binomial test.
     """
@@ -375,7 +375,7 @@ def test_tgp_first_width_and_truncation() -> None:
 
 
 def test_tgp_practical_preset_differs_from_theory_only_in_b_and_beta() -> None:
-    """LDP-TGP-UCB ``preset="practical"`` (spec §2.7): only ``b_t`` and ``β_t`` change, to [7]'s
+    """LDP-TGP-UCB ``preset="practical"``: only ``b_t`` and ``β_t`` change, to [7]'s
     code schedule with ``α = 1``, ``v = K = B² + R² + 2𝓛²`` and ``β/√λ``; the default stays the
     theory preset; ``β_1 = B`` in both; ``beta_scale`` scales both; the GP (``K``, ``λ``) and the
     once-per-reward truncation rule are shared, so identical reward streams give identical
@@ -515,5 +515,5 @@ def test_ldp_tgp_confidence_event_monte_carlo() -> None:
         fails += worst > 0
         fails_shrunk += worst_shrunk > 0
     assert stats.binomtest(fails, 20, delta, alternative="greater").pvalue > P_REJECT
-    # Power: with β shrunk 1000-fold the event fails in most runs (spec MC1 sensitivity).
+    # Power: with β shrunk 1000-fold the event fails in most runs (sensitivity check).
     assert fails_shrunk >= 10

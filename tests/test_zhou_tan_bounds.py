@@ -1,10 +1,9 @@
 """Tests of ``reference.zhou_tan.schedules`` and ``reference.zhou_tan.bounds``.
 
-Sources: the paper ``/work/shared/seeds/002_073f5552147145e6.txt`` (Thm 2 l. 165, Alg. 2
-l. 187–190, Thm 4 l. 262, Cor. 1 l. 324, Thm 1 l. 94–96, App. A/D) and the fixture table of spec
-§2.7 (an independent computation by the spec author).  Hand derivations are written out in each
+Sources: the paper (Thm 2, Alg. 2, Thm 4, Cor. 1, Thm 1, App. A/D) and an independently computed
+fixture table of parameter values.  Hand derivations are written out in each
 test with :mod:`math`; exponents of the ``O``/``Ω`` brackets are checked by finite differences of
-``log`` against the exponents derived by hand (spec §3.9).
+``log`` against the exponents derived by hand.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ PROPS = settings(max_examples=40, deadline=None)
 
 
 # --------------------------------------------------------------------------------------------
-# Spec §2.7 fixtures
+# Parameter fixtures (independent computation)
 
 
 @pytest.mark.parametrize(
@@ -52,7 +51,7 @@ def test_q_fixtures() -> None:
     assert sc.nystrom_q(1000, 0.05, 0.1) == pytest.approx(8279.2, abs=0.05)
     assert sc.nystrom_q(10**4, 0.05, 0.1) == pytest.approx(9967.7, abs=0.05)
     assert sc.nystrom_q(1000, 0.05, 0.5) == pytest.approx(812.9, abs=0.05)
-    # Lemma 8's ln(2T/δ) variant (spec T-12).
+    # Lemma 8's ln(2T/δ) variant.
     assert sc.nystrom_q(1000, 0.05, 0.5, log_const=2.0) == pytest.approx(
         6 * 3 * math.log(2000 / 0.05) / 0.25
     )
@@ -60,7 +59,7 @@ def test_q_fixtures() -> None:
 
 
 def test_ldp_tgp_beta_fixtures() -> None:
-    """Spec §2.7: B = R = λ = 1, δ = 0.05, γ placeholder 5."""
+    """Fixture: B = R = λ = 1, δ = 0.05, γ placeholder 5."""
     lap = laplace_scale(1, 1, 1.0)
     K2 = ldp_reward_second_moment(1, 1, 1.0)
     assert (lap, K2) == (4.0, 34.0)
@@ -151,11 +150,11 @@ def test_schedule_validation() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Lemma 11 (Hoeffding constant, spec T-9) and Lemma 10
+# Lemma 11 (Hoeffding constant) and Lemma 10
 
 
 def test_lemma11_paper_constant_is_false() -> None:
-    """P(Bin(k, 1/4) ≥ k/3) > e^{−k/24} for k ∈ {100, 279} (spec D9), and ≤ e^{−k/72} always."""
+    """P(Bin(k, 1/4) ≥ k/3) > e^{−k/24} for k ∈ {100, 279}, and ≤ e^{−k/72} always."""
     for k in (100, 279):
         exact = bd.lemma11_exact_tail(k)
         assert exact > bd.lemma11_hoeffding_bound(k, "paper")
@@ -205,7 +204,7 @@ def test_lower_bound_alpha_one_specialisations() -> None:
 @given(alpha=st.floats(0.1, 1.0), nu=st.floats(0.6, 5.0), d=st.integers(1, 3))
 @PROPS
 def test_lower_bound_exponents(alpha: float, nu: float, d: int) -> None:
-    """Spec §3.9: T-exponents; ϵ→0 exponent −2α/(1+α) for SE (up to the log factor)."""
+    """Rates: T-exponents; ϵ→0 exponent −2α/(1+α) for SE (up to the log factor)."""
     D = nu * (1 + alpha) + d * alpha
     s = _slope(lambda T: bd.lower_bound_matern(T, 1.0, 2.0, 1.0, d, nu, alpha), 1e6)
     assert s == pytest.approx((nu + d * alpha) / D, rel=1e-6)
@@ -238,7 +237,7 @@ def test_eq18_and_delta_conditions() -> None:
 )
 @PROPS
 def test_eq12_reward_law_mean_and_moment(alpha: float, v: float, frac: float, fpos: float) -> None:
-    Delta = frac * 0.5 * v ** (1 / (1 + alpha))  # Δ ≤ ½ v^{1/(1+α)} (l. 442)
+    Delta = frac * 0.5 * v ** (1 / (1 + alpha))  # Δ ≤ ½ v^{1/(1+α)} (App. A.2)
     f = fpos * 2 * Delta  # |f| ≤ 2Δ (A.1)
     val, prob = bd.lower_bound_reward_law(f, Delta, v, alpha)
     assert 0.0 <= prob <= 1.0
@@ -254,7 +253,7 @@ def test_eq12_reward_law_mean_and_moment(alpha: float, v: float, frac: float, fp
 )
 @PROPS
 def test_lemma4_nonprivate_kl_step(alpha: float, v: float, frac: float, fpos: float) -> None:
-    """Under Lemma 4's Δ condition, p ≤ ½ and −ln(1 − p) ≤ 2(2Δ/v)^{1/α}|f| (l. 509)."""
+    """Under Lemma 4's Δ condition, p ≤ ½ and −ln(1 − p) ≤ 2(2Δ/v)^{1/α}|f| (App. A.4)."""
     Delta = frac * bd.lemma4_delta_max(v, alpha)
     f = fpos * 2 * Delta
     _, p = bd.lower_bound_reward_law(f, Delta, v, alpha)
@@ -286,12 +285,12 @@ def _laplace_two_point_symmetric_kl(a: float, p: float, eps: float) -> float:
 @pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
 @pytest.mark.parametrize("p", [0.01, 0.5, 1.0])
 def test_duchi_inequality_on_laplace_two_point_laws(eps: float, p: float) -> None:
-    """MC5: D(M₀‖M₁) + D(M₁‖M₀) ≤ 4(e^ϵ−1)² TV² with TV = p (spec §4.2)."""
+    """MC5: D(M₀‖M₁) + D(M₁‖M₀) ≤ 4(e^ϵ−1)² TV² with TV = p."""
     assert _laplace_two_point_symmetric_kl(2.0, p, eps) <= bd.duchi_symmetric_kl_bound(eps, p)
 
 
 def test_function_class_width_and_count() -> None:
-    """App. A.1 (l. 420–428): w formulas by hand; M = ⌊(1/w)^d⌋ vs ⌊1/w⌋^d (spec T-22)."""
+    """App. A.1: w formulas by hand; M = ⌊(1/w)^d⌋ vs ⌊1/w⌋^d."""
     B, Delta, ell, d, h0, zb = 2.0, 1e-3, 0.2, 2, 0.7, 1.3
     w = bd.lower_bound_width_se(B, Delta, ell, d, h0, zb)
     assert w == pytest.approx(
@@ -326,7 +325,7 @@ def test_lemma4_kl_bound_formula() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The bump function h of App. A.1 (l. 424): h(x) = ∫ H(ξ) e^{2πi⟨x,ξ⟩} dξ,
+# The bump function h of App. A.1: h(x) = ∫ H(ξ) e^{2πi⟨x,ξ⟩} dξ,
 # H(z) = exp(−1/(1 − ‖z‖²)) 1{‖z‖ ≤ 1}.  The independent computations below never call the
 # Hankel/Bessel path: Cartesian trapezoid sums (spectrally accurate, H is C^∞ with compact
 # support), QUADPACK's Fourier-weighted rule (QAWO) for the d = 3 sine transform, and Parseval.
@@ -435,7 +434,7 @@ def test_bump_h0_is_integral_of_H(d: int) -> None:
 
 @pytest.mark.parametrize("d", [1, 2, 3])
 def test_bump_zeta_property(d: int) -> None:
-    """ζ_bump (l. 424): h(x) < h(0)/2 for every tested x with ‖x‖_∞ > ζ; h ≥ h(0)/2 just inside.
+    """ζ_bump (App. A.1): h(x) < h(0)/2 for every tested x with ‖x‖_∞ > ζ; h ≥ h(0)/2 just inside.
 
     Points: 300 uniform in [−4, 4]^d (seed 0) with ‖x‖_∞ > ζ; axis points at ζ(1 + 1e-9) …
     2ζ and beyond the certificate's tail radius; diagonal points (‖x‖₂ = √d‖x‖_∞) just past ζ.
@@ -500,7 +499,7 @@ def test_bump_zeta_does_not_depend_on_grid() -> None:
 
 @pytest.mark.parametrize("d", [1, 2])
 def test_bump_g_and_numeric_widths(d: int) -> None:
-    """g = (2Δ/h(0))h(2xζ/w) (l. 424): g(0) = 2Δ, |g| ≤ 2Δ, g < Δ for ‖x‖_∞ > w/2, g ≥ Δ just inside.
+    """g = (2Δ/h(0))h(2xζ/w) (App. A.1): g(0) = 2Δ, |g| ≤ 2Δ, g < Δ for ‖x‖_∞ > w/2, g ≥ Δ just inside.
 
     The numeric widths are the existing width functions fed with bump_h0 and bump_zeta.
     """
@@ -608,7 +607,7 @@ def test_lemma6_identities() -> None:
     A = rng.normal(size=(6, 9))
     r19, r20, r20_printed = bd.lemma6_residuals(A, 0.7)
     assert r19 < 1e-10 and r20 < 1e-10
-    assert r20_printed > 1e-2  # the printed Eq. (20) lacks an inverse (spec T-14)
+    assert r20_printed > 1e-2  # the printed Eq. (20) lacks an inverse
 
 
 def test_lemma7_explicit_form_on_played_sequences() -> None:

@@ -1,4 +1,4 @@
-"""Tests of the real-data pipeline and stand-ins of Zhou & Tan Sec. 5.1 (spec §5.3, §5.4, §5.6).
+"""Tests of the real-data pipeline and stand-ins of Zhou & Tan Sec. 5.1.
 
 Checked against independent derivations: ``np.corrcoef`` for the kernel, hand computations of
 ``f``, ``B``, ``R``, ``v``, ``c`` on a small table, the documented generative processes (shapes,
@@ -46,10 +46,10 @@ def stock() -> DataProblem:
 
 def test_standins_have_the_papers_shapes() -> None:
     train, test = light_sensor_standin(np.random.default_rng(0))
-    assert train.shape == (601, 41) and test.shape == (192, 41)  # l. 342
+    assert train.shape == (601, 41) and test.shape == (192, 41)  # Sec. 5.1
     assert np.all(train >= 0.0) and np.all(test >= 0.0)  # clipped at 0
     prices = stock_price_standin(np.random.default_rng(0))
-    assert prices.shape == (823, 29)  # l. 344; 823 trading days (spec §5.4)
+    assert prices.shape == (823, 29)  # Sec. 5.1; 823 trading days
     assert np.all(prices > 0.0)
 
 
@@ -65,7 +65,7 @@ def test_standins_are_seeded() -> None:
 
 
 def test_stock_standin_daily_volatility_is_one_to_two_percent() -> None:
-    # spec §5.6: total daily volatility ≈ 1–2 %.  Per stock, Var(log return) = β²σ_F² + s² with
+    # stand-in design: total daily volatility ≈ 1–2 %.  Per stock, Var(log return) = β²σ_F² + s² with
     # σ_F = 0.01, β ∈ [0.5, 1.5], s ∈ [0.01, 0.015]: the sd lies in [0.011, 0.0212]; with 822
     # returns of a unit-variance t(3) law the sample sd is within ±35 % of it.
     prices = stock_price_standin(np.random.default_rng(3))

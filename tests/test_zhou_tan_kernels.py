@@ -1,9 +1,9 @@
-"""Tests of ``reference.zhou_tan.kernels`` (Zhou & Tan, kernels l. 69–72, ``γ_t`` l. 82–84).
+"""Tests of ``reference.zhou_tan.kernels`` (Zhou & Tan, kernels Sec. 2, ``γ_t`` Sec. 2).
 
 Checks against independent sources: closed forms of the Matérn kernel written out here, a direct
 ``scipy.special.kv`` evaluation of the paper's formula, brute-force maximisation of the information
 gain on a tiny domain, the chain rule of ``ln det`` computed with the exact GP posterior, and the
-reference values of spec §1.5 (computed by the spec author, not by this code).
+independently computed reference values (not by this code).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_matern_three_and_five_halves_closed_forms(ell: float) -> None:
 )
 @PROPS
 def test_matern_matches_direct_bessel_formula(nu: float, ell: float, s: float) -> None:
-    """The paper's formula evaluated literally with ``scipy.special.kv`` and ``gamma`` (l. 70)."""
+    """The paper's formula evaluated literally with ``scipy.special.kv`` and ``gamma`` (Sec. 2)."""
     z = s * math.sqrt(2 * nu) / ell
     direct = 2 ** (1 - nu) / special.gamma(nu) * z**nu * special.kv(nu, z)
     got = kn.matern_kernel(np.array([[0.0]]), np.array([[s]]), ell, nu)[0, 0]
@@ -143,7 +143,7 @@ def test_gamma_rates() -> None:
 
 
 def test_information_gain_chain_rule_matches_logdet() -> None:
-    """½ Σ ln(1 + σ²_{s−1}(x_s)/λ) = ½ ln det(I + K_t/λ) (spec §1.5, exact identity)."""
+    """½ Σ ln(1 + σ²_{s−1}(x_s)/λ) = ½ ln det(I + K_t/λ) (exact identity)."""
     rng = np.random.default_rng(3)
     X = _grid()
     K = kn.matern_kernel(X, X, 0.2, 2.5)
@@ -189,7 +189,7 @@ def test_random_sequences_below_certified_bound() -> None:
 
 
 def test_spec_reference_values() -> None:
-    """Spec §1.5: grid {0.01..1}, l = 0.2, λ = 1 (values given to 2 decimals by the spec)."""
+    """Reference values: grid {0.01..1}, l = 0.2, λ = 1 (given to 2 decimals)."""
     X = _grid()
     se = kn.se_kernel(X, X, 0.2)
     mat = kn.matern_kernel(X, X, 0.2, 2.5)

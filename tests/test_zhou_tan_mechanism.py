@@ -1,11 +1,11 @@
-"""Tests of ``reference.zhou_tan.mechanism``: CTL(ϵ) (Curator 1, l. 126–130), Lemma 1, §4.5.
+"""Tests of ``reference.zhou_tan.mechanism``: CTL(ϵ) (Curator 1, Sec. 4.1), Lemma 1, §4.5.
 
 * exact Laplace privacy loss (closed form vs the densities of ``scipy.stats.laplace``);
 * the exact hockey-stick ``δ(ϵ)`` of the Laplace mechanism vs numerical integration;
 * range of the clipping and determinism of the randomiser;
 * Monte-Carlo checks with exact binomial tests (``scipy.stats.binomtest``); each test rejects only
   at p-value ``< 1e-6`` (false-positive rate ``≤ 1e-6`` per test; the seeds are fixed anyway);
-* the key step of Thm 3's proof, ``E[η̂_τ|ℱ]² ≤ K/τ``, by numerical integration (l. 234).
+* the key step of Thm 3's proof, ``E[η̂_τ|ℱ]² ≤ K/τ``, by numerical integration (Sec. 4.3).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ P_REJECT = 1e-6
 def test_laplace_scale_and_moments() -> None:
     assert mc.laplace_scale(1.0, 1.0, 1.0) == 4.0
     assert mc.laplace_scale(2.0, 0.5, 0.5) == pytest.approx(10.0)
-    # v = K = B² + R² + 2𝓛² = B² + R² + 8(B+R)²/ϵ² (Thm 2 l. 165, Alg. 2 l. 187).
+    # v = K = B² + R² + 2𝓛² = B² + R² + 8(B+R)²/ϵ² (Thm 2, Alg. 2).
     for B, R, eps in [(1.0, 1.0, 1.0), (0.3, 2.0, 0.25), (4.37, 1.0, 1.0)]:
         v = mc.ldp_reward_second_moment(B, R, eps)
         assert v == pytest.approx(B**2 + R**2 + 8 * (B + R) ** 2 / eps**2, rel=1e-14)
@@ -97,7 +97,7 @@ def test_privacy_loss_matches_density_ratio_and_is_bounded(eps: float) -> None:
 
 
 def test_clipping_bounds_the_loss_for_any_real_inputs() -> None:
-    """P5 (spec §4.1): y = 3(B+R) vs y' = −(B+R) has loss 2ϵ unclipped, ϵ clipped."""
+    """P5: y = 3(B+R) vs y' = −(B+R) has loss 2ϵ unclipped, ϵ clipped."""
     eps = 1.0
     clipped = mc.LDPParams(eps, 1.0, 1.0)
     raw = mc.LDPParams(eps, 1.0, 1.0, clip=False)
@@ -128,7 +128,7 @@ def test_exact_delta_matches_integration(mu: float, eps: float) -> None:
 
 
 def test_unbounded_claim_fails_without_clipping() -> None:
-    """§4.5 (l. 332): (ϵ, δ) claimed; the exact δ for distant unclipped inputs exceeds any δ < 1."""
+    """§4.5: (ϵ, δ) claimed; the exact δ for distant unclipped inputs exceeds any δ < 1."""
     eps, delta = mc.paper_unbounded_noise_claim(1.0, 0.05)
     lap = mc.laplace_scale(1.0, 1.0, eps)
     assert mc.laplace_exact_delta(2.0 * 2.0, lap, eps) == 0.0  # inside the range: pure ϵ
@@ -150,7 +150,7 @@ def test_subweibull_noise_bound_solves_union_bound() -> None:
 
 
 def test_tight_event_probabilities_monte_carlo() -> None:
-    """P[ȳ ≥ B+R | y = B+R] = ½ and P[ȳ ≥ B+R | y = −(B+R)] = ½e^{−ϵ} (spec P3)."""
+    """P[ȳ ≥ B+R | y = B+R] = ½ and P[ȳ ≥ B+R | y = −(B+R)] = ½e^{−ϵ}."""
     p = mc.LDPParams(1.0, 1.0, 1.0)
     n = 200_000
     rng = np.random.default_rng(2026)
@@ -165,7 +165,7 @@ def test_tight_event_probabilities_monte_carlo() -> None:
 
 
 def test_laplace_tail_frequency() -> None:
-    """P(|L| > 𝓛 ln τ) = 1/τ (l. 234)."""
+    """P(|L| > 𝓛 ln τ) = 1/τ (Sec. 4.3)."""
     p = mc.LDPParams(0.5, 1.0, 1.0)
     n = 100_000
     noise = mc.ctl_privatize(np.zeros(n), p, np.random.default_rng(9))
@@ -191,7 +191,7 @@ def test_noise_variance_scales_as_eps_minus_two() -> None:
 @pytest.mark.parametrize("y", [-2.0, -0.7, 0.0, 1.3, 2.0])
 @pytest.mark.parametrize("tau", [1, 2, 5, 50])
 def test_thm3_bias_step(y: float, tau: int) -> None:
-    """E[ŷ_τ − y]² ≤ E[ȳ²] P(|L| > 𝓛 ln τ) ≤ K/τ (Thm 3 proof, l. 234), by quadrature.
+    """E[ŷ_τ − y]² ≤ E[ȳ²] P(|L| > 𝓛 ln τ) ≤ K/τ (Thm 3 proof, Sec. 4.3), by quadrature.
 
     ``ŷ = ȳ 1{|ȳ| ≤ b_τ}``, ``ȳ = y + L`` with ``|y| ≤ B + R``, ``b_τ = B + R + 𝓛 ln τ``.
     """

@@ -5,7 +5,7 @@ An implementation that redraws a node's noise each time a release uses it (or ot
 releases differently) is only visible in the sequence of releases ``P(0), …, P(n−1)`` -- the
 "billboard" Algorithm 1 reads (Shariff & Sheffet Claim 7).  This module audits that sequence.
 
-Setting (spec 003 §4.2.4): a fixed, non-adaptive stream of scalar items that is zero except for
+Setting: a fixed, non-adaptive stream of scalar items that is zero except for
 leaf ``t``, which is ``x`` or ``x'``; node noise ``N(0, σ²)``.  For the *correct* tree (noise drawn
 once per node, fresh independent padding to ``m`` terms) the releases are Gaussian with mean
 ``(x·1[s ≥ t])_s`` and covariance ``σ² (B Bᵀ + diag(pad_s))``, where ``B[s, ν] = 1`` iff node ``ν``

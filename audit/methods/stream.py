@@ -10,7 +10,7 @@ The white-box counterpart is the node-level view of the tree (:mod:`audit.papers
 billboard and the actions are post-processing of it, so its exact curve is the guarantee the
 correct algorithm has, and the claim the black-box stream audit is also run against.
 
-:func:`worst_case_streams` builds the streams of spec 003 §4.2.5: ``d = 2``; on every day but
+:func:`worst_case_streams` builds the worst-case streams of the joint-DP audit (``proofs_notes/audit/stream_joint_dp.md``): ``d = 2``; on every day but
 ``t`` two unit arms at ±45° around ``e₁`` with fixed ``±1`` reward tables (means from
 ``θ = (0.6, 0.3)``, so the arms differ); on day ``t`` a
 single arm, ``e₁`` versus ``−e₁``, with reward ``B̃``, so that the rows ``v = (e₁, 1)`` and
@@ -70,7 +70,7 @@ class Stream:
 
 
 def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream]:
-    """The t-neighbouring pair of spec 003 §4.2.5 (module docstring), ``d = 2``, ``L = B̃ = 1``.
+    """The t-neighbouring pair of the module docstring, ``d = 2``, ``L = B̃ = 1``.
 
     Reward tables of the other days are fixed ``±1`` draws (from ``seed``) with means
     ``⟨θ, x⟩``, ``θ = (0.6, 0.3)``; they are identical in both streams.

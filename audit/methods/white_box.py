@@ -15,7 +15,7 @@ Closed forms:
   ``μ = ‖Δ‖ / σ`` in the Mahalanobis norm of the noise; :func:`gaussian_delta`.
 * Laplace (sensitivity ``Δ``, scale ``b``, ``ε₀ = Δ/b``):
   ``δ(ε) = max(0, 1 − e^{(ε − ε₀)/2})``; :func:`laplace_delta`.
-* Wishart node ``W_p(s I, k)`` (Shariff & Sheffet Sec. 4.1; spec 003 §3.6): the loss depends on
+* Wishart node ``W_p(s I, k)`` (Shariff & Sheffet Sec. 4.1): the loss depends on
   the output only through ``vᵀN⁻¹v = r/X`` with ``r = ‖v‖²/s`` and ``X ~ χ²_{k−p+1}`` (Muirhead
   Thm 3.2.12).  With ``a = (k − p − 1)/2``: add (``P`` has the row ``v``, ``Q`` not)
   ``L_{P‖Q} = −a ln(1 + r/X) + r/2``; remove ``L_{Q‖P} = −a ln(1 − r/X) − r/2`` for ``X > r`` and
@@ -147,7 +147,7 @@ def wishart_replacement_losses(
     rng: np.random.Generator, size: int, *, k: int, p: int, r: float = 1.0
 ) -> FloatArray:
     """Privacy loss of one Wishart node ``W_p(sI, k)`` for replacing a row ``v`` by ``v' ⊥ v`` of
-    the same squared norm ``r·s`` (``r = 1``: the worst case of spec 003 §1.4, ``‖v‖ = L̃`` with
+    the same squared norm ``r·s`` (``r = 1``: the worst case of Shariff & Sheffet's neighbouring relation (Sec. 1.1), ``‖v‖ = L̃`` with
     ``s = L̃²``).  ``T = UᵀN⁻¹U = r·T₀`` with ``T₀⁻¹ ~ W₂(I₂, k − p + 2)``; both directions have
     this law by symmetry."""
     size = check_int_at_least("size", size, 1)

@@ -1,7 +1,6 @@
 """Agarwal & Singh (ICML 2017), "The Price of Differential Privacy for Online Learning".
 
-Seed ``/work/shared/seeds/004_a21566fafc49b886.txt``; spec ``/work/shared/specs/004_private_online_learning.md``;
-proof notes ``proofs_notes/agarwal_singh/``.
+Proof notes: ``proofs_notes/agarwal_singh/``; citations use the paper's own numbering.
 
 * :mod:`~reference.agarwal_singh.aggregation` -- Algorithm 2 (padded tree aggregation on top of
   :class:`reference.tree.TreeAggregator`), Lemma 3.3 (node counts, calibration, law of ``Z_t``,

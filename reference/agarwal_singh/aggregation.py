@@ -1,19 +1,18 @@
 """Algorithm 2 (TreeBasedAgg) of Agarwal & Singh and Lemma 3.3: padded tree aggregation of losses.
 
-Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017), seed
-``/work/shared/seeds/004_a21566fafc49b886.txt``: Algorithm 2 (l. 142-150), Lemma 3.3 (l. 162-174),
-Theorem A.1 (l. 402-414), Algorithm 1 lines 2-3 (l. 113-114).  Spec notes:
-``/work/shared/specs/004_private_online_learning.md`` §2.1, §3.4, §5.2.
+Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017):
+Algorithm 2, Lemma 3.3, Theorem A.1, Algorithm 1, lines 2-3.  Proof note:
+``proofs_notes/agarwal_singh/alg2_lemma33_tree.md``.
 
 Algorithm 2 is Jain et al.'s ``PrivateSum`` (the dyadic binary mechanism, node noise drawn once
 per node and reused) followed by *padding*: every released noisy prefix sum ``L̃_t`` gets
-``r_t = ⌈log T⌉ − |S_t|`` extra fresh draws of the node law ``D`` (l. 147-149), so that the noise
+``r_t = ⌈log T⌉ − |S_t|`` extra fresh draws of the node law ``D`` (Algorithm 2, lines 4–6), so that the noise
 ``Z_t = L̃_t − Σ_{s≤t} l_s`` is the sum of exactly ``K = ⌈log T⌉`` i.i.d. draws of ``D`` for every
 ``t`` (Lemma 3.3 "Distribution").  The binary mechanism itself is :class:`reference.tree.TreeAggregator`
 run with ``pad="none"`` (its own padding pads to ``1 + ⌈log₂ n⌉`` terms, Shariff & Sheffet's
 ``m``, which is one more than this paper's ``K``); the padding to ``K`` is done here, on top.
 
-Logarithms (spec §1.7, [A3]): ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
+Logarithms: ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
 log ``⌈ln T⌉ < popcount(t)`` for some ``t ≤ T`` as soon as ``T ≥ 7`` and ``r_t`` would be negative.
 Logs inside the paper's Laplace scale ``λ = ‖Y‖₁ log T / ε`` are configurable (``log_base``).
 """
@@ -68,7 +67,7 @@ __all__ = [
 ]
 
 LogBase: TypeAlias = Literal["e", "2"]
-"""Base of the ``log T`` in the paper's Laplace scale (the paper gives none, [A3])."""
+"""Base of the ``log T`` in the paper's Laplace scale (the paper gives none)."""
 
 Calibration: TypeAlias = Literal["strict", "paper"]
 """``"strict"``: replace-one (diameter) sensitivity and exact node count; ``"paper"``: as printed."""
@@ -85,16 +84,16 @@ ReleaseView: TypeAlias = Literal["actions", "prefix_sums"]
 def noise_draws_per_release(T: int) -> int:
     """``K = max(1, ⌈log₂ T⌉)``: the number of i.i.d. ``D`` draws in every released ``L̃_t``.
 
-    Paper: ``⌈log T⌉`` in Alg. 1 l. 2-3 (l. 113-114), Alg. 2 l. 4 (l. 147), Lemma 3.3 (l. 168).  Exact
+    Paper: ``⌈log T⌉`` in Alg. 1, lines 2–3, Alg. 2, line 4, Lemma 3.3.  Exact
     integer arithmetic (``⌈log₂ T⌉ = (T − 1).bit_length()``); ``max(1, ·)`` repairs ``T = 1`` where
-    ``⌈log 1⌉ = 0`` would make ``L̃_0`` noise-free ([A27]).
+    ``⌈log 1⌉ = 0`` would make ``L̃_0`` noise-free.
     """
     T = check_int_at_least("T", T, 1)
     return max(1, (T - 1).bit_length())
 
 
 def padding_count(t: int, T: int) -> int:
-    """``r_t = K − |S_t|`` (Alg. 2 l. 4, l. 147), with ``|S_t| = popcount(t)`` nodes in the prefix.
+    """``r_t = K − |S_t|`` (Alg. 2, line 4), with ``|S_t| = popcount(t)`` nodes in the prefix.
 
     Defined for ``0 ≤ t ≤ T``; never negative because ``popcount(t) ≤ ⌈log₂ T⌉`` for ``t ≤ T``
     (``t < 2^K`` unless ``t = T = 2^K``, whose popcount is 1).
@@ -110,7 +109,7 @@ def padding_count(t: int, T: int) -> int:
 
 
 def nodes_per_leaf(T: int, view: ReleaseView = "actions") -> int:
-    """``h``: the largest number of *used* tree nodes containing one leaf (spec §2.1.3, [A6]).
+    """``h``: the largest number of *used* tree nodes containing one leaf.
 
     A change of ``l_{t₀}`` moves exactly these node values, so the node-level privacy loss
     composes over ``h`` Laplace mechanisms.  Leaf 1 is the worst case (checked by enumeration in
@@ -147,10 +146,10 @@ def log_T(T: int, base: LogBase = "e") -> float:
 def laplace_scale_tree_paper(
     epsilon: float, T: int, Y_l1_radius: float, log_base: LogBase = "e"
 ) -> float:
-    """The paper's node scale ``λ = ‖Y‖₁ log T / ε`` (Thm 3.1 l. 99, Lemma 3.3 l. 164).
+    """The paper's node scale ``λ = ‖Y‖₁ log T / ε`` (Thm 3.1, Lemma 3.3).
 
     ``‖Y‖₁ = max_{l∈Y} ‖l‖₁`` is the *radius* of the loss set.  This is not a sufficient
-    calibration for Definition 2.1 (replace-one) when ``Y`` is symmetric ([A5]): the privacy
+    calibration for Definition 2.1 (replace-one) when ``Y`` is symmetric: the privacy
     actually achieved is :func:`tree_node_epsilon_laplace` of the returned scale.  Requires
     ``T ≥ 2`` (``log 1 = 0``).
     """
@@ -164,7 +163,7 @@ def laplace_scale_tree_paper(
 def laplace_scale_tree_strict(
     epsilon: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """The replace-one calibration ``λ = Δ₁(Y) · max(h, 1) / ε`` (spec §2.1.5, [A5]).
+    """The replace-one calibration ``λ = Δ₁(Y) · max(h, 1) / ε``.
 
     ``Δ₁(Y) = sup_{l,l'∈Y} ‖l − l'‖₁`` and ``h = nodes_per_leaf(T, view)``: the vector of used noisy
     node values is a product of ``h`` Laplace mechanisms in the changed leaf, each with ℓ₁
@@ -181,7 +180,7 @@ def laplace_scale_tree_strict(
 def laplace_scale_tree_tight(
     epsilon: float, delta: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """The least Laplace node scale whose tree is ``(ε, δ)``-DP under replace-one (issue 7).
+    """The least Laplace node scale whose tree is ``(ε, δ)``-DP under replace-one.
 
     ``λ = Δ₁(Y)/ε₀`` with ``ε₀`` the largest per-node privacy whose ``h``-fold composition meets
     ``(ε, δ)`` by the pessimistic PLD accountant
@@ -210,7 +209,7 @@ def laplace_scale_tree(
 ) -> float:
     """Node Laplace scale for Algorithm 2, ``mode="strict"`` (default) or ``"paper"``.
 
-    The default is ``"strict"`` because Definition 2.1 (l. 82) is replace-one: neighbouring
+    The default is ``"strict"`` because Definition 2.1 is replace-one: neighbouring
     sequences may replace ``l_{t₀}`` by any ``l'_{t₀} ∈ Y``, so the sensitivity is the diameter
     ``Δ₁(Y)``, twice the radius ``‖Y‖₁`` the paper uses for every symmetric ``Y`` of Table 1, and
     the composition is over the exact node count ``h``, not the real number ``log T``.
@@ -229,10 +228,10 @@ def laplace_scale_tree(
 def tree_node_epsilon_laplace(
     scale: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """Exact node-level privacy loss ``ε_node = h · Δ₁(Y) / λ`` of the tree (spec §2.1.4).
+    """Exact node-level privacy loss ``ε_node = h · Δ₁(Y) / λ`` of the tree.
 
     Tight: for ``t₀ = 1`` and neighbours at ℓ₁ distance ``Δ₁`` the event "every used node above
-    its mean" has probability ratio exactly ``e^{ε_node}`` (spec §5.2.3).
+    its mean" has probability ratio exactly ``e^{ε_node}``.
     """
     check_choice("view", view, get_args(ReleaseView))
     scale = check_positive("scale", scale)
@@ -248,7 +247,7 @@ def tree_node_epsilon_laplace(
 def prefix_noise_variance(node_variance: float, T: int) -> float:
     """Per-coordinate variance of ``Z_t`` for every ``t ∈ [0, T]``: ``K · Var(D)``.
 
-    Laplace(λ): ``Var(D) = 2λ²``; Gaussian ``N(0, σ²)``: ``σ²`` (Thm A.1, l. 408).
+    Laplace(λ): ``Var(D) = 2λ²``; Gaussian ``N(0, σ²)``: ``σ²`` (Thm A.1).
     """
     node_variance = check_positive("node_variance", node_variance)
     return noise_draws_per_release(T) * node_variance
@@ -257,7 +256,7 @@ def prefix_noise_variance(node_variance: float, T: int) -> float:
 def prefix_noise_shared_draws(s: int, t: int) -> int:
     """Number of node draws shared by ``Z_s`` and ``Z_t`` for ``s ≠ t``: ``|S_s ∩ S_t|``.
 
-    Padding draws are fresh, so ``Cov(Z_s, Z_t) = |S_s ∩ S_t| · Cov(D)`` (spec §2.1.3); for
+    Padding draws are fresh, so ``Cov(Z_s, Z_t) = |S_s ∩ S_t| · Cov(D)``; for
     ``s = t`` use :func:`prefix_noise_variance` instead (this returns ``popcount(t)`` then).
     """
     s = check_int_at_least("s", s, 0)
@@ -316,7 +315,7 @@ def laplace_sum_ppf(q: float, K: int, scale: float) -> float:
 
 
 def laplace_sum_chernoff_sf(a: float, K: int, scale: float) -> float:
-    """Chernoff bound ``P(W > a) ≤ (1 − s²λ²)^{−K} e^{−sa}`` at its optimum (spec §5.2.2).
+    """Chernoff bound ``P(W > a) ≤ (1 − s²λ²)^{−K} e^{−sa}`` at its optimum.
 
     The Laplace m.g.f. is ``1/(1 − s²λ²)`` for ``|s| < 1/λ``; minimising over ``s`` gives
     ``s = (√(K² + a²/λ²) − K)/a``.  Returns 1 for ``a ≤ 0``.
@@ -341,9 +340,9 @@ def lemma33_uniform_error_bound(
     beta: float,
     method: Literal["exact", "chernoff"] = "exact",
 ) -> float:
-    """A bound ``b`` with ``P(max_{t ≤ releases} ‖Z_t‖_∞ > b) ≤ β`` (spec §5.2.2).
+    """A bound ``b`` with ``P(max_{t ≤ releases} ‖Z_t‖_∞ > b) ≤ β``.
 
-    By Lemma 3.3 (Laplace, l. 168) / Thm A.1 (Gaussian, l. 408) every coordinate of every ``Z_t`` has
+    By Lemma 3.3 (Laplace) / Thm A.1 (Gaussian) every coordinate of every ``Z_t`` has
     the law of ``W``, the sum of ``K = ⌈log₂ T⌉`` i.i.d. node draws; a union bound over the ``N``
     coordinates and ``releases`` releases puts ``β' = β/(N·releases)`` on each scalar, split evenly
     between the two tails: ``b = F_W^{−1}(1 − β'/2)``.  ``method="exact"`` uses the exact law
@@ -388,7 +387,7 @@ def lemma33_uniform_error_bound(
 
 @dataclass(frozen=True)
 class PaddedRelease:
-    """One output ``L̃_t`` of Algorithm 2 (or ``L̃_0`` of Alg. 1 l. 2-3).
+    """One output ``L̃_t`` of Algorithm 2 (or ``L̃_0`` of Alg. 1, lines 2–3).
 
     Attributes:
         t: the number of losses summed.
@@ -411,14 +410,14 @@ class PaddedRelease:
 
 
 class TreeBasedAggregation:
-    """Algorithm 2, ``TreeBasedAgg(l_t, B, t, D, T)`` (l. 142-150), with Alg. 1's ``L̃_0``.
+    """Algorithm 2, ``TreeBasedAgg(l_t, B, t, D, T)``, with Alg. 1's ``L̃_0``.
 
     ``B`` is a :class:`reference.tree.TreeAggregator` of horizon ``T`` with ``pad="none"``
     (``PrivateSum``: node noise drawn once at completion and reused).  Each release adds
-    ``r_t = K − popcount(t)`` fresh draws of ``D`` (Alg. 2 l. 4-6) when ``pad`` is True, so that
+    ``r_t = K − popcount(t)`` fresh draws of ``D`` (Alg. 2, lines 4–6) when ``pad`` is True, so that
     ``Z_t`` is a sum of exactly ``K`` i.i.d. draws (Lemma 3.3).  ``pad=False`` gives the standard
-    binary mechanism (``L̃_0 = 0``); the one-shot argument of Thm 3.4 (eq. (1)) then does not apply
-    ([A11]).
+    binary mechanism (``L̃_0 = 0``); the one-shot argument of Thm 3.4 (eq. (1)) then does not
+    apply.
 
     Leading axes of ``noise.shape`` beyond the loss dimension act as independent replicates (the
     tree treats every entry alike), which vectorises Monte-Carlo runs.
@@ -430,7 +429,7 @@ class TreeBasedAggregation:
         rng: the generator for node and padding draws (the tree draws node noise from its
             :class:`~reference.rng.NoiseStreams` children; padding draws come from ``rng``'s own
             stream, independent of those children).
-        pad: Alg. 2 l. 4-6 padding (default True).
+        pad: Alg. 2, lines 4–6 padding (default True).
     """
 
     def __init__(
@@ -451,7 +450,7 @@ class TreeBasedAggregation:
         return self._tree.count
 
     def release(self) -> PaddedRelease:
-        """``L̃_t`` for the current ``t`` (``t = 0``: Alg. 1 l. 2-3, a sum of ``K`` fresh draws).
+        """``L̃_t`` for the current ``t`` (``t = 0``: Alg. 1, lines 2–3, a sum of ``K`` fresh draws).
 
         Computed once per ``t`` (its padding drawn once) and returned again until the next
         :meth:`step`.
@@ -473,7 +472,7 @@ class TreeBasedAggregation:
         return self._release
 
     def step(self, loss: FloatArray) -> PaddedRelease:
-        """Aggregate ``l_t`` (the next leaf) and return ``L̃_t`` (Alg. 1 l. 7 / Alg. 3 l. 7).
+        """Aggregate ``l_t`` (the next leaf) and return ``L̃_t`` (Alg. 1, line 7 / Alg. 3, line 7).
 
         ``loss`` is broadcast to ``noise.shape`` (one loss vector shared by all replicates).
         """

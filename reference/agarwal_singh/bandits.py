@@ -1,16 +1,15 @@
 """Private bandits of Agarwal & Singh: the reduction (Alg. 4), EXP2 with exploration (Alg. 5), runner.
 
-Seed lines: Algorithm 4 l. 259-266, Algorithm 5 l. 267-275, Lemma 4.2 l. 279-281, Lemma 4.3
-l. 285-292, Theorem 4.1 l. 247-253.  Spec §2.5, §2.6.
+Paper: Algorithm 4, Algorithm 5, Lemma 4.2, Lemma 4.3 (Sec. 4), Theorem 4.1.
 
 * :class:`PrivateBanditReduction` (Alg. 4): wraps any bandit learner; the *only* channel through which
   ``l_t`` reaches it is the scalar ``<l_t, x̃_t> + <Z_t, x̃_t>``, ``Z_t ~ Lap^N(λ)`` drawn fresh after
   ``x̃_t`` is fixed.  ε-DP for every inner learner when ``λ = Δ_B/ε`` (Lemma 4.2, strict calibration
   in :mod:`.theorems`).
 * :class:`EXP2Exploration` (Alg. 5) on the simplex vertices with exploration ``μ`` -- Exp3 with
-  uniform exploration when ``μ`` is uniform ([A30]).
+  uniform exploration when ``μ`` is uniform.
 
-Oblivious adversary only (spec §1.6, [A31]).  The forwarded scalars and ``Z_t`` are not outputs; with
+Oblivious adversary only.  The forwarded scalars and ``Z_t`` are not outputs; with
 ``record=True`` they are kept in :attr:`PrivateBanditReduction.trace` for audits.
 """
 
@@ -68,18 +67,18 @@ class BanditLearner(Protocol):
 
 
 class EXP2Exploration:
-    """Algorithm 5, "EXP2 with exploration μ" (l. 267-275), actions = simplex vertices ``e_i``.
+    """Algorithm 5, "EXP2 with exploration μ", actions = simplex vertices ``e_i``.
 
     ``q_1`` uniform; ``p_t = (1 − γ) q_t + γ μ``; play ``i_t ~ p_t``; estimate
     ``l̂_t = P_t^+ e_{i_t} e_{i_t}^T l_t = (y_t / p_t(i_t)) e_{i_t}`` (``P_t = diag(p_t)``, ``y_t`` the
     scalar feedback); ``q_{t+1}(i) ∝ exp(−η l̂_t(i)) q_t(i)``.  Kept as log-weights with
     max-subtraction (noisy feedback can be large and negative).  The paper writes ``l̃_t`` for the
-    estimator ([A17]); here ``l̂_t``.
+    estimator; here ``l̂_t``.
 
     Args:
         N: number of arms (``≥ 2``).
         eta: learning rate ``η > 0``.
-        gamma: mixing coefficient ``γ ∈ (0, 1]`` ([A29]: the paper needs "T, N large enough").
+        gamma: mixing coefficient ``γ ∈ (0, 1]`` (the paper needs "T, N large enough").
         rng: generator for the arm draws.
         mu: exploration distribution (default uniform); every entry ``> 0`` so ``P_t`` is invertible.
     """
@@ -119,7 +118,7 @@ class EXP2Exploration:
 
     @property
     def p(self) -> FloatArray:
-        """Current sampling distribution ``p_t = (1 − γ) q_t + γ μ`` (l. 271)."""
+        """Current sampling distribution ``p_t = (1 − γ) q_t + γ μ`` (Algorithm 5, line 3)."""
         return np.asarray((1.0 - self.gamma) * self.q + self.gamma * self.mu, dtype=np.float64)
 
     def act(self) -> FloatArray:
@@ -133,7 +132,7 @@ class EXP2Exploration:
         return action
 
     def estimate(self, feedback: float) -> FloatArray:
-        """The estimator ``l̂_t = (y_t/p_t(i_t)) e_{i_t}`` for the pending action (l. 272)."""
+        """The estimator ``l̂_t = (y_t/p_t(i_t)) e_{i_t}`` for the pending action (Algorithm 5, line 4)."""
         if self._last is None:
             raise RuntimeError("estimate() needs a pending action: call act() first")
         arm, p = self._last
@@ -142,7 +141,7 @@ class EXP2Exploration:
         return out
 
     def update(self, feedback: float) -> None:
-        """Exponential-weights update with ``l̂_t`` (l. 273-274)."""
+        """Exponential-weights update with ``l̂_t`` (Algorithm 5, line 5)."""
         l_hat = self.estimate(feedback)
         self._log_weights = self._log_weights - self.eta * l_hat
         self._log_weights -= np.max(self._log_weights)
@@ -161,9 +160,9 @@ class ReductionTrace:
 
 
 class PrivateBanditReduction:
-    """Algorithm 4, ``A'(A, D)`` (l. 259-266): private bandit learner from a non-private one.
+    """Algorithm 4, ``A'(A, D)``: private bandit learner from a non-private one.
 
-    Round ``t`` (the paper's loop "t = 0 to T" is read as ``t = 1..T``, [A15]): receive
+    Round ``t`` (the paper's loop "t = 0 to T" is read as ``t = 1..T``): receive
     ``x̃_t`` from ``A`` and publish it; receive ``<l_t, x̃_t>``; draw ``Z_t ~ D = Lap^N(λ)`` (fresh,
     after ``x̃_t`` is fixed); forward ``<l_t, x̃_t> + <Z_t, x̃_t>`` to ``A``.
 
@@ -199,14 +198,14 @@ class PrivateBanditReduction:
         return self.inner.dim
 
     def act(self) -> FloatArray:
-        """Alg. 4 l. 2: ``x̃_t`` from ``A``, published."""
+        """Alg. 4, line 2: ``x̃_t`` from ``A``, published."""
         if self._action is not None:
             raise RuntimeError("act() called twice without update()")
         self._action = self.inner.act()
         return self._action.copy()
 
     def update(self, feedback: float) -> None:
-        """Alg. 4 l. 3-5: ``feedback = <l_t, x̃_t>``; forwards ``feedback + <Z_t, x̃_t>``."""
+        """Alg. 4, lines 3–5: ``feedback = <l_t, x̃_t>``; forwards ``feedback + <Z_t, x̃_t>``."""
         if self._action is None:
             raise RuntimeError("update() needs a pending action: call act() first")
         value = check_finite("feedback", feedback)

@@ -1,10 +1,10 @@
-"""Oblivious loss sequences and regret for Agarwal & Singh's experiments (spec §5.3-§5.5, §6.2).
+"""Oblivious loss sequences and regret for Agarwal & Singh's experiments.
 
 Every generator returns a fixed ``(T, N)`` array, built before any learner runs (oblivious
-adversary, spec §1.6: the paper's guarantees cover only this case).  Random generators take a
+adversary: the paper's guarantees cover only this case).  Random generators take a
 :class:`numpy.random.Generator`; deterministic ones take none.
 
-Regret (l. 66): ``Σ_t <l_t, x_t> − min_{x∈X} Σ_t <l_t, x> = Σ_t <l_t, x_t> + h_X(−Σ_t l_t)`` with
+Regret (Sec. 2): ``Σ_t <l_t, x_t> − min_{x∈X} Σ_t <l_t, x> = Σ_t <l_t, x_t> + h_X(−Σ_t l_t)`` with
 ``h_X`` the support function of ``X``.
 """
 
@@ -49,8 +49,8 @@ __all__ = [
 
 
 def experts_minimax(N: int, T: int) -> FloatArray:
-    """Deterministic minimax-type experts instance ``l_t = (1/2 − √(ln N/T), 1/2, …, 1/2)``
-    (spec §5.3(a)); losses in ``[0, 1]``, expert 1 best by ``√(T ln N)`` in total.  ``N ≥ 2``,
+    """Deterministic minimax-type experts instance ``l_t = (1/2 − √(ln N/T), 1/2, …, 1/2)``;
+    losses in ``[0, 1]``, expert 1 best by ``√(T ln N)`` in total.  ``N ≥ 2``,
     ``T ≥ 4 ln N`` (so the first loss is ``≥ 0``)."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
@@ -63,7 +63,7 @@ def experts_minimax(N: int, T: int) -> FloatArray:
 
 
 def experts_bernoulli(means: FloatArray, T: int, rng: np.random.Generator | SeedLike) -> FloatArray:
-    """I.i.d. ``l_t(i) ~ Bernoulli(means[i])`` (spec §5.3(b), E4); losses in ``{0, 1}``."""
+    """I.i.d. ``l_t(i) ~ Bernoulli(means[i])``; losses in ``{0, 1}``."""
     rng = as_generator(rng)
     means = check_nonempty("means", check_array("means", means, ndim=1), what="expert")
     if np.any(means < 0) or np.any(means > 1):
@@ -85,7 +85,7 @@ def ftl_trap(T: int) -> FloatArray:
 
 
 def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator | SeedLike) -> FloatArray:
-    """``l_t = drift·e_1 + (1 − drift) ξ_t``, ``ξ_t`` uniform on the unit sphere (spec E4);
+    """``l_t = drift·e_1 + (1 − drift) ξ_t``, ``ξ_t`` uniform on the unit sphere;
     ``‖l_t‖₂ ≤ 1``.  ``drift ∈ [0, 1]``."""
     rng = as_generator(rng)
     N = check_int_at_least("N", N, 1)
@@ -102,7 +102,7 @@ def cube_signed_basis(
     N: int, T: int, bias: float, rng: np.random.Generator | SeedLike
 ) -> FloatArray:
     """``l_t = s_t e_{j_t}``, ``j_t`` uniform on ``[N]``, ``P(s_t = +1) = 1/2 + bias·(−1)^{j_t}``
-    with 1-based ``j_t`` (spec E4); ``‖l_t‖₁ = 1``.  ``bias ∈ [0, 1/2]``."""
+    with 1-based ``j_t``; ``‖l_t‖₁ = 1``.  ``bias ∈ [0, 1/2]``."""
     rng = as_generator(rng)
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 1)
@@ -121,7 +121,7 @@ def cube_signed_basis(
 
 
 def mab_constant_gap(N: int, T: int, best: float = 0.1, other: float = 0.5) -> FloatArray:
-    """Deterministic ``l_t = (best, other, …, other)`` (spec §5.4 scaling instance)."""
+    """Deterministic ``l_t = (best, other, …, other)`` (scaling instance with a constant gap)."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     best = check_in_range("best", best, -1.0, 1.0, low_open=False, high_open=False)
@@ -155,7 +155,7 @@ def mab_switching(N: int, T: int, gap: float, switches: Sequence[int]) -> FloatA
 
 
 def worst_case_replacement(loss_set: LossSet) -> tuple[FloatArray, FloatArray]:
-    """A pair ``(l, l') ∈ Y²`` at ℓ₁ distance ``Δ₁(Y)`` (spec §5.2.3 "N > 1 worst-case neighbours").
+    """A pair ``(l, l') ∈ Y²`` at ℓ₁ distance ``Δ₁(Y)`` (worst-case neighbours for ``N > 1``).
 
     ``l1_ball``: ``±r e_1``; ``l2_ball``: ``±r·1/√N``; ``linf_ball``: ``±r·1``; ``box01``:
     ``r·1`` vs ``0``.
@@ -177,7 +177,7 @@ def worst_case_replacement(loss_set: LossSet) -> tuple[FloatArray, FloatArray]:
 def single_change_neighbours(
     base: FloatArray, t0: int, replacement: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """``(L, L')`` differing only in round ``t0`` (1-based), Definition 2.1 (l. 82):
+    """``(L, L')`` differing only in round ``t0`` (1-based), Definition 2.1:
     ``L = base``, ``L'`` = ``base`` with row ``t0`` replaced.  Inputs are not modified."""
     base = check_nonempty("base", check_array("base", base, ndim=2), what="round")
     t0 = check_int_at_least("t0", t0, 1)
@@ -205,7 +205,7 @@ def best_fixed_action(losses: FloatArray, decision_set: DecisionSet) -> FloatArr
 def regret_full_info(
     actions: FloatArray, losses: FloatArray, decision_set: DecisionSet
 ) -> FloatArray:
-    """Realised regret ``Σ_t <l_t, x_t> − min_{x∈X} <Σ_t l_t, x>`` (l. 66).
+    """Realised regret ``Σ_t <l_t, x_t> − min_{x∈X} <Σ_t l_t, x>`` (Sec. 2).
 
     ``actions`` has shape ``(T, ..., N)`` (replicate axes in the middle), ``losses`` ``(T, N)``;
     the result has the replicate shape.  ``min_{x∈X} <c, x> = −h_X(−c)``.
@@ -225,8 +225,8 @@ def regret_full_info(
 
 
 def pseudo_regret_mab(probs: FloatArray, losses: FloatArray) -> FloatArray:
-    """``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)`` for sampling distributions ``probs`` ``(T, ..., N)``
-    (spec §5.4): the expected regret given the learner's distributions, without arm-sampling noise."""
+    """``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)`` for sampling distributions ``probs`` ``(T, ..., N)``:
+    the expected regret given the learner's distributions, without arm-sampling noise."""
     losses = check_array("losses", losses, ndim=2)
     probs = check_array("probs", probs)
     if probs.shape[0] != losses.shape[0] or probs.shape[-1] != losses.shape[1]:

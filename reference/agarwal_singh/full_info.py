@@ -1,12 +1,12 @@
 """Full-information learners of Agarwal & Singh: private FTRL (Alg. 1), its one-shot-noise analysis
 twin (proof of Thm 3.4), private FTPL (Alg. 3), and a runner.
 
-Seed lines: Algorithm 1 l. 110-119, proof of Thm 3.4 l. 186-218 (one-shot twin l. 190-192, eq. (1)
-l. 196-198), Algorithm 3 l. 224-232, Theorem 3.5 l. 233-239.  Spec §2.2-§2.4.
+Paper: Algorithm 1, proof of Thm 3.4 (one-shot twin and eq. (1), Sec. 3.1), Algorithm 3,
+Theorem 3.5.
 
 All learners see the losses only through :class:`~reference.agarwal_singh.aggregation.
-TreeBasedAggregation` (input privacy + post-processing, l. 160).  Guarantees are for an *oblivious*
-adversary: the loss sequence is fixed before the run (spec §1.6); the runner takes it as an array.
+TreeBasedAggregation` (input privacy + post-processing, Sec. 3.1).  Guarantees are for an *oblivious*
+adversary: the loss sequence is fixed before the run; the runner takes it as an array.
 Leading axes of ``noise.shape`` before the last (the loss dimension ``N``) are independent replicates.
 """
 
@@ -73,10 +73,10 @@ def _check_loss(loss: FloatArray, dim: int, loss_set: LossSet | None) -> FloatAr
 
 
 class PrivateFTRL:
-    """Algorithm 1 (FTRL template for OLO, l. 110-119).
+    """Algorithm 1 (FTRL template for OLO).
 
     ``x_t = argmin_{x∈X} ( η<x, L̃_{t−1}> + R(x) )`` with ``L̃_{t−1}`` the output of Algorithm 2
-    (``L̃_0`` a sum of ``K`` fresh draws, l. 113-114).  ``η`` must be data-independent ([A7]); see
+    (``L̃_0`` a sum of ``K`` fresh draws, Algorithm 1, lines 2–3).  ``η`` must be data-independent; see
     :func:`~reference.agarwal_singh.sets.default_learning_rate`.  With Laplace node noise calibrated
     by :func:`~reference.agarwal_singh.aggregation.laplace_scale_tree` the actions are ε-DP
     (Thm 3.1; strict calibration, see the proof note).
@@ -114,20 +114,20 @@ class PrivateFTRL:
         return self.regularizer.decision_set
 
     def act(self) -> FloatArray:
-        """``x_t`` from ``L̃_{t−1}`` (Alg. 1 l. 5)."""
+        """``x_t`` from ``L̃_{t−1}`` (Alg. 1, line 5)."""
         return self.regularizer.argmin(self.aggregator.release().value, self.eta)
 
     def observe(self, loss: FloatArray) -> None:
-        """Alg. 1 l. 6-7: feed ``l_t`` to the tree."""
+        """Alg. 1, lines 6–7: feed ``l_t`` to the tree."""
         self.aggregator.step(_check_loss(loss, self.decision_set.dim, self.loss_set))
 
 
 class OneShotFTRL:
-    """The analysis twin of the proof of Thm 3.4 (l. 190-198) -- **not private**, audits only.
+    """The analysis twin of the proof of Thm 3.4 -- **not private**, audits only.
 
     ``Z ~ D'`` (the sum of ``K`` i.i.d. node draws) is drawn once at construction, and
     ``x̂_t = argmin_{x∈X} ( η<x, Z + Σ_{s<t} l_s> + R(x) )``.  The paper writes ``Z ~ D`` and
-    ``Σ_i l_i`` ([A10]); ``D'`` and ``s < t`` are what eq. (1) needs.  For oblivious losses
+    ``Σ_i l_i``; ``D'`` and ``s < t`` are what eq. (1) needs.  For oblivious losses
     ``x̂_t`` and the ``x_t`` of :class:`PrivateFTRL` (with padding) have the same law for every ``t``,
     hence the same expected loss (eq. (1)).
     """
@@ -160,7 +160,7 @@ class OneShotFTRL:
 
 
 class PrivateFTPL:
-    """Algorithm 3 (FTPL template for OLO, l. 224-232): ``x_t = argmin_{x∈X} <x, L̃_{t−1}>``.
+    """Algorithm 3 (FTPL template for OLO): ``x_t = argmin_{x∈X} <x, L̃_{t−1}>``.
 
     No regulariser, no ``η``: the tree noise (Gaussian ``N(0, σ²I)`` in Thm 3.5) is the
     perturbation; ``L̃_{t−1} − Σ_{s<t} l_s ~ N(0, Kσ² I)``.  Ties in the linear oracle have
@@ -215,7 +215,7 @@ def run_full_info(learner: FullInfoLearner, losses: FloatArray) -> FullInfoRun:
     """Play an oblivious loss sequence ``losses`` (shape ``(T, N)``) against ``learner``.
 
     Round ``t``: ``x_t = learner.act()``, suffer ``<l_t, x_t>``, ``learner.observe(l_t)``
-    (Alg. 1 l. 4-8).  Regret is against the best fixed action in hindsight (l. 66).
+    (Alg. 1, lines 4–8).  Regret is against the best fixed action in hindsight (Sec. 2).
     """
     dim = check_instance("learner", learner, FullInfoLearner).decision_set.dim
     losses = check_array("losses", losses, shape=(None, dim))

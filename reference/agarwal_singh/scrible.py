@@ -1,7 +1,7 @@
 """SCRiBLe (Abernethy, Hazan & Rakhlin 2008/2012), the inner learner of Agarwal & Singh's Thm 4.5.
 
-The paper uses SCRiBLe as a black box (Thm 4.5, l. 367-371; Thm D.1 = Abernethy et al. 2012 Thm 5.1,
-l. 496-502) and does not write it out; the pseudocode follows spec §2.7 (A6):
+The paper uses SCRiBLe as a black box (Thm 4.5; Thm D.1 = Abernethy et al. 2012 Thm 5.1,
+App. D) and does not write it out; the pseudocode follows Abernethy et al.:
 
 1. ``x_1 = argmin_{x∈int X} R(x)`` (analytic centre), ``R`` a ν-self-concordant barrier;
 2. round ``t``: eigendecompose ``∇²R(x_t) = Σ_k λ_k e_k e_kᵀ``; draw ``k_t`` uniform on ``[N]`` and
@@ -84,7 +84,7 @@ def _radial_step(g: FloatArray, eta: float) -> FloatArray:
 
 @dataclass(frozen=True)
 class BallBarrier:
-    """``R(x) = −ln(1 − ‖x‖₂²)`` on the unit ball, ``ν = 1`` (spec §2.7)."""
+    """``R(x) = −ln(1 − ‖x‖₂²)`` on the unit ball, ``ν = 1``."""
 
     dim: int
 
@@ -163,7 +163,7 @@ class CubeBarrier:
 
 
 class SCRiBLe:
-    """SCRiBLe bandit linear optimisation (spec §2.7), a :class:`~reference.agarwal_singh.bandits.
+    """SCRiBLe bandit linear optimisation, a :class:`~reference.agarwal_singh.bandits.
     BanditLearner`.
 
     Args:

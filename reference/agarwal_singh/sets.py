@@ -1,8 +1,8 @@
 """Decision sets, loss sets and FTRL regularisers of Agarwal & Singh (Sec. 2, Cor. 3.2).
 
-Seed lines: the three instances l. 72-76 (experts on the simplex with ``‖l‖_∞ ≤ 1``, Euclidean ball
-with ``‖l‖₂ ≤ 1``, cube ``‖x‖_∞ ≤ 1`` with ``‖l‖₁ ≤ 1``); norms ``‖Y‖_p``, ``‖X‖_p``, ``M`` at l. 91;
-Corollary 3.2 regularisers at l. 123-141.  Spec §1.2, §1.4, §2.2, §2.3.
+Paper: the three instances of Sec. 2 (experts on the simplex with ``‖l‖_∞ ≤ 1``, Euclidean ball
+with ``‖l‖₂ ≤ 1``, cube ``‖x‖_∞ ≤ 1`` with ``‖l‖₁ ≤ 1``); norms ``‖Y‖_p``, ``‖X‖_p``, ``M`` in Sec. 2;
+Corollary 3.2 regularisers in Sec. 3.
 
 Every set method is batched over leading axes: a vector argument has shape ``(..., N)``.
 """
@@ -65,7 +65,7 @@ class DecisionSet(Protocol):
         ...
 
     def linear_argmin(self, c: FloatArray) -> FloatArray:
-        """``argmin_{x∈X} <c, x>`` (FTPL's oracle, Alg. 3 l. 5); ties to the lowest index."""
+        """``argmin_{x∈X} <c, x>`` (FTPL's oracle, Alg. 3, line 5); ties to the lowest index."""
         ...
 
     def support(self, c: FloatArray) -> FloatArray:
@@ -73,7 +73,7 @@ class DecisionSet(Protocol):
         ...
 
     def radius(self, p: float) -> float:
-        """``‖X‖_p = max_{x∈X} ‖x‖_p`` (l. 91), ``p ∈ {1, 2, inf}``."""
+        """``‖X‖_p = max_{x∈X} ‖x‖_p`` (Sec. 2), ``p ∈ {1, 2, inf}``."""
         ...
 
     def contains(self, x: FloatArray, tol: float = 1e-9) -> bool:
@@ -83,7 +83,7 @@ class DecisionSet(Protocol):
 
 @dataclass(frozen=True)
 class Simplex:
-    """The probability simplex ``Δ_N = {x ≥ 0, Σ x_i = 1}`` (experts, l. 72)."""
+    """The probability simplex ``Δ_N = {x ≥ 0, Σ x_i = 1}`` (experts, Sec. 2)."""
 
     dim: int
 
@@ -110,7 +110,7 @@ class Simplex:
 
 @dataclass(frozen=True)
 class L2Ball:
-    """The Euclidean ball ``{‖x‖₂ ≤ r}`` ("OLO over the sphere", l. 74; ``r = 1`` there)."""
+    """The Euclidean ball ``{‖x‖₂ ≤ r}`` ("OLO over the sphere", Sec. 2; ``r = 1`` there)."""
 
     dim: int
     r: float = 1.0
@@ -143,7 +143,7 @@ class L2Ball:
 
 @dataclass(frozen=True)
 class Cube:
-    """The cube ``{‖x‖_∞ ≤ w}`` ("OLO over the cube", l. 76; ``w = 1`` there)."""
+    """The cube ``{‖x‖_∞ ≤ w}`` ("OLO over the cube", Sec. 2; ``w = 1`` there)."""
 
     dim: int
     w: float = 1.0
@@ -185,10 +185,10 @@ LossSetKind: TypeAlias = Literal["linf_ball", "l2_ball", "l1_ball", "box01"]
 class LossSet:
     """A loss set ``Y ⊂ R^N``: a centred ℓ_p ball of radius ``r`` or the box ``[0, r]^N``.
 
-    ``norm_radius(p) = ‖Y‖_p`` (the paper's quantity, l. 91) and ``diameter(p) = Δ_p(Y) =
-    sup_{l,l'∈Y} ‖l − l'‖_p`` (the replace-one sensitivity, spec §1.4 [A5]).  For the three
+    ``norm_radius(p) = ‖Y‖_p`` (the paper's quantity, Sec. 2) and ``diameter(p) = Δ_p(Y) =
+    sup_{l,l'∈Y} ‖l − l'‖_p`` (the replace-one sensitivity).  For the three
     balls ``Δ_p = 2‖Y‖_p``; for ``box01`` ``Δ_p = ‖Y‖_p``.  ``coordinate_range`` is the bandit
-    sensitivity ``Δ_B`` when actions are simplex vertices (spec §1.4, [A19]/[A20]).
+    sensitivity ``Δ_B`` when actions are simplex vertices.
     """
 
     kind: LossSetKind
@@ -238,7 +238,7 @@ class LossSet:
 
 @runtime_checkable
 class Regularizer(Protocol):
-    """An FTRL regulariser ``R`` on a decision set, with the closed-form step of Alg. 1 l. 5."""
+    """An FTRL regulariser ``R`` on a decision set, with the closed-form step of Alg. 1, line 5."""
 
     @property
     def decision_set(self) -> DecisionSet:
@@ -247,11 +247,11 @@ class Regularizer(Protocol):
 
     @property
     def D_R(self) -> float:
-        """``D_R = max_X R − min_X R`` (Thm 3.1, l. 106)."""
+        """``D_R = max_X R − min_X R`` (Thm 3.1)."""
         ...
 
     def argmin(self, theta: FloatArray, eta: float) -> FloatArray:
-        """``argmin_{x∈X} ( η<x, θ> + R(x) )`` (Alg. 1 l. 5), batched over leading axes."""
+        """``argmin_{x∈X} ( η<x, θ> + R(x) )`` (Alg. 1, line 5), batched over leading axes."""
         ...
 
     def value(self, x: FloatArray) -> FloatArray:
@@ -259,13 +259,13 @@ class Regularizer(Protocol):
         ...
 
     def dual_local_norm_sq(self, loss: FloatArray) -> FloatArray:
-        """``G² = max_{x∈X} (‖l‖*_{∇²R(x)})²`` for one loss (Thm 3.1, l. 101)."""
+        """``G² = max_{x∈X} (‖l‖*_{∇²R(x)})²`` for one loss (Thm 3.1)."""
         ...
 
 
 @dataclass(frozen=True)
 class NegativeEntropySimplex:
-    """``R(x) = Σ_i x_i log x_i`` on the simplex (Cor. 3.2.1, l. 129).
+    """``R(x) = Σ_i x_i log x_i`` on the simplex (Cor. 3.2.1).
 
     Step: ``x_i ∝ exp(−η θ_i)`` (exponential weights), computed with max-subtraction.
     ``D_R = ln N``; ``∇²R(x) = diag(1/x_i)``, so ``(‖l‖*)² = Σ_i x_i l_i² ≤ ‖l‖_∞²`` with equality at
@@ -305,7 +305,7 @@ class NegativeEntropySimplex:
 
 @dataclass(frozen=True)
 class SquaredNormBall:
-    """``R(x) = ‖x‖₂²`` on the ball ``‖x‖₂ ≤ r`` (Cor. 3.2.2, l. 134).
+    """``R(x) = ‖x‖₂²`` on the ball ``‖x‖₂ ≤ r`` (Cor. 3.2.2).
 
     Step: ``u = −ηθ/2`` projected on the ball, ``x = u·min(1, r/‖u‖₂)``.  ``D_R = r²``;
     ``∇²R = 2I`` so ``G² = ‖l‖₂²/2``.
@@ -343,7 +343,7 @@ class SquaredNormBall:
 
 @dataclass(frozen=True)
 class SquaredNormCube:
-    """``R(x) = ‖x‖₂²`` on the cube ``‖x‖_∞ ≤ w`` (Cor. 3.2.3, l. 139).
+    """``R(x) = ‖x‖₂²`` on the cube ``‖x‖_∞ ≤ w`` (Cor. 3.2.3).
 
     Step: ``x = clip(−ηθ/2, −w, w)`` coordinate-wise (the objective is separable).
     ``D_R = N w²``; ``G² = ‖l‖₂²/2``.
@@ -377,10 +377,10 @@ class SquaredNormCube:
 
 
 def default_learning_rate(D_R: float, T: int, G2: float) -> float:
-    """``η* = √(D_R / (2 T G²))`` with ``G²`` a *declared* bound on ``max_t G_t²`` (spec §2.2, [A7]).
+    """``η* = √(D_R / (2 T G²))`` with ``G²`` a *declared* bound on ``max_t G_t²``.
 
-    The paper never fixes ``η`` (Alg. 1 l. 116 uses it; Thm 3.1 omits it).  This choice minimises the
-    certified bound ``D_R/η + 2ηTG²`` (Thm 3.4, spec §3.2).  It must be computed from declared
+    The paper never fixes ``η`` (Alg. 1 uses it; Thm 3.1 omits it).  This choice minimises the
+    certified bound ``D_R/η + 2ηTG²`` (Thm 3.4).  It must be computed from declared
     constants, never from the realised losses (that would leak them).
     """
     D_R = check_positive("D_R", D_R)

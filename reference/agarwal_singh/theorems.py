@@ -1,17 +1,17 @@
 """Every theorem, corollary and lemma of Agarwal & Singh as a function: parameters and bounds.
 
-Seed ``/work/shared/seeds/004_a21566fafc49b886.txt``; spec ``/work/shared/specs/004_private_online_learning.md``
-§2.8 (presets) and §3 (statements).  Lemma 3.3 (tree distribution, calibration, error bound) lives in
+Statements as printed in the paper (Secs. 3-4, Apps. A-D); proof notes in
+``proofs_notes/agarwal_singh/``.  Lemma 3.3 (tree distribution, calibration, error bound) lives in
 :mod:`reference.agarwal_singh.aggregation`.
 
 Two calibrations are offered wherever the paper fixes a noise scale:
 
 * ``"strict"`` (**default**) -- replace-one sensitivity (the *diameter* ``Δ`` of the loss set, or of
   the bandit feedback) composed over the exact number of noisy quantities a loss enters.  This is what
-  Definition 2.1 (l. 82, replace-one neighbours) requires; it guarantees the claimed ε.
+  Definition 2.1 (replace-one neighbours) requires; it guarantees the claimed ε.
 * ``"paper"`` -- the printed scale (radius ``‖Y‖₁`` or ``B`` and a real-valued ``log T``).  For a
   symmetric loss set it is ε-DP only with ε replaced by the returned ``eps_effective`` (about 2.9ε
-  for the tree with natural log, 2ε for the bandit reduction) -- spec [A5], [A19].
+  for the tree with natural log, 2ε for the bandit reduction).
 
 Regret bounds come in two forms: ``*_paper`` evaluates the paper's expression (informational; some
 rest on steps the spec shows to be wrong) and ``*_certified`` is an explicit bound derived from the
@@ -110,10 +110,10 @@ Instance = Literal["experts", "sphere", "cube"]
 
 
 def thm34_regret_bound_paper(D_R: float, G2_sum: float, D_Dprime: float) -> float:
-    """Thm 3.4 as printed (l. 178-184): ``√(D_R Σ_t G_t²) + D_{D'}``.
+    """Thm 3.4 as printed: ``√(D_R Σ_t G_t²) + D_{D'}``.
 
     ``G_t² = max_{x∈X} (‖l_t‖*_{∇²R(x)})²``, ``D_{D'} = E_{Z~D'}[max_X <Z,x> − min_X <Z,x>]``.  The
-    leading constant 1 does not follow from the proof's steps ([A9]); use
+    leading constant 1 does not follow from the proof's steps; use
     :func:`thm34_regret_bound_certified` for checks.
     """
     D_R = check_positive("D_R", D_R)
@@ -123,9 +123,9 @@ def thm34_regret_bound_paper(D_R: float, G2_sum: float, D_Dprime: float) -> floa
 
 
 def thm34_regret_bound_certified(D_R: float, G2_sum: float, eta: float, D_Dprime: float) -> float:
-    """Explicit Thm 3.4 bound ``D_R/η + 2η Σ_t G_t² + D_{D'}`` (spec §3.2).
+    """Explicit Thm 3.4 bound ``D_R/η + 2η Σ_t G_t² + D_{D'}``.
 
-    From the proof: eq. (1) (one-shot noise, l. 196), FTL-BTL (eq. (2)-(3), l. 204-214) gives
+    From the proof: eq. (1) (one-shot noise, Sec. 3.1), FTL-BTL (eq. (2)-(3)) gives
     ``D_R/η + D_Z`` plus the stability sum, and the standard FTRL stability bound
     ``l_t(x̂_t) − l_t(x̂_{t+1}) ≤ 2η G_t²`` (Hazan 2016 Thm 5.2; for negative entropy valid when
     ``η ‖l_t‖_∞ ≤ 1``).  At ``η* = √(D_R/(2ΣG²))`` it equals ``2√(2 D_R ΣG²) + D_{D'}``.
@@ -151,7 +151,7 @@ def thm31_laplace_scale(
     log_base: LogBase = "e",
     view: ReleaseView = "actions",
 ) -> float:
-    """Node scale ``λ`` for Thm 3.1 (l. 99): paper ``‖Y‖₁ log T/ε``; strict ``Δ₁(Y)·h/ε`` (default)."""
+    """Node scale ``λ`` for Thm 3.1: paper ``‖Y‖₁ log T/ε``; strict ``Δ₁(Y)·h/ε`` (default)."""
     _check_loss_set(loss_set)
     check_choice("calibration", calibration, get_args(Calibration))
     return laplace_scale_tree(
@@ -166,14 +166,14 @@ def thm31_laplace_scale(
 
 
 def thm31_regret_bound(D_R: float, G2_sum: float, D_Lap: float) -> float:
-    """Thm 3.1 (l. 97-108): ``√(D_R Σ_t G_t²) + D_Lap`` -- Thm 3.4 with ``D = Lap^N(λ)``
-    (``D_Lap`` = ``D_{D'}`` for that law, [A8]).  Paper form; see :func:`thm34_regret_bound_certified`."""
+    """Thm 3.1: ``√(D_R Σ_t G_t²) + D_Lap`` -- Thm 3.4 with ``D = Lap^N(λ)``
+    (``D_Lap`` = ``D_{D'}`` for that law).  Paper form; see :func:`thm34_regret_bound_certified`."""
     D_Lap = check_in_range("D_Lap", D_Lap, 0.0, math.inf, low_open=False)
     return thm34_regret_bound_paper(D_R, G2_sum, D_Lap)
 
 
 def noise_width_upper_bound(instance: Instance, N: int, K: int, scale: float) -> float:
-    """Closed-form upper bounds on ``D_{D'}`` for ``D = Lap^N(λ)`` (spec §3.3).
+    """Closed-form upper bounds on ``D_{D'}`` for ``D = Lap^N(λ)``.
 
     ``Z`` is the sum of ``K`` i.i.d. ``Lap^N(λ)`` vectors.
     * experts (simplex): ``E[max_i Z_i − min_i Z_i] ≤ 2 E max_i |Z_i| ≤ 2Kλ H_N``
@@ -265,7 +265,7 @@ def cor32_parameters(
     view: ReleaseView = "actions",
     experts_losses: Literal["linf_ball", "box01"] = "linf_ball",
 ) -> Cor32Parameters:
-    """Cor. 3.2 (l. 123-141) parameters.
+    """Cor. 3.2 parameters.
 
     * experts: ``X = Δ_N``, ``R = Σ x_i log x_i``, ``Y = {‖l‖_∞ ≤ 1}`` (or ``[0,1]^N``); paper
       ``λ = N log T/ε``; ``G² = 1``, ``D_R = ln N``;
@@ -314,7 +314,7 @@ def cor32_parameters(
 
 def cor32_regret_bound(params: Cor32Parameters, T: int) -> float:
     """Certified Cor. 3.2 bound ``D_R/η + 2ηTG² + D̄_{D'}`` with ``D̄_{D'}`` the closed form of
-    :func:`noise_width_upper_bound` (spec §3.3): ``2√(2T D_R G²)`` + noise term at ``η*``."""
+    :func:`noise_width_upper_bound`: ``2√(2T D_R G²)`` + noise term at ``η*``."""
     check_instance("params", params, Cor32Parameters)
     T = check_int_at_least("T", T, 1)
     width = noise_width_upper_bound(
@@ -324,7 +324,7 @@ def cor32_regret_bound(params: Cor32Parameters, T: int) -> float:
 
 
 def cor32_rate_paper(instance: Instance, N: int, T: int, epsilon: float) -> float:
-    """The O(·) expressions of Cor. 3.2 (l. 131, 136, 141) with constant 1 (informational):
+    """The O(·) expressions of Cor. 3.2 with constant 1 (informational):
     experts ``√(T ln N) + N ln²T ln N/ε``, sphere ``√T + N ln²T/ε``, cube ``√(NT) + N ln²T/ε``."""
     check_choice("instance", instance, get_args(Instance))
     N = check_int_at_least("N", N, 1)
@@ -359,7 +359,7 @@ def tree_node_delta_gaussian(
     sigma: float, epsilon: float, T: int, Y_l2_diameter: float, view: ReleaseView = "actions"
 ) -> float:
     """Exact node-level ``δ(ε)`` of the Gaussian tree: the used nodes containing one leaf form a
-    Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ`` (spec §2.1.4, §5.2.4)."""
+    Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ``."""
     check_choice("view", view, get_args(ReleaseView))
     sigma = check_positive("sigma", sigma)
     Y_l2_diameter = check_positive("Y_l2_diameter", Y_l2_diameter)
@@ -372,8 +372,8 @@ def tree_node_delta_gaussian(
 def gaussian_output_level_sensitivity(
     T: int, Y_l2_diameter: float, sigma: float, view: ReleaseView = "actions"
 ) -> tuple[float, int]:
-    """Exact output-level Gaussian sensitivity ``Δ_eff`` of the padded tree and its worst ``t₀``
-    (spec §5.2.4), for one coordinate direction (``N = 1`` or a change along one axis).
+    """Exact output-level Gaussian sensitivity ``Δ_eff`` of the padded tree and its worst ``t₀``,
+    for one coordinate direction (``N = 1`` or a change along one axis).
 
     The releases ``(L̃_t)_{t∈R}`` (``R = 1..T−1`` for ``view="actions"`` -- ``L̃_0`` carries no data --
     and ``1..T`` for ``"prefix_sums"``) are jointly ``N(μ, σ²Σ)`` with ``Σ = AAᵀ + diag(r_t)``, ``A``
@@ -412,7 +412,7 @@ def gaussian_output_level_sensitivity(
 
 
 def thmA1_min_sigma(epsilon: float, delta: float, T: int, Y_l2: float) -> float:
-    """Thm A.1 (l. 404): the smallest admissible ``σ = (‖Y‖₂/ε) log T log(log T/δ)`` (natural logs;
+    """Thm A.1: the smallest admissible ``σ = (‖Y‖₂/ε) log T log(log T/δ)`` (natural logs;
     ``T ≥ 3`` so that both logs are positive)."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -422,10 +422,10 @@ def thmA1_min_sigma(epsilon: float, delta: float, T: int, Y_l2: float) -> float:
 
 
 def thm35_sigma(epsilon: float, delta: float, T: int, N: int, Y_l2: float) -> float:
-    """Thm 3.5 (l. 235): ``σ = max{ ‖Y‖₂ √(T/(√N log T)), (√N/ε) log T log(log T/δ) }``.
+    """Thm 3.5: ``σ = max{ ‖Y‖₂ √(T/(√N log T)), (√N/ε) log T log(log T/δ) }``.
 
-    The privacy branch uses ``√N`` where Thm A.1 needs ``‖Y‖₂`` ([A14]); when ``‖Y‖₂ > √N`` the
-    returned σ can be below :func:`thmA1_min_sigma`.  The guarantee is (ε, δ)-DP, not ε-DP ([A13]).
+    The privacy branch uses ``√N`` where Thm A.1 needs ``‖Y‖₂``; when ``‖Y‖₂ > √N`` the
+    returned σ can be below :func:`thmA1_min_sigma`.  The guarantee is (ε, δ)-DP, not ε-DP.
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -448,7 +448,7 @@ def thm35_sigma_strict(
     view: ReleaseView = "actions",
 ) -> float:
     """Strict Thm 3.5 σ: ``max{‖Y‖₂√(T/(√N ln T)), σ_priv}`` with ``σ_priv`` the smallest σ whose
-    exact node-level ``δ(ε)`` (:func:`tree_node_delta_gaussian`) is ``≤ δ`` (spec §2.8)."""
+    exact node-level ``δ(ε)`` (:func:`tree_node_delta_gaussian`) is ``≤ δ``."""
     check_choice("view", view, get_args(ReleaseView))
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -470,7 +470,7 @@ def thm35_sigma_strict(
 
 
 def thm35_regret_bound_paper(sigma: float, N: int, T: int, X_l2: float, Y_l2: float) -> float:
-    """App. A (l. 420): ``σ√(N log T)‖X‖₂ + T‖X‖₂‖Y‖₂²/(2σ√(log T))`` (natural log)."""
+    """App. A: ``σ√(N log T)‖X‖₂ + T‖X‖₂‖Y‖₂²/(2σ√(log T))`` (natural log)."""
     sigma = check_positive("sigma", sigma)
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 2)
@@ -482,7 +482,7 @@ def thm35_regret_bound_paper(sigma: float, N: int, T: int, X_l2: float, Y_l2: fl
 
 def thm35_regret_bound_certified(sigma: float, N: int, T: int, X_l2: float, Y_l2: float) -> float:
     """The same Gaussian-smoothing bound with the *actual* perturbation std ``σ_eff = σ√K``
-    (``L̃_{t−1} − Σ_{s<t} l_s ~ N(0, Kσ²I)``, Thm A.1 l. 408): ``σ_eff √N ‖X‖₂ + T‖X‖₂‖Y‖₂²/(2σ_eff)``.
+    (``L̃_{t−1} − Σ_{s<t} l_s ~ N(0, Kσ²I)``, Thm A.1): ``σ_eff √N ‖X‖₂ + T‖X‖₂‖Y‖₂²/(2σ_eff)``.
 
     Derivation (Abernethy et al. 2014; one-shot argument of eq. (1)): over-estimation
     ``σ_eff E max_X <u,x> ≤ σ_eff ‖X‖₂ E‖u‖₂ ≤ σ_eff ‖X‖₂ √N``, divergence per round
@@ -506,11 +506,11 @@ def thm35_regret_bound_certified(sigma: float, N: int, T: int, X_l2: float, Y_l2
 def lemma42_laplace_scale(
     epsilon: float, B: float, Delta_B: float, calibration: Calibration = "strict"
 ) -> float:
-    """Lemma 4.2 (l. 279-281): paper ``λ = B/ε`` with ``B ≥ max |<l, x̃_t>|/‖x̃_t‖_∞``; strict (default)
-    ``λ = Δ_B/ε`` with ``Δ_B = sup |<l − l', x̃>|/‖x̃‖_∞ ≤ 2B`` the replace-one sensitivity ([A19]).
+    """Lemma 4.2: paper ``λ = B/ε`` with ``B ≥ max |<l, x̃_t>|/‖x̃_t‖_∞``; strict (default)
+    ``λ = Δ_B/ε`` with ``Δ_B = sup |<l − l', x̃>|/‖x̃‖_∞ ≤ 2B`` the replace-one sensitivity.
 
     The forwarded scalar is ``<l^Fict_t + Z_t, x̃_t>`` with ``l^Fict_t`` supported on one coordinate
-    of size ``<l_t, x̃_t>/x̃_{t,i*}`` (l. 304), a Laplace mechanism of ℓ₁ sensitivity ``≤ Δ_B``.
+    of size ``<l_t, x̃_t>/x̃_{t,i*}`` (Sec. 4), a Laplace mechanism of ℓ₁ sensitivity ``≤ Δ_B``.
     """
     check_choice("calibration", calibration, get_args(Calibration))
     epsilon = check_epsilon(epsilon)
@@ -531,9 +531,9 @@ def lemma42_effective_epsilon(scale: float, Delta_B: float) -> float:
 
 
 def lemma43_cross_term(noise: FloatArray, actions: FloatArray, comparator: FloatArray) -> float:
-    """``Σ_t <Z_t, x̃_t − x*>``: true-loss regret minus noisy-loss regret of one run (App. B, l. 432).
+    """``Σ_t <Z_t, x̃_t − x*>``: true-loss regret minus noisy-loss regret of one run (App. B).
 
-    Lemma 4.3 (l. 285-292): for independent zero-mean ``Z_t`` (``x̃_t`` independent of ``Z_t``) its
+    Lemma 4.3: for independent zero-mean ``Z_t`` (``x̃_t`` independent of ``Z_t``) its
     expectation is 0, so the expected regret on ``l_t`` equals that on ``l̃_t = l_t + Z_t``.
     ``noise`` and ``actions`` have shape ``(T, N)``, ``comparator`` ``(N,)``.
     """
@@ -546,11 +546,11 @@ def lemma43_cross_term(noise: FloatArray, actions: FloatArray, comparator: Float
 def lemma44_regret_bound(
     gamma: float, T: int, N: int, eta: float, second_moment_sum: float
 ) -> float:
-    """Lemma 4.4 (l. 339-343): ``2γT + log N/η + η E[Σ_t Σ_i p_t(i) <e_i, l̂_t>²]``.
+    """Lemma 4.4: ``2γT + log N/η + η E[Σ_t Σ_i p_t(i) <e_i, l̂_t>²]``.
 
     Valid when ``η|<e_i, l̂_t>| ≤ 1`` for all ``i, t`` (:func:`lemma44_condition_holds`).
     ``second_moment_sum`` is the expectation term; with ``l̂_t = (y_t/p_t(i_t))e_{i_t}`` it is
-    ``Σ_t Σ_i y_{t,i}² ≤ T N max|y|²`` (spec §3.9).
+    ``Σ_t Σ_i y_{t,i}² ≤ T N max|y|²``.
     """
     gamma = check_in_range("gamma", gamma, 0.0, 1.0, high_open=False)
     T = check_int_at_least("T", T, 1)
@@ -564,7 +564,7 @@ def lemma44_regret_bound(
 
 def lemma44_condition_holds(eta: float, gamma: float, N: int, feedback_bound: float) -> bool:
     """``η|l̂_t(i)| ≤ 1`` for uniform ``μ``: ``p_t(i) ≥ γ/N`` so ``|l̂_t(i)| ≤ N|y|/γ``; holds if
-    ``η N feedback_bound ≤ γ`` (proof of Thm 4.1, l. 349-353)."""
+    ``η N feedback_bound ≤ γ`` (proof of Thm 4.1)."""
     eta = check_positive("eta", eta)
     gamma = check_in_range("gamma", gamma, 0.0, 1.0, high_open=False)
     N = check_int_at_least("N", N, 2)
@@ -573,7 +573,7 @@ def lemma44_condition_holds(eta: float, gamma: float, N: int, feedback_bound: fl
 
 
 def factC1_threshold(scale: float, N: int, T: int) -> float:
-    """Fact C.1 (l. 452): the threshold ``√10 λ log(NT)`` on ``‖Z‖_∞`` (natural log)."""
+    """Fact C.1: the threshold ``√10 λ log(NT)`` on ``‖Z‖_∞`` (natural log)."""
     scale = check_positive("scale", scale)
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 1)
@@ -590,7 +590,7 @@ def factC1_tail_probability(N: int, T: int) -> float:
 
 
 def factC1_bound(T: int) -> float:
-    """Fact C.1's claimed bound ``1/T²`` (l. 452)."""
+    """Fact C.1's claimed bound ``1/T²``."""
     T = check_int_at_least("T", T, 1)
     return 1.0 / T**2
 
@@ -607,7 +607,7 @@ class MABParameters:
     Attributes:
         lam: Laplace scale ``λ`` of the reduction.
         eta, gamma: EXP2 learning rate and mixing coefficient (``μ`` uniform).
-        condition_ratio: ``ηN(1 + 4λ ln NT)/γ`` -- the proof needs ``≤ 1`` ([A21]).
+        condition_ratio: ``ηN(1 + 4λ ln NT)/γ`` -- the proof needs ``≤ 1``.
         eps_effective: exact privacy ``Δ_B/λ``.
         calibration, preset: which choices produced them.
     """
@@ -630,14 +630,14 @@ def thm41_parameters(
     calibration: Calibration = "strict",
     loss_range: Literal["01", "sym"] = "01",
 ) -> MABParameters:
-    """Thm 4.1 (l. 247-253) parameters for ``‖l_t‖_∞ ≤ 1``.
+    """Thm 4.1 parameters for ``‖l_t‖_∞ ≤ 1``.
 
     ``λ``: paper ``1/ε`` (``B = 1``); strict ``Δ_B/ε`` with ``Δ_B = 1`` for ``[0,1]`` losses and
-    ``2`` for ``[−1,1]`` losses ([A20]).  ``preset="paper"``:
+    ``2`` for ``[−1,1]`` losses.  ``preset="paper"``:
     ``η = √(ln N/(2NT(1 + 2λ² ln NT)))``, ``γ = ηN√(1 + 2λ² ln NT)`` -- violates the proof's
-    condition ``ηN(1 + 4λ ln NT) ≤ γ`` ([A21]).  ``preset="proof_consistent"`` (default):
+    condition ``ηN(1 + 4λ ln NT) ≤ γ``.  ``preset="proof_consistent"`` (default):
     ``c_Z = 4λ ln NT``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + c_Z)``, ``η = √(ln N/(TNC))``,
-    ``γ = ηN(1 + c_Z)``; raises if ``γ > 1`` (``T`` too small, [A29]).
+    ``γ = ηN(1 + c_Z)``; raises if ``γ > 1`` (``T`` too small).
     """
     check_choice("preset", preset, ("paper", "proof_consistent"))
     check_choice("calibration", calibration, get_args(Calibration))
@@ -663,7 +663,7 @@ def thm41_parameters(
     if not 0.0 < gamma <= 1.0:
         raise ValueError(
             f"gamma = {gamma:.4g} must be in (0, 1]: T = {T} is too small for N = {N}, "
-            f"epsilon = {epsilon} ([A29])"
+            f"epsilon = {epsilon}"
         )
     return MABParameters(
         lam=lam,
@@ -677,10 +677,10 @@ def thm41_parameters(
 
 
 def thm41_regret_bound_proof_consistent(N: int, T: int, scale: float) -> float:
-    """Certified ``E[Regret] ≤ 2√(TN ln N · C) + 2``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + 4λ ln NT)``
-    (spec §3.6), valid for the ``proof_consistent`` parameters of :func:`thm41_parameters`.
+    """Certified ``E[Regret] ≤ 2√(TN ln N · C) + 2``, ``C = 2(1 + 10λ² ln² NT) + 2(1 + 4λ ln NT)``,
+    valid for the ``proof_consistent`` parameters of :func:`thm41_parameters`.
 
-    The paper's chain (l. 355-361) under ``F̄``: ``ln N/η + η Σ N‖l̃_t‖_∞² + 2Tγ`` with
+    The paper's chain (Sec. 4.1) under ``F̄``: ``ln N/η + η Σ N‖l̃_t‖_∞² + 2Tγ`` with
     ``‖l̃_t‖_∞² ≤ 2(1 + 10λ² ln² NT)`` and ``γ = ηN(1 + c_Z)`` gives ``ln N/η + ηTNC``; minimised by
     ``η = √(ln N/(TNC))``.  Bad event ``F`` (Fact C.1): ``P(F) ≤ 1/T`` times regret ``≤ 2T``.
     """
@@ -693,8 +693,8 @@ def thm41_regret_bound_proof_consistent(N: int, T: int, scale: float) -> float:
 
 
 def thm41_regret_expression_paper(N: int, T: int, eta: float, gamma: float, scale: float) -> float:
-    """The paper's penultimate line (l. 359): ``ln N/η + 2ηTN(1 + λ² ln² NT) + 2Tγ`` plus the
-    bad-event term 1 (l. 328).  Informational: its precondition fails for the paper preset ([A21])."""
+    """The paper's penultimate line (Sec. 4.1): ``ln N/η + 2ηTN(1 + λ² ln² NT) + 2Tγ`` plus the
+    bad-event term 1 (Sec. 4.1).  Informational: its precondition fails for the paper preset."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     eta = check_positive("eta", eta)
@@ -707,8 +707,8 @@ def thm41_regret_expression_paper(N: int, T: int, eta: float, gamma: float, scal
 
 
 def thm41_rate_paper(N: int, T: int, epsilon: float) -> float:
-    """Thm 4.1's stated rate ``√(NT log T log N)/ε`` with constant 1 (l. 251; the last step of the
-    proof is wrong, the proof-consistent rate has ``log(NT)`` in place of ``√(log T)``, [A23])."""
+    """Thm 4.1's stated rate ``√(NT log T log N)/ε`` with constant 1 (the last step of the
+    proof is wrong, the proof-consistent rate has ``log(NT)`` in place of ``√(log T)``)."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 2)
     epsilon = check_epsilon(epsilon)
@@ -727,9 +727,9 @@ class BLOParameters:
     Attributes:
         lam: Laplace scale.
         eta: the step used (``min(eta_paper, eta_max)`` for ``preset="clipped"``).
-        eta_paper: ``√(ν ln T/(2N²T(M² + λ²N‖X‖₂²)))`` (l. 369).
-        eta_max: ``1/(4N(M + L))`` required by the proof (App. D, l. 504).
-        L: ``4λ‖X‖₂√N ln NT`` (l. 492).
+        eta_paper: ``√(ν ln T/(2N²T(M² + λ²N‖X‖₂²)))`` (Theorem 4.5).
+        eta_max: ``1/(4N(M + L))`` required by the proof (App. D).
+        L: ``4λ‖X‖₂√N ln NT``.
         clipped: whether ``eta < eta_paper``.
         condition_holds: ``eta ≤ eta_max``.
         eps_effective: ``Δ_B/λ``.
@@ -758,10 +758,10 @@ def thm45_parameters(
     calibration: Calibration = "strict",
     Delta_B: float | None = None,
 ) -> BLOParameters:
-    """Thm 4.5 (l. 367-371): ``λ`` paper ``‖Y‖₁/ε`` (Hölder, App. D l. 467), strict ``Δ_B/ε``
+    """Thm 4.5: ``λ`` paper ``‖Y‖₁/ε`` (Hölder, App. D), strict ``Δ_B/ε``
     (``Δ_B`` defaults to ``2‖Y‖₁``, its bound for a symmetric ``Y``); step ``η`` as printed, and
     ``preset="clipped"`` (default) ``η = min(η_paper, η_max)`` since ``η ≤ 1/(4N(M+L))`` holds only
-    for large ``T`` ([A25])."""
+    for large ``T``."""
     check_choice("preset", preset, ("paper", "clipped"))
     check_choice("calibration", calibration, get_args(Calibration))
     N = check_int_at_least("N", N, 1)
@@ -797,7 +797,7 @@ def thm45_regret_bound_certified(
     N: int, T: int, nu: float, M: float, X_l2: float, scale: float, eta: float
 ) -> float:
     """Certified ``E[Regret] ≤ 4ηTN²C₄₅ + ν ln T/η + 2(M + L) + 2M``,
-    ``C₄₅ = M² + 10λ²N ln²(NT)‖X‖₂²``, ``L = 4λ‖X‖₂√N ln NT`` (spec §3.10).
+    ``C₄₅ = M² + 10λ²N ln²(NT)‖X‖₂²``, ``L = 4λ‖X‖₂√N ln NT``.
 
     Only valid when ``η ≤ 1/(4N(M + L))`` (the precondition of Thm D.1 on the noisy losses);
     raises ``ValueError`` otherwise.
@@ -822,7 +822,7 @@ def thm45_regret_bound_certified(
 def thm45_regret_expression_paper(
     N: int, T: int, nu: float, M: float, X_l2: float, scale: float, eta: float
 ) -> float:
-    """App. D's last explicit line (l. 512-513): ``2ηTN²(M² + λ²N‖X‖₂²) + ν ln T/η +
+    """App. D's last explicit line: ``2ηTN²(M² + λ²N‖X‖₂²) + ν ln T/η +
     8λ‖X‖₂√N ln(NT) + 2M`` (informational; drops a factor 2 and eq. (11)'s ``10 ln² NT``)."""
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 2)
@@ -843,7 +843,7 @@ def thm45_regret_expression_paper(
 def thm45_rate_paper(
     N: int, T: int, epsilon: float, *, nu: float, M: float, X_l2: float, Y_l1: float
 ) -> float:
-    """Thm 4.5's stated rate with constant 1 (l. 371):
+    """Thm 4.5's stated rate with constant 1:
     ``√(T ln T) √(N²ν(M² + N‖X‖₂²‖Y‖₁²/ε²))``."""
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 2)

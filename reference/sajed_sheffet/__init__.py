@@ -1,6 +1,5 @@
 """Sajed & Sheffet, "An Optimal Private Stochastic-MAB Algorithm Based on an Optimal Private Stopping
-Rule" (seed ``/work/shared/seeds/001_e325d761b5d52a74.txt``; spec
-``/work/shared/specs/001_private_mab_stopping.md``).
+Rule" (ICML 2019).  Proof notes: ``proofs_notes/sajed_sheffet/``.
 
 * :mod:`~reference.sajed_sheffet.constants` -- every constant of Algorithms 1-3 (``σ``, ``h_t``,
   ``c_t``, the DP-SE epoch schedule) and of the DP-UCB baseline.

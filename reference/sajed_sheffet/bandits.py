@@ -1,18 +1,18 @@
-"""Stochastic K-armed bandits of Sajed & Sheffet, Sec. 4-5 (seed ``001_e325d761b5d52a74.txt``).
+"""Stochastic K-armed bandits of Sajed & Sheffet, Sec. 4-5.
 
 * :class:`BanditEnvironment` -- ``K`` arms with rewards in ``[0, 1]`` (Bernoulli, or Beta with the
   given means), driven by its own generator.
-* :class:`DPSuccessiveElimination` -- Algorithm 3, DP-SE (l. 195-218); ``epsilon = inf`` is the
+* :class:`DPSuccessiveElimination` -- Algorithm 3, DP-SE; ``epsilon = inf`` is the
   non-private Successive Elimination limit (:func:`successive_elimination`).
 * :func:`simulate_dpse_bernoulli` -- the same algorithm on Bernoulli arms with whole-epoch binomial
-  sums (exact in distribution, spec A3 "fast path"), for the paper's horizon ``T = 5·10⁷``.
-* :class:`GuessAndDoubleDPSE` -- DP-SE for an unknown horizon (proof of Thm 4.3, l. 259).
-* :class:`UCB1` -- the non-private UCB index of Sec. 2 (l. 39).
+  sums (exact in distribution, "fast path"), for the paper's horizon ``T = 5·10⁷``.
+* :class:`GuessAndDoubleDPSE` -- DP-SE for an unknown horizon (proof of Thm 4.3).
+* :class:`UCB1` -- the non-private UCB index of Sec. 2.
 * :class:`DPUCB` -- the DP-UCB baseline of Sec. 5 (Mishra & Thakurta 2015), reconstructed: one
   tree-based counter (:class:`reference.tree.TreeAggregator` with
   :class:`reference.noise.LaplaceNoise`) per arm.
 * :func:`run_policy`, :func:`pseudo_regret_trajectories` -- the interaction loop and pseudo-regret
-  ``Σ_t Δ_{a_t}`` (Sec. 2, l. 39).
+  ``Σ_t Δ_{a_t}`` (Sec. 2).
 
 Policies follow one protocol: :meth:`Policy.select_arm` returns the arm for the current round, and
 :meth:`Policy.update` receives that arm's reward.  Policies never see the environment's generator.
@@ -76,12 +76,12 @@ RewardLaw = Literal["bernoulli", "beta"]
 
 
 class BanditEnvironment:
-    """``K`` arms with i.i.d. rewards in ``[0, 1]`` and the given means (Sec. 1, l. 15; Sec. 5).
+    """``K`` arms with i.i.d. rewards in ``[0, 1]`` and the given means (Sec. 1; Sec. 5).
 
     Args:
         means: ``μ_1..μ_K`` in ``[0, 1]`` (shape ``(K,)``, ``K ≥ 1``).
         rng: the generator of all rewards (kept apart from any policy's generator).
-        reward: ``"bernoulli"`` (the paper's experiments, Sec. 5 l. 304) or ``"beta"``:
+        reward: ``"bernoulli"`` (the paper's experiments, Sec. 5) or ``"beta"``:
             ``Beta(κμ, κ(1 − μ))``, a bounded continuous law with mean ``μ`` (needs ``μ ∈ (0, 1)``).
         concentration: ``κ > 0`` of the Beta law (ignored for Bernoulli).
     """
@@ -120,7 +120,7 @@ class BanditEnvironment:
 
     @property
     def gaps(self) -> FloatArray:
-        """``Δ_a = μ_{a*} − μ_a`` (``Δ_{a*} = 0``), Sec. 2 l. 39."""
+        """``Δ_a = μ_{a*} − μ_a`` (``Δ_{a*} = 0``), Sec. 2."""
         return self.best_mean - self.means
 
     def _check_arm(self, arm: int) -> int:
@@ -141,7 +141,7 @@ class BanditEnvironment:
         return np.asarray(self._rng.beta(k * mu, k * (1.0 - mu), size=n), dtype=np.float64)
 
     def pseudo_regret(self, pulls: IntArray | Sequence[int]) -> float:
-        """``Σ_a Δ_a · pulls_a`` (Sec. 2, l. 39)."""
+        """``Σ_a Δ_a · pulls_a`` (Sec. 2)."""
         counts = np.asarray(pulls, dtype=np.int64)
         if counts.shape != (self.K,) or np.any(counts < 0):
             raise ValueError(f"pulls must be {self.K} non-negative integers, got {counts.tolist()}")
@@ -241,7 +241,7 @@ def pseudo_regret_trajectories(
 
 
 def dpse_eliminate(noisy_means: FloatArray, threshold: float) -> tuple[int, ...]:
-    """Positions ``j`` with ``μ̃_max − μ̃_j > threshold`` (Algorithm 3 lines 18-20, l. 214-216).
+    """Positions ``j`` with ``μ̃_max − μ̃_j > threshold`` (Algorithm 3 lines 18-20).
 
     The argmax itself is never removed (difference 0, threshold ``≥ 0``).
     """
@@ -276,7 +276,7 @@ class EpochRecord:
 
 
 class DPSuccessiveElimination:
-    """Algorithm 3, DP Successive Elimination (l. 195-216), as a :class:`Policy`.
+    """Algorithm 3, DP Successive Elimination, as a :class:`Policy`.
 
     ```
     1  S ← {1..K};  t ← 0; epoch ← 0
@@ -294,7 +294,7 @@ class DPSuccessiveElimination:
 
     Arms are 0-based here; ``S`` is kept in ascending order and pulled round-robin in that order, so
     the pull sequence within an epoch is data independent.  The number of rounds of epoch ``e`` is
-    ``r_e = ⌈R_e⌉``.  If the horizon ends mid-epoch nothing is released for that epoch (spec ERR-22).
+    ``r_e = ⌈R_e⌉``.  If the horizon ends mid-epoch nothing is released for that epoch.
 
     Random draws from ``rng``: one vector of ``|S|`` Laplace draws (in the order of ``S``) at the end of
     each epoch; nothing else.  ``epsilon = inf`` gives non-private Successive Elimination (``c_e = 0``,
@@ -303,10 +303,10 @@ class DPSuccessiveElimination:
     Args:
         K: number of arms ``≥ 2``.
         epsilon: ``ε ∈ (0, inf]``.
-        beta: confidence ``β ∈ (0, 1)`` (the experiments use ``β = 1/T``, l. 304).
+        beta: confidence ``β ∈ (0, 1)`` (the experiments use ``β = 1/T``, Sec. 5).
         rng: generator of the Laplace noise (required when ``ε < inf``).
         noise_on: ``"r"`` (line 17: ``Lap(1/(ε r_e))``) or ``"R_e"`` (proof of Thm 4.1:
-            ``Lap(1/(ε R_e))``), spec ERR-10.
+            ``Lap(1/(ε R_e))``).
     """
 
     def __init__(
@@ -399,7 +399,7 @@ class DPSuccessiveElimination:
 
 
 def successive_elimination(K: int, beta: float) -> DPSuccessiveElimination:
-    """Non-private Successive Elimination: Algorithm 3 in the limit ``ε → ∞`` (spec A3-ref).
+    """Non-private Successive Elimination: Algorithm 3 in the limit ``ε → ∞``.
 
     ``R_e = 32 log(8|S|e²/β)/Δ_e² + 1``, ``c_e = 0``, no noise; eliminate ``j`` iff
     ``μ̄_max − μ̄_j > 2h_e``.  Deterministic given the rewards.
@@ -440,7 +440,7 @@ def simulate_dpse_bernoulli(
 ) -> DPSERun:
     """Algorithm 3 on Bernoulli arms with one ``Binomial(r_e, μ_i)`` draw per arm and epoch.
 
-    Exact in distribution (spec A3, fast path): Algorithm 3 only uses the epoch sums
+    Exact in distribution (fast path): Algorithm 3 only uses the epoch sums
     ``Σ rewards = Binomial(r_e, μ_i)``, and the pull schedule is data independent inside an epoch.
     An epoch that would not end by ``T`` is truncated: the remaining ``T − t`` pulls go round-robin
     over ``S`` in order and nothing is released.  Random draws from ``rng`` per epoch: the ``|S|``
@@ -499,16 +499,16 @@ def simulate_dpse_bernoulli(
 
 
 # --------------------------------------------------------------------------------------------
-# Guess-and-double (proof of Thm 4.3, l. 259)
+# Guess-and-double (proof of Thm 4.3)
 # --------------------------------------------------------------------------------------------
 
 
 class GuessAndDoubleDPSE:
-    """DP-SE for an unknown horizon by guess-and-double (proof of Thm 4.3, l. 259; spec A7).
+    """DP-SE for an unknown horizon by guess-and-double (proof of Thm 4.3).
 
     The paper: "we use the standard guess-and-double technique when the horizon T is unknown. I.e.
     we start with a guess of T and on time T/2 we multiply the guess T ← 2T".  The sentence does
-    not say whether the algorithm restarts (spec ERR-18).  Reading used here (the standard doubling
+    not say whether the algorithm restarts.  Reading used here (the standard doubling
     trick): phase ``p = 0, 1, …`` lasts ``T_p = T₀ 2^p`` rounds and runs a *fresh*
     :class:`DPSuccessiveElimination` with ``β_p = 1/T_p``.  Each reward is used in one phase and
     within it in one epoch, so the whole run is ε-DP by parallel composition.  Phase ``p`` starts at
@@ -572,7 +572,7 @@ class GuessAndDoubleDPSE:
 
 
 class UCB1:
-    """UCB with the index of Sec. 2 (l. 39): ``B_{a,t} = μ̄_a + √(2 log(t)/t_a)``.
+    """UCB with the index of Sec. 2: ``B_{a,t} = μ̄_a + √(2 log(t)/t_a)``.
 
     Rounds ``t = 1..K`` pull each arm once (in index order); afterwards round ``t`` pulls
     ``argmax_a B_{a,t}`` (ties to the lowest index), ``t`` being the current round and ``t_a`` the
@@ -607,10 +607,10 @@ class UCB1:
 
 
 class DPUCB:
-    """DP-UCB baseline (Sec. 5, after Mishra & Thakurta 2015) -- a reconstruction (spec A6, ERR-20).
+    """DP-UCB baseline (Sec. 5, after Mishra & Thakurta 2015) -- a reconstruction.
 
     The paper describes it only as UCB with noisy estimates maintained by the tree-based mechanism,
-    one per arm, with node noise ``Lap(log₂(T)/ε)`` (Sec. 1, l. 17).  Here: arm ``a`` keeps a
+    one per arm, with node noise ``Lap(log₂(T)/ε)`` (Sec. 1).  Here: arm ``a`` keeps a
     :class:`~reference.tree.TreeAggregator` over its own rewards (horizon ``T`` leaves,
     ``m = tree_depth(T)`` levels, node noise :class:`~reference.noise.LaplaceNoise` of scale
     ``m/ε_tree``, drawn once per node).  Round ``t ≤ K`` pulls arm ``t``; afterwards round ``t`` pulls
@@ -626,16 +626,16 @@ class DPUCB:
       at most 1, so one tree's node vector is ``ε``-DP (Laplace, L1 sensitivity ``m``, scale
       ``m/ε``); the other trees do not contain that reward (parallel composition); every release and
       every arm choice is post-processing.  It is also what the paper's description of the mechanism
-      (nodes ``Lap(log₂(T)/ε)``, l. 17) amounts to.
+      (nodes ``Lap(log₂(T)/ε)``, Sec. 1) amounts to.
     * ``"split"``: ``ε_tree = ε/K``.  Also ε-DP but ``K`` times noisier than necessary.  The text does
       not say which calibration the experiments of Sec. 5 used; it only describes the ``ε`` per tree
-      version.  The reported gap ("we outperform DP-UCB by at least 5 times", l. 312) is larger than
+      version.  The reported gap ("we outperform DP-UCB by at least 5 times") is larger than
       the one our ``"per_tree"`` reconstruction gives in the spec's single run (≈ 3.9×), which is
       compatible with, but no proof of, an ``ε/K`` calibration.
 
     Args:
         K: number of arms.
-        T: horizon (known a priori, as in the experiments, l. 304).
+        T: horizon (known a priori, as in the experiments, Sec. 5).
         epsilon: ``ε > 0``.
         rng: generator of all node noise.
         calibration: ``"per_tree"`` or ``"split"``.

@@ -1,22 +1,20 @@
-"""Theorems, lemmas and corollaries of Sajed & Sheffet as functions (seed ``001_e325d761b5d52a74.txt``).
+"""Theorems, lemmas and corollaries of Sajed & Sheffet as functions.
 
 One function per stated result (and per quantity a proof relies on), named after what it computes:
 
-* Sec. 2: Laplace and Hoeffding tails (l. 49-51), Fact 2.1 (l. 57-59, proof App. A l. 452-470).
-* Sec. 3: privacy accounting of Thm 3.1 / Cor. 3.2 (l. 80-96, 117-123), failure probability of their
-  good event, Thm 3.3 (halting-time bound, l. 125-147) and the tighter halting time implied by its
-  proof's event, Thm 3.4 / Lemma 3.5 / Cor. 3.6 (private lower bounds, l. 149-179), the bounds cited
-  from Domingo et al., Mnih et al. and Dagum et al. (l. 21, 151, 409) and the §3.1 discussion
-  (l. 181-185).
-* Sec. 4: Thm 4.1 (privacy of DP-SE, l. 219-225), Lemma 4.2 (pull bound, l. 229-251), Thm 4.3
-  (instance-dependent regret, l. 253-265), Thm 4.4 (minimax regret, l. 273-294) and the lower
-  bounds the paper compares with (l. 17, 39, 267, 296).
-* Sec. 1 claims on the tree-based mechanism (l. 17).
+* Sec. 2: Laplace and Hoeffding tails, Fact 2.1 (proof App. A).
+* Sec. 3: privacy accounting of Thm 3.1 / Cor. 3.2, failure probability of their
+  good event, Thm 3.3 (halting-time bound, Sec. 3) and the tighter halting time implied by its
+  proof's event, Thm 3.4 / Lemma 3.5 / Cor. 3.6 (private lower bounds, Sec. 3.1), the bounds cited
+  from Domingo et al., Mnih et al. and Dagum et al. (Sec. 1, Sec. 3.1, Sec. 6) and the §3.1 discussion.
+* Sec. 4: Thm 4.1 (privacy of DP-SE), Lemma 4.2 (pull bound), Thm 4.3
+  (instance-dependent regret, Sec. 4), Thm 4.4 (minimax regret, Sec. 4) and the lower
+  bounds the paper compares with (Sec. 1, Sec. 2, Sec. 4).
+* Sec. 1 claims on the tree-based mechanism.
 
 Big-O / Omega results are returned as the expression inside the O(·) with constant 1 (named
 ``*_order``); results with explicit constants return the explicit number.  Errata resolutions are
-those of the spec (``/work/shared/specs/001_private_mab_stopping.md`` §4), each checked against the
-paper text; see ``proofs_notes/sajed_sheffet/``.
+checked against the paper text and recorded in ``proofs_notes/sajed_sheffet/``.
 """
 
 from __future__ import annotations
@@ -108,7 +106,7 @@ def _mu_checked(mu: float, range_R: float) -> float:
 
 
 def laplace_tail(tau: float, scale: float) -> float:
-    """``Pr[|X| > τ] = e^{−τ/λ}`` for ``X ~ Lap(λ)``, ``τ ≥ 0`` (Sec. 2, l. 49)."""
+    """``Pr[|X| > τ] = e^{−τ/λ}`` for ``X ~ Lap(λ)``, ``τ ≥ 0`` (Sec. 2)."""
     t = check_finite("tau", tau)
     if t < 0.0:
         raise ValueError(f"tau must be in [0, inf), got {tau!r}")
@@ -116,10 +114,9 @@ def laplace_tail(tau: float, scale: float) -> float:
 
 
 def hoeffding_tail(deviation: float, t: int, width: float) -> float:
-    """Hoeffding (Sec. 2, l. 51): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``, ``w`` the interval length.
+    """Hoeffding (Sec. 2): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``, ``w`` the interval length.
 
-    The paper calls the length ``R``; for the support ``[−R, R]`` of a stopping rule ``w = 2R``
-    (spec ERR-01).
+    The paper calls the length ``R``; for the support ``[−R, R]`` of a stopping rule ``w = 2R``.
     """
     a = check_positive("deviation", deviation)
     t = check_int_at_least("t", t, 1)
@@ -128,18 +125,18 @@ def hoeffding_tail(deviation: float, t: int, width: float) -> float:
 
 
 def fact21_function(x: float, a: float) -> float:
-    """``f(x) = log(a log x)/x`` of Fact 2.1 (l. 59), for ``x > 1`` and ``a > 0``."""
+    """``f(x) = log(a log x)/x`` of Fact 2.1, for ``x > 1`` and ``a > 0``."""
     xv = check_in_range("x", x, 1.0, math.inf)
     av = check_positive("a", a)
     return math.log(av * math.log(xv)) / xv
 
 
 def fact21_thresholds(a: float, b: float) -> tuple[float, float]:
-    """``(x₀, x₁) = (log(a log(1/b))/b, 2 log(a log(1/b))/b)`` of Fact 2.1 (l. 57-59).
+    """``(x₀, x₁) = (log(a log(1/b))/b, 2 log(a log(1/b))/b)`` of Fact 2.1.
 
     Fact 2.1: for ``a > 1`` and ``0 < b < 1/16``, ``f(x) > b`` for ``e < x < x₀`` and ``f(x) < b`` for
     ``x > x₁``.  The second claim holds; the first (and the claimed monotonicity of ``f`` on
-    ``(e, ∞)``) fails for ``a`` close to 1 (spec ERR-02), e.g. ``a = 1.01, b = 0.01``.  Its only use
+    ``(e, ∞)``) fails for ``a`` close to 1, e.g. ``a = 1.01, b = 0.01``.  Its only use
     (proof of Thm 3.3, ``log(4 log₂(t)/β) = log(a log t)``) has ``a = 4/(β ln 2) ≥ 72`` for
     ``β ≤ 0.08``, where it holds.
     """
@@ -159,7 +156,7 @@ def svt_privacy_loss(sensitivity: float, threshold_scale: float, query_scale: fl
 
     Standard AboveThreshold accounting (Dwork & Roth 2014, Thm 3.23): threshold noise ``Lap(b₁)``
     drawn once, fresh query noise ``Lap(b₂)``, queries of sensitivity ``Δ``.  The paper's recipe
-    ``b₁ = b₂ = 3Δ/ε`` (Sec. 2, l. 45) gives exactly ``ε``.
+    ``b₁ = b₂ = 3Δ/ε`` (Sec. 2) gives exactly ``ε``.
     """
     d = check_positive("sensitivity", sensitivity)
     return d / check_positive("threshold_scale", threshold_scale) + 2.0 * d / check_positive(
@@ -168,13 +165,13 @@ def svt_privacy_loss(sensitivity: float, threshold_scale: float, query_scale: fl
 
 
 def laplace_mechanism_privacy_loss(sensitivity: float, scale: float) -> float:
-    """Privacy loss ``Δ/b`` of the Laplace mechanism ``f + Lap(b)`` with ``GS(f) = Δ`` (Sec. 2, l. 45)."""
+    """Privacy loss ``Δ/b`` of the Laplace mechanism ``f + Lap(b)`` with ``GS(f) = Δ`` (Sec. 2)."""
     return check_positive("sensitivity", sensitivity) / check_positive("scale", scale)
 
 
 @dataclass(frozen=True)
 class PrivacyAccount:
-    """Privacy loss of Algorithm 1/2 by part (proof of Thm 3.1, l. 86)."""
+    """Privacy loss of Algorithm 1/2 by part (proof of Thm 3.1)."""
 
     svt: float
     release: float
@@ -186,7 +183,7 @@ class PrivacyAccount:
 
 
 def thm31_privacy_account(range_R: float, epsilon: float) -> PrivacyAccount:
-    """Theorem 3.1 (privacy part, l. 80-86): Algorithms 1 and 2 are ε-DP.
+    """Theorem 3.1 (privacy part, Sec. 3): Algorithms 1 and 2 are ε-DP.
 
     The halting decisions are an SVT on sum queries ``q_t`` of sensitivity ``2R`` with
     ``b₁ = σ₁ = 12R/ε`` and ``b₂ = σ₂ = 12R/ε``: loss ``2R/σ₁ + 4R/σ₂ = ε/2``.  The release
@@ -207,7 +204,7 @@ class FailureBudget:
 
     For Thm 3.1 / Cor. 3.2: (i) Hoeffding at every check, (ii) threshold noise ``|B|``, (iii) query
     noise ``|A|`` at every check, (iv) release noise ``|L|``.  ``paper_total`` is the paper's bound
-    (each part ``≤ β/4`` using ``Σ t⁻² ≤ 2``); ``total`` uses ``Σ t⁻² = π²/6`` (spec ERR-04).
+    (each part ``≤ β/4`` using ``Σ t⁻² ≤ 2``); ``total`` uses ``Σ t⁻² = π²/6``.
     """
 
     hoeffding: float
@@ -222,7 +219,7 @@ class FailureBudget:
 
 
 def thm31_failure_budget(beta: float) -> FailureBudget:
-    """Failure probability of the good event of Thm 3.1 (l. 88).
+    """Failure probability of the good event of Thm 3.1.
 
     Per check ``t``: Hoeffding ``Pr[|X̄_t − μ| > h_t] ≤ β/(8t²)`` and ``Pr[|A_t| > σ₂ log(8t²/β)] =
     β/(8t²)``; summed over ``t ≥ 1``: ``βπ²/48`` each.  ``Pr[|B| > σ₁ log(4/β)] = β/4`` and
@@ -234,7 +231,7 @@ def thm31_failure_budget(beta: float) -> FailureBudget:
 
 
 def cor32_failure_budget(beta: float) -> FailureBudget:
-    """Failure probability of the event ``E`` of Cor. 3.2 (l. 123): as Thm 3.1 with checks ``k ≥ 1``.
+    """Failure probability of the event ``E`` of Cor. 3.2: as Thm 3.1 with checks ``k ≥ 1``.
 
     Per check ``k`` (at ``t = 2^k``) the Hoeffding and query parts are ``β/(8k²)``, so the sums are the
     same as in :func:`thm31_failure_budget`.
@@ -256,13 +253,13 @@ def thm33_terms(
     *,
     inner_log: Literal["paper", "clamped"] = "paper",
 ) -> tuple[float, float, float]:
-    """``(t₀, t₁, t₂)`` of Theorem 3.3 (l. 127).
+    """``(t₀, t₁, t₂)`` of Theorem 3.3.
 
     ``t₀ = R² log((1/β) log(R/(α|μ|)))/(α²μ²)``, ``t₁ = R log((1/β) log(R/(α|μ|)))/(ε|μ|)``,
     ``t₂ = R log(1/β)/(εα|μ|)``.
 
     The inner argument ``(1/β) log(R/(α|μ|))`` can be ``≤ 1`` (e.g. ``α|μ|`` close to ``R``), making
-    ``t₀, t₁ ≤ 0`` (spec ERR-06).  ``inner_log="paper"`` raises in that case; ``"clamped"`` uses
+    ``t₀, t₁ ≤ 0``.  ``inner_log="paper"`` raises in that case; ``"clamped"`` uses
     ``log(max(e, ·))`` (the spec's reporting convention).
     """
     check_choice("inner_log", inner_log, ("paper", "clamped"))
@@ -298,7 +295,7 @@ def thm33_halting_bound(
     *,
     inner_log: Literal["paper", "clamped"] = "paper",
 ) -> float:
-    """Theorem 3.3 (l. 127): for ``β ≤ 0.08``, ``μ ≠ 0``, w.p. ``≥ 1 − β`` Algorithm 2 halts by
+    """Theorem 3.3: for ``β ≤ 0.08``, ``μ ≠ 0``, w.p. ``≥ 1 − β`` Algorithm 2 halts by
     ``t_U = 2000(t₀ + t₁ + t₂)``."""
     check_choice("inner_log", inner_log, ("paper", "clamped"))
     return 2000.0 * sum(thm33_terms(range_R, mu, alpha, beta, epsilon, inner_log=inner_log))
@@ -332,7 +329,7 @@ def good_event_halting_time(
 ) -> int:
     """First check time by which Algorithm 2 (or 1) certainly halts on the event of Cor. 3.2 (Thm 3.1).
 
-    The tighter bound inside the proof of Thm 3.3 (spec R-4 [DERIVED], ``τ_E``): the first check
+    The tighter bound inside the proof of Thm 3.3 (``τ_E``): the first check
     ``t`` (``2^k`` for Algorithm 2, every ``t`` for Algorithm 1) with
     ``|μ| − h_t ≥ h_t(1 + 1/α) + (c_t + σ₁ log(4/β) + σ₂ log(8k²/β))/t``.  Hence
     ``Pr[halting time > τ_E] ≤ β`` for any ``β ∈ (0, 1)`` and ``μ ≠ 0``.  For Algorithm 1 the right-hand
@@ -379,12 +376,12 @@ def good_event_halting_time(
 def thm34_sample_size(
     range_R: float, mu: float, alpha: float, beta: float, epsilon: float
 ) -> float:
-    """``n = R log(1/β)/(12 α |μ| ε)`` of the proof of Theorem 3.4 (l. 161).
+    """``n = R log(1/β)/(12 α |μ| ε)`` of the proof of Theorem 3.4.
 
-    Theorem 3.4 (l. 153): any ε-DP ``(α, β)``-stopping rule needs ``Ω(R log(1/β)/(εα|μ|))`` samples;
+    Theorem 3.4: any ε-DP ``(α, β)``-stopping rule needs ``Ω(R log(1/β)/(εα|μ|))`` samples;
     the proof shows that on the two-point law ``P`` (:func:`thm34_two_point_laws`) it reads strictly
     more than ``n`` samples with probability ``> 1/4`` (for ``α < 1``, ``β < 1/4``).  ``n`` is real;
-    a sample count ``> n`` means ``> ⌊n⌋`` (spec ERR-08).
+    a sample count ``> n`` means ``> ⌊n⌋``.
     """
     R = check_positive("range_R", range_R)
     m = abs(_mu_checked(mu, R))
@@ -395,7 +392,7 @@ def thm34_sample_size(
 
 
 def thm34_two_point_laws(range_R: float, mu: float, alpha: float) -> tuple[float, float, float]:
-    """``(Pr_P[R], sup Pr_Q[R], sup d_TV(P, Q))`` of the proof of Theorem 3.4 (l. 159).
+    """``(Pr_P[R], sup Pr_Q[R], sup d_TV(P, Q))`` of the proof of Theorem 3.4.
 
     ``P`` on ``{−R, R}`` with ``Pr_P[R] = 1/2 + μ/(2R)`` (mean ``μ > 0``); ``Q`` likewise with mean
     ``μ'`` infinitesimally below ``(1 − α)μ/(1 + α)``; ``d_TV = (μ − μ')/(2R)``, whose supremum is
@@ -411,10 +408,10 @@ def thm34_two_point_laws(range_R: float, mu: float, alpha: float) -> tuple[float
 
 
 def lemma35_group_privacy_factor(epsilon: float, n: float, tv_distance: float) -> float:
-    """``exp(6 ε n d_TV(D, D'))`` of Lemma 3.5 (Karwa & Vadhan 2018, Lemma 6.1, as quoted, l. 165).
+    """``exp(6 ε n d_TV(D, D'))`` of Lemma 3.5 (Karwa & Vadhan 2018, Lemma 6.1, as quoted).
 
     For ε-DP ``M`` and ``n`` i.i.d. samples from ``D`` resp. ``D'``: ``Pr[M(S) ∈ O] ≤ factor ·
-    Pr[M(S') ∈ O]``.  (Quoted, not re-derived here; spec ERR-27.)  Returns ``inf`` when the factor
+    Pr[M(S') ∈ O]``.  (Quoted, not re-derived here.)  Returns ``inf`` when the factor
     exceeds the float range (the bound is then vacuous).
     """
     eps = check_epsilon(epsilon)
@@ -431,7 +428,7 @@ def lemma35_group_privacy_factor(epsilon: float, n: float, tv_distance: float) -
 def thm34_exceedance_probability(
     beta: float, *, form: Literal["paper", "proof_chain"] = "paper"
 ) -> float:
-    """Lower bound on ``Pr_P[more than n samples]`` in Theorem 3.4's proof (l. 167-173).
+    """Lower bound on ``Pr_P[more than n samples]`` in Theorem 3.4's proof (Sec. 3.1).
 
     The chain gives ``Pr_P[E] ≤ β e^{6εn·αμ/R} = β/√β = √β`` (``E``: halts within ``n`` samples with a
     correct answer) and ``Pr_P[halts within n, wrong] ≤ β``, so ``Pr_P[> n samples] ≥ 1 − √β − β``
@@ -450,7 +447,7 @@ def thm34_exceedance_probability(
 def cor36_sample_complexity_lower_bound(
     range_R: float, mu: float, alpha: float, beta: float, epsilon: float
 ) -> float:
-    """Corollary 3.6 (l. 177): ``Ω(R² log(1/β)/(α²μ²) + R log(1/β)/(εα|μ|))`` (expression, constant 1).
+    """Corollary 3.6: ``Ω(R² log(1/β)/(α²μ²) + R log(1/β)/(εα|μ|))`` (expression, constant 1).
 
     Dagum et al.'s non-private bound (for the two-point law, variance ``Θ(R²)``) plus Theorem 3.4.
     """
@@ -466,7 +463,7 @@ def cor36_sample_complexity_lower_bound(
 def dagum_sample_complexity_lower_bound(
     range_R: float, variance: float, mu: float, alpha: float, beta: float
 ) -> float:
-    """Dagum et al. (2000), as cited (l. 151): ``Ω(max{σ², Rα|μ|} log(1/β)/(α²μ²))`` (constant 1)."""
+    """Dagum et al. (2000), as cited (Sec. 3.1): ``Ω(max{σ², Rα|μ|} log(1/β)/(α²μ²))`` (constant 1)."""
     R = check_positive("range_R", range_R)
     v = check_finite("variance", variance)
     if v < 0.0:
@@ -480,7 +477,7 @@ def dagum_sample_complexity_lower_bound(
 def domingo_nas_sample_complexity_order(
     range_R: float, mu: float, alpha: float, beta: float
 ) -> float:
-    """NAS (Domingo et al. 2002), as cited (l. 21): ``O(R²/(α²μ²) · log(R/(βα|μ|)))`` (constant 1)."""
+    """NAS (Domingo et al. 2002), as cited (Sec. 1): ``O(R²/(α²μ²) · log(R/(βα|μ|)))`` (constant 1)."""
     R = check_positive("range_R", range_R)
     m = abs(_mu_checked(mu, R))
     a = check_alpha(alpha)
@@ -489,9 +486,9 @@ def domingo_nas_sample_complexity_order(
 
 
 def mnih_nas_sample_complexity_order(range_R: float, mu: float, alpha: float, beta: float) -> float:
-    """Mnih et al. (2008), as cited (l. 21): ``O(R²/(α²μ²)(log(1/β) + log log(R/(α|μ|))))`` (constant 1).
+    """Mnih et al. (2008), as cited (Sec. 1): ``O(R²/(α²μ²)(log(1/β) + log log(R/(α|μ|))))`` (constant 1).
 
-    (Sec. 6, l. 409, prints the sum with a misplaced parenthesis, spec ERR-25.)  ``log log`` is
+    (Sec. 6, prints the sum with a misplaced parenthesis.)  ``log log`` is
     negative when ``R/(α|μ|) < e``; the expression is returned as is.
     """
     R = check_positive("range_R", range_R)
@@ -502,7 +499,7 @@ def mnih_nas_sample_complexity_order(range_R: float, mu: float, alpha: float, be
 
 
 def section31_assumption_holds(range_R: float, mu: float, alpha: float, beta: float) -> bool:
-    """``log(R/(α|μ|)) ≤ 1/β``: under it Thm 3.3 matches Cor. 3.6 up to constants (§3.1 Discussion, l. 185)."""
+    """``log(R/(α|μ|)) ≤ 1/β``: under it Thm 3.3 matches Cor. 3.6 up to constants (§3.1 Discussion)."""
     R = check_positive("range_R", range_R)
     m = abs(_mu_checked(mu, R))
     a = check_alpha(alpha)
@@ -518,7 +515,7 @@ def section31_assumption_holds(range_R: float, mu: float, alpha: float, beta: fl
 def thm41_privacy_loss(
     n_viable: int, epoch: int, beta: float, epsilon: float, *, noise_on: Literal["r", "R_e"] = "r"
 ) -> float:
-    """Theorem 4.1 (l. 219-225): privacy loss of one epoch of Algorithm 3 (and so of the algorithm).
+    """Theorem 4.1: privacy loss of one epoch of Algorithm 3 (and so of the algorithm).
 
     A reward enters one arm's mean in one epoch; that mean is over ``r_e = ⌈R_e⌉`` rewards in
     ``[0, 1]``, so its sensitivity is ``1/r_e`` (the proof writes ``≤ 1/R_e``).  The Laplace mechanism
@@ -533,10 +530,10 @@ def thm41_privacy_loss(
 
 
 def lemma42_elimination_epoch(gap: float) -> int:
-    """``e(a)``: the first epoch with ``Δ_a ≥ Δ_e = 2^{−e}``, i.e. ``⌈log₂(1/Δ_a)⌉`` (at least 1), l. 247.
+    """``e(a)``: the first epoch with ``Δ_a ≥ Δ_e = 2^{−e}``, i.e. ``⌈log₂(1/Δ_a)⌉`` (at least 1), Sec. 4.
 
     Lemma 4.2's proof: on its event, arm ``a`` is eliminated by the end of epoch ``e(a)`` (if still
-    viable).  ``e(a) ≤ log₂(2/Δ_a)`` (the paper writes ``<``, spec ERR-13).
+    viable).  ``e(a) ≤ log₂(2/Δ_a)`` (the paper writes ``<``).
     """
     g = check_in_range("gap", gap, 0.0, 1.0, high_open=False)
     e = 1
@@ -546,7 +543,7 @@ def lemma42_elimination_epoch(gap: float) -> int:
 
 
 def lemma42_failure_probability(beta: float) -> float:
-    """``Pr[not E] ≤ Σ_e β/(2e²) = βπ²/12`` for the event ``E = ∩_e E_e`` of Lemma 4.2 (l. 236).
+    """``Pr[not E] ≤ Σ_e β/(2e²) = βπ²/12`` for the event ``E = ∩_e E_e`` of Lemma 4.2.
 
     Per epoch and viable arm: Hoeffding ``Pr[|μ_a − μ̄_a| > h_e] ≤ β/(4|S|e²)`` and the Laplace tail
     ``Pr[|μ̃_a − μ̄_a| > c_e] ≤ β/(4|S|e²)``.  The paper writes ``E = ∪_e E_e`` (must be ``∩``, spec
@@ -559,12 +556,12 @@ def lemma42_failure_probability(beta: float) -> float:
 def lemma42_pull_bound(
     K: int, gap: float, beta: float, epsilon: float, *, T: int | None = None
 ) -> float:
-    """Lemma 4.2 (explicit form at the end of the proof, l. 251): on its event (prob. ``≥ 1 − β``)
+    """Lemma 4.2 (explicit form at the end of the proof, Sec. 4): on its event (prob. ``≥ 1 − β``)
     Algorithm 3 pulls a suboptimal arm with gap ``Δ_a`` at most
     ``log(K log(2/Δ_a)/β) · (1024/Δ_a² + 96/(εΔ_a))`` times (and at most ``T`` if ``T`` is given).
 
     ``epsilon = inf`` drops the privacy term (non-private SE).  The proof's step
-    ``R_e ≤ R_{e+1}/2`` can fail when ``|S|`` shrinks (spec ERR-14); the bound itself is checked
+    ``R_e ≤ R_{e+1}/2`` can fail when ``|S|`` shrinks; the bound itself is checked
     against :func:`lemma42_proof_pull_bound` (the schedule at ``|S| = K``) in the tests.
     """
     K = check_int_at_least("K", K, 2)
@@ -583,7 +580,7 @@ def lemma42_proof_pull_bound(K: int, gap: float, beta: float, epsilon: float) ->
 
     Every epoch ``e ≤ e(a)`` pulls each viable arm ``r_e = ⌈R_e⌉`` times, and ``R_e`` is increasing in
     ``|S|``; so with the schedule evaluated at ``|S| = K`` this is an upper bound whatever arms are
-    eliminated (the resolution of spec ERR-14, replacing the proof's ``2R_{e(a)}``).
+    eliminated (the resolution adopted here, replacing the proof's ``2R_{e(a)}``).
     """
     K = check_int_at_least("K", K, 2)
     e_a = lemma42_elimination_epoch(gap)
@@ -602,7 +599,7 @@ def _gaps_checked(gaps: FloatArray | Sequence[float]) -> FloatArray:
 
 
 def thm43_regret_bound(gaps: FloatArray | Sequence[float], T: int, epsilon: float) -> float:
-    """Theorem 4.3 with Lemma 4.2's explicit constants (spec R-11, ERR-15/16), ``β = 1/T``:
+    """Theorem 4.3 with Lemma 4.2's explicit constants (ERR-15/16), ``β = 1/T``:
 
     ``E[Reg_T] ≤ 1 + Σ_{a: Δ_a > 0} min{TΔ_a, log(K T log(2/Δ_a)) (1024/Δ_a + 96/ε)}``.
 
@@ -625,9 +622,9 @@ def thm43_regret_bound(gaps: FloatArray | Sequence[float], T: int, epsilon: floa
 def thm43_regret_bound_paper_form(
     gaps: FloatArray | Sequence[float], T: int, epsilon: float
 ) -> float:
-    """The last line of Theorem 4.3's proof (l. 263): ``Σ_{a ≠ a*} 3 log(T)/Δ_a + 3 log(T)(K − 1)/ε``.
+    """The last line of Theorem 4.3's proof (Sec. 4): ``Σ_{a ≠ a*} 3 log(T)/Δ_a + 3 log(T)(K − 1)/ε``.
 
-    The constants of Lemma 4.2 are dropped (spec ERR-15): this is the shape of the
+    The constants of Lemma 4.2 are dropped: this is the shape of the
     ``O(Σ log(T)/Δ_a + K log(T)/ε)`` statement, not a numeric upper bound.
     """
     g = _gaps_checked(gaps)
@@ -641,7 +638,7 @@ def thm43_regret_bound_paper_form(
 
 
 def thm44_per_arm_regret_bound(gap: float, T: int, epsilon: float, C: float = 1.0) -> float:
-    """``min{Δ_a T, 2C log(T)(1/Δ_a + 1/ε)}`` (proof of Theorem 4.4, l. 279): regret from one arm."""
+    """``min{Δ_a T, 2C log(T)(1/Δ_a + 1/ε)}`` (proof of Theorem 4.4): regret from one arm."""
     g = check_in_range("gap", gap, 0.0, 1.0, high_open=False)
     T = check_int_at_least("T", T, 2)
     eps = check_epsilon(epsilon)
@@ -650,10 +647,10 @@ def thm44_per_arm_regret_bound(gap: float, T: int, epsilon: float, C: float = 1.
 
 
 def thm44_critical_gap(T: int, K: int, epsilon: float, C: float = 1.0) -> float:
-    """``Δ*`` solving ``Δ* T/K = 2C log(T)(1/Δ* + 1/ε)`` (proof of Theorem 4.4, l. 281).
+    """``Δ*`` solving ``Δ* T/K = 2C log(T)(1/Δ* + 1/ε)`` (proof of Theorem 4.4).
 
     The paper calls the closed form "hairy"; it is the positive root of the quadratic
-    ``(T/K)Δ² − (2C log T/ε)Δ − 2C log T = 0`` (spec ERR-17):
+    ``(T/K)Δ² − (2C log T/ε)Δ − 2C log T = 0``:
     ``Δ* = (K/(2T)) [2C log T/ε + √(4C² log²T/ε² + 8C T log T/K)]``.
     """
     T = check_int_at_least("T", T, 2)
@@ -667,7 +664,7 @@ def thm44_critical_gap(T: int, K: int, epsilon: float, C: float = 1.0) -> float:
 
 
 def thm44_critical_gap_order(T: int, K: int, epsilon: float) -> float:
-    """``max{√(K log(T)/T), K log(T)/(εT)}``: ``Δ* = Θ(·)`` (l. 281)."""
+    """``max{√(K log(T)/T), K log(T)/(εT)}``: ``Δ* = Θ(·)`` (Sec. 4)."""
     T = check_int_at_least("T", T, 2)
     K = check_int_at_least("K", K, 2)
     eps = check_epsilon(epsilon)
@@ -676,12 +673,12 @@ def thm44_critical_gap_order(T: int, K: int, epsilon: float) -> float:
 
 
 def thm44_minimax_regret_bound(T: int, K: int, epsilon: float, C: float = 1.0) -> float:
-    """``2Δ*T``: the bound the proof of Theorem 4.4 derives for any gaps (l. 283-294)."""
+    """``2Δ*T``: the bound the proof of Theorem 4.4 derives for any gaps (Sec. 4)."""
     return 2.0 * thm44_critical_gap(T, K, epsilon, C) * T
 
 
 def thm44_minimax_regret_order(T: int, K: int, epsilon: float) -> float:
-    """Theorem 4.4 (l. 275): ``O(√(TK log T) + K log(T)/ε)`` (expression, constant 1)."""
+    """Theorem 4.4: ``O(√(TK log T) + K log(T)/ε)`` (expression, constant 1)."""
     T = check_int_at_least("T", T, 2)
     K = check_int_at_least("K", K, 2)
     eps = check_epsilon(epsilon)
@@ -689,28 +686,28 @@ def thm44_minimax_regret_order(T: int, K: int, epsilon: float) -> float:
 
 
 def lai_robbins_regret_order(gaps: FloatArray | Sequence[float], T: int) -> float:
-    """Lai & Robbins (1985), as cited (l. 39): ``Ω(Σ_{a ≠ a*} log(T)/Δ_a)`` for consistent algorithms."""
+    """Lai & Robbins (1985), as cited (Sec. 2): ``Ω(Σ_{a ≠ a*} log(T)/Δ_a)`` for consistent algorithms."""
     g = _gaps_checked(gaps)
     T = check_int_at_least("T", T, 2)
     return float(np.sum(math.log(T) / g[g > 0.0]))
 
 
 def private_regret_lower_bound_order(K: int, T: int, epsilon: float) -> float:
-    """Shariff & Sheffet (2018), as cited (l. 17, 267): ε-DP MAB needs ``Ω(K log(T)/ε)`` added regret."""
+    """Shariff & Sheffet (2018), as cited (Sec. 1, Sec. 4): ε-DP MAB needs ``Ω(K log(T)/ε)`` added regret."""
     K = check_int_at_least("K", K, 2)
     T = check_int_at_least("T", T, 2)
     return K * math.log(T) / check_epsilon(epsilon)
 
 
 def minimax_regret_lower_bound_order(K: int, T: int) -> float:
-    """Auer et al. (2002), as cited (l. 39, 296): minimax regret ``Ω(√(KT))``."""
+    """Auer et al. (2002), as cited (Sec. 2, Sec. 4): minimax regret ``Ω(√(KT))``."""
     K = check_int_at_least("K", K, 2)
     T = check_int_at_least("T", T, 1)
     return math.sqrt(K * T)
 
 
 def ucb_minimax_regret_order(K: int, T: int) -> float:
-    """UCB's minimax regret ``O(√(KT log T))`` (l. 39), attained with all gaps ``√(K log(T)/T)``."""
+    """UCB's minimax regret ``O(√(KT log T))`` (Sec. 2), attained with all gaps ``√(K log(T)/T)``."""
     K = check_int_at_least("K", K, 2)
     T = check_int_at_least("T", T, 2)
     return math.sqrt(K * T * math.log(T))
@@ -726,7 +723,7 @@ def tree_release_noise_variance(count: int, T: int, epsilon: float) -> float:
 
     The release at count ``s`` sums ``popcount(s)`` independent ``Lap(m/ε)`` node noises
     (``m = tree_depth(T)``, no padding), so the variance is ``popcount(s) · 2m²/ε²``; at most
-    ``2m³/ε²``.  Sec. 1 (l. 17): with ``log₂T`` nodes of ``Lap(log₂(T)/ε)`` the variance is
+    ``2m³/ε²``.  Sec. 1: with ``log₂T`` nodes of ``Lap(log₂(T)/ε)`` the variance is
     ``Θ(log³(T)/ε²)``.
     """
     s = check_int_at_least("count", count, 0)
@@ -739,7 +736,7 @@ def tree_release_noise_variance(count: int, T: int, epsilon: float) -> float:
 
 
 def dpucb_added_regret_order(K: int, T: int, epsilon: float) -> float:
-    """Added regret of DP-UCB per the paper's account of its analyses (l. 17): ``O(K log^{2.5}(T)/ε)``."""
+    """Added regret of DP-UCB per the paper's account of its analyses (Sec. 1): ``O(K log^{2.5}(T)/ε)``."""
     K = check_int_at_least("K", K, 2)
     T = check_int_at_least("T", T, 2)
     return float(K * math.log(T) ** 2.5 / check_epsilon(epsilon))

@@ -1,15 +1,15 @@
 """Constants of the algorithms of Sajed & Sheffet, "An Optimal Private Stochastic-MAB Algorithm Based
-on an Optimal Private Stopping Rule" (seed ``/work/shared/seeds/001_e325d761b5d52a74.txt``).
+on an Optimal Private Stopping Rule" (ICML 2019).
 
 One function per line of pseudocode that computes a number: the Hoeffding radius of the non-private
-NAS rule (Sec. 3, l. 63), the noise scales, radii ``h_t`` and threshold shifts ``c_t`` of Algorithm 1
-(l. 68-77) and Algorithm 2 (l. 101-112), the epoch schedule of Algorithm 3 (l. 195-218) and the
+NAS rule (Sec. 3), the noise scales, radii ``h_t`` and threshold shifts ``c_t`` of Algorithm 1
+and Algorithm 2, the epoch schedule of Algorithm 3 and the
 confidence width of the DP-UCB baseline (a reconstruction; the paper gives no constants for it).
 
-Conventions (paper l. 55): ``log`` is the natural logarithm; ``log2`` is written out.  ``Lap(b)`` has
+Conventions (paper Sec. 2): ``log`` is the natural logarithm; ``log2`` is written out.  ``Lap(b)`` has
 density ``exp(-|x|/b)/(2b)``.  ``R`` (``range_R``) is the half-width of the sample support
 ``[-R, R]`` of a stopping rule; ``R_e`` (``rounds_R_e``) is the real-valued round budget of epoch
-``e`` of Algorithm 3 (spec ERR-23: the paper uses the letter R for both).
+``e`` of Algorithm 3 (the paper uses the letter R for both).
 
 ``epsilon = math.inf`` is accepted where stated and gives the non-private limit (no noise, no
 privacy term); every other input is validated and a bad value raises :class:`ValueError`.
@@ -63,16 +63,16 @@ def _check_beta(beta: float) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# Hoeffding (Sec. 2, l. 51) and the non-private NAS rule (Sec. 3, l. 63)
+# Hoeffding (Sec. 2) and the non-private NAS rule (Sec. 3)
 # --------------------------------------------------------------------------------------------
 
 
 def hoeffding_radius(t: int, width: float, failure: float) -> float:
     """Radius ``a`` with ``2 exp(-2 a² t / w²) = failure``, i.e. ``a = w √(log(2/failure) / (2t))``.
 
-    Hoeffding's inequality as stated in Sec. 2 (l. 51) for i.i.d. variables in an interval of
+    Hoeffding's inequality as stated in Sec. 2 for i.i.d. variables in an interval of
     length ``w`` (the paper calls the length ``R``; for the stopping-rule support ``[-R, R]`` the
-    length is ``2R``, spec ERR-01): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``.
+    length is ``2R``): ``Pr[|X̄_t − μ| ≥ a] ≤ 2 exp(−2a²t/w²)``.
     """
     t = check_int_at_least("t", t, 1)
     w = check_positive("width", width)
@@ -83,9 +83,9 @@ def hoeffding_radius(t: int, width: float, failure: float) -> float:
 def nas_h(t: int, range_R: float, beta: float) -> float:
     """Confidence radius of the non-private NAS rule: ``h_t = R √((2/t) log(4t²/β))``.
 
-    Sec. 3 (l. 63): "``h_t`` … derived by the Hoeffding bound with confidence ``1 − β/2t²`` for
-    ``t`` i.i.d. random samples bounded in magnitude by ``R``".  The paper does not write the formula
-    (spec ERR-24); Hoeffding with interval length ``2R`` and failure ``β/(2t²)`` gives it:
+    Sec. 3: "``h_t`` … derived by the Hoeffding bound with confidence ``1 − β/2t²`` for
+    ``t`` i.i.d. random samples bounded in magnitude by ``R``".  The paper does not write the formula;
+    Hoeffding with interval length ``2R`` and failure ``β/(2t²)`` gives it:
     ``2R √(log(4t²/β)/(2t)) = R √((2/t) log(4t²/β))``.  The union bound over ``t`` costs
     ``Σ_t β/(2t²) = β π²/12 ≤ β``.
     """
@@ -96,7 +96,7 @@ def nas_h(t: int, range_R: float, beta: float) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# Algorithm 1 (DP-NAS, l. 67-79) and Algorithm 2 (DP exponential NAS, l. 100-115)
+# Algorithm 1 (DP-NAS) and Algorithm 2 (DP exponential NAS)
 # --------------------------------------------------------------------------------------------
 
 
@@ -114,9 +114,9 @@ class DPNASNoiseScales:
 
 
 def dp_nas_noise_scales(range_R: float, epsilon: float) -> DPNASNoiseScales:
-    """``(σ₁, σ₂, σ₃) = (12R/ε, 12R/ε, 4R/ε)`` (Algorithm 1/2 line 1, l. 68 and l. 101).
+    """``(σ₁, σ₂, σ₃) = (12R/ε, 12R/ε, 4R/ε)`` (Algorithm 1/2 line 1, Algorithm 2, line 1).
 
-    Origin (proof of Thm 3.1, l. 86): the SVT on sum queries of sensitivity ``2R`` with budget ε/2
+    Origin (proof of Thm 3.1): the SVT on sum queries of sensitivity ``2R`` with budget ε/2
     uses ``Lap(3 · (2/ε) · 2R) = Lap(12R/ε)`` for threshold and query noise; the Laplace mechanism on
     the sum with budget ε/2 uses ``Lap((2/ε) · 2R) = Lap(4R/ε)``, i.e. ``L/t`` on the mean.
     """
@@ -126,10 +126,10 @@ def dp_nas_noise_scales(range_R: float, epsilon: float) -> DPNASNoiseScales:
 
 
 def dp_nas_h(t: int, range_R: float, beta: float) -> float:
-    """``h_t = R √((2/t) log(16t²/β))`` (Algorithm 1 line 8, l. 75).
+    """``h_t = R √((2/t) log(16t²/β))`` (Algorithm 1 line 8).
 
     Hoeffding with length ``2R`` gives ``Pr[|X̄_t − μ| > h_t] ≤ β/(8t²)``; summed over ``t`` with the
-    paper's ``Σ t⁻² ≤ 2`` this is ``≤ β/4`` (proof of Thm 3.1, l. 88).
+    paper's ``Σ t⁻² ≤ 2`` this is ``≤ β/4`` (proof of Thm 3.1).
     """
     t = check_int_at_least("t", t, 1)
     R = check_positive("range_R", range_R)
@@ -138,10 +138,10 @@ def dp_nas_h(t: int, range_R: float, beta: float) -> float:
 
 
 def dp_nas_c(t: int, range_R: float, epsilon: float, alpha: float, beta: float) -> float:
-    """``c_t = σ₁ log(4/β) + σ₂ log(8t²/β) + (σ₃/α) log(4/β)`` (Algorithm 1 line 9, l. 76).
+    """``c_t = σ₁ log(4/β) + σ₂ log(8t²/β) + (σ₃/α) log(4/β)`` (Algorithm 1 line 9).
 
     A data-independent shift of the SVT threshold; on the good event of Thm 3.1
-    ``c_t ≥ |B| + |A_t| + |L|/α`` for every ``t`` (l. 88).
+    ``c_t ≥ |B| + |A_t| + |L|/α`` for every ``t`` (Sec. 3).
     """
     t = check_int_at_least("t", t, 1)
     a = check_alpha(alpha)
@@ -158,7 +158,7 @@ def dp_nas_threshold(t: int, range_R: float, epsilon: float, alpha: float, beta:
     """Noiseless halting threshold of Algorithm 1 on the mean: ``h_t (1 + 1/α) + c_t/t`` (line 10).
 
     Algorithm 1 halts at ``t`` iff ``|X̄_t| ≥ h_t(1 + 1/α) + (c_t + B + A_t)/t``; this is the right-hand
-    side with ``B = A_t = 0`` (spec §9 tabulates it).
+    side with ``B = A_t = 0`` (the golden table includes it).
     """
     a = check_alpha(alpha)
     return dp_nas_h(t, range_R, beta) * (1.0 + 1.0 / a) + dp_nas_c(
@@ -167,10 +167,10 @@ def dp_nas_threshold(t: int, range_R: float, epsilon: float, alpha: float, beta:
 
 
 def dp_exp_nas_h(t: int, k: int, range_R: float, beta: float) -> float:
-    """``h_t = R √((2/t) log(16k²/β))`` at the ``k``-th check ``t = 2^k`` (Algorithm 2 line 12, l. 112).
+    """``h_t = R √((2/t) log(16k²/β))`` at the ``k``-th check ``t = 2^k`` (Algorithm 2 line 12).
 
     The log uses the check index ``k`` (union bound over checks, ``Pr ≤ β/(8k²)`` per check); the
-    paper indexes the quantity by ``t`` although it depends on ``k`` (spec ERR-05).  ``t`` is a
+    paper indexes the quantity by ``t`` although it depends on ``k``.  ``t`` is a
     separate argument so that the formula can be evaluated off the schedule; Algorithm 2 only uses
     ``t = 2^k``.
     """
@@ -182,7 +182,7 @@ def dp_exp_nas_h(t: int, k: int, range_R: float, beta: float) -> float:
 
 
 def dp_exp_nas_c(k: int, range_R: float, epsilon: float, alpha: float, beta: float) -> float:
-    """``c = σ₁ log(4/β) + σ₂ log(8k²/β) + (σ₃/α) log(4/β)`` at check ``k`` (Algorithm 2 line 11, l. 111)."""
+    """``c = σ₁ log(4/β) + σ₂ log(8k²/β) + (σ₃/α) log(4/β)`` at check ``k`` (Algorithm 2 line 11)."""
     k = check_int_at_least("k", k, 1)
     a = check_alpha(alpha)
     b = _check_beta(beta)
@@ -207,18 +207,18 @@ def dp_exp_nas_threshold(
 
 
 # --------------------------------------------------------------------------------------------
-# Algorithm 3 (DP Successive Elimination, l. 195-218)
+# Algorithm 3 (DP Successive Elimination)
 # --------------------------------------------------------------------------------------------
 
 
 def dpse_epoch_gap(epoch: int) -> float:
-    """``Δ_e = 2^(−epoch)`` (Algorithm 3 line 7, l. 203): the gap epoch ``e`` is set to eliminate."""
+    """``Δ_e = 2^(−epoch)`` (Algorithm 3 line 7): the gap epoch ``e`` is set to eliminate."""
     e = check_int_at_least("epoch", epoch, 1)
     return 2.0 ** (-e)
 
 
 def dpse_rounds(n_viable: int, epoch: int, beta: float, epsilon: float) -> float:
-    """Real-valued round budget ``R_e`` (Algorithm 3 line 8, l. 204).
+    """Real-valued round budget ``R_e`` (Algorithm 3 line 8).
 
     ``R_e = max(32 log(8|S|e²/β)/Δ_e², 8 log(4|S|e²/β)/(ε Δ_e)) + 1`` with ``|S|`` the number of
     viable arms at the start of the epoch.  ``epsilon = inf`` drops the privacy term (non-private SE).
@@ -228,7 +228,7 @@ def dpse_rounds(n_viable: int, epoch: int, beta: float, epsilon: float) -> float
 
 @dataclass(frozen=True)
 class EpochParameters:
-    """Every number Algorithm 3 computes for one epoch (l. 200-216).
+    """Every number Algorithm 3 computes for one epoch.
 
     Attributes:
         epoch: ``e`` (1-based).
@@ -239,7 +239,7 @@ class EpochParameters:
         rounds_R_e: ``R_e = max(…) + 1`` (line 8), a real number.
         rounds: ``r_e = ⌈R_e⌉``, the number of rounds the ``while r < R_e`` loop of lines 9-14 runs;
             each round pulls every viable arm once.
-        h: ``h_e = √(log(8|S|e²/β)/(2R_e))`` (line 15; uses ``R_e``, not ``r_e``, spec ERR-11).
+        h: ``h_e = √(log(8|S|e²/β)/(2R_e))`` (line 15; uses ``R_e``, not ``r_e``).
         c: ``c_e = log(4|S|e²/β)/(R_e ε)`` (line 16; ``0`` when ``ε = inf``).
         threshold: ``2h_e + 2c_e``: arm ``j`` is removed iff ``μ̃_max − μ̃_j > threshold`` (line 20).
         noise_scale: Laplace scale added to each mean in line 17: ``1/(ε r_e)`` (``noise_on="r"``,
@@ -263,7 +263,7 @@ class EpochParameters:
 def dpse_epoch_parameters(
     n_viable: int, epoch: int, beta: float, epsilon: float, *, noise_on: str = "r"
 ) -> EpochParameters:
-    """The parameters of epoch ``epoch`` of Algorithm 3 with ``|S| = n_viable`` (lines 7-17, l. 203-213).
+    """The parameters of epoch ``epoch`` of Algorithm 3 with ``|S| = n_viable`` (lines 7-17).
 
     Args:
         n_viable: ``|S| ≥ 1`` (Algorithm 3 only runs an epoch with ``|S| ≥ 2``; ``1`` is allowed so
@@ -273,8 +273,8 @@ def dpse_epoch_parameters(
         epsilon: ``ε ∈ (0, inf]``; ``inf`` gives non-private Successive Elimination.
         noise_on: ``"r"`` (line 17 literally: ``Lap(1/(ε r))`` with the final round count
             ``r = r_e``; exact sensitivity of a mean of ``r_e`` rewards in ``[0, 1]`` is ``1/r_e``, so
-            this is exactly ε-DP) or ``"R_e"`` (the proof of Thm 4.1, l. 225: ``Lap(1/(ε R_e))``,
-            slightly more noise).  Spec ERR-10.
+            this is exactly ε-DP) or ``"R_e"`` (the proof of Thm 4.1: ``Lap(1/(ε R_e))``,
+            slightly more noise).
     """
     check_choice("noise_on", noise_on, ("r", "R_e"))
     S = check_int_at_least("n_viable", n_viable, 1)
@@ -311,12 +311,12 @@ def dpse_epoch_parameters(
 
 
 def dpse_elimination_threshold(n_viable: int, epoch: int, beta: float, epsilon: float) -> float:
-    """``2h_e + 2c_e`` (Algorithm 3 line 20, l. 216)."""
+    """``2h_e + 2c_e`` (Algorithm 3 line 20)."""
     return dpse_epoch_parameters(n_viable, epoch, beta, epsilon).threshold
 
 
 # --------------------------------------------------------------------------------------------
-# DP-UCB baseline (Sec. 1 l. 17 and Sec. 5; a reconstruction, spec A6)
+# DP-UCB baseline (Sec. 1 and Sec. 5; a reconstruction)
 # --------------------------------------------------------------------------------------------
 
 
@@ -326,7 +326,7 @@ def dpucb_tree_epsilon(epsilon: float, K: int, calibration: str) -> float:
     * ``"per_tree"``: ``ε`` per tree.  Sufficient for event-level ε-DP: a reward enters exactly one
       arm's tree (the pulled arm's), the trees hold disjoint data, so parallel composition gives ε
       for the whole transcript (arm choices are post-processing of the tree releases).  The paper's
-      own description of the mechanism (Sec. 1, l. 17: nodes ``Lap(log₂(T)/ε)``) is this choice.
+      own description of the mechanism (Sec. 1: nodes ``Lap(log₂(T)/ε)``) is this choice.
     * ``"split"``: ``ε/K`` per tree (sequential composition over ``K`` trees).  Also ε-DP, but
       ``K`` times more noise than needed.
     """
@@ -343,7 +343,7 @@ def dpucb_tree_epsilon(epsilon: float, K: int, calibration: str) -> float:
 def dpucb_confidence_width(K: int, T: int, epsilon_tree: float, beta_u: float) -> float:
     """Bound ``γ`` on the noise of every prefix release of every per-arm tree (w.p. ``≥ 1 − β_u``).
 
-    Reconstruction (spec A6, ERR-20; the paper gives no constants).  A release is a sum of at most
+    Reconstruction (the paper gives no constants).  A release is a sum of at most
     ``m = tree_depth(T)`` independent ``Lap(b)`` node noises, ``b = m/ε_tree``.  Chan, Shi & Song
     (2011), Cor. 2.9: for a sum ``Y`` of independent ``Lap(b_i)`` and ``δ ∈ (0, 1)``,
     ``Pr[|Y| > ν √(8 log(2/δ))] ≤ δ`` with ``ν = max(√(Σ b_i²), max_i b_i √(log(2/δ)))``.  With

@@ -1,8 +1,8 @@
 """DP-SE and DP-UCB for ``R`` replicates at once (optimized path of :mod:`reference.sajed_sheffet.bandits`).
 
-Sajed & Sheffet, Sec. 4-5 (seed ``001_e325d761b5d52a74.txt``): Algorithm 3 (DP-SE, l. 195-218) and
-the DP-UCB baseline of Sec. 5 (l. 300-312, reconstructed as :class:`~.bandits.DPUCB`), on the
-paper's Bernoulli instances C1-C4 (l. 306, :func:`section5_means`).
+Sajed & Sheffet, Sec. 4-5: Algorithm 3 (DP-SE) and
+the DP-UCB baseline of Sec. 5 (reconstructed as :class:`~.bandits.DPUCB`), on the
+paper's Bernoulli instances C1-C4 (Sec. 5, :func:`section5_means`).
 
 Both engines take one :class:`numpy.random.SeedSequence` per replicate and give replicate ``r`` the
 result the reference gives on ``seeds[r]`` -- whatever other replicates share the batch, so blocks
@@ -82,7 +82,7 @@ _REWARD_BLOCK = 4096
 
 
 def section5_means(instance: Instance, K: int) -> FloatArray:
-    """The arm means of the paper's instances (Sec. 5, l. 306; spec §7), best arm first.
+    """The arm means of the paper's instances (Sec. 5), best arm first.
 
     * C1: ``{0.75, 0.7, …, 0.7}`` (``K − 1`` copies of 0.7, all gaps 0.05);
     * C2: ``μ_i = 0.75 − 0.5 (i − 1)/(K − 1)`` (gaps decrease linearly from 0.75 to 0.25);
@@ -227,20 +227,20 @@ def dpse_bernoulli_batch(
     noise_on: Literal["r", "R_e"] = "r",
     checkpoints: Sequence[int] | IntArray | None = None,
 ) -> DPSEBatchResult:
-    """Algorithm 3 (l. 195-218) on Bernoulli arms for ``R = len(seeds)`` replicates in lock-step epochs.
+    """Algorithm 3 on Bernoulli arms for ``R = len(seeds)`` replicates in lock-step epochs.
 
     Replicate ``r`` is :func:`~.bandits.simulate_dpse_bernoulli` ``(means[r], T, epsilon[r], beta,
     default_rng(seeds[r]))`` (module docstring): per epoch ``e`` its ``|S|`` binomial epoch sums
     ``Binomial(r_e, μ_i)`` and then its ``|S|`` Laplace noises ``Lap(noise_scale_e)``; an epoch that
-    would overrun ``T`` is truncated (round-robin, no release, spec ERR-22).
+    would overrun ``T`` is truncated (round-robin, no release).
 
     Args:
         means: ``(K,)`` (all replicates) or ``(R, K)`` (one row per replicate), in ``[0, 1]``.
         T: horizon ``≥ 1``.
         epsilon: ``ε ∈ (0, inf]``, a scalar or one per replicate.
-        beta: ``β ∈ (0, 1)`` (the paper: ``1/T``, l. 306).
+        beta: ``β ∈ (0, 1)`` (the paper: ``1/T``, Sec. 5).
         seeds: one seed per replicate.
-        noise_on: ``"r"`` (line 17) or ``"R_e"`` (proof of Thm 4.1), spec ERR-10.
+        noise_on: ``"r"`` (line 17) or ``"R_e"`` (proof of Thm 4.1).
         checkpoints: rounds at which to report the cumulative regret (default: ``T`` only).
     """
     R = _seeds(seeds)
@@ -293,7 +293,7 @@ def dpse_bernoulli_batch(
             pulls[r, idx] += rest // idx.size
             pulls[r, idx[: rest % idx.size]] += 1
             t[r] = T
-        # Completed epochs: the epoch sums, the Laplace noises, the elimination rule (l. 213-216).
+        # Completed epochs: the epoch sums, the Laplace noises, the elimination rule (Algorithm 3, lines 17–20).
         mubar = np.zeros((R, K))
         noisy = np.full((R, K), -np.inf)
         for r in np.flatnonzero(complete):

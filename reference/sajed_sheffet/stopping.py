@@ -1,12 +1,12 @@
-"""Stopping rules of Sajed & Sheffet, Sec. 3 (seed ``001_e325d761b5d52a74.txt``, l. 61-115) and the
-two-arm test of Sec. 4 (l. 189).
+"""Stopping rules of Sajed & Sheffet, Sec. 3 and the
+two-arm test of Sec. 4.
 
 * :func:`nas` -- the non-private Nonmonotonic Adaptive Sampling rule (Domingo et al. 2002) as the
-  paper describes it (l. 63): halt at the first ``t`` with ``|X̄_t| ≥ h_t (1/α + 1)``, release ``X̄_t``.
-* :func:`dp_nas` -- Algorithm 1 (DP-NAS, l. 67-79): a check at every ``t``.
-* :func:`dp_exp_nas` -- Algorithm 2 (DP exponential NAS, l. 100-115): checks only at ``t = 2^k``,
+  paper describes it (Sec. 3): halt at the first ``t`` with ``|X̄_t| ≥ h_t (1/α + 1)``, release ``X̄_t``.
+* :func:`dp_nas` -- Algorithm 1 (DP-NAS): a check at every ``t``.
+* :func:`dp_exp_nas` -- Algorithm 2 (DP exponential NAS): checks only at ``t = 2^k``,
   ``k ≥ 1``.
-* :func:`two_arm_test` -- Sec. 4 (l. 189): Algorithm 2 on the reward differences of two arms with
+* :func:`two_arm_test` -- Sec. 4: Algorithm 2 on the reward differences of two arms with
   ``α = 1/2``; the sign of the released estimate names the better arm.
 
 Noise freshness (the point of Algorithms 1 and 2):
@@ -20,10 +20,10 @@ Noise freshness (the point of Algorithms 1 and 2):
 The mechanism's noise comes from the ``rng`` argument only; the samples come from a
 :class:`SampleStream`, which has its own generator (or is a plain callable), so audits can fix the
 data and re-draw only the noise.  The check is evaluated in the sum form of the proof of Thm 3.1
-(l. 86): halt iff ``q_t ≥ A + B`` with ``q_t = |X_{1:t}| − t h_t (1 + 1/α) − c_t``
+(Sec. 3): halt iff ``q_t ≥ A + B`` with ``q_t = |X_{1:t}| − t h_t (1 + 1/α) − c_t``
 (:func:`svt_query_value`), which is line 10 multiplied by ``t``.
 
-A stopping rule may never halt (e.g. ``μ = 0``, spec §1.1); every rule takes a data-independent cap
+A stopping rule may never halt (e.g. ``μ = 0``); every rule takes a data-independent cap
 (``t_max`` or ``k_max``) and then returns ``halted=False`` with no estimate (no ``L`` is drawn).
 The cap is public and data independent, so stopping there is post-processing of the SVT output.
 """
@@ -94,7 +94,7 @@ class SampleDistribution(Protocol):
 class TwoPointDistribution:
     """The two-point law on ``{−R, R}`` with mean ``μ``: ``Pr[R] = 1/2 + μ/(2R)``.
 
-    The distribution ``P`` of the proof of Thm 3.4 (l. 159); it has the largest variance
+    The distribution ``P`` of the proof of Thm 3.4; it has the largest variance
     (``R² − μ²``) of all laws on ``[−R, R]`` with mean ``μ``.
     """
 
@@ -279,7 +279,7 @@ class StoppingResult:
 
 
 def svt_query_value(prefix_sum: float, t: int, h: float, c: float, alpha: float) -> float:
-    """``q_t = |X_{1:t}| − t h_t (1/α + 1) − c_t`` (proof of Thm 3.1, l. 86).
+    """``q_t = |X_{1:t}| − t h_t (1/α + 1) − c_t`` (proof of Thm 3.1).
 
     The SVT halts at the first check with ``q_t ≥ A_t + B``.  ``q_t`` has sensitivity ``≤ 2R`` in the
     stream (one sample moves ``X_{1:t}`` by at most ``2R``); ``h, c`` are data independent.
@@ -304,7 +304,7 @@ def _trace(
 
 
 # --------------------------------------------------------------------------------------------
-# NAS (non-private) -- Sec. 3, l. 63
+# NAS (non-private) -- Sec. 3
 # --------------------------------------------------------------------------------------------
 
 
@@ -317,11 +317,11 @@ def nas(
     t_max: int,
     record: bool = False,
 ) -> StoppingResult:
-    """Non-private NAS (Sec. 3, l. 63): halt at the first ``t`` with ``|X̄_t| ≥ h_t(1/α + 1)``.
+    """Non-private NAS (Sec. 3): halt at the first ``t`` with ``|X̄_t| ≥ h_t(1/α + 1)``.
 
     ``h_t`` is :func:`~reference.sajed_sheffet.constants.nas_h`.  Releases ``X̄_t``.  With probability
     ``≥ 1 − β`` every ``|X̄_t − μ| ≤ h_t`` and then the release satisfies
-    ``|X̄_t − μ| ≤ h_t ≤ α(|X̄_t| − h_t) ≤ α|μ|`` (l. 63).  Deterministic given the stream.
+    ``|X̄_t − μ| ≤ h_t ≤ α(|X̄_t| − h_t) ≤ α|μ|`` (Sec. 3).  Deterministic given the stream.
     """
     R = check_positive("range_R", range_R)
     a = check_alpha(alpha)
@@ -366,7 +366,7 @@ def dp_nas(
     t_max: int,
     record: bool = False,
 ) -> StoppingResult:
-    """Algorithm 1, DP-NAS (l. 67-79): an ε-DP ``(α, β)``-stopping rule (Thm 3.1).
+    """Algorithm 1, DP-NAS: an ε-DP ``(α, β)``-stopping rule (Thm 3.1).
 
     ```
     1  σ₁ ← 12R/ε, σ₂ ← 12R/ε, σ₃ ← 4R/ε
@@ -443,7 +443,7 @@ def dp_exp_nas(
     k_max: int,
     record: bool = False,
 ) -> StoppingResult:
-    """Algorithm 2, DP exponential NAS (l. 100-115): an ε-DP ``(α, β)``-stopping rule (Cor. 3.2).
+    """Algorithm 2, DP exponential NAS: an ε-DP ``(α, β)``-stopping rule (Cor. 3.2).
 
     ```
     1  σ₁ ← 12R/ε, σ₂ ← 12R/ε, σ₃ ← 4R/ε
@@ -458,7 +458,7 @@ def dp_exp_nas(
     15 return X̄_t + L/t
     ```
 
-    The first check is at ``t = 2`` (``k = 1``); ``t = 1`` is never checked (spec ERR-05).  Random
+    The first check is at ``t = 2`` (``k = 1``); ``t = 1`` is never checked.  Random
     draws from ``rng``: ``B``, then one ``A`` per check, then ``L`` if halted.  ``k_max ≥ 1`` caps
     the number of checks (so at most ``2^k_max`` samples are read).
     """
@@ -504,7 +504,7 @@ def dp_exp_nas(
 
 
 # --------------------------------------------------------------------------------------------
-# Two-arm test (Sec. 4, l. 189)
+# Two-arm test (Sec. 4)
 # --------------------------------------------------------------------------------------------
 
 
@@ -533,11 +533,11 @@ def two_arm_test(
     alpha: float = 0.5,
     rule: Literal["exponential", "every_step"] = "exponential",
 ) -> TwoArmTestResult:
-    """Private test of which of two arms has the larger mean (Sec. 4, l. 189).
+    """Private test of which of two arms has the larger mean (Sec. 4).
 
     The paper: "in the special case where we have K = 2 arms, we can straight-forwardly use the
     private stopping-rule to assess the mean of the difference between the arms up to a constant α
-    (say α = 0.5)".  Reading (spec A4): feed ``X_t = r_{0,t} − r_{1,t} ∈ [−1, 1]`` (``R = 1``; rewards
+    (say α = 0.5)".  Reading: feed ``X_t = r_{0,t} − r_{1,t} ∈ [−1, 1]`` (``R = 1``; rewards
     in ``[0, 1]``) to Algorithm 2 (``rule="exponential"``, default) or Algorithm 1
     (``rule="every_step"``); at halting declare arm 0 better iff ``μ̂ > 0``.  On the event of
     Cor. 3.2, ``|μ̂ − μ| ≤ α|μ| < |μ|`` so ``sign(μ̂) = sign(μ₀ − μ₁)``: correct w.p. ``≥ 1 − β``

@@ -1,6 +1,6 @@
 """Constants and bounds of Shariff & Sheffet, "Differentially Private Contextual Linear Bandits".
 
-One function per equation or proposition of the paper (``../shared/seeds/003_751f400a85d7defd.txt``).
+One function per equation or proposition of the paper (NeurIPS 2018).
 Logarithms are natural except in the tree depth ``m`` (base 2).  All quantities are dimensionless
 unless stated; ``L_tilde`` (``L̃``) is the bound on the Euclidean norm of one row ``(x_t, y_t)``.
 
@@ -93,7 +93,7 @@ class RegularizerBounds:
 def wishart_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, float]:
     """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / (2m))`` for the Wishart tree.
 
-    Sec. 4 (line 165) and App. A.2: with these per-node parameters advanced composition over the
+    Sec. 4 and App. A.2: with these per-node parameters advanced composition over the
     ``m`` nodes containing a leaf (with ``δ' = δ/2``) gives ``(ε, δ)`` for the whole tree.
     """
     eps = check_epsilon(epsilon)
@@ -103,7 +103,7 @@ def wishart_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, f
 
 
 def gaussian_node_privacy(epsilon: float, delta: float, m: int) -> tuple[float, float]:
-    """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / 2)`` for the Gaussian tree (Sec. 4.2, line 203).
+    """Per-node ``(ε₀, δ₀) = (ε / √(8 m ln(2/δ)), δ / 2)`` for the Gaussian tree (Sec. 4.2).
 
     Note ``δ/2``, not ``δ/2m``: the paper composes Gaussian nodes with zero-concentrated DP
     (footnote 5); see proofs_notes R-GDELTA.
@@ -256,7 +256,7 @@ def wishart_shifted_bounds(
 
 
 def gaussian_noise_std(m: int, L_tilde: float, epsilon: float, delta: float) -> float:
-    """``σ_noise = √(16 m L̃⁴ ln(4/δ)² / ε²) = 4 √m L̃² ln(4/δ) / ε`` (Sec. 4.2, line 203).
+    """``σ_noise = √(16 m L̃⁴ ln(4/δ)² / ε²) = 4 √m L̃² ln(4/δ) / ε`` (Sec. 4.2).
 
     The per-entry standard deviation of ``Z'`` before symmetrisation ``Z = (Z' + Z'^T)/√2``.
     """
@@ -268,7 +268,7 @@ def gaussian_noise_std(m: int, L_tilde: float, epsilon: float, delta: float) -> 
 
 
 def gaussian_operator_norm_bound(sigma_noise: float, m: int, d: int, n: int, alpha: float) -> float:
-    """``Υ = σ_noise √(2m) (4√d + 2 ln(2n/α))`` (Sec. 4.2, line 205, first form).
+    """``Υ = σ_noise √(2m) (4√d + 2 ln(2n/α))`` (Sec. 4.2, first form).
 
     High-probability bound on the operator norm of the top-left ``d×d`` block of ``N_t``.
     """
@@ -283,7 +283,7 @@ def gaussian_operator_norm_bound(sigma_noise: float, m: int, d: int, n: int, alp
 def gaussian_operator_norm_bound_closed_form(
     m: int, L_tilde: float, epsilon: float, delta: float, d: int, n: int, alpha: float
 ) -> float:
-    """``Υ = √32 · m · L̃² ln(4/δ) (4√d + 2 ln(2n/α)) / ε`` (Sec. 4.2, line 205, second form).
+    """``Υ = √32 · m · L̃² ln(4/δ) (4√d + 2 ln(2n/α)) / ε`` (Sec. 4.2, second form).
 
     Identical to :func:`gaussian_operator_norm_bound` at ``σ_noise`` of :func:`gaussian_noise_std`.
     """
@@ -309,7 +309,7 @@ def gaussian_bounds(
 ) -> RegularizerBounds:
     """Proposition 11: ``ρ_min = Υ``, ``ρ_max = 3Υ``, ``γ = σ_noise √(m/Υ) (√d + √(2 ln(2n/α)))``.
 
-    The shift is ``+2Υ``.  The paper's simplified upper bound on ``γ`` (line 211) is not used: it
+    The shift is ``+2Υ``.  The paper's simplified upper bound on ``γ`` (Sec. 4.2) is not used: it
     does not hold for all parameters (proofs_notes R-GAMMA-G).
     """
     sigma_noise = gaussian_noise_std(m, L_tilde, epsilon, delta)
@@ -341,12 +341,12 @@ def reshifted_bounds(
 ) -> RegularizerBounds:
     """The bounds after moving the shift so that ``ρ_min`` becomes ``target_rho_min`` (App. D.3).
 
-    Spec §2.8 "generic shift" (from the authors' code, made rigorous): with
+    Generic shift (from the authors' code, made rigorous): with
     ``Δs = ρ*_min − ρ⁰_min`` the shift and ``ρ_max`` move by ``Δs``.  ``γ``:
 
     * Gaussian (base: Prop. 11): ``γ⁰ √(ρ⁰_min/ρ*_min)``, valid for any target because
       ``‖h‖_{H⁻¹} ≤ ‖h‖/√λ_min(H)`` and Prop. 11's ``γ⁰`` is ``σ√m(…)/√Υ``;
-    * Wishart (base: the *unshifted* Prop. 9 bounds): for ``Δs ≤ 0``, Claim 20 (l. 338) with
+    * Wishart (base: the *unshifted* Prop. 9 bounds): for ``Δs ≤ 0``, Claim 20 with
       ``c = −Δs`` gives ``γ⁰ √(ρ⁰_min/ρ*_min)``; for ``Δs > 0``, ``H + Δs I ⪰ (1 + Δs/ρ⁰_max) H``
       on ``H ⪯ ρ⁰_max I`` gives ``γ⁰ √(ρ⁰_max/(ρ⁰_max + Δs))`` (the authors use the first form in
       both cases; the two differ by the factor ``√(ρ⁰_max/ρ⁰_min) ≈ 1.01``).

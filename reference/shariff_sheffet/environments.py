@@ -6,7 +6,7 @@ of ``K`` unit-norm actions: one optimal action drawn uniformly from
 uniformly from ``{x : ‖x‖ = 1, ⟨x, θ*⟩ ∈ [−0.75, 0.75 − Δ]}`` (gap ``Δ = 0.1``, or ``Δ = 0`` for
 "no structured gap").  Rewards are ``±1`` with mean ``⟨x, θ*⟩`` (D.1 also uses ``mean + N(0, 1)``).
 
-Exact samplers (spec §5.1): with an orthogonal ``Q`` mapping ``e_1`` to ``θ*``, an action is
+Exact samplers: with an orthogonal ``Q`` mapping ``e_1`` to ``θ*``, an action is
 ``x = Q (h, √(1 − h²) w)`` with head ``h = ⟨x, θ*⟩`` and ``w`` uniform on the unit sphere of
 ``R^{d−1}``.  For ``x`` uniform on the sphere, ``(1 + h)/2 ~ Beta((d−1)/2, (d−1)/2)``, so a head
 drawn from that Beta law truncated to the band, combined with an independent uniform ``w``, is

@@ -4,7 +4,7 @@ Shariff & Sheffet Sec. 4: the history enters Algorithm 1 only through ``(V_t, ũ
 privatising the matrix ``M_t = Σ_{s<t} v_s v_sᵀ`` of rows ``v_s = (x_s, y_s) ∈ R^{d+1}`` with the
 tree mechanism makes the whole algorithm jointly DP (Claim 7).  The released prefix ``M_t + N_t``
 gives ``V_t`` as its top-left ``d×d`` block plus ``shift·I`` and ``ũ_t`` as the first ``d`` entries of
-its last column; hence ``H_t = N_t[:d, :d] + shift·I`` and ``h_t = N_t[:d, d]`` (Sec. 4, line 165).
+its last column; hence ``H_t = N_t[:d, :d] + shift·I`` and ``h_t = N_t[:d, d]`` (Sec. 4).
 
 Sources:
 
@@ -335,7 +335,7 @@ def make_regularizer(
             ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`): the smallest
             ``σ_noise`` (Gaussian, exact GDP) or ``k`` (Wishart, certified by the PLD accountant;
             the shifted variant falls back to shift 0 when Eq. (4)'s ``c`` would be negative).
-        target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3; spec §2.8):
+        target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3):
             the Gaussian variant re-shifts its own bounds, the Wishart variants the unshifted ones
             (:func:`~reference.shariff_sheffet.bounds.reshifted_bounds`).
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).

@@ -1,12 +1,11 @@
-"""Tight calibration of the Gaussian and Wishart trees: the paper's ``(ε, δ)`` with the least noise
-(issue 7).
+"""Tight calibration of the Gaussian and Wishart trees: the paper's ``(ε, δ)`` with the least noise.
 
 Gaussian tree
 -------------
 
-The paper calibrates each node of the Gaussian tree separately (Sec. 4.2, l. 203:
+The paper calibrates each node of the Gaussian tree separately (Sec. 4.2:
 ``σ_noise = 4√m L̃² ln(4/δ)/ε``) and composes the nodes with a loose bound.  The exact guarantee is
-much stronger (the D.2 tree is about ``(0.22, 10⁻⁵)``-DP at the paper's ``σ_noise``; spec §3.6).
+much stronger (the D.2 tree is about ``(0.22, 10⁻⁵)``-DP at the paper's ``σ_noise``).
 Exact accounting:
 
 1. **Node.** Replacing one round's row ``v`` by ``v'`` (t-neighbours, ``‖v‖, ‖v'‖ ≤ L̃``) changes a

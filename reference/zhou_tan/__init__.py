@@ -1,7 +1,6 @@
 """Zhou & Tan (AAAI 2021), "Local Differential Privacy for Bayesian Optimization".
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt``; spec:
-``/work/shared/specs/002_ldp_bayesian_optimization.md``; proof notes: ``proofs_notes/zhou_tan/``.
+Proof notes: ``proofs_notes/zhou_tan/``; citations use the paper's own numbering.
 
 * :mod:`~reference.zhou_tan.kernels` -- SE and Matérn kernels, ``γ_t`` rates and certified bounds.
 * :mod:`~reference.zhou_tan.mechanism` -- CTL(ϵ) (Curator 1), Lemma 1, the §4.5 unbounded-noise claim.

@@ -1,19 +1,20 @@
 """GP-UCB, (LDP-)TGP-UCB (Alg. 2), (LDP-)ATA-GP-UCB (Alg. 1) and (LDP-)MoMA-GP-UCB (Alg. 3).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.0–2.7.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 The LDP and non-private versions of each algorithm are the *same* learner: privacy lives in the
 :class:`~reference.zhou_tan.environment.Curator` (CTL(ϵ) or identity), and only the constants
 (``v``, ``c``) differ.  The factories ``make_*`` build the paper's theory schedules (Theorems 2, 3,
-4, Cor. 1) or the practical presets of spec §2.7; both are kept.
+4, Cor. 1) or the practical presets of [7]'s code; both are kept.
 
-Conventions (spec §2.0):
+Conventions:
 
 * finite domain, Gram matrix ``K`` (``n × n``); functions are length-``n`` vectors;
 * argmax ties are broken uniformly at random (C2) with a stream spawned from the ``rng`` argument;
   Nyström sampling uses a second spawned stream;
-* ``σ̃_0(x) = √k(x,x)`` (paper prints ``k(x,x)``, l. 147/305; C3/T-2);
-* ``β`` is a scalar (paper prints ``β_t(x)``, l. 149/308; C5/T-3); ``β_1`` as in C4.
+* ``σ̃_0(x) = √k(x,x)`` (paper prints ``k(x,x)``, Algorithm 1, line 2 and Algorithm 3, line 2; C3/T-2);
+* ``β`` is a scalar (paper prints ``β_t(x)``, Algorithm 1, line 4 and Algorithm 3, line 5; C5/T-3); ``β_1`` as in C4.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def _check_delta(delta: float) -> float:
 def ucb_argmax(
     mean: FloatArray, sd: FloatArray, beta: float, rng: np.random.Generator | SeedLike
 ) -> int:
-    """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random (spec C2)."""
+    """``argmax_x μ(x) + β σ(x)`` with ties broken uniformly at random."""
     rng = as_generator(rng)
     mean = check_nonempty("mean", check_array("mean", mean, ndim=1), what="arm")
     sd = check_array("sd", sd, shape=mean.shape)
@@ -165,7 +166,7 @@ class GPUCB:
 
 
 class TGPUCB(GPUCB):
-    """TGP-UCB: ``ŷ_t = ȳ_t 1{|ȳ_t| ≤ b_t}`` (each reward truncated once, Alg. 2 l. 8), exact GP.
+    """TGP-UCB: ``ŷ_t = ȳ_t 1{|ȳ_t| ≤ b_t}`` (each reward truncated once, Alg. 2, line 8), exact GP.
 
     ``trunc_level(t)`` returns ``b_t``; ``beta(t)`` returns ``β_t``.  With the Alg. 2 schedules
     (:func:`make_ldp_tgp_ucb`) this is LDP-TGP-UCB; with [7]'s (:func:`make_tgp_ucb_nonprivate`)
@@ -223,18 +224,17 @@ def make_ldp_tgp_ucb(
     beta_scale: float = 1.0,
     preset: Preset = "theory",
 ) -> TGPUCB:
-    """LDP-TGP-UCB; ``ȳ_t`` from CTL(ϵ) has second moment ``≤ K = B² + R² + 2𝓛²`` (l. 187).
+    """LDP-TGP-UCB; ``ȳ_t`` from CTL(ϵ) has second moment ``≤ K = B² + R² + 2𝓛²`` (Algorithm 2, line 2).
 
-    ``"theory"`` (default): Alg. 2's schedules (l. 187–193), ``γ_{t−1}`` replaced by the certified
-    ``γ̄_{t−1}``: ``b_t = B + R + 𝓛 ln t``; ``β_1 = B`` (spec T-5) and for ``t ≥ 2`` ``β_t`` of
-    l. 190.  ``"practical"``: the ``(b_t, β_t)`` of [7]'s TGP-UCB code (:func:`ref7_tgp_schedule`,
-    spec §2.4) with ``α = 1`` and ``v = K``, ``β/√λ``: ``b_t = √K t^{1/4}`` and
+    ``"theory"`` (default): Alg. 2's schedules, ``γ_{t−1}`` replaced by the certified
+    ``γ̄_{t−1}``: ``b_t = B + R + 𝓛 ln t``; ``β_1 = B`` and for ``t ≥ 2`` ``β_t`` of
+    Algorithm 2, line 5.  ``"practical"``: the ``(b_t, β_t)`` of [7]'s TGP-UCB code (:func:`ref7_tgp_schedule`) with ``α = 1`` and ``v = K``, ``β/√λ``: ``b_t = √K t^{1/4}`` and
     ``β_t = B + √(K/λ) t^{1/4} √(ln t)`` (so ``β_1 = B`` as in the theory).  Only ``b_t`` and
     ``β_t`` change; the exact GP, ``λ``, CTL(ϵ) and the once-per-reward truncation are the same,
-    and ``δ`` and ``γ̄`` are not used.  Why (spec §2.7, §7 item 1): the theory widths are unusable
+    and ``δ`` and ``γ̄`` are not used.  Why: the theory widths are unusable
     at experiment scale (``β_1000 ≈ 254`` at ϵ = 1 with ``γ = 5``, versus ``B = 1``; runs at
     ``T ≈ 10³`` explore almost uniformly), the paper reports no constants ("order-wise similar",
-    l. 336) and says its settings follow [7], so the practical presets are anchored on [7]'s code,
+    Sec. 5) and says its settings follow [7], so the practical presets are anchored on [7]'s code,
     as for LDP-ATA-GP-UCB's ``"practical"``.  ``CTL(ϵ)`` outputs have finite variance ``≤ K``,
     the ``α = 1`` case of [7]'s TGP-UCB.  ``beta_scale`` multiplies every ``β_t`` in both presets
     (``1`` = no extra scaling).
@@ -306,11 +306,11 @@ def make_tgp_ucb_nonprivate(
 
 
 class ATAGPUCB:
-    """Alg. 1 (l. 145–159): Nyström features each round, feature-adaptive truncation, UCB.
+    """Alg. 1: Nyström features each round, feature-adaptive truncation, UCB.
 
     ``trunc_level(t, m)`` returns ``b_t``; ``beta_next(t, m)`` returns ``β_{t+1}``; ``beta_1`` is
     the first width.  ``per_sample_threshold=False`` (default) truncates every past product with
-    the current ``b_t``; ``True`` uses each sample's own ``b_τ`` as printed at l. 155 (spec T-4).
+    the current ``b_t``; ``True`` uses each sample's own ``b_τ`` as printed in Algorithm 1, line 10.
     Cost ``O(t m_t + m_t³)`` per round (the whole history is re-truncated each round).
     """
 
@@ -389,9 +389,9 @@ def make_ata_gp_ucb(
 ) -> ATAGPUCB:
     """ATA-GP-UCB with moment bound ``v ≥ E[|r|^{1+α} | ℱ]`` of the rewards it receives.
 
-    ``"theory"``: ``q``, ``b_t``, ``β_{t+1}`` of Thm 2 (l. 165; general α from [7]).
-    ``"practical"``: ``q = ln T/ε²`` and the ``(b_t, β_t)`` of [7]'s code (spec §2.3), ``β/√λ``.
-    ``β_1 = B(1 + 1/√(1−ε))`` (spec C4).  ``beta_scale`` multiplies every ``β``.
+    ``"theory"``: ``q``, ``b_t``, ``β_{t+1}`` of Thm 2 (general α from [7]).
+    ``"practical"``: ``q = ln T/ε²`` and the ``(b_t, β_t)`` of [7]'s code, ``β/√λ``.
+    ``β_1 = B(1 + 1/√(1−ε))``.  ``beta_scale`` multiplies every ``β``.
     """
     rng = as_generator(rng)
     check_choice("preset", preset, _PRESETS)
@@ -448,10 +448,10 @@ def make_ldp_ata_gp_ucb(
 
 
 class MoMAGPUCB:
-    """Alg. 3 (l. 303–318): epochs of ``k`` plays of one point, Nyström per epoch, median of means.
+    """Alg. 3: epochs of ``k`` plays of one point, Nyström per epoch, median of means.
 
     ``beta_next(n, m)`` returns ``β_{n+1}``.  After ``N = ⌊T/k⌋`` epochs the ``T − Nk`` leftover
-    rounds (unspecified by the paper, spec T-7) play ``argmax μ̃_N + β_{N+1}σ̃_N`` without
+    rounds (unspecified by the paper) play ``argmax μ̃_N + β_{N+1}σ̃_N`` without
     updating.  ``next_query`` returns ``(arm, k)`` during epochs and ``(arm, T − Nk)`` afterwards.
     """
 
@@ -501,7 +501,7 @@ class MoMAGPUCB:
     def observe(self, arm: int, rewards: FloatArray) -> None:
         r = check_array("rewards", rewards, ndim=1)
         if len(self.arms) >= self.n_epochs:
-            self.leftover_played += int(r.size)  # leftover rounds: no update (spec T-7)
+            self.leftover_played += int(r.size)  # leftover rounds: no update
             return
         if r.size != self.k_rep:
             raise ValueError(f"an epoch needs exactly k_rep={self.k_rep} rewards, got {r.size}")
@@ -543,11 +543,11 @@ def make_moma_gp_ucb(
     k_rep_const: float = 24.0,
     median_kind: MedianKind = "numpy",
 ) -> MoMAGPUCB:
-    """MoMA-GP-UCB with noise moment bound ``c ≥ E[|η|^{1+α} | ℱ]`` (Thm 4, l. 262).
+    """MoMA-GP-UCB with noise moment bound ``c ≥ E[|η|^{1+α} | ℱ]`` (Thm 4).
 
     ``"theory"``: ``q = 6ρ ln(4T/δ)/ε²``, ``k = ⌈k_rep_const · ln(4eT/δ)⌉`` (paper: 24; 72 makes
     Lemma 11 correct), ``β_{n+1} = B(1+1/√(1−ε)) + 3γ/√λ``.  ``"practical"``: ``q = ln T/ε²``,
-    ``k = ⌈ln(4eT/δ)⌉`` (spec §2.7), same ``β``.  ``beta_scale`` multiplies every ``β``.
+    ``k = ⌈ln(4eT/δ)⌉``, same ``β``.  ``beta_scale`` multiplies every ``β``.
     """
     rng = as_generator(rng)
     check_choice("preset", preset, _PRESETS)
@@ -584,7 +584,7 @@ def make_ldp_moma_gp_ucb(
     beta_scale: float = 1.0,
     k_rep_const: float = 24.0,
 ) -> MoMAGPUCB:
-    """LDP-MoMA-GP-UCB (Cor. 1, l. 324): ``α = 1``, ``c = R² + 8(B+R)²/ϵ²``."""
+    """LDP-MoMA-GP-UCB (Cor. 1): ``α = 1``, ``c = R² + 8(B+R)²/ϵ²``."""
     rng = as_generator(rng)
     check_instance("params", params, LDPParams)
     c = ldp_noise_second_moment(params.B, params.R, params.eps)

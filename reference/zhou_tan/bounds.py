@@ -1,9 +1,10 @@
 """Theorems and lemmas of Zhou & Tan as functions: lower bounds, regret bounds, proof lemmas.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §3.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 ``O(·)``/``Ω(·)`` statements are returned as the expression *inside* the bracket, with no hidden
-constant (spec §3.10): use them for scaling checks (exponents), not as numeric guarantees.  The
+constant: use them for scaling checks (exponents), not as numeric guarantees.  The
 explicit, constant-carrying results (Lemma 7's explicit form, the regret certificate, Lemma 10's
 failure bound, Lemma 11's Hoeffding bounds, Eq. 12 and Lemma 4 of the lower-bound construction) are
 exact numbers.  ``eps`` = privacy ϵ, ``eps_nys`` = Nyström accuracy ε, ``ζ = e^ϵ − 1``.
@@ -93,16 +94,16 @@ def _gamma(gamma_T: float) -> float:
 
 
 def zeta_priv(eps: float) -> float:
-    """``ζ = e^ϵ − 1`` (Thm 1, l. 94).  Renamed ``zeta_priv`` (``ζ`` is reused in App. A.1)."""
+    """``ζ = e^ϵ − 1`` (Thm 1).  Renamed ``zeta_priv`` (``ζ`` is reused in App. A.1)."""
     return math.expm1(check_epsilon(eps, "eps"))
 
 
 # --------------------------------------------------------------------------------------------
-# Theorem 1 (lower bounds, l. 90–96) and the App. A construction
+# Theorem 1 (lower bounds) and the App. A construction
 
 
 def lower_bound_se(T: float, eps: float, v: float, B: float, d: int, alpha: float = 1.0) -> float:
-    """Bracket of Thm 1, SE kernel (l. 94): ``v^{1/(1+α)} T^{1/(1+α)} ζ^{−2α/(1+α)} (ln(B^{(1+α)/α}Tζ²/v^{1/α}))^{dα/(2+2α)}``.
+    """Bracket of Thm 1, SE kernel: ``v^{1/(1+α)} T^{1/(1+α)} ζ^{−2α/(1+α)} (ln(B^{(1+α)/α}Tζ²/v^{1/α}))^{dα/(2+2α)}``.
 
     Requires the logarithm's argument ``> 1``.
     """
@@ -126,10 +127,10 @@ def lower_bound_se(T: float, eps: float, v: float, B: float, d: int, alpha: floa
 def lower_bound_matern(
     T: float, eps: float, v: float, B: float, d: int, nu: float, alpha: float = 1.0
 ) -> float:
-    """Bracket of Thm 1, Matérn (l. 96, derived at l. 586).
+    """Bracket of Thm 1, Matérn (derived in App. A.4).
 
     ``v^{ν/D} T^{(ν+dα)/D} ζ̃ B^{dα/D}`` with ``D = ν(1+α) + dα`` and
-    ``ζ̃ = ζ^{−2α/(1+α) + 2dα²/((1+α)D)}``.  At ``α = 1`` the ζ exponent is ``−2ν/(2ν+d)`` (spec T-20).
+    ``ζ̃ = ζ^{−2α/(1+α) + 2dα²/((1+α)D)}``.  At ``α = 1`` the ζ exponent is ``−2ν/(2ν+d)``.
     """
     T_ = check_positive("T", T)
     z = zeta_priv(eps)
@@ -144,7 +145,7 @@ def lower_bound_matern(
 
 
 def eq18_lower_bound(T: float, M: float, eps: float, v: float, alpha: float = 1.0) -> float:
-    """Eq. (18) (l. 553): ``v^{1/(1+α)} T^{1/(1+α)} M^{α/(1+α)} (e^ϵ−1)^{−2α/(1+α)}``, if ``M ≤ 2C²(e^ϵ−1)²T``."""
+    """Eq. (18): ``v^{1/(1+α)} T^{1/(1+α)} M^{α/(1+α)} (e^ϵ−1)^{−2α/(1+α)}``, if ``M ≤ 2C²(e^ϵ−1)²T``."""
     a = _alpha(alpha)
     return float(
         check_positive("v", v) ** (1.0 / (1.0 + a))
@@ -157,7 +158,7 @@ def eq18_lower_bound(T: float, M: float, eps: float, v: float, alpha: float = 1.
 def lower_bound_delta_max(
     M: float, C: float, eps: float, T: float, v: float, alpha: float = 1.0
 ) -> float:
-    """Largest gap of l. 549: ``Δ ≤ ½ (min{½, M/(4C²(e^ϵ−1)²T)})^{α/(1+α)} v^{1/(1+α)}`` gives ``E[R_T] ≥ TΔ``."""
+    """Largest gap of App. A.4: ``Δ ≤ ½ (min{½, M/(4C²(e^ϵ−1)²T)})^{α/(1+α)} v^{1/(1+α)}`` gives ``E[R_T] ≥ TΔ``."""
     a = _alpha(alpha)
     z = zeta_priv(eps)
     ratio = check_positive("M", M) / (
@@ -171,7 +172,7 @@ def lower_bound_delta_max(
 def lower_bound_width_se(
     B: float, Delta: float, lengthscale: float, d: int, h0: float, zeta_bump: float
 ) -> float:
-    """App. A.1 (l. 426), SE: ``w = 2ζπl / √(ln(B(2πl²)^{d/4} h(0)/(2Δ)))``.
+    """App. A.1, SE: ``w = 2ζπl / √(ln(B(2πl²)^{d/4} h(0)/(2Δ)))``.
 
     ``h0 = h(0)`` and ``zeta_bump`` (``ζ``: ``h(x) < h(0)/2`` for ``‖x‖_∞ > ζ``) are absolute
     constants of the bump function ``H(z) = exp(−1/(1 − ‖z‖²))1{‖z‖ ≤ 1}`` that the paper does not
@@ -193,7 +194,7 @@ def lower_bound_width_se(
 def lower_bound_width_matern(
     B: float, Delta: float, nu: float, d: int, h0: float, zeta_bump: float, c_matern: float
 ) -> float:
-    """App. A.1 (l. 426), Matérn: ``w = 2ζ (2Δ (8π²)^{(ν+d/2)/2} / (B c^{−1/2} h(0)))^{1/ν}``.
+    """App. A.1, Matérn: ``w = 2ζ (2Δ (8π²)^{(ν+d/2)/2} / (B c^{−1/2} h(0)))^{1/ν}``.
 
     ``c_matern`` is the paper's unnamed absolute constant ``c``; ``h0``, ``zeta_bump`` as in
     :func:`lower_bound_width_se`.
@@ -216,10 +217,10 @@ def lower_bound_width_matern(
 def lower_bound_function_count(
     w: float, d: int, convention: Literal["paper", "grid"] = "paper"
 ) -> int:
-    """Number ``M`` of shifted bumps in ``[0,1]^d`` with step ``w`` (App. A.1, l. 420/428).
+    """Number ``M`` of shifted bumps in ``[0,1]^d`` with step ``w`` (App. A.1).
 
     ``"paper"``: ``⌊(1/w)^d⌋`` as printed; ``"grid"``: ``⌊1/w⌋^d``, the number of grid points with
-    step ``w`` per axis (spec T-22).  They differ when ``1/w`` is not an integer and ``d ≥ 2``.
+    step ``w`` per axis.  They differ when ``1/w`` is not an integer and ``d ≥ 2``.
     """
     check_choice("convention", convention, ("paper", "grid"))
     ww = check_in_range("w", w, 0.0, 1.0, low_open=True, high_open=False)
@@ -234,10 +235,10 @@ def lower_bound_function_count(
 def lower_bound_reward_law(
     f_value: float, Delta: float, v: float, alpha: float = 1.0
 ) -> tuple[float, float]:
-    """Eq. (12) (l. 440): ``y = sgn(f)(v/2Δ)^{1/α}`` w.p. ``(2Δ/v)^{1/α}|f|``, else ``0``.
+    """Eq. (12): ``y = sgn(f)(v/2Δ)^{1/α}`` w.p. ``(2Δ/v)^{1/α}|f|``, else ``0``.
 
     Returns ``(value, probability)``.  Then ``E[y] = f`` and ``E|y|^{1+α} = v|f|/(2Δ) ≤ v`` when
-    ``|f| ≤ 2Δ``; the probability is ``≤ 1`` when ``Δ ≤ ½v^{1/(1+α)}`` (l. 442).  Raises if the
+    ``|f| ≤ 2Δ``; the probability is ``≤ 1`` when ``Δ ≤ ½v^{1/(1+α)}`` (App. A.2).  Raises if the
     probability exceeds 1.
     """
     f = check_finite("f_value", f_value)
@@ -252,7 +253,7 @@ def lower_bound_reward_law(
 
 
 def lemma3_count_bound(T: int, E0_counts: FloatArray, D_m: FloatArray) -> FloatArray:
-    """Lemma 3 (l. 477): ``E_m[N_j] ≤ E_0[N_j] + T √(Σ_{j'} E_0[N_{j'}] D_m^{j'})`` for every region ``j``.
+    """Lemma 3: ``E_m[N_j] ≤ E_0[N_j] + T √(Σ_{j'} E_0[N_{j'}] D_m^{j'})`` for every region ``j``.
 
     ``E0_counts[j] = E_0[N_j]`` (expected visits to region ``j`` under ``f_0 ≡ 0``), ``D_m[j]`` the
     per-region KL bound ``D_m^j`` (Eq. 14).  Returns the right-hand side for every ``j``.
@@ -270,13 +271,13 @@ def lemma3_count_bound(T: int, E0_counts: FloatArray, D_m: FloatArray) -> FloatA
 
 
 def lemma4_delta_max(v: float, alpha: float = 1.0) -> float:
-    """Lemma 4's condition (l. 497): ``Δ ≤ ½ (½)^{α/(1+α)} v^{1/(1+α)}`` (then ``p ≤ ½`` in Eq. 12)."""
+    """Lemma 4's condition: ``Δ ≤ ½ (½)^{α/(1+α)} v^{1/(1+α)}`` (then ``p ≤ ½`` in Eq. 12)."""
     a = _alpha(alpha)
     return float(0.5 * 0.5 ** (a / (1.0 + a)) * check_positive("v", v) ** (1.0 / (1.0 + a)))
 
 
 def lemma4_kl_bound(eps: float, Delta: float, v: float, v_mj: float, alpha: float = 1.0) -> float:
-    """Lemma 4 (l. 499): ``D_m^j ≤ 8(e^ϵ−1)² 2^{(1+α)/α} (Δ/v)^{1/α} v_m^j``."""
+    """Lemma 4: ``D_m^j ≤ 8(e^ϵ−1)² 2^{(1+α)/α} (Δ/v)^{1/α} v_m^j``."""
     a = _alpha(alpha)
     z = zeta_priv(eps)
     vm = check_finite("v_mj", v_mj)
@@ -301,7 +302,7 @@ def nonprivate_two_point_kl(p: float) -> float:
 def nonprivate_two_point_kl_bound(
     Delta: float, v: float, f_abs: float, alpha: float = 1.0
 ) -> float:
-    """l. 509: ``D_kl(P̃_0(·|x) ‖ P̃_m(·|x)) ≤ 2 (2Δ/v)^{1/α} |f(x)|`` (valid when ``p ≤ ½``, Lemma 4)."""
+    """App. A.4: ``D_kl(P̃_0(·|x) ‖ P̃_m(·|x)) ≤ 2 (2Δ/v)^{1/α} |f(x)|`` (valid when ``p ≤ ½``, Lemma 4)."""
     a = _alpha(alpha)
     return float(
         2.0
@@ -311,7 +312,7 @@ def nonprivate_two_point_kl_bound(
 
 
 def duchi_symmetric_kl_bound(eps: float, tv: float) -> float:
-    """Duchi et al. [9] Thm 1 (l. 106): ``D(M₁‖M₂) + D(M₂‖M₁) ≤ 4(e^ϵ−1)² ‖P₁ − P₂‖²_TV``.
+    """Duchi et al. [9] Thm 1: ``D(M₁‖M₂) + D(M₂‖M₁) ≤ 4(e^ϵ−1)² ‖P₁ − P₂‖²_TV``.
 
     ``tv`` is the total-variation distance in the sup-over-events convention (``∈ [0, 1]``).
     """
@@ -321,11 +322,11 @@ def duchi_symmetric_kl_bound(eps: float, tv: float) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# The bump function h of App. A.1 (l. 424) and its constants h(0), ζ_bump
+# The bump function h of App. A.1 and its constants h(0), ζ_bump
 #
 # Fourier convention: ``F(ξ) = ∫ f(x) e^{−2πi⟨x,ξ⟩} dx``, ``f(x) = ∫ F(ξ) e^{+2πi⟨x,ξ⟩} dξ``
-# (ordinary frequency, unitary, no 2π factors in front).  The paper (l. 424) only says "inverse
-# Fourier transform"; its width formulas (l. 426, taken from [20] = Scarlett et al. 2017) fix the
+# (ordinary frequency, unitary, no 2π factors in front).  The paper (App. A.1) only says "inverse
+# Fourier transform"; its width formulas (App. A.1, taken from [20] = Scarlett et al. 2017) fix the
 # convention: the SE width ``2ζπl/√(ln(B(2πl²)^{d/4}h(0)/(2Δ)))`` comes from
 # ``‖g‖²_ℋ = ∫|G(ξ)|²/K(ξ)dξ`` with the SE spectral density ``K(ξ) = (2πl²)^{d/2}e^{−2π²l²‖ξ‖²}``,
 # and the Matérn ``(8π²)^{(ν+d/2)/2}`` from ``K(ξ) ∝ (2ν/l² + 4π²‖ξ‖²)^{−(ν+d/2)}``; both are the
@@ -334,7 +335,7 @@ def duchi_symmetric_kl_bound(eps: float, tv: float) -> float:
 
 
 def _bump_H_radial(rho: float) -> float:
-    """``H`` at ``‖z‖ = rho``: ``exp(−1/(1 − rho²))`` for ``rho < 1``, else ``0`` (l. 424)."""
+    """``H`` at ``‖z‖ = rho``: ``exp(−1/(1 − rho²))`` for ``rho < 1``, else ``0`` (App. A.1)."""
     u = 1.0 - rho * rho
     return math.exp(-1.0 / u) if u > 0.0 else 0.0
 
@@ -365,7 +366,7 @@ def _bump_h_scalar(r: float, d: int) -> float:
 
 
 def bump_fourier_h_radial(r: FloatArray | float, d: int) -> FloatArray:
-    """``h`` of App. A.1 (l. 424) as a function of the radius ``r = ‖x‖₂ ≥ 0`` (vectorised).
+    """``h`` of App. A.1 as a function of the radius ``r = ‖x‖₂ ≥ 0`` (vectorised).
 
     ``h`` is the inverse Fourier transform of the radial bump ``H(z) = exp(−1/(1 − ‖z‖²))1{‖z‖ ≤ 1}``
     on ``ℝ^d``, in the convention ``h(x) = ∫ H(ξ)e^{2πi⟨x,ξ⟩}dξ`` (why: see the comment above this
@@ -386,7 +387,7 @@ def bump_fourier_h_radial(r: FloatArray | float, d: int) -> FloatArray:
 
 
 def bump_fourier_h(x: FloatArray, d: int) -> FloatArray:
-    """``h(x)`` of App. A.1 (l. 424) at points ``x`` of shape ``(..., d)``; returns shape ``(...)``.
+    """``h(x)`` of App. A.1 at points ``x`` of shape ``(..., d)``; returns shape ``(...)``.
 
     ``h`` is radial, so ``h(x) = bump_fourier_h_radial(‖x‖₂, d)`` (same Fourier convention).
     """
@@ -422,9 +423,9 @@ def _bump_h0_cached(d: int) -> float:
 
 
 def bump_h0(d: int) -> float:
-    """``h(0) = ∫_{ℝ^d} H(z)dz = |S^{d−1}| ∫₀¹ e^{−1/(1−ρ²)} ρ^{d−1} dρ`` (App. A.1, l. 424-426).
+    """``h(0) = ∫_{ℝ^d} H(z)dz = |S^{d−1}| ∫₀¹ e^{−1/(1−ρ²)} ρ^{d−1} dρ`` (App. A.1).
 
-    The maximum of ``h`` (``H ≥ 0``); enters the widths of l. 426 and ``g`` of l. 424.
+    The maximum of ``h`` (``H ≥ 0``); enters the widths of App. A.1 and ``g`` of App. A.1.
     """
     return _bump_h0_cached(check_int_at_least("d", d, 1))
 
@@ -499,7 +500,7 @@ def _bump_zeta_cached(d: int, grid_step: float) -> BumpZetaCertificate:
 
 
 def bump_zeta_certificate(d: int, grid_step: float = 1e-3) -> BumpZetaCertificate:
-    """Compute ``ζ_bump`` (App. A.1, l. 424) with the evidence that it is the last crossing.
+    """Compute ``ζ_bump`` (App. A.1) with the evidence that it is the last crossing.
 
     Steps: (1) for ``r > R = √(2‖ΔH‖₁/(4π²h(0)))``, ``|h(r)| ≤ ‖ΔH‖₁/(4π²r²) < h(0)/2``, since
     ``(2π‖x‖)²h(x) = −∫ΔH(ξ)e^{2πi⟨x,ξ⟩}dξ``; (2) on the grid ``r_k = k·s`` of ``[0, R]``, take the
@@ -515,20 +516,20 @@ def bump_zeta_certificate(d: int, grid_step: float = 1e-3) -> BumpZetaCertificat
 
 
 def bump_zeta(d: int) -> float:
-    """``ζ_bump`` of App. A.1 (l. 424): the smallest ``ζ`` with ``h(x) < h(0)/2`` whenever ``‖x‖_∞ > ζ``.
+    """``ζ_bump`` of App. A.1: the smallest ``ζ`` with ``h(x) < h(0)/2`` whenever ``‖x‖_∞ > ζ``.
 
     Computed as the Euclidean radius ``r* = sup{r : h(r) ≥ h(0)/2}`` (the last crossing, see
     :func:`bump_zeta_certificate`).  Why this is the paper's ``ζ``: if ``‖x‖_∞ > r*`` then
     ``‖x‖₂ ≥ ‖x‖_∞ > r*``, so ``h(x) < h(0)/2``; and it cannot be smaller, because the axis points
     ``x = r·e₁`` have ``‖x‖_∞ = ‖x‖₂ = r``, so ``{‖x‖_∞ > ζ}`` contains every radius ``r > ζ``.
     (The ``√d`` between the norms matters only for points with ``‖x‖_∞ ≤ ζ``, where nothing is
-    required.)  At ``r*`` itself ``h = h(0)/2``, so the strict inequality of l. 424 holds beyond it.
+    required.)  At ``r*`` itself ``h = h(0)/2``, so the strict inequality of App. A.1 holds beyond it.
     """
     return bump_zeta_certificate(d).zeta
 
 
 def lower_bound_bump_g(x: FloatArray, Delta: float, w: float, d: int) -> FloatArray:
-    """``g(x) = (2Δ/h(0)) h(2xζ/w)`` (App. A.1, l. 424) at points ``x`` of shape ``(..., d)``.
+    """``g(x) = (2Δ/h(0)) h(2xζ/w)`` (App. A.1) at points ``x`` of shape ``(..., d)``.
 
     ``g(0) = 2Δ``, ``|g| ≤ 2Δ``, and ``g(x) < Δ`` when ``‖x‖_∞ > w/2`` (``ζ`` = :func:`bump_zeta`).
     """
@@ -551,7 +552,7 @@ def lower_bound_width_matern_numeric(
 ) -> float:
     """:func:`lower_bound_width_matern` with ``h0 = bump_h0(d)``, ``zeta_bump = bump_zeta(d)``.
 
-    ``c_matern`` (the paper's unnamed constant ``c``, l. 426) stays an input.
+    ``c_matern`` (the paper's unnamed constant ``c``, App. A.1) stays an input.
     """
     d_ = check_int_at_least("d", d, 1)
     return lower_bound_width_matern(B, Delta, nu, d_, bump_h0(d_), bump_zeta(d_), c_matern)
@@ -564,7 +565,7 @@ def lower_bound_width_matern_numeric(
 def thm2_regret_expr(
     T: float, gamma_T: float, B: float, R: float, eps: float, eps_nys: float, delta: float
 ) -> float:
-    """Thm 2 (l. 167): ``ρ̂B√(Tγ_T) + (ρ/ε²) γ_T √T √(v ln(T/δ) ln(γ_T T ln(T/δ)/δ))``, ``ρ̂ = ρ(1 + 1/√(1−ε))``."""
+    """Thm 2: ``ρ̂B√(Tγ_T) + (ρ/ε²) γ_T √T √(v ln(T/δ) ln(γ_T T ln(T/δ)/δ))``, ``ρ̂ = ρ(1 + 1/√(1−ε))``."""
     T_ = check_positive("T", T)
     g = _gamma(gamma_T)
     d = _failure(delta)
@@ -580,9 +581,9 @@ def thm2_regret_expr(
 def thm3_regret_expr(
     T: float, gamma_T: float, B: float, R: float, eps: float, delta: float
 ) -> float:
-    """Thm 3 (l. 204): ``ϑ√(ln T · γ_T T) + ϑ√T ln T √(γ_T(γ_T + ln(1/δ)))``, ``ϑ = (B+R)/ϵ``.
+    """Thm 3: ``ϑ√(ln T · γ_T T) + ϑ√T ln T √(γ_T(γ_T + ln(1/δ)))``, ``ϑ = (B+R)/ϵ``.
 
-    Drops ϵ-independent terms (meaningful for ``ϵ ≲ 1``; spec T-21).  ``T > 1``.
+    Drops ϵ-independent terms (meaningful for ``ϵ ≲ 1``).  ``T > 1``.
     """
     T_ = check_positive("T", T)
     if T_ <= 1:
@@ -599,11 +600,11 @@ def thm3_regret_expr(
 def thm3_confidence_terms(
     t: int, B: float, R: float, lap_scale: float, K2: float, gamma_t: float, delta: float
 ) -> tuple[float, float]:
-    """The two terms of Eq. (5) bounded in Thm 3's proof (l. 230, 238): ``(𝒯₁, 𝒯₂)`` bounds.
+    """The two terms of Eq. (5) bounded in Thm 3's proof (Sec. 4.3): ``(𝒯₁, 𝒯₂)`` bounds.
 
     ``𝒯₁ ≤ 2b_t √(2(γ_t + ln(1/δ)))`` (self-normalised, ``|ξ| ≤ 2b_t``) and
     ``𝒯₂ ≤ √(K(ln t + 1))`` (from ``E[η̂_τ|ℱ]² ≤ K/τ`` and ``Σ_{τ≤t} 1/τ ≤ ln t + 1``).
-    ``β_{t+1} = B + (𝒯₁ + 𝒯₂)/√λ`` (l. 242).
+    ``β_{t+1} = B + (𝒯₁ + 𝒯₂)/√λ`` (Sec. 4.3).
     """
     t_ = check_int_at_least("t", t, 1)
     b = (
@@ -620,7 +621,7 @@ def thm3_confidence_terms(
 def thm4_regret_expr(
     T: float, gamma_T: float, B: float, c: float, eps_nys: float, delta: float, alpha: float = 1.0
 ) -> float:
-    """Thm 4 (l. 264): ``B̂√(γ_T T ln(T/δ)) + Z ln(T/δ) c^{1/(1+α)} T^{1/(1+α)} γ_T^{(3+α)/(2(1+α))}``.
+    """Thm 4: ``B̂√(γ_T T ln(T/δ)) + Z ln(T/δ) c^{1/(1+α)} T^{1/(1+α)} γ_T^{(3+α)/(2(1+α))}``.
 
     ``B̂ = ρB(1 + 1/√(1−ε))``, ``Z = (ρ^{3+α}/ε²)^{1/(1+α)}``.
     """
@@ -645,7 +646,7 @@ def thm4_regret_expr(
 def cor1_regret_expr(
     T: float, gamma_T: float, B: float, R: float, eps: float, eps_nys: float, delta: float
 ) -> float:
-    """Cor. 1 (l. 326): ``B̂√(γ_T T ln(T/δ)) + Z ln(T/δ) ((B+R)/ϵ) γ_T √T`` with ``α = 1``: ``Z = ρ²/ε``."""
+    """Cor. 1: ``B̂√(γ_T T ln(T/δ)) + Z ln(T/δ) ((B+R)/ϵ) γ_T √T`` with ``α = 1``: ``Z = ρ²/ε``."""
     T_ = check_positive("T", T)
     g = _gamma(gamma_T)
     d = _failure(delta)
@@ -673,7 +674,7 @@ def regret_upper_bound_with_rate(
     alpha: float = 1.0,
     nu: float | None = None,
 ) -> float:
-    """The bracket of Thm 2/3/4/Cor. 1 with ``γ_T`` replaced by the kernel's rate (l. 84, no constants)."""
+    """The bracket of Thm 2/3/4/Cor. 1 with ``γ_T`` replaced by the kernel's rate (Sec. 2, no constants)."""
     check_choice("algorithm", algorithm, ("ldp_ata", "ldp_tgp", "moma", "ldp_moma"))
     check_choice("kernel", kernel, get_args(KernelName))
     g = gamma_rate(T, kernel, d, nu)
@@ -695,12 +696,12 @@ def regret_upper_bound_with_rate(
 
 
 def lemma6_residuals(A: FloatArray, lam: float) -> tuple[float, float, float]:
-    """Max-abs residuals of Lemma 6 (l. 618–624) for a finite ``t × p`` matrix ``A``.
+    """Max-abs residuals of Lemma 6 for a finite ``t × p`` matrix ``A``.
 
     Returns ``(Eq. 19, Eq. 20 corrected, Eq. 20 as printed)``:
     (19) ``(AᵀA + λI)⁻¹Aᵀ = Aᵀ(AAᵀ + λI)⁻¹``;
     (20) ``I − Aᵀ(AAᵀ + λI)⁻¹A = λ(AᵀA + λI)⁻¹``.  The printed Eq. (20) lacks the inverse
-    (``I − Aᵀ(AAᵀ + λI)A``, spec T-14); its residual is not 0 in general.
+    (``I − Aᵀ(AAᵀ + λI)A``); its residual is not 0 in general.
     """
     Ad = check_array("A", A, ndim=2)
     lam_ = check_positive("lam", lam)
@@ -714,7 +715,7 @@ def lemma6_residuals(A: FloatArray, lam: float) -> tuple[float, float, float]:
 
 
 def lemma7_sum_sigma_sq_bound(gamma_T: float, lam: float) -> float:
-    """``Σ_t σ²_{t−1}(x_t) ≤ 2γ_T/ln(1 + 1/λ)`` when ``k(x,x) ≤ 1`` [explicit form of Lemma 7, spec §3.8].
+    """``Σ_t σ²_{t−1}(x_t) ≤ 2γ_T/ln(1 + 1/λ)`` when ``k(x,x) ≤ 1`` [explicit form of Lemma 7, derived].
 
     Because ``u ≤ (1/λ)/ln(1+1/λ) · ln(1+u)`` for ``u = σ²/λ ∈ [0, 1/λ]`` (concavity) and
     ``½Σ ln(1 + σ²_{t−1}(x_t)/λ) = ½ ln det(I + K_T/λ) ≤ γ_T``.
@@ -725,13 +726,13 @@ def lemma7_sum_sigma_sq_bound(gamma_T: float, lam: float) -> float:
 
 
 def lemma7_sum_sigma_bound(T: int, gamma_T: float, lam: float) -> float:
-    """Lemma 7 (l. 632), explicit: ``Σ_{t=1}^T σ_{t−1}(x_t) ≤ √(2Tγ_T/ln(1+1/λ))`` (Cauchy–Schwarz)."""
+    """Lemma 7, explicit: ``Σ_{t=1}^T σ_{t−1}(x_t) ≤ √(2Tγ_T/ln(1+1/λ))`` (Cauchy–Schwarz)."""
     T_ = check_int_at_least("T", T, 1)
     return math.sqrt(T_ * lemma7_sum_sigma_sq_bound(gamma_T, lam))
 
 
 def regret_certificate(beta_T: float, T: int, gamma_T: float, lam: float) -> float:
-    """``R_T ≤ 2β_T √(2Tγ_T/ln(1+1/λ))`` on the confidence event (l. 685–691; spec §3.10).
+    """``R_T ≤ 2β_T √(2Tγ_T/ln(1+1/λ))`` on the confidence event (App. D.2).
 
     From ``r_t ≤ 2β_t σ_{t−1}(x_t)`` with ``β_t`` non-decreasing and Lemma 7's explicit form.
     """
@@ -739,7 +740,7 @@ def regret_certificate(beta_T: float, T: int, gamma_T: float, lam: float) -> flo
 
 
 def lemma8_dictionary_size_bound(eps_nys: float, lam: float, q: float, gamma_n: float) -> float:
-    """Lemma 8's event ``E_{2,n}`` (l. 724): ``m_n ≤ 6ρ(1 + 1/λ) q γ_n``."""
+    """Lemma 8's event ``E_{2,n}``: ``m_n ≤ 6ρ(1 + 1/λ) q γ_n``."""
     return (
         6.0
         * rho_nys(eps_nys)
@@ -750,14 +751,14 @@ def lemma8_dictionary_size_bound(eps_nys: float, lam: float, q: float, gamma_n: 
 
 
 def lemma9_sigma_ratio_bound(eps_nys: float) -> float:
-    """Lemma 9.2 (l. 740): on the ε-accuracy event ``E_{1,n}``, ``σ̃_n(x) ≤ ρσ_n(x)``, ``ρ = (1+ε)/(1−ε)``."""
+    """Lemma 9.2: on the ε-accuracy event ``E_{1,n}``, ``σ̃_n(x) ≤ ρσ_n(x)``, ``ρ = (1+ε)/(1−ε)``."""
     return rho_nys(eps_nys)
 
 
 def lemma10_failure_bound(
     m: int, n: int, c: float, alpha: float = 1.0, radius: float | None = None
 ) -> float:
-    """Lemma 10's bound on ``P(‖Ṽ⁻¹Φ̃ᵀf − θ̃_j‖_Ṽ > γ)`` (proof l. 761–767).
+    """Lemma 10's bound on ``P(‖Ṽ⁻¹Φ̃ᵀf − θ̃_j‖_Ṽ > γ)`` (proof App. D.3).
 
     ``𝒯₁ + 𝒯₂ ≤ 2 m c n^{(1−α)/2}/γ^{1+α} + m (c n^{(1−α)/2}/γ^{1+α})²``.  With the paper's
     ``γ = (9mc)^{1/(1+α)} n^{(1−α)/(2(1+α))}`` (default ``radius=None``) this is
@@ -776,10 +777,10 @@ def lemma10_failure_bound(
 
 
 def lemma11_hoeffding_bound(k: int, version: Literal["paper", "corrected"] = "paper") -> float:
-    """Bound on ``P(Σ_j b_j ≥ k/3)`` for ``b_j`` independent with ``p_j < 1/4`` (Lemma 11, l. 779).
+    """Bound on ``P(Σ_j b_j ≥ k/3)`` for ``b_j`` independent with ``p_j < 1/4`` (Lemma 11).
 
     ``"paper"``: ``e^{−k/24}`` as printed.  ``"corrected"``: Hoeffding for a deviation ``k/12`` of
-    a sum of ``k`` variables in ``[0,1]`` gives ``exp(−2(k/12)²/k) = e^{−k/72}`` (spec T-9).  The
+    a sum of ``k`` variables in ``[0,1]`` gives ``exp(−2(k/12)²/k) = e^{−k/72}``.  The
     printed bound is *false*: see :func:`lemma11_exact_tail`.
     """
     check_choice("version", version, ("paper", "corrected"))
@@ -801,6 +802,6 @@ def lemma11_exact_tail(k: int, p: float = 0.25) -> float:
 def lemma11_union_failure(
     k: int, n_epochs: int, version: Literal["paper", "corrected"] = "paper"
 ) -> float:
-    """Union bound over the ``N`` epochs of Lemma 11: ``N · bound(k)`` (l. 785)."""
+    """Union bound over the ``N`` epochs of Lemma 11: ``N · bound(k)`` (App. D.3)."""
     check_choice("version", version, ("paper", "corrected"))
     return check_int_at_least("n_epochs", n_epochs, 0) * lemma11_hoeffding_bound(k, version)

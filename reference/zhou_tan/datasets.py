@@ -1,20 +1,21 @@
 """The real-data settings of Sec. 5.1 (light sensors, stock prices) and seeded offline stand-ins.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §5.3, §5.4, §5.6.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
-The paper's two real datasets (l. 342: CMU Intelligent Workplace light sensors, 41 sensors, 601
-train and 192 test rows; l. 344: adjusted closing prices of 29 stocks, 2016-01-04 to 2019-04-10)
+The paper's two real datasets (Sec. 5.1: CMU Intelligent Workplace light sensors, 41 sensors, 601
+train and 192 test rows; Sec. 5.1: adjusted closing prices of 29 stocks, 2016-01-04 to 2019-04-10)
 are not shipped: their source repository has no licence and nothing is downloaded.  Instead:
 
 * :func:`light_sensor_standin` and :func:`stock_price_standin` generate data of the same shape
-  by the documented, seeded processes of spec §5.6 (heavy-tailed, Student-t(3) innovations);
+  by documented, seeded processes (heavy-tailed, Student-t(3) innovations);
 * :func:`load_light_sensor_mat` and :func:`load_stock_csv` read the real files if a user has them;
 * :func:`light_sensor_problem` and :func:`stock_problem` turn either into the paper's setting
-  (l. 342/344): ``f`` = column means, ``B = max f``, kernel = empirical covariance of the
+  (Sec. 5.1): ``f`` = column means, ``B = max f``, kernel = empirical covariance of the
   column-standardised samples, noise = samples − ``f``, ``R = max |noise|``, ``v`` = mean squared
   sample, ``c`` = mean squared noise (``α = 1``);
 * :class:`EmpiricalRowEnvironment` draws each reward as the value of a uniformly random data row at
-  the played arm's column (the protocol of the code of the paper's reference [7], spec §5.3).
+  the played arm's column (the protocol of the code of the paper's reference [7]).
 """
 
 from __future__ import annotations
@@ -52,24 +53,24 @@ __all__ = [
 ]
 
 LIGHT_SENSORS = 41
-"""Number of sensors (arms) of the light-sensor data (l. 342)."""
+"""Number of sensors (arms) of the light-sensor data (Sec. 5.1)."""
 LIGHT_TRAIN_ROWS = 601
-"""Train samples of the light-sensor data (l. 342)."""
+"""Train samples of the light-sensor data (Sec. 5.1)."""
 LIGHT_TEST_ROWS = 192
-"""Test samples of the light-sensor data (l. 342)."""
+"""Test samples of the light-sensor data (Sec. 5.1)."""
 STOCKS = 29
-"""Number of stocks (arms) of the stock data (l. 344)."""
+"""Number of stocks (arms) of the stock data (Sec. 5.1)."""
 STOCK_DAYS = 823
-"""Trading days 2016-01-04 .. 2019-04-10 in the file of reference [7]'s code (spec §5.4)."""
+"""Trading days 2016-01-04 .. 2019-04-10 in the file of reference [7]'s code."""
 
 
 def empirical_covariance_kernel(samples: FloatArray) -> FloatArray:
-    """Kernel of the real-data experiments (l. 342, 344): covariance of the standardised columns.
+    """Kernel of the real-data experiments (Sec. 5.1): covariance of the standardised columns.
 
     Each column (arm) is centred and divided by its sample standard deviation (``ddof = 1``), then
     ``np.cov(rowvar=False)`` is taken, so the result is the sample correlation matrix: symmetric,
     positive semi-definite, with unit diagonal (``k(x, x) = 1``, the paper's bounded-variance
-    assumption, l. 65).  Needs at least two rows and no constant column.
+    assumption, Sec. 2).  Needs at least two rows and no constant column.
     """
     X = check_array("samples", samples, ndim=2)
     if X.shape[0] < 2:
@@ -86,14 +87,14 @@ def empirical_covariance_kernel(samples: FloatArray) -> FloatArray:
 
 @dataclass(frozen=True)
 class DataProblem:
-    """A finite-arm problem built from data as in Sec. 5.1 (l. 342, 344).
+    """A finite-arm problem built from data as in Sec. 5.1.
 
     Attributes:
         name: ``"light"`` or ``"stock"``.
         f: mean reward per arm (column means of ``reward_rows``), shape ``(n_arms,)``.
         K: kernel, the empirical covariance of the standardised kernel samples, ``(n_arms, n_arms)``.
         reward_rows: the rows a reward is drawn from, ``(n_rows, n_arms)``.
-        B: ``max f`` (l. 342: "with B set as its maximum"; data-dependent, spec §1.6).
+        B: ``max f`` (Sec. 5.1: "with B set as its maximum"; data-dependent).
         R: ``max |reward_rows − f|`` (the largest noise).
         v: mean of the squared rewards (``E|y|²``, ``α = 1``), used by the non-private ATA/TGP.
         c: mean of the squared noise (``E|η|²``), used by the non-private MoMA.
@@ -160,7 +161,7 @@ def _problem(name: str, kernel_samples: FloatArray, reward_rows: FloatArray) -> 
 
 
 def light_sensor_problem(train: FloatArray, test: FloatArray) -> DataProblem:
-    """Light-sensor setting (l. 342): ``f`` and rewards from ``test``, kernel from ``train``.
+    """Light-sensor setting (Sec. 5.1): ``f`` and rewards from ``test``, kernel from ``train``.
 
     "f is set as empirical average of the test samples, with B set as its maximum, and k is set as
     the empirical covariance of the normalized train samples.  The noise is estimated by taking the
@@ -172,7 +173,7 @@ def light_sensor_problem(train: FloatArray, test: FloatArray) -> DataProblem:
 
 
 def stock_problem(prices: FloatArray) -> DataProblem:
-    """Stock setting (l. 344): ``f`` = mean price, kernel from the same (standardised) prices.
+    """Stock setting (Sec. 5.1): ``f`` = mean price, kernel from the same (standardised) prices.
 
     Rewards are the price of the played stock on a uniformly random day (reference [7]'s code).
     """
@@ -191,8 +192,8 @@ class EmpiricalRowEnvironment(FiniteArmEnvironment):
     """Rewards drawn from data: ``y = reward_rows[r, arm]`` with ``r`` uniform over the rows.
 
     The mean reward of an arm is its column mean ``f`` (so regret, Eq. 2, uses ``f``); the noise
-    ``y − f(arm)`` is bounded by the problem's ``R``.  This is the protocol of reference [7]'s code
-    (spec §5.3), which the paper follows (l. 342).
+    ``y − f(arm)`` is bounded by the problem's ``R``.  This is the protocol of reference [7]'s code,
+    which the paper follows (Sec. 5.1).
     """
 
     def __init__(self, problem: DataProblem, rng: np.random.Generator | SeedLike) -> None:
@@ -226,15 +227,15 @@ def light_sensor_standin(
     n_test: int = LIGHT_TEST_ROWS,
     noise_scale: float = 60.0,
 ) -> tuple[FloatArray, FloatArray]:
-    """Seeded stand-in for the light-sensor data (spec §5.6): ``(train, test)`` readings.
+    """Seeded stand-in for the light-sensor data: ``(train, test)`` readings.
 
-    Process (spec §5.6; ``noise_scale`` is our choice, the spec leaves "a scale" open):
+    Process (``noise_scale`` is our choice, the spec leaves "a scale" open):
 
     1. ``n_sensors`` locations uniform in ``[0, 1]²``;
     2. latent mean ``μ = 300 + 150 g`` with ``g`` one draw of a GP with SE kernel, ``l = 0.3``;
     3. each row ``r``: ``reading = μ + Σ^{1/2} z_r`` with ``Σ = noise_scale² · k_SE(l = 0.25)`` over
        the locations and ``z_r`` i.i.d. Student-t(3) entries (heavy tails, as [7] reports for the
-       real data, l. 342), clipped at 0 (light readings are non-negative);
+        real data, Sec. 5.1), clipped at 0 (light readings are non-negative);
     4. the first ``n_train`` rows are the train split, the next ``n_test`` the test split.
     """
     rng = as_generator(rng)
@@ -258,13 +259,13 @@ def stock_price_standin(
     factor_vol: float = 0.01,
     idio_vol: tuple[float, float] = (0.01, 0.015),
 ) -> FloatArray:
-    """Seeded stand-in for the stock prices (spec §5.6): a ``(n_days, n_stocks)`` price matrix.
+    """Seeded stand-in for the stock prices: a ``(n_days, n_stocks)`` price matrix.
 
     One-factor model with heavy tails: ``ln P_{t+1,i} = ln P_{t,i} + μ_i + β_i F_t + s_i e_{t,i}``
     with ``F_t``, ``e_{t,i}`` i.i.d. Student-t(3) divided by ``√3`` (unit variance) so that
     ``F_t`` has daily volatility ``factor_vol`` and ``s_i ~ U[idio_vol]``; ``β_i ~ U[0.5, 1.5]``,
     drifts ``μ_i ~ U[−2·10⁻⁴, 8·10⁻⁴]`` per day (our choice), start prices ``U[20, 300]``.
-    The total daily volatility is then about 1–2 % (spec §5.6).
+    The total daily volatility is then about 1–2 %.
     """
     rng = as_generator(rng)
     m = check_int_at_least("n_stocks", n_stocks, 2)

@@ -1,10 +1,11 @@
 """Finite-arm environments, the curator between users and learner, and the trial loop (Sec. 2, Sec. 5).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.1, §5.2.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
-Protocol (l. 49): the learner picks ``x_t``; user ``t`` produces ``y_t = f(x_t) + η_t``; the curator
+Protocol (Sec. 2): the learner picks ``x_t``; user ``t`` produces ``y_t = f(x_t) + η_t``; the curator
 (CTL(ϵ) for the LDP algorithms, identity for the non-private ones) turns it into ``ȳ_t``; only
-``ȳ_t`` reaches the learner.  Regret (Eq. 2, l. 51) uses the true ``f``.
+``ȳ_t`` reaches the learner.  Regret (Eq. 2) uses the true ``f``.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ class NoiseModel(Protocol):
 
 
 class UniformNoise:
-    """``η ~ U[−R, R]`` (LDP experiments, l. 340: ``R = 1``); zero mean, ``|η| ≤ R``."""
+    """``η ~ U[−R, R]`` (LDP experiments, Sec. 5.1: ``R = 1``); zero mean, ``|η| ≤ R``."""
 
     def __init__(self, R: float) -> None:
         self.R = check_positive("R", R)
@@ -59,7 +60,7 @@ class UniformNoise:
 
 
 class StudentTNoise:
-    """``η ~ Student-t(df)`` (non-private heavy-tailed experiments, l. 340: ``df = 3``, variance 3)."""
+    """``η ~ Student-t(df)`` (non-private heavy-tailed experiments, Sec. 5.1: ``df = 3``, variance 3)."""
 
     def __init__(self, df: float) -> None:
         self.df = check_positive("df", df)
@@ -163,11 +164,11 @@ class RKHSFunction:
 def sample_rkhs_function(
     K: FloatArray, n_support: int, rng: np.random.Generator | SeedLike
 ) -> RKHSFunction:
-    """Synthetic objective of Sec. 5.1 (l. 340): ``a_i ~ U[−1, 1]``, support points uniform on ``𝒟``.
+    """Synthetic objective of Sec. 5.1: ``a_i ~ U[−1, 1]``, support points uniform on ``𝒟``.
 
     ``‖f‖²_ℋ = aᵀ K_supp a`` (repeated support points are summed, so the norm is that of the
     function).  The paper sets ``B = max|f|`` (the sup norm, what privacy needs); the regret theory
-    needs the RKHS norm (spec T-24).  Both are returned.
+    needs the RKHS norm.  Both are returned.
     """
     rng = as_generator(rng)
     Kd = check_array("K", K, ndim=2)

@@ -1,11 +1,12 @@
 """Exact GP posterior on a finite domain (Eqs. 3–4) and the finite feature map of App. D.1.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.4, §2.4.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
-* Eq. (3)–(4) (l. 76–78): ``μ_t(x) = k_t(x)ᵀ(K_t + λI)⁻¹y_{1:t}``,
+* Eq. (3)–(4): ``μ_t(x) = k_t(x)ᵀ(K_t + λI)⁻¹y_{1:t}``,
   ``σ_t²(x) = k(x,x) − k_t(x)ᵀ(K_t + λI)⁻¹k_t(x)``.
-* On a finite domain the exact feature map is ``φ(x) = K_𝒟^{1/2} e_x`` (spec §1.2), so that
-  ``V_t = Φ_tᵀΦ_t + λI`` is a finite matrix and Lemma 5 (l. 612) and Lemma 6 (l. 618–624) can be
+* On a finite domain the exact feature map is ``φ(x) = K_𝒟^{1/2} e_x``, so that
+  ``V_t = Φ_tᵀΦ_t + λI`` is a finite matrix and Lemma 5 and Lemma 6 can be
   checked directly.
 """
 
@@ -47,7 +48,7 @@ def gp_posterior(
 
     ``K_tt`` is ``t × t`` (past points), ``K_tx`` is ``t × n`` (past points vs query points),
     ``kxx_diag`` the ``n`` prior variances ``k(x, x)``, ``y`` the ``t`` observations.  Variances are
-    clipped at 0 (rounding only; spec C6).  With ``t = 0`` the prior ``(0, k(x,x))`` is returned.
+    clipped at 0 (rounding only).  With ``t = 0`` the prior ``(0, k(x,x))`` is returned.
     """
     lam_ = check_positive("lam", lam)
     Ktt = check_array("K_tt", K_tt, ndim=2)
@@ -102,7 +103,7 @@ def finite_feature_map(K: FloatArray) -> FloatArray:
 
 
 def lemma5_posterior_variance(K_root: FloatArray, arms: IntArray, lam: float) -> FloatArray:
-    """Lemma 5 (l. 612): ``σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}``, ``V_t = Φ_tᵀΦ_t + λI``, exact features.
+    """Lemma 5: ``σ_t²(x) = λ‖φ(x)‖²_{V_t⁻¹}``, ``V_t = Φ_tᵀΦ_t + λI``, exact features.
 
     ``K_root`` is :func:`finite_feature_map` ``(K)``; column ``x`` is ``φ(x)``.  Equals Eq. (4).
     """
@@ -115,7 +116,7 @@ def lemma5_posterior_variance(K_root: FloatArray, arms: IntArray, lam: float) ->
 
 
 class FiniteDomainGP:
-    """Exact GP posterior on ``n`` arms, updated by rank-one formulas (spec §2.4).
+    """Exact GP posterior on ``n`` arms, updated by rank-one formulas.
 
     With ``a = Σ[:, i]`` and ``c = λ + Σ[i, i]`` an observation ``y`` at arm ``i`` gives
     ``μ ← μ + (y − μ_i) a/c`` and ``Σ ← Σ − a aᵀ/c``; this equals Eqs. (3)–(4) (checked against

@@ -1,14 +1,14 @@
 """Kernels and information gain of Zhou & Tan, "Local Differential Privacy for Bayesian Optimization".
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec:
-``/work/shared/specs/002_ldp_bayesian_optimization.md`` §1.2, §1.5.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
-* Squared exponential and Matérn kernels (l. 69–72).  The paper's ``B_ν`` is the modified Bessel
+* Squared exponential and Matérn kernels (Sec. 2).  The paper's ``B_ν`` is the modified Bessel
   function of the second kind ``K_ν`` (``scipy.special.kv``; we use the exponentially scaled
   ``kve`` for stability), and ``k = 1`` at ``s = 0`` (the limit).
-* Maximum information gain ``γ_t = max_{|A|=t} ½ ln det(I_t + λ⁻¹K_A)`` (l. 82–84), its rates
-  from Srinivas et al. (l. 84, no constants), and two *certified upper bounds* on a finite domain
-  (spec §1.5, derived there): the greedy value divided by ``1 − 1/e`` (submodularity) and the
+* Maximum information gain ``γ_t = max_{|A|=t} ½ ln det(I_t + λ⁻¹K_A)`` (Sec. 2), its rates
+  from Srinivas et al. (Sec. 2, no constants), and two *certified upper bounds* on a finite domain
+  (derived there): the greedy value divided by ``1 − 1/e`` (submodularity) and the
   spectral bound ``½ Σ_i ln(1 + t μ_i/λ)``.
 
 Points are 2-D arrays of shape ``(n, d)``; a kernel returns the ``(n_X, n_Y)`` cross-Gram matrix.
@@ -55,17 +55,17 @@ def _points(name: str, X: object) -> FloatArray:
 
 
 def unit_grid(n_points: int = 100) -> FloatArray:
-    """The synthetic domain of Sec. 5.1 (l. 340): ``[0, 1]`` discretised into ``n_points`` points.
+    """The synthetic domain of Sec. 5.1: ``[0, 1]`` discretised into ``n_points`` points.
 
-    The paper does not say where the points sit; following the code of its reference [7] (spec
-    §5.2, T-25) they are ``{1/n, 2/n, …, 1}`` (for ``n = 100``: ``0.01, …, 1.00``).  Shape ``(n, 1)``.
+    The paper does not say where the points sit; following the code of its reference [7] (typo
+    T-25) they are ``{1/n, 2/n, …, 1}`` (for ``n = 100``: ``0.01, …, 1.00``).  Shape ``(n, 1)``.
     """
     n = check_int_at_least("n_points", n_points, 1)
     return (np.arange(1, n + 1, dtype=np.float64) / n).reshape(n, 1)
 
 
 def pairwise_distances(X: FloatArray, Y: FloatArray) -> FloatArray:
-    """Euclidean distances ``s = ‖x − x'‖₂`` between the rows of ``X`` and ``Y`` (l. 72)."""
+    """Euclidean distances ``s = ‖x − x'‖₂`` between the rows of ``X`` and ``Y`` (Sec. 2)."""
     Xa = _points("X", X)
     Ya = _points("Y", Y)
     if Xa.shape[1] != Ya.shape[1]:
@@ -77,14 +77,14 @@ def pairwise_distances(X: FloatArray, Y: FloatArray) -> FloatArray:
 
 
 def se_kernel(X: FloatArray, Y: FloatArray, lengthscale: float) -> FloatArray:
-    """Squared exponential kernel ``k_SE(x, x') = exp(−s²/(2l²))`` (l. 69)."""
+    """Squared exponential kernel ``k_SE(x, x') = exp(−s²/(2l²))`` (Sec. 2)."""
     ell = check_positive("lengthscale", lengthscale)
     s = pairwise_distances(X, Y)
     return np.asarray(np.exp(-(s * s) / (2.0 * ell * ell)), dtype=np.float64)
 
 
 def matern_kernel(X: FloatArray, Y: FloatArray, lengthscale: float, nu: float) -> FloatArray:
-    """Matérn kernel ``(2^{1−ν}/Γ(ν)) z^ν K_ν(z)``, ``z = s√(2ν)/l`` (l. 70), for any ``ν > 0``.
+    """Matérn kernel ``(2^{1−ν}/Γ(ν)) z^ν K_ν(z)``, ``z = s√(2ν)/l`` (Sec. 2), for any ``ν > 0``.
 
     ``K_ν`` is ``scipy.special.kv``; the code evaluates
     ``exp((1−ν) ln 2 − ln Γ(ν) + ν ln z − z) · kve(ν, z)`` (``kve(ν, z) = K_ν(z) e^z``), which is
@@ -114,10 +114,10 @@ def matern_kernel(X: FloatArray, Y: FloatArray, lengthscale: float, nu: float) -
 
 
 def matern_closed_form(X: FloatArray, Y: FloatArray, lengthscale: float, nu: float) -> FloatArray:
-    """Closed forms of the Matérn kernel for ``ν ∈ {1/2, 3/2, 5/2}`` (spec §1.2).
+    """Closed forms of the Matérn kernel for ``ν ∈ {1/2, 3/2, 5/2}``.
 
     ``ν = 1/2``: ``exp(−s/l)``; ``ν = 3/2``: ``(1 + √3 s/l) exp(−√3 s/l)``;
-    ``ν = 5/2``: ``(1 + √5 s/l + 5s²/(3l²)) exp(−√5 s/l)`` (the experiments' kernel, l. 340).
+    ``ν = 5/2``: ``(1 + √5 s/l + 5s²/(3l²)) exp(−√5 s/l)`` (the experiments' kernel, Sec. 5.1).
     """
     ell = check_positive("lengthscale", lengthscale)
     check_choice("nu", nu, (0.5, 1.5, 2.5))
@@ -134,7 +134,7 @@ def matern_closed_form(X: FloatArray, Y: FloatArray, lengthscale: float, nu: flo
 
 
 def linear_kernel(X: FloatArray, Y: FloatArray) -> FloatArray:
-    """Linear kernel ``k(x, x') = xᵀx'`` (named only in the ``γ_t`` rates, l. 84)."""
+    """Linear kernel ``k(x, x') = xᵀx'`` (named only in the ``γ_t`` rates, Sec. 2)."""
     Xa = _points("X", X)
     Ya = _points("Y", Y)
     if Xa.shape[1] != Ya.shape[1]:
@@ -145,11 +145,11 @@ def linear_kernel(X: FloatArray, Y: FloatArray) -> FloatArray:
 
 
 # --------------------------------------------------------------------------------------------
-# Maximum information gain γ_t (l. 82–84)
+# Maximum information gain γ_t (Sec. 2)
 
 
 def gamma_rate(T: float, kernel: KernelName, d: int, nu: float | None = None) -> float:
-    """The order of ``γ_T`` quoted at l. 84 from Srinivas et al. [23], *without constants*.
+    """The order of ``γ_T`` quoted in Sec. 2 from Srinivas et al. [23], *without constants*.
 
     ``se``: ``(ln T)^{d+1}``; ``matern``: ``T^{d(d+1)/(2ν + d(d+1))} ln T``; ``linear``: ``d ln T``.
     Valid for compact convex ``𝒟 ⊂ ℝ^d``; only orders (use them in scaling checks, not in β).
@@ -181,7 +181,7 @@ def gamma_rate(T: float, kernel: KernelName, d: int, nu: float | None = None) ->
 
 
 def information_gain(K_A: FloatArray, lam: float) -> float:
-    """``½ ln det(I_t + λ⁻¹ K_A)`` for the Gram matrix ``K_A`` of a (multi)set ``A`` (l. 82)."""
+    """``½ ln det(I_t + λ⁻¹ K_A)`` for the Gram matrix ``K_A`` of a (multi)set ``A`` (Sec. 2)."""
     lam_ = check_positive("lam", lam)
     K = check_array("K_A", K_A, ndim=2)
     check_psd("K_A", K, atol=1e-8)
@@ -193,7 +193,7 @@ def information_gain(K_A: FloatArray, lam: float) -> float:
 
 
 def greedy_info_gain_curve(K: FloatArray, T: int, lam: float) -> FloatArray:
-    """Greedy information gain ``G_1, …, G_T`` on a finite domain with Gram matrix ``K`` (spec §1.5).
+    """Greedy information gain ``G_1, …, G_T`` on a finite domain with Gram matrix ``K``.
 
     Step ``s`` picks the point of largest current posterior variance ``σ²_{s−1}`` (repeats allowed,
     ties to the lowest index) and adds ``½ ln(1 + σ²_{s−1}(x_s)/λ)``.  By the chain rule of
@@ -219,7 +219,7 @@ def greedy_info_gain_curve(K: FloatArray, T: int, lam: float) -> FloatArray:
 
 
 def spectral_info_gain_bound(K: FloatArray, T: int, lam: float) -> FloatArray:
-    """``½ Σ_i ln(1 + t μ_i/λ)`` for ``t = 1..T``, ``μ_i`` the eigenvalues of ``K`` (spec §1.5).
+    """``½ Σ_i ln(1 + t μ_i/λ)`` for ``t = 1..T``, ``μ_i`` the eigenvalues of ``K``.
 
     Upper bound on ``γ_t`` over multisets of a finite domain: with counts ``C = diag(c)``,
     ``det(I_t + K_A/λ) = det(I_n + K^{1/2} C K^{1/2}/λ)`` and ``C ⪯ t I``.
@@ -237,7 +237,7 @@ def certified_gamma_upper(K: FloatArray, T: int, lam: float) -> FloatArray:
     """``γ̄_t = min(G_t/(1 − 1/e), spectral_t)`` for ``t = 1..T``: a certified upper bound on ``γ_t``.
 
     This is what the algorithms use wherever the paper needs ``γ_t`` (e.g. ``β_t`` of
-    LDP-TGP-UCB, l. 190), so that the coverage guarantee of Theorem 3 applies (spec §1.5, §2.4).
+    LDP-TGP-UCB, Algorithm 2, line 5), so that the coverage guarantee of Theorem 3 applies.
     """
     greedy = greedy_info_gain_curve(K, T, lam) / (1.0 - math.exp(-1.0))
     return np.minimum(greedy, spectral_info_gain_bound(K, T, lam))

@@ -1,12 +1,13 @@
 """The local randomiser CTL(ϵ) ("Convert-to-Laplace", Curator 1) of Zhou & Tan, and its privacy.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §1.6, §2.1, §2.6.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
-* Curator 1 (l. 126–130): ``ȳ_t = y_t + L``, ``L ~ Laplace(𝓛)``, ``𝓛 = 2(B+R)/ϵ``.
-* Lemma 1 (l. 133, proof l. 592): CTL(ϵ) is ϵ-LDP because ``|y_t| ≤ B + R``.
-* §4.5 (l. 332): for unbounded sub-Weibull noise the paper sets ``R = K₁ ln(T/δ)^θ`` and claims
+* Curator 1 (Sec. 4.1): ``ȳ_t = y_t + L``, ``L ~ Laplace(𝓛)``, ``𝓛 = 2(B+R)/ϵ``.
+* Lemma 1 (proof App. B): CTL(ϵ) is ϵ-LDP because ``|y_t| ≤ B + R``.
+* §4.5: for unbounded sub-Weibull noise the paper sets ``R = K₁ ln(T/δ)^θ`` and claims
   ``(ϵ, δ)``-LDP.  That claim is about the data distribution, not a worst case over input pairs,
-  so it is *not* an LDP guarantee (spec T-18): without clipping the exact ``δ(ϵ)`` of the Laplace
+  so it is *not* an LDP guarantee: without clipping the exact ``δ(ϵ)`` of the Laplace
   mechanism tends to 1 as ``|y − y'| → ∞``.  With clipping to ``[−(B+R), B+R]`` the mechanism is
   pure ϵ-LDP for every real input.  ``clip=True`` is the default; the paper's unclipped form is
   ``clip=False``.
@@ -54,7 +55,7 @@ __all__ = [
 
 
 def laplace_scale(B: float, R: float, eps: float) -> float:
-    """``𝓛 = 2(B + R)/ϵ`` (Curator 1, l. 130).  ``2(B+R)`` is the width of the reward range."""
+    """``𝓛 = 2(B + R)/ϵ`` (Curator 1, Sec. 4.1).  ``2(B+R)`` is the width of the reward range."""
     B_ = check_positive("B", B)
     R_ = check_finite("R", R)
     if R_ < 0:
@@ -82,14 +83,14 @@ class LDPParams:
 
     @property
     def reward_bound(self) -> float:
-        """``B + R``: ``|y_t| ≤ B + R`` under the paper's assumptions (l. 592)."""
+        """``B + R``: ``|y_t| ≤ B + R`` under the paper's assumptions (App. B)."""
         return self.B + self.R
 
 
 def clip_reward(y: FloatArray, B: float, R: float) -> FloatArray:
-    """``min(max(y, −(B+R)), B+R)``: a no-op when ``|y| ≤ B+R`` (the paper's assumption, l. 65).
+    """``min(max(y, −(B+R)), B+R)``: a no-op when ``|y| ≤ B+R`` (the paper's assumption, Sec. 2).
 
-    Not in the paper; added so that the ϵ-LDP guarantee holds for every real input (spec §2.1).
+    Not in the paper; added so that the ϵ-LDP guarantee holds for every real input.
     """
     bound = laplace_scale(B, R, 1.0) / 2.0
     arr = check_array("y", y)
@@ -118,7 +119,7 @@ def ctl_privatize(
 class ConvertToLaplace:
     """Stateful wrapper of :func:`ctl_privatize` that counts calls (one call per user-reward).
 
-    The count is the composition bookkeeping of spec §4.1 P8: in MoMA each of the ``k`` plays of an
+    The count is the composition bookkeeping of local DP: in MoMA each of the ``k`` plays of an
     epoch is a separate user, so the total must equal ``T``.
     """
 
@@ -135,7 +136,7 @@ class ConvertToLaplace:
 
 
 # --------------------------------------------------------------------------------------------
-# Privacy loss of the Laplace mechanism (Lemma 1, l. 133 and App. B l. 592)
+# Privacy loss of the Laplace mechanism (Lemma 1 and App. B)
 
 
 def laplace_privacy_loss(z: FloatArray, y: float, y_prime: float, lap_scale: float) -> FloatArray:
@@ -186,7 +187,7 @@ def laplace_exact_delta(distance: float, lap_scale: float, eps: float) -> float:
 
 
 def laplace_tail_probability(threshold: float, lap_scale: float) -> float:
-    """``P(|L| > x) = exp(−x/𝓛)`` for ``L ~ Laplace(𝓛)``; at ``x = 𝓛 ln τ`` this is ``1/τ`` (l. 234)."""
+    """``P(|L| > x) = exp(−x/𝓛)`` for ``L ~ Laplace(𝓛)``; at ``x = 𝓛 ln τ`` this is ``1/τ`` (Sec. 4.3)."""
     x = check_finite("threshold", threshold)
     if x < 0:
         raise ValueError(f"threshold must be in [0, inf), got {threshold!r}")
@@ -194,9 +195,9 @@ def laplace_tail_probability(threshold: float, lap_scale: float) -> float:
 
 
 def ldp_reward_second_moment(B: float, R: float, eps: float) -> float:
-    """``v = B² + R² + 8(B+R)²/ϵ²`` (Thm 2, l. 165) = ``K = B² + R² + 2𝓛²`` (Alg. 2, l. 187).
+    """``v = B² + R² + 8(B+R)²/ϵ²`` (Thm 2) = ``K = B² + R² + 2𝓛²`` (Alg. 2).
 
-    A bound on ``E[ȳ_t² | ℱ_{t−1}]``: ``E[ȳ²] = f² + E[η²] + 2𝓛² ≤ B² + R² + 2𝓛²`` (App. C l. 598;
+    A bound on ``E[ȳ_t² | ℱ_{t−1}]``: ``E[ȳ²] = f² + E[η²] + 2𝓛² ≤ B² + R² + 2𝓛²`` (App. C;
     the cross terms vanish because ``E[η | ℱ] = 0`` and ``L`` is independent with mean 0).
     """
     lap = laplace_scale(B, R, eps)
@@ -204,7 +205,7 @@ def ldp_reward_second_moment(B: float, R: float, eps: float) -> float:
 
 
 def ldp_noise_second_moment(B: float, R: float, eps: float) -> float:
-    """``c = R² + 8(B+R)²/ϵ²`` (Cor. 1, l. 324): bound on ``E[(η + L)²]``, i.e. ``α = 1``."""
+    """``c = R² + 8(B+R)²/ϵ²`` (Cor. 1): bound on ``E[(η + L)²]``, i.e. ``α = 1``."""
     lap = laplace_scale(B, R, eps)
     return R * R + 2.0 * lap * lap
 
@@ -216,9 +217,9 @@ def ldp_noise_second_moment(B: float, R: float, eps: float) -> float:
 def subweibull_noise_bound(a: float, b: float, theta: float, T: int, delta: float) -> float:
     """``R = (ln(aT/δ)/b)^θ``: ``P(∃t ≤ T: |η_t| > R) ≤ δ`` for i.i.d. ``η`` with tail Eq. (6).
 
-    Eq. (6) (l. 248): ``P(|X| ≥ x) ≤ a exp(−b x^{1/θ})``.  A union bound over ``T`` rounds gives
+    Eq. (6): ``P(|X| ≥ x) ≤ a exp(−b x^{1/θ})``.  A union bound over ``T`` rounds gives
     ``T a exp(−b R^{1/θ}) = δ``.  This is the explicit form of the paper's ``K₁ ln(T/δ)^θ``
-    (l. 332) [derived, spec A6]; it requires ``aT/δ > 1``.
+    (Sec. 4.5) [derived]; it requires ``aT/δ > 1``.
     """
     a_ = check_positive("a", a)
     b_ = check_positive("b", b)
@@ -232,10 +233,10 @@ def subweibull_noise_bound(a: float, b: float, theta: float, T: int, delta: floa
 
 
 def paper_unbounded_noise_claim(eps: float, delta: float) -> tuple[float, float]:
-    """The ``(ϵ, δ)`` that §4.5 (l. 332) *claims* for CTL(ϵ) with ``R = K₁ ln(T/δ)^θ`` and no clipping.
+    """The ``(ϵ, δ)`` that §4.5 *claims* for CTL(ϵ) with ``R = K₁ ln(T/δ)^θ`` and no clipping.
 
     Returned as the paper states it, for documentation.  It does **not** hold as an LDP guarantee:
-    Definition 1 (l. 57–59) quantifies over *all* input pairs, and for inputs ``y, y'`` with
+    Definition 1 quantifies over *all* input pairs, and for inputs ``y, y'`` with
     ``|y − y'| = Δ`` the exact ``δ`` is :func:`laplace_exact_delta` ``(Δ, 𝓛, ϵ)``, which tends to
     1.  The failure event ``{∃t: |η_t| > R}`` of probability ``≤ δ`` is a statement about the data
     distribution, not about neighbouring inputs.  Clipping (``LDPParams.clip = True``) makes the

@@ -1,9 +1,10 @@
-"""NyströmEmbedding (Algorithm 4) and the approximate posterior it induces (Alg. 1 l. 13, Alg. 3 l. 14).
+"""NyströmEmbedding (Algorithm 4) and the approximate posterior it induces (Alg. 1, line 13, Alg. 3, line 14).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.2.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 
 ```
-Alg. 4 (l. 701–708)
+Alg. 4
 1: Input {(x_i, σ̃_{t−1}(x_i))}_{i=1..t}, q
 2: 𝒟_t = ∅
 3: for i = 1..t                       # printed "for t = 1,…,t" (T-13)
@@ -15,7 +16,7 @@ Alg. 4 (l. 701–708)
 The dictionary is a *set* of distinct arms rebuilt from scratch at each call.  ``dedupe_mode``:
 ``"per_index_then_set"`` (default, the paper's per-index sampling then union) or
 ``"per_distinct_arm"`` (one draw per distinct arm, as in the code of reference [7]).  Per-index
-``(p_i, z_i)`` are returned for the ε-accuracy check of Definition 2 (l. 712–718).
+``(p_i, z_i)`` are returned for the ε-accuracy check of Definition 2.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def nystrom_embedding(
 def approx_posterior(
     features: FloatArray, hist_arms: IntArray, K_diag: FloatArray, lam: float
 ) -> tuple[FloatArray, FloatArray]:
-    """``(Ṽ_t, σ̃_t²)`` of Alg. 1 l. 8, 13 (l. 153, 158) / Alg. 3 l. 9, 14 (l. 312, 317).
+    """``(Ṽ_t, σ̃_t²)`` of Alg. 1, lines 8, 13 / Alg. 3, lines 9, 14.
 
     ``Ṽ = Φ̃ᵀΦ̃ + λI_m`` with rows ``φ̃(x_τ)ᵀ`` of the history, and
     ``σ̃²(x) = k(x,x) − φ̃(x)ᵀφ̃(x) + λ φ̃(x)ᵀṼ⁻¹φ̃(x)`` for every arm (clipped at 0; the first two
@@ -175,7 +176,7 @@ def approx_posterior(
 def dictionary_accuracy(
     K_root: FloatArray, hist_arms: IntArray, result: NystromResult, lam: float
 ) -> tuple[float, float]:
-    """Extreme generalised eigenvalues of ``(V_𝒟, V)`` of Definition 2 (l. 712–718).
+    """Extreme generalised eigenvalues of ``(V_𝒟, V)`` of Definition 2.
 
     ``V = ΦᵀΦ + λI`` with exact features ``φ(x) = K^{1/2}e_x`` (``K_root`` from
     :func:`reference.zhou_tan.gp.finite_feature_map`) and ``V_𝒟 = ΦᵀS²Φ + λI`` with

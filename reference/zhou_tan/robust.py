@@ -1,6 +1,7 @@
 """Robust estimators: raw truncation (Alg. 2), feature-adaptive truncation (Alg. 1), median of means (Alg. 3).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.3–2.5.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 All functions are pure.
 """
 
@@ -27,7 +28,7 @@ MedianKind = Literal["numpy", "lower", "upper"]
 
 
 def truncate(y: FloatArray, b: float | FloatArray) -> FloatArray:
-    """``y · 1{|y| ≤ b}`` (Alg. 2 l. 8, l. 193): a reward above the level is set to 0, not clipped."""
+    """``y · 1{|y| ≤ b}`` (Alg. 2, line 8): a reward above the level is set to 0, not clipped."""
     yy = check_array("y", y)
     bb = _levels(b)
     if bb.ndim and bb.shape != yy.shape:
@@ -57,11 +58,11 @@ def _inv_sqrt_pd(V: FloatArray) -> FloatArray:
 
 
 def ata_rows(Phi_hist: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
-    """``(U, Ṽ)`` with ``U = Ṽ^{−1/2}Φ̃ᵀ`` (``m × t``, rows ``u_iᵀ``, Alg. 1 l. 9, l. 154) and ``Ṽ``.
+    """``(U, Ṽ)`` with ``U = Ṽ^{−1/2}Φ̃ᵀ`` (``m × t``, rows ``u_iᵀ``, Alg. 1, line 9) and ``Ṽ``.
 
     ``Phi_hist`` is ``t × m`` (rows ``φ̃(x_τ)ᵀ``).  Each row has ``‖u_i‖₂ ≤ 1`` because
     ``UUᵀ = Ṽ^{−1/2}Φ̃ᵀΦ̃Ṽ^{−1/2} ⪯ I``; Hölder then gives ``‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))}``
-    (Lemma 12 of [7], used at l. 755).
+    (Lemma 12 of [7], used in App. D.3).
     """
     lam_ = check_positive("lam", lam)
     Phi = check_array("Phi_hist", Phi_hist, ndim=2)
@@ -75,7 +76,7 @@ def ata_rows(Phi_hist: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
 def feature_adaptive_truncated_theta(
     Phi_hist: FloatArray, r_hist: FloatArray, lam: float, b: float | FloatArray
 ) -> tuple[FloatArray, FloatArray, int]:
-    """``θ̃_t`` of Alg. 1 l. 10–11 (l. 155–156): ``θ̃ = Ṽ^{−1/2} r̂``, ``r̂_i = Σ_τ u_{iτ} r_τ 1{|u_{iτ} r_τ| ≤ b}``.
+    """``θ̃_t`` of Alg. 1, lines 10–11: ``θ̃ = Ṽ^{−1/2} r̂``, ``r̂_i = Σ_τ u_{iτ} r_τ 1{|u_{iτ} r_τ| ≤ b}``.
 
     ``b`` is either the scalar current-round level ``b_t`` (default resolution of T-4: TOFU, [7]) or
     a length-``t`` array ``(b_1, …, b_t)`` (the paper's printed per-sample ``b_τ``).  Returns
@@ -102,7 +103,7 @@ def feature_adaptive_truncated_theta(
 
 
 def ridge_thetas(Phi_hist: FloatArray, Y: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
-    """``θ̃_{n,j} = Ṽ_n⁻¹ Σ_i y_{i,j} φ̃_n(x_i)`` for ``j = 1..k`` (Alg. 3 l. 10, l. 313).
+    """``θ̃_{n,j} = Ṽ_n⁻¹ Σ_i y_{i,j} φ̃_n(x_i)`` for ``j = 1..k`` (Alg. 3, line 10).
 
     ``Phi_hist`` is ``n × m`` (one row per epoch point), ``Y`` is ``n × k`` (row ``i`` = the ``k``
     rewards of epoch ``i``; column ``j`` = "repetition ``j``", paper Fig. 1).  Returns
@@ -125,12 +126,12 @@ def ridge_thetas(Phi_hist: FloatArray, Y: FloatArray, lam: float) -> tuple[Float
 def median_of_means_select(
     thetas: FloatArray, V: FloatArray, median_kind: MedianKind = "numpy"
 ) -> tuple[int, FloatArray]:
-    """``k* = argmin_j r_j``, ``r_j = median{‖θ_j − θ_s‖_V : s ≠ j}`` (Alg. 3 l. 11–12, l. 314–315).
+    """``k* = argmin_j r_j``, ``r_j = median{‖θ_j − θ_s‖_V : s ≠ j}`` (Alg. 3, lines 11–12).
 
     Pairwise distances from ``G = ΘᵀVΘ``: ``d²_{js} = G_jj + G_ss − 2G_js`` (clipped at 0).  The
     paper does not say which median of an even count; ``"numpy"`` averages the two middle values,
     ``"lower"``/``"upper"`` take one of them.  The "within 3γ" step of Lemma 11 holds for all three
-    (spec §2.5, property-tested).  Ties in ``r`` go to the lowest index.  Needs ``k ≥ 2``.
+    (property-tested).  Ties in ``r`` go to the lowest index.  Needs ``k ≥ 2``.
     """
     Th = check_array("thetas", thetas, ndim=2)
     k = Th.shape[1]

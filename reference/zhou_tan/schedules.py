@@ -1,9 +1,10 @@
 """Every confidence width ``β``, truncation level ``b``, oversampling ``q`` and group count ``k``.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N).  Spec §2.3–2.7.
-Each function computes one printed formula (theory preset).  The practical presets of spec §2.7
-(the paper reports no values, l. 336: "order-wise similar") are separate functions whose names say
-``practical`` or ``ref7``; both are kept.  Symbol renames (spec §0): ``eps`` = privacy ϵ,
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
+Each function computes one printed formula (theory preset).  The practical presets
+(the paper reports no values, Sec. 5: "order-wise similar") are separate functions whose names say
+``practical`` or ``ref7``; both are kept.  Symbol renames: ``eps`` = privacy ϵ,
 ``eps_nys`` = Nyström accuracy ε, ``k_rep`` = MoMA group count ``k``.
 """
 
@@ -47,27 +48,27 @@ def _alpha(alpha: float) -> float:
 
 
 def _failure(delta: float) -> float:
-    # δ ∈ (0, 1] in Theorems 2–4 (l. 165, 202, 262).
+    # δ ∈ (0, 1] in Theorems 2–4.
     return check_in_range("delta", delta, 0.0, 1.0, low_open=True, high_open=False)
 
 
 def rho_nys(eps_nys: float) -> float:
-    """``ρ = (1+ε)/(1−ε)`` (Thm 2 l. 165, Thm 4 l. 262), ``ε ∈ (0, 1)``."""
+    """``ρ = (1+ε)/(1−ε)`` (Thm 2, Thm 4), ``ε ∈ (0, 1)``."""
     e = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     return (1.0 + e) / (1.0 - e)
 
 
 def first_beta_approx(B: float, eps_nys: float) -> float:
-    """``B(1 + 1/√(1−ε))``: the data-free part of ATA/MoMA widths, used as ``β_1`` (spec C4)."""
+    """``B(1 + 1/√(1−ε))``: the data-free part of ATA/MoMA widths, used as ``β_1``."""
     return check_positive("B", B) * (
         1.0 + 1.0 / math.sqrt(1.0 - check_in_range("eps_nys", eps_nys, 0.0, 1.0))
     )
 
 
 def nystrom_q(T: int, delta: float, eps_nys: float, log_const: float = 4.0) -> float:
-    """``q = 6ρ ln(4T/δ)/ε²`` (Thm 2 l. 165, Thm 4 l. 262, Cor. 1 l. 324).
+    """``q = 6ρ ln(4T/δ)/ε²`` (Thm 2, Thm 4, Cor. 1).
 
-    ``log_const = 2`` gives Lemma 8's printed ``ln(2T/δ)`` (l. 724; spec T-12).
+    ``log_const = 2`` gives Lemma 8's printed ``ln(2T/δ)``.
     """
     T_ = check_int_at_least("T", T, 1)
     d = _failure(delta)
@@ -77,7 +78,7 @@ def nystrom_q(T: int, delta: float, eps_nys: float, log_const: float = 4.0) -> f
 
 
 def practical_nystrom_q(T: int, eps_nys: float) -> float:
-    """Practical preset ``q = ln(T)/ε²`` (code of reference [7]; spec §2.7), ``T ≥ 2``."""
+    """Practical preset ``q = ln(T)/ε²`` (code of reference [7]), ``T ≥ 2``."""
     T_ = check_int_at_least("T", T, 2)
     e = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     return math.log(T_) / (e * e)
@@ -92,7 +93,7 @@ def ata_trunc_level(
 ) -> float:
     """``b_t = (v/ln(4 m_t T/δ))^{1/(1+α)} t^{(1−α)/(2(1+α))}``; at ``α = 1``: ``√(v/ln(4m_tT/δ))`` (Thm 2).
 
-    The α = 1 form is verbatim (l. 165); general α is reconstructed from [7] (spec §2.3).
+    The α = 1 form is verbatim (Theorem 2); general α is reconstructed from [7].
     ``m = 0`` is treated as ``m = 1`` inside the log (spec guard).
     """
     mm = max(check_int_at_least("m", m, 0), 1)
@@ -117,7 +118,7 @@ def ata_beta_next(
 ) -> float:
     """``β_{t+1} = B(1+1/√(1−ε)) + (4/√λ)√m v^{1/(1+α)} ln(4mT/δ)^{α/(1+α)} t^{(1−α)/(2(1+α))}``.
 
-    At ``α = 1`` this is Thm 2 verbatim (l. 165): ``B(1+1/√(1−ε)) + 4√(ln(4m_tT/δ) v m_t/λ)``.
+    At ``α = 1`` this is Thm 2 verbatim: ``B(1+1/√(1−ε)) + 4√(ln(4m_tT/δ) v m_t/λ)``.
     With ``m = 0`` the second term is 0 (no features).
     """
     mm = check_int_at_least("m", m, 0)
@@ -143,7 +144,7 @@ def ata_beta_next(
 def ref7_ata_schedule(
     t: int, m: int, T: int, v: float, alpha: float, B: float, lam: float
 ) -> tuple[float, float]:
-    """Practical ``(b_t, β_t)`` of the code of reference [7] (spec §2.3), not of this paper.
+    """Practical ``(b_t, β_t)`` of the code of reference [7], not of this paper.
 
     ``b_t = t^{(1−α)/(2(1+α))}(v/ln((m+1)T))^{1/(1+α)}``,
     ``β_t = B√λ + √m v^{1/(1+α)} ln((m+1)T)^{α/(1+α)} t^{(1−α)/(2(1+α))}``.
@@ -171,7 +172,7 @@ def ref7_ata_schedule(
 
 
 def tgp_trunc_level(t: int, B: float, R: float, lap_scale: float) -> float:
-    """``b_t = B + R + 𝓛 ln t`` (Alg. 2 l. 4/8, l. 189; proof l. 234).  ``b_1 = B + R``.
+    """``b_t = B + R + 𝓛 ln t`` (Alg. 2, lines 4 and 8; proof Sec. 4.3).  ``b_1 = B + R``.
 
     Chosen so that ``P(|L| > 𝓛 ln t) = 1/t``.
     """
@@ -192,9 +193,9 @@ def ldp_tgp_beta(
     gamma_prev: float,
     K2: float,
 ) -> float:
-    """``β_t = B + (2√2/√λ) b_{t−1} √(γ_{t−1} + ln(1/δ)) + (1/√λ)√(K(ln(t−1) + 1))`` (Alg. 2 l. 5, l. 190).
+    """``β_t = B + (2√2/√λ) b_{t−1} √(γ_{t−1} + ln(1/δ)) + (1/√λ)√(K(ln(t−1) + 1))`` (Alg. 2, line 5).
 
-    ``t ≥ 2`` (at ``t = 1`` the formula needs ``ln 0``; spec T-5 sets ``β_1 = B``, done by the
+    ``t ≥ 2`` (at ``t = 1`` the formula needs ``ln 0``; ``β_1 = B`` is set, done by the
     caller).  ``gamma_prev`` must be a *certified upper bound* of ``γ_{t−1}`` for Theorem 3 to apply
     (:func:`reference.zhou_tan.kernels.certified_gamma_upper`); ``K2 = B² + R² + 2𝓛²``.
     """
@@ -214,14 +215,14 @@ def ldp_tgp_beta(
 
 
 def tgp_nonprivate_trunc_level(t: int, v: float, alpha: float = 1.0) -> float:
-    """``b_t = v^{1/(1+α)} t^{1/(2(1+α))}`` (TGP-UCB of [7]; ``Θ(t^{1/4})`` at ``α = 1``, l. 181)."""
+    """``b_t = v^{1/(1+α)} t^{1/(2(1+α))}`` (TGP-UCB of [7]; ``Θ(t^{1/4})`` at ``α = 1``, Sec. 4.3)."""
     t_ = check_int_at_least("t", t, 1)
     a = _alpha(alpha)
     return float(check_positive("v", v) ** (1.0 / (1.0 + a)) * t_ ** (1.0 / (2.0 * (1.0 + a))))
 
 
 def ref7_tgp_schedule(t: int, v: float, alpha: float, B: float, lam: float) -> tuple[float, float]:
-    """Practical ``(b_t, β_t)`` of the code of [7] for TGP-UCB (spec §2.4), not of this paper.
+    """Practical ``(b_t, β_t)`` of the code of [7] for TGP-UCB, not of this paper.
 
     ``b_t = v^{1/(1+α)} t^{1/(2(1+α))}``, ``β_t = B√λ + v^{1/(1+α)} t^{1/(2(1+α))} √(ln t)``.
     """
@@ -237,11 +238,11 @@ def ref7_tgp_schedule(t: int, v: float, alpha: float, B: float, lam: float) -> t
 
 
 def moma_k_rep(T: int, delta: float, const: float = 24.0, log_mult: float = 4.0) -> int:
-    """``k = ⌈const · ln(log_mult · e · T/δ)⌉``; paper: ``⌈24 ln(4eT/δ)⌉`` (Alg. 3 l. 3, Thm 4 l. 262).
+    """``k = ⌈const · ln(log_mult · e · T/δ)⌉``; paper: ``⌈24 ln(4eT/δ)⌉`` (Alg. 3, line 3, Thm 4).
 
-    ``const = 72`` is the value for which Lemma 11's Hoeffding step is correct (spec T-9; see
+    ``const = 72`` is the value for which Lemma 11's Hoeffding step is correct (see
     :func:`reference.zhou_tan.bounds.lemma11_hoeffding_bound`).  ``log_mult ∈ {1, 2}`` gives the
-    proofs' ``ln(eT/δ)`` (l. 297, Lemma 11) and ``ln(2eT/δ)`` variants (spec T-8).
+    proofs' ``ln(eT/δ)`` (Sec. 4.4, Lemma 11) and ``ln(2eT/δ)`` variants.
     """
     T_ = check_int_at_least("T", T, 1)
     d = _failure(delta)
@@ -251,17 +252,17 @@ def moma_k_rep(T: int, delta: float, const: float = 24.0, log_mult: float = 4.0)
 
 
 def practical_k_rep(T: int, delta: float) -> int:
-    """Practical preset ``⌈ln(4eT/δ)⌉`` (the constant 24 dropped; spec §2.7)."""
+    """Practical preset ``⌈ln(4eT/δ)⌉`` (the constant 24 dropped)."""
     return moma_k_rep(T, delta, const=1.0)
 
 
 def moma_n_epochs(T: int, k_rep: int) -> int:
-    """``N = ⌊T/k⌋`` (Alg. 3 l. 3).  The ``T − Nk`` leftover rounds are unspecified (spec T-7)."""
+    """``N = ⌊T/k⌋`` (Alg. 3, line 3).  The ``T − Nk`` leftover rounds are unspecified."""
     return check_int_at_least("T", T, 1) // check_int_at_least("k_rep", k_rep, 1)
 
 
 def moma_radius(n: int, m: int, c: float, alpha: float = 1.0) -> float:
-    """``γ = (9 m_n c)^{1/(1+α)} n^{(1−α)/(2(1+α))}`` (Lemma 10, l. 746; Thm 4 l. 262)."""
+    """``γ = (9 m_n c)^{1/(1+α)} n^{(1−α)/(2(1+α))}`` (Lemma 10; Thm 4)."""
     n_ = check_int_at_least("n", n, 1)
     mm = check_int_at_least("m", m, 0)
     a = _alpha(alpha)
@@ -281,10 +282,10 @@ def moma_beta_next(
     alpha: float = 1.0,
     lam_factor: Literal["proof", "statement"] = "proof",
 ) -> float:
-    """``β_{n+1} = B(1 + 1/√(1−ε)) + 3γ/√λ`` (proof Eqs. 10/22, l. 301) with ``γ`` = :func:`moma_radius`.
+    """``β_{n+1} = B(1 + 1/√(1−ε)) + 3γ/√λ`` (proof Eqs. 10/22, Sec. 4.4) with ``γ`` = :func:`moma_radius`.
 
-    ``lam_factor="statement"`` drops the ``1/√λ`` as printed in Thm 4 / Cor. 1 (l. 262, 324;
-    spec T-10).  Both agree at ``λ = 1``.  Cor. 1 (LDP) uses ``c = R² + 8(B+R)²/ϵ²`` and ``α = 1``.
+    ``lam_factor="statement"`` drops the ``1/√λ`` as printed in Thm 4 / Cor. 1 (typo
+    T-10, ``proofs_notes/zhou_tan/alg3_moma_thm4_cor1.md``).  Both agree at ``λ = 1``.  Cor. 1 (LDP) uses ``c = R² + 8(B+R)²/ϵ²`` and ``α = 1``.
     """
     check_choice("lam_factor", lam_factor, ("proof", "statement"))
     lam_ = check_positive("lam", lam)
@@ -305,7 +306,7 @@ def igp_ucb_beta(t: int, B: float, R: float, gamma_prev: float, delta: float) ->
 
     For ``R``-sub-Gaussian noise and regulariser ``λ = 1 + η`` with ``η = 2/T`` in [6].  Included
     only as the non-private sub-Gaussian baseline; the Zhou & Tan paper itself quotes it only
-    through its citations (l. 43).  ``t ≥ 1``.
+    through its citations (Sec. 1.1).  ``t ≥ 1``.
     """
     check_int_at_least("t", t, 1)
     g = check_finite("gamma_prev", gamma_prev)

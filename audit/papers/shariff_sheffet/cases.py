@@ -1,6 +1,6 @@
 """Audit cases for the Shariff & Sheffet mechanisms: correct calibrations and a zoo of bugs.
 
-Every case is a neighbouring pair at the worst case of spec 003 §1.4 -- the row ``v = (e₁, 1)``
+Every case is a neighbouring pair at the worst case of the paper's neighbouring relation (Sec. 1.1) -- the row ``v = (e₁, 1)``
 replaced by ``v' = (−e₁, 1)`` (orthogonal, both of norm ``L̃``), or added/removed -- and a way to
 draw the privacy loss of the *node-level view* of the tree: the values of the ``h`` used tree nodes
 that contain the user's leaf (:func:`reference.tree.nodes_used_by_leaf`; leaf 1, the worst case).

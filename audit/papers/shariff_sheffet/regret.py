@@ -1,4 +1,4 @@
-"""Regret audits against Theorems 5 and 6 of Shariff & Sheffet (issue 5, regret part).
+"""Regret audits against Theorems 5 and 6 of Shariff & Sheffet.
 
 * :func:`regret_containment_audit` -- Theorem 5 (Eq. 2; Theorem 6, Eq. 3, with a gap): with
   probability ``≥ 1 − α`` the pseudo-regret ``R̂_n`` is at most the bound, so over independent runs
@@ -266,7 +266,7 @@ def regret_scaling_in_dimension(
         np.asarray(grid, dtype=np.float64),
         form,
         np.maximum(regrets, 1e-12),
-        theorem_exponent="d (Thm 5) / d^2 (Thm 6), up to log factors (spec 003 §4)",
+        theorem_exponent="d (Thm 5) / d^2 (Thm 6), up to log factors",
         confidence=confidence,
     )
 

@@ -1,6 +1,6 @@
 """Reproductions of Shariff & Sheffet App. D.1 and D.2 (``privonline reproduce``, ``nox -s reproduce``).
 
-Each experiment follows the paper's recipe (App. D; spec §5): ``θ*`` uniform on the sphere,
+Each experiment follows the paper's recipe (App. D): ``θ*`` uniform on the sphere,
 ``K = d²`` fresh unit-norm actions per round (one optimal with mean 0.75, the rest uniform on the
 band ``[−0.75, 0.75 − Δ]``), ``α = 1/n``, ``ε = 1``, ``δ = 0.1``.  The default is a documented reduced
 scale that runs in minutes on two cores; ``--paper-scale`` uses the paper's sizes (hours to days:
@@ -18,7 +18,7 @@ with one folder per cell, so an interrupted reproduction resumes where it stoppe
   smallest" is a gate and the private ordering is reported beside the paper's.
 
 * **D.3** (Gaussian and Wishart, ``d = 5``): final regret vs the ``ρ_min`` of the re-shifted
-  regularizer (spec §2.8 generic shift), per gap.  Paper: the shift matters only for small or zero
+  regularizer (generic shift, ``wishart_shifted_bounds``), per gap.  Paper: the shift matters only for small or zero
   gaps.  Reduced: n = 2·10⁴, 4 ``ρ_min`` values, ``Δ ∈ {0, 0.1}``, 4 runs.
 * **scaling** (not in the paper): the theorem-form fits of :mod:`audit.papers.shariff_sheffet.regret` for the
   private variants, beside the non-private ones: private excess regret vs ``ε`` against the
@@ -139,7 +139,7 @@ class D3Config:
 
     The ``ρ_min`` grid follows the authors' ``exp((1−c) ln lo + c ln hi)``, ``c ∈ {−0.2, …, 1.2}``,
     with ``lo`` the Gaussian ``ρ_min = Υ`` and ``hi`` the unshifted Wishart ``ρ_min`` recomputed from
-    the paper's formulas at this ``n`` (spec §5.4; the authors' constants come from their code).
+    the paper's formulas at this ``n`` (the authors' constants come from their code).
     """
 
     n: int = 20_000
@@ -408,7 +408,7 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
             )
     lines += [
         "",
-        "Utility of the tight calibration (issue 7): the trees with the least noise that meet the "
+        "Utility of the tight calibration: the trees with the least noise that meet the "
         "same (ε, δ) -- Gaussian by exact GDP accounting, Wishart by the certified PLD accountant "
         "(`reference.shariff_sheffet.tight`).  Aim: tight private regret within 2× of NonPrivate.",
         "",

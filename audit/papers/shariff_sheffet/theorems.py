@@ -1,4 +1,4 @@
-"""Accuracy audits against the theorems of Shariff & Sheffet (issue 5, first part).
+"""Accuracy audits against the theorems of Shariff & Sheffet.
 
 * :func:`regularizer_run_audit` -- Definition 3 over whole runs of the tree mechanism: the event
   "for all ``t ≤ n``: ``ρ_min ≤ λ_min(H_t)``, ``λ_max(H_t) ≤ ρ_max`` and ``‖h_t‖_{H_t⁻¹} ≤ γ``"
