@@ -35,6 +35,7 @@ __all__ = [
     "child_seeds",
     "named_generators",
     "named_seed",
+    "seed_for",
     "spawn_generators",
     "split_generator",
 ]
@@ -121,6 +122,12 @@ def named_seed(seed: SeedLike, name: str) -> np.random.SeedSequence:
     return np.random.SeedSequence(
         seq.entropy, spawn_key=(*seq.spawn_key, *words), pool_size=seq.pool_size
     )
+
+
+def seed_for(seed: SeedLike, name: str) -> int:
+    """An integer seed for the role called ``name`` (the first word of :func:`named_seed`), for
+    functions that take an ``int`` seed and record it in their report."""
+    return int(named_seed(seed, name).generate_state(1)[0])
 
 
 def spawn_generators(seed: int | np.random.SeedSequence, count: int) -> list[np.random.Generator]:
