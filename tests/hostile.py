@@ -1577,6 +1577,10 @@ def baselines() -> dict[str, Baseline]:
 _PROTOCOL = "a typing.Protocol (an interface users implement, not a function to call)"
 _RECORD = "a result record the library returns (frozen dataclass); its inputs are checked by the function that builds it"
 _EXCEPTION = "an exception class"
+_TAGGED = (
+    "the whole battery as `privonline audit papers` runs it (minutes per call), from a seed and a "
+    "flag; its configuration is swept through run_<paper>_battery"
+)
 
 NOT_CALLED: dict[str, str] = {
     **{
@@ -1637,6 +1641,10 @@ NOT_CALLED: dict[str, str] = {
             "audit.papers.agarwal_singh.battery:AgarwalSinghReport",
             "audit.papers.agarwal_singh.battery:PowerRow",
         )
+    },
+    **{
+        f"audit.papers.{paper}.battery:tagged_results": _TAGGED
+        for paper in ("sajed_sheffet", "zhou_tan", "agarwal_singh")
     },
     "reference.shariff_sheffet.linucb:AccuracyEventError": _EXCEPTION,
     "reference.shariff_sheffet.linucb:AccuracyEventWarning": _EXCEPTION,
