@@ -66,6 +66,10 @@ AUDIT_MODULES = (
     "audit.papers.sajed_sheffet.nas",
     "audit.papers.zhou_tan.battery",
     "audit.papers.agarwal_singh.battery",
+    "audit.papers.agarwal_singh.cases",
+    "audit.papers.agarwal_singh.reduction",
+    "audit.papers.agarwal_singh.gaussian",
+    "audit.papers.agarwal_singh.accuracy",
 )
 """The audit modules whose public API the api family sweeps (the others have their own sweeps)."""
 
@@ -357,7 +361,7 @@ def _pure_claims() -> list[Any]:
 
 
 def _as_config() -> Any:
-    from audit.papers.agarwal_singh.battery import AgarwalSinghAuditConfig
+    from audit.papers.agarwal_singh.cases import AgarwalSinghAuditConfig
 
     return AgarwalSinghAuditConfig(
         white_box_samples=200,
@@ -1506,19 +1510,25 @@ def _baselines() -> dict[str, Baseline]:
     # audit.papers.agarwal_singh.battery --------------------------------------------------------------------
     m = "audit.papers.agarwal_singh.battery:"
     out |= {
-        m + "AgarwalSinghAuditConfig": _b(
+        "audit.papers.agarwal_singh.cases:AgarwalSinghAuditConfig": _b(
             epsilon=1.0, T=8, gaussian_delta=1e-5, white_box_samples=200
         ),
-        m + "CanaryLearner": _b(N=2, t0=1, threshold=1.0),
-        m + "GaussianReleaseView": _b(T=4, sigma=1.0),
-        m + "OneShotFTPL": _b(decision_set=Cube(2), noise=ZeroNoise((2,)), T=4, rng=lambda: _g()),
-        m + "ReusedNoiseReduction": _b(
+        "audit.papers.agarwal_singh.reduction:CanaryLearner": _b(N=2, t0=1, threshold=1.0),
+        "audit.papers.agarwal_singh.gaussian:GaussianReleaseView": _b(T=4, sigma=1.0),
+        "audit.papers.agarwal_singh.gaussian:OneShotFTPL": _b(
+            decision_set=Cube(2), noise=ZeroNoise((2,)), T=4, rng=lambda: _g()
+        ),
+        "audit.papers.agarwal_singh.reduction:ReusedNoiseReduction": _b(
             inner=_exp2, noise=LaplaceNoise((2,), 1.0), rng=lambda: _g()
         ),
-        m + "ReusedNoiseTree": _b(T=4, noise=ZeroNoise((2,)), rng=lambda: _g()),
-        m + "accuracy_cases": _b(config=_as_config),
-        m + "composed_laplace_epsilon": _b(epsilon_0=0.25, nodes=4, delta=0.001),
-        m + "exp2_reduction_arms": _b(
+        "audit.papers.agarwal_singh.cases:ReusedNoiseTree": _b(
+            T=4, noise=ZeroNoise((2,)), rng=lambda: _g()
+        ),
+        "audit.papers.agarwal_singh.accuracy:accuracy_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:composed_laplace_epsilon": _b(
+            epsilon_0=0.25, nodes=4, delta=0.001
+        ),
+        "audit.papers.agarwal_singh.reduction:exp2_reduction_arms": _b(
             losses=A([[0.1, 0.9], [0.2, 0.8]]),
             scale=1.0,
             reuse=False,
@@ -1527,20 +1537,22 @@ def _baselines() -> dict[str, Baseline]:
             rng=lambda: _g(),
             size=5,
         ),
-        m + "exp2_reduction_cases": _b(config=_as_config),
-        m + "ftpl_action_cases": _b(config=_as_config),
-        m + "ftrl_action_cases": _b(config=_as_config),
-        m + "gaussian_release_cases": _b(config=_as_config),
-        m + "node_count_audit": _b(T=4, factory="reference", name="n"),
+        "audit.papers.agarwal_singh.reduction:exp2_reduction_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.gaussian:ftpl_action_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:ftrl_action_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.gaussian:gaussian_release_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.accuracy:node_count_audit": _b(
+            T=4, factory="reference", name="n"
+        ),
         m + "privacy_cases": _b(config=_as_config),
-        m + "reduction_canary_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.reduction:reduction_canary_cases": _b(config=_as_config),
         m + "run_agarwal_singh_battery": _b(
             config=_as_config, include_broken=False, names=["tree_strict_node_view"]
         ),
         m + "run_agarwal_singh_power": _b(
             config=_as_config, reps=1, seed=1, names=["tree_strict_node_view"]
         ),
-        m + "tree_error_audit": _b(
+        "audit.papers.agarwal_singh.accuracy:tree_error_audit": _b(
             T=4,
             N=2,
             scale=1.0,
@@ -1552,9 +1564,9 @@ def _baselines() -> dict[str, Baseline]:
             name="t",
             confidence=0.95,
         ),
-        m + "tree_node_view_cases": _b(config=_as_config),
-        m + "tree_release_cases": _b(config=_as_config),
-        m + "tree_release_samples": _b(
+        "audit.papers.agarwal_singh.cases:tree_node_view_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:tree_release_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:tree_release_samples": _b(
             losses=A([0.5, -0.5, 0.25]),
             noise_of_size=lambda: lambda n: ZeroNoise((n,)),
             rng=lambda: _g(),
@@ -1597,7 +1609,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.shariff_sheffet.regularizers:Regularizer",
             "reference.zhou_tan.environment:NoiseModel",
             "reference.zhou_tan.environment:Policy",
-            "audit.papers.agarwal_singh.battery:ReleaseSource",
+            "audit.papers.agarwal_singh.cases:ReleaseSource",
         )
     },
     **{
@@ -1637,7 +1649,7 @@ NOT_CALLED: dict[str, str] = {
             "audit.methods.scaling:ScalingFit",
             "audit.methods.binomial:RunAuditResult",
             "audit.papers.sajed_sheffet.battery:SajedSheffetBattery",
-            "audit.papers.agarwal_singh.battery:AgarwalSinghCase",
+            "audit.papers.agarwal_singh.cases:AgarwalSinghCase",
             "audit.papers.agarwal_singh.battery:AgarwalSinghReport",
             "audit.papers.agarwal_singh.battery:PowerRow",
         )
@@ -1721,7 +1733,7 @@ NOT_CALLED_CASES: dict[tuple[str, str, str], str] = {
         "None is the documented 'every case' (the power of each of the 20 cases is slow even at "
         "the small configuration); a list of names is swept"
     ),
-    ("audit.papers.agarwal_singh.battery:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.papers.agarwal_singh.accuracy:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
     ("audit.papers.agarwal_singh.battery:privacy_cases", "config", "None"): _DEFAULT_BATTERY,
 }
 """Hostile cases that are documented as valid and too slow to call: counted, not called."""

@@ -263,10 +263,10 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.zhou_tan.battery:binomial_power", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
     ("audit.papers.zhou_tan.battery:critical_failure_count", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
     ("audit.papers.zhou_tan.battery:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
-    ("audit.papers.agarwal_singh.battery:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
-    ("audit.papers.agarwal_singh.battery:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
+    ("audit.papers.agarwal_singh.reduction:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
+    ("audit.papers.agarwal_singh.cases:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
     ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
-    ("audit.papers.agarwal_singh.battery:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
+    ("audit.papers.agarwal_singh.accuracy:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
 ]  # fmt: skip
 """Documented values the api family accepts: ``(function, parameter, categories, reason)``."""
 
@@ -565,7 +565,7 @@ def test_flags_options_and_names_are_checked() -> None:
 
 
 def test_seeds_and_generators_follow_the_one_rule() -> None:
-    from audit.papers.agarwal_singh.battery import exp2_reduction_arms
+    from audit.papers.agarwal_singh.reduction import exp2_reduction_arms
     from audit.papers.sajed_sheffet.nas import (
         NAS_VARIANTS,
         NASConfig,
