@@ -25,7 +25,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import audit.papers.agarwal_singh.reproduce as ags
+import audit.papers.agarwal_singh.repro_bandits as ags_bandits
+import audit.papers.agarwal_singh.repro_common as ags_common
+import audit.papers.agarwal_singh.repro_eps_window as ags_eps_window
+import audit.papers.agarwal_singh.repro_ftrl as ags_ftrl
 import audit.papers.sajed_sheffet.reproduce as ss
 import audit.papers.shariff_sheffet.reproduce as shs
 import audit.papers.zhou_tan.reproduce as zt
@@ -411,26 +414,26 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["zhou_tan_scaling.json"],
     ),
     "reproduce agarwal-singh as_ftrl": (
-        lambda out: ags.reproduce_as_ftrl(
-            ags.FullInfoConfig(**AS_GRID, set_horizons=(16, 32), set_dims=(2, 3)), out
+        lambda out: ags_ftrl.reproduce_as_ftrl(
+            ags_common.FullInfoConfig(**AS_GRID, set_horizons=(16, 32), set_dims=(2, 3)), out
         ),
         ["as_ftrl.json"],
     ),
     "reproduce agarwal-singh as_ftpl": (
-        lambda out: ags.reproduce_as_ftpl(ags.FTPLConfig(**AS_GRID), out),
+        lambda out: ags_bandits.reproduce_as_ftpl(ags_common.FTPLConfig(**AS_GRID), out),
         ["as_ftpl.json"],
     ),
     "reproduce agarwal-singh as_mab": (
-        lambda out: ags.reproduce_as_mab(ags.MABConfig(**AS_GRID), out),
+        lambda out: ags_bandits.reproduce_as_mab(ags_common.MABConfig(**AS_GRID), out),
         ["as_mab.json"],
     ),
     "reproduce agarwal-singh as_blo": (
-        lambda out: ags.reproduce_as_blo(ags.BLOConfig(**AS_GRID), out),
+        lambda out: ags_bandits.reproduce_as_blo(ags_common.BLOConfig(**AS_GRID), out),
         ["as_blo.json"],
     ),
     "reproduce agarwal-singh as_eps_window": (
-        lambda out: ags.reproduce_as_eps_window(
-            ags.EpsWindowConfig(
+        lambda out: ags_eps_window.reproduce_as_eps_window(
+            ags_eps_window.EpsWindowConfig(
                 horizon=64,
                 epsilons=(0.5, 1.0),
                 counter_horizon=32,
@@ -520,7 +523,8 @@ _WORKER = """
 import os, sys, time, warnings
 from pathlib import Path
 from audit.papers.shariff_sheffet.reproduce import D1Config, reproduce_d1
-from audit.papers.agarwal_singh.reproduce import MABConfig, reproduce_as_mab
+from audit.papers.agarwal_singh.repro_common import MABConfig
+from audit.papers.agarwal_singh.repro_bandits import reproduce_as_mab
 from audit.papers.sajed_sheffet.reproduce import Sec5Config, reproduce_ss_sec5
 
 from reference.files import DamagedFileWarning
