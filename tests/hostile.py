@@ -65,6 +65,8 @@ AUDIT_MODULES = (
     "audit.papers.sajed_sheffet.battery",
     "audit.papers.sajed_sheffet.nas",
     "audit.papers.zhou_tan.battery",
+    "audit.papers.zhou_tan.cases",
+    "audit.papers.zhou_tan.accuracy",
     "audit.papers.agarwal_singh.battery",
     "audit.papers.agarwal_singh.cases",
     "audit.papers.agarwal_singh.reduction",
@@ -373,13 +375,13 @@ def _as_config() -> Any:
 
 
 def _ctl() -> Any:
-    from audit.papers.zhou_tan.battery import ctl_variants
+    from audit.papers.zhou_tan.cases import ctl_variants
 
     return ctl_variants(_ldp())[0]
 
 
 def _ctl_pair() -> Any:
-    from audit.papers.zhou_tan.battery import worst_case_pair
+    from audit.papers.zhou_tan.cases import worst_case_pair
 
     return worst_case_pair(_ldp())
 
@@ -1441,42 +1443,56 @@ def _baselines() -> dict[str, Baseline]:
     m = "audit.papers.zhou_tan.battery:"
     common: dict[str, Any] = {"seed": 1, "confidence": 0.95}
     out |= {
-        m + "CTLRandomiser": _b(name="c", params=_ldp, broken=False, description="d"),
+        "audit.papers.zhou_tan.cases:CTLRandomiser": _b(
+            name="c", params=_ldp, broken=False, description="d"
+        ),
         m + "ZhouTanConfig": _b(eps=1.0, B=1.0, R=1.0, confidence=0.999, mechanism_samples=200),
-        m + "ata_confidence_event_audit": _b(
+        "audit.papers.zhou_tan.accuracy:ata_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05, eps_nys=0.5
         ),
-        m + "binomial_power": _b(trials=10, failure_rate=0.3, nominal=0.1, confidence=0.95),
-        m + "critical_failure_count": _b(trials=10, nominal=0.1, confidence=0.95),
-        m + "ctl_black_box_audits": _b(
+        "audit.papers.zhou_tan.accuracy:binomial_power": _b(
+            trials=10, failure_rate=0.3, nominal=0.1, confidence=0.95
+        ),
+        "audit.papers.zhou_tan.accuracy:critical_failure_count": _b(
+            trials=10, nominal=0.1, confidence=0.95
+        ),
+        "audit.papers.zhou_tan.cases:ctl_black_box_audits": _b(
             randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
         ),
-        m + "ctl_claims": _b(params=_ldp),
-        m + "ctl_closed_form_audit": _b(
+        "audit.papers.zhou_tan.cases:ctl_claims": _b(params=_ldp),
+        "audit.papers.zhou_tan.cases:ctl_closed_form_audit": _b(
             randomiser=_ctl, pair=_ctl_pair, claim=lambda: _pure_claims()[0], name="c"
         ),
-        m + "ctl_loss_case": _b(randomiser=_ctl, pair=_ctl_pair, params=_ldp, pair_name="p"),
-        m + "ctl_variants": _b(params=_ldp),
-        m + "ctl_white_box_audits": _b(
+        "audit.papers.zhou_tan.cases:ctl_loss_case": _b(
+            randomiser=_ctl, pair=_ctl_pair, params=_ldp, pair_name="p"
+        ),
+        "audit.papers.zhou_tan.cases:ctl_variants": _b(params=_ldp),
+        "audit.papers.zhou_tan.cases:ctl_white_box_audits": _b(
             randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
         ),
-        m + "exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
-        m + "learner_arm_transcripts": _b(
+        "audit.papers.zhou_tan.cases:exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
+        "audit.papers.zhou_tan.cases:learner_arm_transcripts": _b(
             params=_ldp, variant="ctl", first_reward=0.5, runs=2, rounds=2, seed=1, beta_scale=0.03
         ),
-        m + "learner_transcript_audit": _b(params=_ldp, variant="ctl", runs=20, rounds=2, **common),
-        m + "lemma10_radius_audit": _b(params=_ldp, variant="paper", estimators=5, **common),
-        m + "lemma11_count_audit": _b(params=_ldp, bound="corrected", k=5, p=0.2, runs=5, **common),
-        m + "lemma92_variance_ratio_audit": _b(
+        "audit.papers.zhou_tan.cases:learner_transcript_audit": _b(
+            params=_ldp, variant="ctl", runs=20, rounds=2, **common
+        ),
+        "audit.papers.zhou_tan.accuracy:lemma10_radius_audit": _b(
+            params=_ldp, variant="paper", estimators=5, **common
+        ),
+        "audit.papers.zhou_tan.accuracy:lemma11_count_audit": _b(
+            params=_ldp, bound="corrected", k=5, p=0.2, runs=5, **common
+        ),
+        "audit.papers.zhou_tan.accuracy:lemma92_variance_ratio_audit": _b(
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
-        m + "mom_selection_audit": _b(
+        "audit.papers.zhou_tan.accuracy:mom_selection_audit": _b(
             params=_ldp, selection="argmin", k=3, p=0.2, runs=5, **common
         ),
-        m + "moma_confidence_event_audit": _b(
+        "audit.papers.zhou_tan.accuracy:moma_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05, eps_nys=0.5
         ),
-        m + "nystrom_lemma8_audit": _b(
+        "audit.papers.zhou_tan.accuracy:nystrom_lemma8_audit": _b(
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
         m + "run_zhou_tan_battery": _b(
@@ -1500,11 +1516,11 @@ def _baselines() -> dict[str, Baseline]:
                 lemma92_rounds=3,
             )
         ),
-        m + "student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
-        m + "tgp_confidence_event_audit": _b(
+        "audit.papers.zhou_tan.cases:student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
+        "audit.papers.zhou_tan.accuracy:tgp_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05
         ),
-        m + "worst_case_pair": _b(params=_ldp),
+        "audit.papers.zhou_tan.cases:worst_case_pair": _b(params=_ldp),
     }
 
     # audit.papers.agarwal_singh.battery --------------------------------------------------------------------
