@@ -31,7 +31,9 @@ import audit.papers.agarwal_singh.repro_eps_window as ags_eps_window
 import audit.papers.agarwal_singh.repro_ftrl as ags_ftrl
 import audit.papers.sajed_sheffet.reproduce as ss
 import audit.papers.shariff_sheffet.reproduce as shs
-import audit.papers.zhou_tan.reproduce as zt
+import audit.papers.zhou_tan.repro_common as zt_common
+import audit.papers.zhou_tan.repro_figures as zt_figures
+import audit.papers.zhou_tan.repro_scaling as zt_scaling
 from audit.cli import main as privonline_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -311,7 +313,7 @@ def _zoo(out: Path) -> None:
     )
 
 
-ZT_PANEL = zt.Panel("2d", "synthetic_se", None)
+ZT_PANEL = zt_common.Panel("2d", "synthetic_se", None)
 AS_GRID: dict[str, Any] = {"horizons": (16, 32), "epsilons": (1.0, INF), "dims": (2, 3),
                            "dim_T": 16, "runs": 2}  # fmt: skip
 REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
@@ -388,20 +390,21 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["scaling.json"],
     ),
     "reproduce zhou-tan fig2": (
-        lambda out: zt.reproduce_fig2(
-            zt.Fig2Config(T=20, trials=2, panels=(ZT_PANEL,), algorithms=("tgp", "moma")), out
+        lambda out: zt_figures.reproduce_fig2(
+            zt_common.Fig2Config(T=20, trials=2, panels=(ZT_PANEL,), algorithms=("tgp", "moma")),
+            out,
         ),
         ["zhou_tan_fig2.json"],
     ),
     "reproduce zhou-tan fig3": (
-        lambda out: zt.reproduce_fig3(
-            zt.Fig3Config(T=20, trials=2, algorithms=("tgp", "moma")), out
+        lambda out: zt_figures.reproduce_fig3(
+            zt_common.Fig3Config(T=20, trials=2, algorithms=("tgp", "moma")), out
         ),
         ["zhou_tan_fig3.json"],
     ),
     "reproduce zhou-tan scaling": (
-        lambda out: zt.reproduce_scaling(
-            zt.ScalingConfig(
+        lambda out: zt_scaling.reproduce_scaling(
+            zt_common.ScalingConfig(
                 T=30,
                 replicates=2,
                 eps_grid=(0.5, 1.0, 2.0),
