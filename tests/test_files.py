@@ -29,7 +29,11 @@ import audit.papers.agarwal_singh.repro_bandits as ags_bandits
 import audit.papers.agarwal_singh.repro_common as ags_common
 import audit.papers.agarwal_singh.repro_eps_window as ags_eps_window
 import audit.papers.agarwal_singh.repro_ftrl as ags_ftrl
-import audit.papers.sajed_sheffet.reproduce as ss
+import audit.papers.sajed_sheffet.repro_cells as ss_cells
+import audit.papers.sajed_sheffet.repro_sec5 as ss_sec5
+import audit.papers.sajed_sheffet.repro_stopping as ss_stopping
+import audit.papers.sajed_sheffet.repro_stopping_times as ss_stopping_times
+import audit.papers.sajed_sheffet.repro_thm43 as ss_thm43
 import audit.papers.shariff_sheffet.reproduce as shs
 import audit.papers.zhou_tan.repro_common as zt_common
 import audit.papers.zhou_tan.repro_figures as zt_figures
@@ -455,8 +459,8 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["as_eps_window.json"],
     ),
     "reproduce sajed-sheffet ss_sec5": (
-        lambda out: ss.reproduce_ss_sec5(
-            ss.Sec5Config(
+        lambda out: ss_sec5.reproduce_ss_sec5(
+            ss_cells.Sec5Config(
                 T=300,
                 runs=2,
                 instances=("C1",),
@@ -472,8 +476,8 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["ss_sec5.json"],
     ),
     "reproduce sajed-sheffet ss_thm43": (
-        lambda out: ss.reproduce_ss_thm43(
-            ss.Thm43Config(
+        lambda out: ss_thm43.reproduce_ss_thm43(
+            ss_cells.Thm43Config(
                 Ts=(10**4, 10**5),
                 runs=2,
                 instances=("C1", "C2"),
@@ -490,8 +494,8 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["ss_thm43.json"],
     ),
     "reproduce sajed-sheffet ss_stopping": (
-        lambda out: ss.reproduce_ss_stopping(
-            ss.StoppingConfig(
+        lambda out: ss_stopping.reproduce_ss_stopping(
+            ss_stopping_times.StoppingConfig(
                 alpha=0.5,
                 epsilon=0.2,
                 alphas=(0.1, 0.5),
@@ -528,7 +532,8 @@ from pathlib import Path
 from audit.papers.shariff_sheffet.reproduce import D1Config, reproduce_d1
 from audit.papers.agarwal_singh.repro_common import MABConfig
 from audit.papers.agarwal_singh.repro_bandits import reproduce_as_mab
-from audit.papers.sajed_sheffet.reproduce import Sec5Config, reproduce_ss_sec5
+from audit.papers.sajed_sheffet.repro_cells import Sec5Config
+from audit.papers.sajed_sheffet.repro_sec5 import reproduce_ss_sec5
 
 from reference.files import DamagedFileWarning
 
