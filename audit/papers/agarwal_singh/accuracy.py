@@ -24,12 +24,7 @@ from reference.agarwal_singh.aggregation import (
 from reference.noise import LaplaceNoise
 from reference.rng import as_generator
 from reference.tree import TreeAggregator, dyadic_decomposition
-from reference.validation import (
-    check_choice,
-    check_in_range,
-    check_int_at_least,
-    check_positive,
-)
+from reference.validation import check_choice, check_in_range, check_int_at_least, check_positive
 
 __all__ = [
     "accuracy_cases",

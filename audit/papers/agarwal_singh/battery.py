@@ -87,10 +87,7 @@ from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference.rng import as_seed_sequence, child_seeds
-from reference.validation import (
-    check_bool,
-    check_int_at_least,
-)
+from reference.validation import check_bool, check_int_at_least
 
 __all__ = [
     "AgarwalSinghReport",

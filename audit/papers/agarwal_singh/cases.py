@@ -18,11 +18,7 @@ import numpy as np
 
 from audit.mechanisms import LaplaceMechanism
 from audit.methods.black_box import event_audit_from_samples
-from audit.methods.white_box import (
-    density_privacy_losses,
-    laplace_epsilon,
-    privacy_loss_audit,
-)
+from audit.methods.white_box import density_privacy_losses, laplace_epsilon, privacy_loss_audit
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
@@ -36,11 +32,7 @@ from reference.agarwal_singh.aggregation import (
     nodes_per_leaf,
     noise_draws_per_release,
 )
-from reference.agarwal_singh.full_info import (
-    OneShotFTRL,
-    PrivateFTRL,
-    run_full_info,
-)
+from reference.agarwal_singh.full_info import OneShotFTRL, PrivateFTRL, run_full_info
 from reference.agarwal_singh.sets import NegativeEntropySimplex
 from reference.noise import LaplaceNoise, NodeNoise
 from reference.rng import SeedLike, as_generator, as_seed_sequence

@@ -11,11 +11,7 @@ import math
 
 import numpy as np
 
-from audit.methods.white_box import (
-    density_privacy_losses,
-    gaussian_delta,
-    gaussian_epsilon,
-)
+from audit.methods.white_box import density_privacy_losses, gaussian_delta, gaussian_epsilon
 from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
@@ -28,14 +24,8 @@ from audit.papers.agarwal_singh.cases import (
 )
 from audit.protocols import PrivacyClaim
 from reference._typing import FloatArray
-from reference.agarwal_singh.aggregation import (
-    noise_draws_per_release,
-    padding_count,
-)
-from reference.agarwal_singh.full_info import (
-    PrivateFTPL,
-    run_full_info,
-)
+from reference.agarwal_singh.aggregation import noise_draws_per_release, padding_count
+from reference.agarwal_singh.full_info import PrivateFTPL, run_full_info
 from reference.agarwal_singh.sets import Cube, DecisionSet
 from reference.agarwal_singh.theorems import (
     gaussian_output_level_sensitivity,
@@ -45,11 +35,7 @@ from reference.agarwal_singh.theorems import (
 from reference.noise import GaussianVectorNoise, NodeNoise
 from reference.rng import SeedLike, as_generator
 from reference.tree import dyadic_decomposition
-from reference.validation import (
-    check_instance,
-    check_int_at_least,
-    check_positive,
-)
+from reference.validation import check_instance, check_int_at_least, check_positive
 
 __all__ = [
     "GaussianReleaseView",

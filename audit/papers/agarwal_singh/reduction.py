@@ -12,9 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from audit.methods.white_box import (
-    laplace_epsilon,
-)
+from audit.methods.white_box import laplace_epsilon
 from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
@@ -25,14 +23,8 @@ from audit.papers.agarwal_singh.cases import (
 )
 from audit.protocols import PrivacyClaim
 from reference._typing import FloatArray
-from reference.agarwal_singh.bandits import (
-    BanditLearner,
-    EXP2Exploration,
-    PrivateBanditReduction,
-)
-from reference.agarwal_singh.theorems import (
-    lemma42_laplace_scale,
-)
+from reference.agarwal_singh.bandits import BanditLearner, EXP2Exploration, PrivateBanditReduction
+from reference.agarwal_singh.theorems import lemma42_laplace_scale
 from reference.noise import LaplaceNoise
 from reference.rng import SeedLike, as_generator
 from reference.validation import (

@@ -35,9 +35,7 @@ from audit.reproduce.common import CellStore
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
-from reference.agarwal_singh.environments import (
-    experts_bernoulli,
-)
+from reference.agarwal_singh.environments import experts_bernoulli
 from reference.agarwal_singh.full_info import PrivateFTRL, run_full_info
 from reference.agarwal_singh.theorems import (
     cor32_parameters,

@@ -18,10 +18,7 @@ import numpy as np
 
 from reference._typing import FloatArray
 from reference.rng import check_seed, child_seeds
-from reference.sajed_sheffet.bounds import (
-    good_event_halting_time,
-    thm33_halting_bound,
-)
+from reference.sajed_sheffet.bounds import good_event_halting_time, thm33_halting_bound
 from reference.sajed_sheffet.constants import dp_nas_noise_scales
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_exp_nas
 from reference.validation import check_alpha, check_epsilon, check_int_at_least

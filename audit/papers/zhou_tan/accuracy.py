@@ -28,11 +28,7 @@ from audit.papers.zhou_tan.cases import (
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
 from reference.rng import check_seed
-from reference.validation import (
-    check_choice,
-    check_in_range,
-    check_int_at_least,
-)
+from reference.validation import check_choice, check_in_range, check_int_at_least
 from reference.zhou_tan.algorithms import (
     ATAGPUCB,
     TGPUCB,

@@ -97,15 +97,8 @@ from audit.protocols import NeighbouringPair
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.rng import check_seed
-from reference.validation import (
-    check_in_range,
-    check_instance,
-    check_int_at_least,
-    check_positive,
-)
-from reference.zhou_tan.mechanism import (
-    LDPParams,
-)
+from reference.validation import check_in_range, check_instance, check_int_at_least, check_positive
+from reference.zhou_tan.mechanism import LDPParams
 
 __all__ = [
     "ZhouTanConfig",

@@ -33,10 +33,7 @@ from reference.validation import (
     check_int_at_least,
     check_positive,
 )
-from reference.zhou_tan.algorithms import (
-    TGPUCB,
-    make_ldp_tgp_ucb,
-)
+from reference.zhou_tan.algorithms import TGPUCB, make_ldp_tgp_ucb
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
@@ -45,12 +42,7 @@ from reference.zhou_tan.environment import (
     sample_rkhs_function,
 )
 from reference.zhou_tan.kernels import se_kernel, unit_grid
-from reference.zhou_tan.mechanism import (
-    ConvertToLaplace,
-    LDPParams,
-    clip_reward,
-    ctl_privatize,
-)
+from reference.zhou_tan.mechanism import ConvertToLaplace, LDPParams, clip_reward, ctl_privatize
 
 __all__ = [
     "BROKEN_NAMES",

@@ -37,9 +37,7 @@ from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.rng import child_seeds
 from reference.validation import check_epsilon, check_int_at_least
-from reference.zhou_tan.datasets import (
-    DataProblem,
-)
+from reference.zhou_tan.datasets import DataProblem
 from reference.zhou_tan.schedules import moma_k_rep, practical_k_rep
 
 __all__ = [

@@ -40,9 +40,7 @@ from reference._typing import FloatArray, IntArray
 from reference.rng import child_seeds
 from reference.validation import check_epsilon, check_int_at_least
 from reference.zhou_tan.bounds import cor1_regret_expr, thm2_regret_expr, thm3_regret_expr
-from reference.zhou_tan.environment import (
-    sample_rkhs_function,
-)
+from reference.zhou_tan.environment import sample_rkhs_function
 from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel
 
 __all__ = [
