@@ -65,7 +65,13 @@ AUDIT_MODULES = (
     "audit.papers.sajed_sheffet.battery",
     "audit.papers.sajed_sheffet.nas",
     "audit.papers.zhou_tan.battery",
+    "audit.papers.zhou_tan.cases",
+    "audit.papers.zhou_tan.accuracy",
     "audit.papers.agarwal_singh.battery",
+    "audit.papers.agarwal_singh.cases",
+    "audit.papers.agarwal_singh.reduction",
+    "audit.papers.agarwal_singh.gaussian",
+    "audit.papers.agarwal_singh.accuracy",
 )
 """The audit modules whose public API the api family sweeps (the others have their own sweeps)."""
 
@@ -357,7 +363,7 @@ def _pure_claims() -> list[Any]:
 
 
 def _as_config() -> Any:
-    from audit.papers.agarwal_singh.battery import AgarwalSinghAuditConfig
+    from audit.papers.agarwal_singh.cases import AgarwalSinghAuditConfig
 
     return AgarwalSinghAuditConfig(
         white_box_samples=200,
@@ -369,13 +375,13 @@ def _as_config() -> Any:
 
 
 def _ctl() -> Any:
-    from audit.papers.zhou_tan.battery import ctl_variants
+    from audit.papers.zhou_tan.cases import ctl_variants
 
     return ctl_variants(_ldp())[0]
 
 
 def _ctl_pair() -> Any:
-    from audit.papers.zhou_tan.battery import worst_case_pair
+    from audit.papers.zhou_tan.cases import worst_case_pair
 
     return worst_case_pair(_ldp())
 
@@ -1437,42 +1443,56 @@ def _baselines() -> dict[str, Baseline]:
     m = "audit.papers.zhou_tan.battery:"
     common: dict[str, Any] = {"seed": 1, "confidence": 0.95}
     out |= {
-        m + "CTLRandomiser": _b(name="c", params=_ldp, broken=False, description="d"),
+        "audit.papers.zhou_tan.cases:CTLRandomiser": _b(
+            name="c", params=_ldp, broken=False, description="d"
+        ),
         m + "ZhouTanConfig": _b(eps=1.0, B=1.0, R=1.0, confidence=0.999, mechanism_samples=200),
-        m + "ata_confidence_event_audit": _b(
+        "audit.papers.zhou_tan.accuracy:ata_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05, eps_nys=0.5
         ),
-        m + "binomial_power": _b(trials=10, failure_rate=0.3, nominal=0.1, confidence=0.95),
-        m + "critical_failure_count": _b(trials=10, nominal=0.1, confidence=0.95),
-        m + "ctl_black_box_audits": _b(
+        "audit.papers.zhou_tan.accuracy:binomial_power": _b(
+            trials=10, failure_rate=0.3, nominal=0.1, confidence=0.95
+        ),
+        "audit.papers.zhou_tan.accuracy:critical_failure_count": _b(
+            trials=10, nominal=0.1, confidence=0.95
+        ),
+        "audit.papers.zhou_tan.cases:ctl_black_box_audits": _b(
             randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
         ),
-        m + "ctl_claims": _b(params=_ldp),
-        m + "ctl_closed_form_audit": _b(
+        "audit.papers.zhou_tan.cases:ctl_claims": _b(params=_ldp),
+        "audit.papers.zhou_tan.cases:ctl_closed_form_audit": _b(
             randomiser=_ctl, pair=_ctl_pair, claim=lambda: _pure_claims()[0], name="c"
         ),
-        m + "ctl_loss_case": _b(randomiser=_ctl, pair=_ctl_pair, params=_ldp, pair_name="p"),
-        m + "ctl_variants": _b(params=_ldp),
-        m + "ctl_white_box_audits": _b(
+        "audit.papers.zhou_tan.cases:ctl_loss_case": _b(
+            randomiser=_ctl, pair=_ctl_pair, params=_ldp, pair_name="p"
+        ),
+        "audit.papers.zhou_tan.cases:ctl_variants": _b(params=_ldp),
+        "audit.papers.zhou_tan.cases:ctl_white_box_audits": _b(
             randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
         ),
-        m + "exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
-        m + "learner_arm_transcripts": _b(
+        "audit.papers.zhou_tan.cases:exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
+        "audit.papers.zhou_tan.cases:learner_arm_transcripts": _b(
             params=_ldp, variant="ctl", first_reward=0.5, runs=2, rounds=2, seed=1, beta_scale=0.03
         ),
-        m + "learner_transcript_audit": _b(params=_ldp, variant="ctl", runs=20, rounds=2, **common),
-        m + "lemma10_radius_audit": _b(params=_ldp, variant="paper", estimators=5, **common),
-        m + "lemma11_count_audit": _b(params=_ldp, bound="corrected", k=5, p=0.2, runs=5, **common),
-        m + "lemma92_variance_ratio_audit": _b(
+        "audit.papers.zhou_tan.cases:learner_transcript_audit": _b(
+            params=_ldp, variant="ctl", runs=20, rounds=2, **common
+        ),
+        "audit.papers.zhou_tan.accuracy:lemma10_radius_audit": _b(
+            params=_ldp, variant="paper", estimators=5, **common
+        ),
+        "audit.papers.zhou_tan.accuracy:lemma11_count_audit": _b(
+            params=_ldp, bound="corrected", k=5, p=0.2, runs=5, **common
+        ),
+        "audit.papers.zhou_tan.accuracy:lemma92_variance_ratio_audit": _b(
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
-        m + "mom_selection_audit": _b(
+        "audit.papers.zhou_tan.accuracy:mom_selection_audit": _b(
             params=_ldp, selection="argmin", k=3, p=0.2, runs=5, **common
         ),
-        m + "moma_confidence_event_audit": _b(
+        "audit.papers.zhou_tan.accuracy:moma_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05, eps_nys=0.5
         ),
-        m + "nystrom_lemma8_audit": _b(
+        "audit.papers.zhou_tan.accuracy:nystrom_lemma8_audit": _b(
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
         m + "run_zhou_tan_battery": _b(
@@ -1496,29 +1516,35 @@ def _baselines() -> dict[str, Baseline]:
                 lemma92_rounds=3,
             )
         ),
-        m + "student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
-        m + "tgp_confidence_event_audit": _b(
+        "audit.papers.zhou_tan.cases:student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
+        "audit.papers.zhou_tan.accuracy:tgp_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05
         ),
-        m + "worst_case_pair": _b(params=_ldp),
+        "audit.papers.zhou_tan.cases:worst_case_pair": _b(params=_ldp),
     }
 
     # audit.papers.agarwal_singh.battery --------------------------------------------------------------------
     m = "audit.papers.agarwal_singh.battery:"
     out |= {
-        m + "AgarwalSinghAuditConfig": _b(
+        "audit.papers.agarwal_singh.cases:AgarwalSinghAuditConfig": _b(
             epsilon=1.0, T=8, gaussian_delta=1e-5, white_box_samples=200
         ),
-        m + "CanaryLearner": _b(N=2, t0=1, threshold=1.0),
-        m + "GaussianReleaseView": _b(T=4, sigma=1.0),
-        m + "OneShotFTPL": _b(decision_set=Cube(2), noise=ZeroNoise((2,)), T=4, rng=lambda: _g()),
-        m + "ReusedNoiseReduction": _b(
+        "audit.papers.agarwal_singh.reduction:CanaryLearner": _b(N=2, t0=1, threshold=1.0),
+        "audit.papers.agarwal_singh.gaussian:GaussianReleaseView": _b(T=4, sigma=1.0),
+        "audit.papers.agarwal_singh.gaussian:OneShotFTPL": _b(
+            decision_set=Cube(2), noise=ZeroNoise((2,)), T=4, rng=lambda: _g()
+        ),
+        "audit.papers.agarwal_singh.reduction:ReusedNoiseReduction": _b(
             inner=_exp2, noise=LaplaceNoise((2,), 1.0), rng=lambda: _g()
         ),
-        m + "ReusedNoiseTree": _b(T=4, noise=ZeroNoise((2,)), rng=lambda: _g()),
-        m + "accuracy_cases": _b(config=_as_config),
-        m + "composed_laplace_epsilon": _b(epsilon_0=0.25, nodes=4, delta=0.001),
-        m + "exp2_reduction_arms": _b(
+        "audit.papers.agarwal_singh.cases:ReusedNoiseTree": _b(
+            T=4, noise=ZeroNoise((2,)), rng=lambda: _g()
+        ),
+        "audit.papers.agarwal_singh.accuracy:accuracy_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:composed_laplace_epsilon": _b(
+            epsilon_0=0.25, nodes=4, delta=0.001
+        ),
+        "audit.papers.agarwal_singh.reduction:exp2_reduction_arms": _b(
             losses=A([[0.1, 0.9], [0.2, 0.8]]),
             scale=1.0,
             reuse=False,
@@ -1527,20 +1553,22 @@ def _baselines() -> dict[str, Baseline]:
             rng=lambda: _g(),
             size=5,
         ),
-        m + "exp2_reduction_cases": _b(config=_as_config),
-        m + "ftpl_action_cases": _b(config=_as_config),
-        m + "ftrl_action_cases": _b(config=_as_config),
-        m + "gaussian_release_cases": _b(config=_as_config),
-        m + "node_count_audit": _b(T=4, factory="reference", name="n"),
+        "audit.papers.agarwal_singh.reduction:exp2_reduction_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.gaussian:ftpl_action_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:ftrl_action_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.gaussian:gaussian_release_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.accuracy:node_count_audit": _b(
+            T=4, factory="reference", name="n"
+        ),
         m + "privacy_cases": _b(config=_as_config),
-        m + "reduction_canary_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.reduction:reduction_canary_cases": _b(config=_as_config),
         m + "run_agarwal_singh_battery": _b(
             config=_as_config, include_broken=False, names=["tree_strict_node_view"]
         ),
         m + "run_agarwal_singh_power": _b(
             config=_as_config, reps=1, seed=1, names=["tree_strict_node_view"]
         ),
-        m + "tree_error_audit": _b(
+        "audit.papers.agarwal_singh.accuracy:tree_error_audit": _b(
             T=4,
             N=2,
             scale=1.0,
@@ -1552,9 +1580,9 @@ def _baselines() -> dict[str, Baseline]:
             name="t",
             confidence=0.95,
         ),
-        m + "tree_node_view_cases": _b(config=_as_config),
-        m + "tree_release_cases": _b(config=_as_config),
-        m + "tree_release_samples": _b(
+        "audit.papers.agarwal_singh.cases:tree_node_view_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:tree_release_cases": _b(config=_as_config),
+        "audit.papers.agarwal_singh.cases:tree_release_samples": _b(
             losses=A([0.5, -0.5, 0.25]),
             noise_of_size=lambda: lambda n: ZeroNoise((n,)),
             rng=lambda: _g(),
@@ -1601,7 +1629,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.shariff_sheffet.regularizers:Regularizer",
             "reference.zhou_tan.environment:NoiseModel",
             "reference.zhou_tan.environment:Policy",
-            "audit.papers.agarwal_singh.battery:ReleaseSource",
+            "audit.papers.agarwal_singh.cases:ReleaseSource",
         )
     },
     **{
@@ -1641,7 +1669,7 @@ NOT_CALLED: dict[str, str] = {
             "audit.methods.scaling:ScalingFit",
             "audit.methods.binomial:RunAuditResult",
             "audit.papers.sajed_sheffet.battery:SajedSheffetBattery",
-            "audit.papers.agarwal_singh.battery:AgarwalSinghCase",
+            "audit.papers.agarwal_singh.cases:AgarwalSinghCase",
             "audit.papers.agarwal_singh.battery:AgarwalSinghReport",
             "audit.papers.agarwal_singh.battery:PowerRow",
         )
@@ -1721,7 +1749,7 @@ NOT_CALLED_CASES: dict[tuple[str, str, str], str] = {
         "None is the documented 'every case' (the power of each of the 20 cases is slow even at "
         "the small configuration); a list of names is swept"
     ),
-    ("audit.papers.agarwal_singh.battery:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
+    ("audit.papers.agarwal_singh.accuracy:accuracy_cases", "config", "None"): _DEFAULT_BATTERY,
     ("audit.papers.agarwal_singh.battery:privacy_cases", "config", "None"): _DEFAULT_BATTERY,
 }
 """Hostile cases that are documented as valid and too slow to call: counted, not called."""

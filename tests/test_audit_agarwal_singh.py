@@ -25,23 +25,22 @@ from scipy import special, stats
 
 from audit.mechanisms import LaplaceMechanism
 from audit.methods.white_box import density_privacy_losses, gaussian_epsilon, laplace_epsilon
-from audit.papers.agarwal_singh.battery import (
+from audit.papers.agarwal_singh.accuracy import node_count_audit, tree_error_audit
+from audit.papers.agarwal_singh.battery import privacy_cases, run_agarwal_singh_battery
+from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
     AgarwalSinghCase,
-    GaussianReleaseView,
     ReusedNoiseTree,
-    _release_covariance,
     composed_laplace_epsilon,
-    exp2_reduction_cases,
-    ftpl_action_cases,
-    node_count_audit,
-    privacy_cases,
-    reduction_canary_cases,
-    run_agarwal_singh_battery,
-    tree_error_audit,
     tree_release_samples,
 )
+from audit.papers.agarwal_singh.gaussian import (
+    GaussianReleaseView,
+    _release_covariance,
+    ftpl_action_cases,
+)
+from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction_canary_cases
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference.agarwal_singh.aggregation import laplace_sum_sf, noise_draws_per_release
 from reference.agarwal_singh.theorems import gaussian_output_level_sensitivity, thm35_sigma_strict

@@ -20,23 +20,24 @@ import pytest
 from scipy import integrate, stats
 
 from audit.methods.binomial import RunAuditResult
-from audit.papers.zhou_tan.battery import (
-    BROKEN_NAMES,
-    ZhouTanConfig,
+from audit.papers.zhou_tan.accuracy import (
     ata_confidence_event_audit,
     binomial_power,
     critical_failure_count,
-    ctl_claims,
-    ctl_closed_form_audit,
-    ctl_variants,
-    exact_ctl_epsilon,
     lemma11_count_audit,
     lemma92_variance_ratio_audit,
     moma_confidence_event_audit,
     nystrom_lemma8_audit,
-    run_zhou_tan_battery,
-    student_t_pair,
     tgp_confidence_event_audit,
+)
+from audit.papers.zhou_tan.battery import ZhouTanConfig, run_zhou_tan_battery
+from audit.papers.zhou_tan.cases import (
+    BROKEN_NAMES,
+    ctl_claims,
+    ctl_closed_form_audit,
+    ctl_variants,
+    exact_ctl_epsilon,
+    student_t_pair,
     worst_case_pair,
 )
 from audit.results import PrivacyAuditResult

@@ -25,10 +25,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-import audit.papers.agarwal_singh.reproduce as ags
-import audit.papers.sajed_sheffet.reproduce as ss
+import audit.papers.agarwal_singh.repro_bandits as ags_bandits
+import audit.papers.agarwal_singh.repro_common as ags_common
+import audit.papers.agarwal_singh.repro_eps_window as ags_eps_window
+import audit.papers.agarwal_singh.repro_ftrl as ags_ftrl
+import audit.papers.sajed_sheffet.repro_cells as ss_cells
+import audit.papers.sajed_sheffet.repro_sec5 as ss_sec5
+import audit.papers.sajed_sheffet.repro_stopping as ss_stopping
+import audit.papers.sajed_sheffet.repro_stopping_times as ss_stopping_times
+import audit.papers.sajed_sheffet.repro_thm43 as ss_thm43
 import audit.papers.shariff_sheffet.reproduce as shs
-import audit.papers.zhou_tan.reproduce as zt
+import audit.papers.zhou_tan.repro_common as zt_common
+import audit.papers.zhou_tan.repro_figures as zt_figures
+import audit.papers.zhou_tan.repro_scaling as zt_scaling
 from audit.cli import main as privonline_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -308,7 +317,7 @@ def _zoo(out: Path) -> None:
     )
 
 
-ZT_PANEL = zt.Panel("2d", "synthetic_se", None)
+ZT_PANEL = zt_common.Panel("2d", "synthetic_se", None)
 AS_GRID: dict[str, Any] = {"horizons": (16, 32), "epsilons": (1.0, INF), "dims": (2, 3),
                            "dim_T": 16, "runs": 2}  # fmt: skip
 REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
@@ -385,20 +394,21 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["scaling.json"],
     ),
     "reproduce zhou-tan fig2": (
-        lambda out: zt.reproduce_fig2(
-            zt.Fig2Config(T=20, trials=2, panels=(ZT_PANEL,), algorithms=("tgp", "moma")), out
+        lambda out: zt_figures.reproduce_fig2(
+            zt_common.Fig2Config(T=20, trials=2, panels=(ZT_PANEL,), algorithms=("tgp", "moma")),
+            out,
         ),
         ["zhou_tan_fig2.json"],
     ),
     "reproduce zhou-tan fig3": (
-        lambda out: zt.reproduce_fig3(
-            zt.Fig3Config(T=20, trials=2, algorithms=("tgp", "moma")), out
+        lambda out: zt_figures.reproduce_fig3(
+            zt_common.Fig3Config(T=20, trials=2, algorithms=("tgp", "moma")), out
         ),
         ["zhou_tan_fig3.json"],
     ),
     "reproduce zhou-tan scaling": (
-        lambda out: zt.reproduce_scaling(
-            zt.ScalingConfig(
+        lambda out: zt_scaling.reproduce_scaling(
+            zt_common.ScalingConfig(
                 T=30,
                 replicates=2,
                 eps_grid=(0.5, 1.0, 2.0),
@@ -411,26 +421,26 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["zhou_tan_scaling.json"],
     ),
     "reproduce agarwal-singh as_ftrl": (
-        lambda out: ags.reproduce_as_ftrl(
-            ags.FullInfoConfig(**AS_GRID, set_horizons=(16, 32), set_dims=(2, 3)), out
+        lambda out: ags_ftrl.reproduce_as_ftrl(
+            ags_common.FullInfoConfig(**AS_GRID, set_horizons=(16, 32), set_dims=(2, 3)), out
         ),
         ["as_ftrl.json"],
     ),
     "reproduce agarwal-singh as_ftpl": (
-        lambda out: ags.reproduce_as_ftpl(ags.FTPLConfig(**AS_GRID), out),
+        lambda out: ags_bandits.reproduce_as_ftpl(ags_common.FTPLConfig(**AS_GRID), out),
         ["as_ftpl.json"],
     ),
     "reproduce agarwal-singh as_mab": (
-        lambda out: ags.reproduce_as_mab(ags.MABConfig(**AS_GRID), out),
+        lambda out: ags_bandits.reproduce_as_mab(ags_common.MABConfig(**AS_GRID), out),
         ["as_mab.json"],
     ),
     "reproduce agarwal-singh as_blo": (
-        lambda out: ags.reproduce_as_blo(ags.BLOConfig(**AS_GRID), out),
+        lambda out: ags_bandits.reproduce_as_blo(ags_common.BLOConfig(**AS_GRID), out),
         ["as_blo.json"],
     ),
     "reproduce agarwal-singh as_eps_window": (
-        lambda out: ags.reproduce_as_eps_window(
-            ags.EpsWindowConfig(
+        lambda out: ags_eps_window.reproduce_as_eps_window(
+            ags_eps_window.EpsWindowConfig(
                 horizon=64,
                 epsilons=(0.5, 1.0),
                 counter_horizon=32,
@@ -449,8 +459,8 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["as_eps_window.json"],
     ),
     "reproduce sajed-sheffet ss_sec5": (
-        lambda out: ss.reproduce_ss_sec5(
-            ss.Sec5Config(
+        lambda out: ss_sec5.reproduce_ss_sec5(
+            ss_cells.Sec5Config(
                 T=300,
                 runs=2,
                 instances=("C1",),
@@ -466,8 +476,8 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["ss_sec5.json"],
     ),
     "reproduce sajed-sheffet ss_thm43": (
-        lambda out: ss.reproduce_ss_thm43(
-            ss.Thm43Config(
+        lambda out: ss_thm43.reproduce_ss_thm43(
+            ss_cells.Thm43Config(
                 Ts=(10**4, 10**5),
                 runs=2,
                 instances=("C1", "C2"),
@@ -484,8 +494,8 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
         ["ss_thm43.json"],
     ),
     "reproduce sajed-sheffet ss_stopping": (
-        lambda out: ss.reproduce_ss_stopping(
-            ss.StoppingConfig(
+        lambda out: ss_stopping.reproduce_ss_stopping(
+            ss_stopping_times.StoppingConfig(
                 alpha=0.5,
                 epsilon=0.2,
                 alphas=(0.1, 0.5),
@@ -520,8 +530,10 @@ _WORKER = """
 import os, sys, time, warnings
 from pathlib import Path
 from audit.papers.shariff_sheffet.reproduce import D1Config, reproduce_d1
-from audit.papers.agarwal_singh.reproduce import MABConfig, reproduce_as_mab
-from audit.papers.sajed_sheffet.reproduce import Sec5Config, reproduce_ss_sec5
+from audit.papers.agarwal_singh.repro_common import MABConfig
+from audit.papers.agarwal_singh.repro_bandits import reproduce_as_mab
+from audit.papers.sajed_sheffet.repro_cells import Sec5Config
+from audit.papers.sajed_sheffet.repro_sec5 import reproduce_ss_sec5
 
 from reference.files import DamagedFileWarning
 

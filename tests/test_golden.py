@@ -387,7 +387,7 @@ def test_the_documented_tolerance_rule_is_what_the_comparator_does(
     expected: float, delta: float, rtol: float, atol: float, case_atol: float | None
 ) -> None:
     """The module docstring's rule, its precedence (path rule > case atol > function atol) and the
-    way :func:`audit.tools.golden._check_function` feeds a case's ``atol`` to the comparator."""
+    way :func:`audit.tools.golden.cli._check_function` feeds a case's ``atol`` to the comparator."""
     assert golden.__doc__ is not None
     doc = " ".join(golden.__doc__.split())
     assert RULE in doc

@@ -259,14 +259,14 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "extra", {"inf"}, _INF_RATIO + " (a release without L)"),
     ("audit.papers.sajed_sheffet.nas:nas_accuracy_audit", "variant", {"None"}, _DEFAULT + ": the reference rule"),
     ("audit.papers.zhou_tan.battery:ZhouTanConfig", "R", {"zero"}, "R >= 0"),
-    ("audit.papers.zhou_tan.battery:binomial_power", "failure_rate", {"zero"}, "a rate in [0, 1]"),
-    ("audit.papers.zhou_tan.battery:binomial_power", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
-    ("audit.papers.zhou_tan.battery:critical_failure_count", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
-    ("audit.papers.zhou_tan.battery:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
-    ("audit.papers.agarwal_singh.battery:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
-    ("audit.papers.agarwal_singh.battery:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
+    ("audit.papers.zhou_tan.accuracy:binomial_power", "failure_rate", {"zero"}, "a rate in [0, 1]"),
+    ("audit.papers.zhou_tan.accuracy:binomial_power", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
+    ("audit.papers.zhou_tan.accuracy:critical_failure_count", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
+    ("audit.papers.zhou_tan.cases:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
+    ("audit.papers.agarwal_singh.reduction:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
+    ("audit.papers.agarwal_singh.cases:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
     ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
-    ("audit.papers.agarwal_singh.battery:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
+    ("audit.papers.agarwal_singh.accuracy:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
 ]  # fmt: skip
 """Documented values the api family accepts: ``(function, parameter, categories, reason)``."""
 
@@ -540,7 +540,7 @@ def test_no_silent_index_wrap_or_integer_truncation() -> None:
 
 def test_flags_options_and_names_are_checked() -> None:
     from audit.papers.agarwal_singh.battery import run_agarwal_singh_battery
-    from audit.papers.zhou_tan.battery import lemma11_count_audit
+    from audit.papers.zhou_tan.accuracy import lemma11_count_audit
     from reference.agarwal_singh.aggregation import TreeBasedAggregation
     from reference.noise import ZeroNoise
     from reference.sajed_sheffet.stopping import nas
@@ -565,7 +565,7 @@ def test_flags_options_and_names_are_checked() -> None:
 
 
 def test_seeds_and_generators_follow_the_one_rule() -> None:
-    from audit.papers.agarwal_singh.battery import exp2_reduction_arms
+    from audit.papers.agarwal_singh.reduction import exp2_reduction_arms
     from audit.papers.sajed_sheffet.nas import (
         NAS_VARIANTS,
         NASConfig,

@@ -24,38 +24,43 @@ import numpy as np
 import pytest
 from scipy import special
 
-from audit.papers.agarwal_singh.reproduce import (
-    CUBE_BIAS,
-    EPS_SLOPE_WINDOW,
-    BLOConfig,
-    EpsWindowConfig,
-    FTPLConfig,
-    FullInfoConfig,
-    MABConfig,
+from audit.papers.agarwal_singh.repro_bandits import (
     blo_cell,
     blo_constants,
     blo_losses,
-    build_parser,
-    cell_seed,
-    eps_window_bounds,
-    eps_window_fit,
     ftpl_cell,
     ftpl_sigma,
+    mab_nonprivate_parameters,
+    reproduce_as_blo,
+    reproduce_as_ftpl,
+    reproduce_as_mab,
+)
+from audit.papers.agarwal_singh.repro_common import (
+    CUBE_BIAS,
+    BLOConfig,
+    FTPLConfig,
+    FullInfoConfig,
+    MABConfig,
+    cell_seed,
+    scaling_fits,
+)
+from audit.papers.agarwal_singh.repro_eps_window import (
+    EPS_SLOPE_WINDOW,
+    EpsWindowConfig,
+    eps_window_bounds,
+    eps_window_fit,
+    predicted_excess,
+    reproduce_as_eps_window,
+    window_verdict,
+)
+from audit.papers.agarwal_singh.repro_ftrl import (
     ftrl_cell,
     ftrl_set_cell,
     full_info_losses,
-    mab_nonprivate_parameters,
-    main,
-    predicted_excess,
-    reproduce_as_blo,
-    reproduce_as_eps_window,
-    reproduce_as_ftpl,
     reproduce_as_ftrl,
-    reproduce_as_mab,
-    scaling_fits,
     set_losses,
-    window_verdict,
 )
+from audit.papers.agarwal_singh.reproduce import build_parser, main
 from reference.agarwal_singh.theorems import (
     cor32_parameters,
     cor32_regret_bound,

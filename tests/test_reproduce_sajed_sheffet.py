@@ -22,22 +22,20 @@ import numpy as np
 import pytest
 
 from audit.methods.scaling import fit_against_form
-from audit.papers.sajed_sheffet.reproduce import (
-    EXPERIMENTS,
-    Sec5Config,
+from audit.papers.sajed_sheffet.repro_cells import Sec5Config, Thm43Config
+from audit.papers.sajed_sheffet.repro_sec5 import reproduce_ss_sec5
+from audit.papers.sajed_sheffet.repro_stopping import bound_exceedance_test, reproduce_ss_stopping
+from audit.papers.sajed_sheffet.repro_stopping_times import (
     StoppingConfig,
-    Thm43Config,
-    bound_exceedance_test,
-    build_parser,
     dp_nas_two_point_halting_time,
-    main,
-    reproduce_ss_sec5,
-    reproduce_ss_stopping,
-    reproduce_ss_thm43,
     stopping_seeds,
+)
+from audit.papers.sajed_sheffet.repro_thm43 import (
+    reproduce_ss_thm43,
     thm43_line262_form,
     thm43_linear_fit,
 )
+from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS, build_parser, main
 from audit.results import to_jsonable
 from reference.sajed_sheffet.engine import section5_means
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas

@@ -19,20 +19,16 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from audit.methods.scaling import fit_against_form
-from audit.papers.zhou_tan.reproduce import (
+from audit.papers.zhou_tan.repro_common import (
     Fig2Config,
     Fig3Config,
     Panel,
     ScalingConfig,
-    build_parser,
-    eps_log_axis,
-    main,
     product_grid,
-    reproduce_fig2,
-    reproduce_fig3,
-    reproduce_scaling,
-    theorem_form,
 )
+from audit.papers.zhou_tan.repro_figures import reproduce_fig2, reproduce_fig3
+from audit.papers.zhou_tan.repro_scaling import eps_log_axis, reproduce_scaling, theorem_form
+from audit.papers.zhou_tan.reproduce import build_parser, main
 from audit.results import to_jsonable
 from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel, unit_grid
 from reference.zhou_tan.schedules import rho_nys

@@ -17,7 +17,7 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from audit.methods.white_box import wishart_add_remove_losses, wishart_replacement_losses
-from audit.papers.agarwal_singh.battery import composed_laplace_epsilon
+from audit.papers.agarwal_singh.cases import composed_laplace_epsilon
 from audit.papers.shariff_sheffet.cases import DELTA_STAR, TreeConfig, wishart_tree_case
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference.accounting import (

@@ -3,11 +3,12 @@ that the command line, nox, the golden vectors and the docs iterate.
 
 A paper package ``audit/papers/<id>/`` holds:
 
-* ``battery.py`` -- its audit cases, deliberately broken variants and battery; papers run by
-  ``privonline audit papers`` define ``tagged_results(seed, quick) -> list[Tagged]``
-  (:mod:`audit.cases`);
+* ``battery.py`` -- its battery (the audit cases and deliberately broken variants in sibling
+  modules such as ``cases.py`` and ``accuracy.py``); papers run by ``privonline audit papers``
+  define ``tagged_results(seed, quick) -> list[Tagged]`` (:mod:`audit.cases`);
 * ``reproduce.py`` -- its experiments: ``EXPERIMENTS`` (names) and ``main(argv, prog) -> int``
-  (``privonline reproduce <cli name> ...``).
+  (``privonline reproduce <cli name> ...``), the experiments themselves in ``repro_*.py``;
+* ``golden.py`` -- its entries of the golden-vector registry (:mod:`audit.tools.golden`).
 
 Adding a paper is that folder plus one :class:`Paper` line in :data:`PAPERS`.
 """

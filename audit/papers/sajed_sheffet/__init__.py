@@ -1,6 +1,8 @@
 """Audits of Sajed & Sheffet, "An Optimal Private Stochastic-MAB Algorithm Based on an Optimal
 Private Stopping Rule" (ICML 2019): the DP-NAS stopping rules (:mod:`.nas`), DP-SE and the battery
-(:mod:`.battery`), and the reproductions (:mod:`.reproduce`).
+(:mod:`.battery`), the reproductions (:mod:`.reproduce`, with :mod:`.repro_cells`,
+:mod:`.repro_stopping_times`, :mod:`.repro_sec5`, :mod:`.repro_thm43`, :mod:`.repro_stopping`) and
+the golden entries (:mod:`.golden`).
 """
 
 __all__: list[str] = []

@@ -1,0 +1,352 @@
+"""Sajed & Sheffet (ICML 2019) experiment ``ss_sec5``: the paper's experiments (Sec. 5), DP-SE
+(Algorithm 3) against the DP-UCB baseline in both calibrations on the instances C1-C4.
+
+Proof note ``proofs_notes/audit/reproduce_sajed_sheffet.md``; overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+from audit.results import SCHEMA_VERSION
+from reference.files import atomic_savefig, atomic_write_text, write_json
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+from audit.papers.sajed_sheffet.repro_cells import (
+    _PAPER_T,
+    _SPEC_EPSILONS,
+    PAPER_RATIO_CLAIM,
+    SPEC_DPSE_TABLE,
+    CellSpec,
+    Sec5Config,
+    SpecCellStore,
+    _split_rows,
+)
+from audit.results import to_jsonable
+from reference._typing import FloatArray, IntArray
+from reference.sajed_sheffet.engine import regret_checkpoints
+from reference.validation import check_int_at_least
+
+__all__ = [
+    "reproduce_ss_sec5",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# ss_sec5: DP-SE vs DP-UCB
+# --------------------------------------------------------------------------------------------
+
+
+def _sec5_specs(config: Sec5Config) -> list[CellSpec]:
+    settings = tuple((i, e) for i in config.instances for e in config.epsilons)
+    specs: list[CellSpec] = []
+    for K in config.Ks:
+        specs.append(
+            CellSpec(f"dpse_K{K}", "dpse", config.T, K, settings, config.runs, config.seed, "dpse")
+        )
+        specs.append(
+            CellSpec(
+                f"dpucb_K{K}",
+                "dpucb",
+                config.T,
+                K,
+                settings,
+                config.runs,
+                config.seed,
+                "dpucb",
+                calibrations=tuple(config.calibrations),
+            )
+        )
+        if config.dpse_paper_T > 0 and config.prefix_rounds > 0 and config.prefix_K == K:
+            specs.append(
+                CellSpec(
+                    f"dpucb_paperT_prefix_K{K}",
+                    "dpucb",
+                    config.dpse_paper_T,
+                    K,
+                    tuple((i, config.prefix_epsilon) for i in config.instances),
+                    config.prefix_runs,
+                    config.seed,
+                    "dpucb",
+                    calibrations=tuple(config.calibrations),
+                    checkpoints=False,
+                    rounds=config.prefix_rounds,
+                )
+            )
+        if config.dpse_paper_T > 0:
+            specs.append(
+                CellSpec(
+                    f"dpse_paperT_K{K}",
+                    "dpse",
+                    config.dpse_paper_T,
+                    K,
+                    settings,
+                    config.dpse_paper_runs,
+                    config.seed,
+                    "dpse_paper_T",
+                    checkpoints=False,
+                )
+            )
+    return specs
+
+
+def _stats(values: FloatArray) -> dict[str, float]:
+    v = np.asarray(values, dtype=np.float64)
+    sd = float(v.std(ddof=1)) if v.size > 1 else 0.0
+    return {"mean": float(v.mean()), "sd": sd, "se": sd / math.sqrt(v.size)}
+
+
+def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dict[str, Any]:
+    """Run Sec. 5 and write ``ss_sec5.json``, ``ss_sec5.png`` and ``ss_sec5.md`` into ``out``."""
+    check_int_at_least("runs", config.runs, 2)
+    out.mkdir(parents=True, exist_ok=True)
+    store = SpecCellStore(out / "ss_sec5_cells")
+    cells = store.run(_sec5_specs(config), workers)
+    marks = regret_checkpoints(config.T)
+    n_set = len(config.instances) * len(config.epsilons)
+    settings: list[dict[str, Any]] = []
+    for K in config.Ks:
+        blocks: dict[str, dict[str, list[FloatArray]]] = {}
+        dpse = cells[f"dpse_K{K}"]
+        blocks["dpse"] = {
+            "final": _split_rows(dpse["final"], n_set, config.runs),
+            "curve": _split_rows(dpse["regret"], n_set, config.runs),
+        }
+        ucb = cells[f"dpucb_K{K}"]
+        size = n_set * config.runs
+        for c, cal in enumerate(config.calibrations):  # one block of rows per calibration
+            rows = slice(c * size, (c + 1) * size)
+            blocks[f"dpucb_{cal}"] = {
+                "final": _split_rows(ucb["final"][rows], n_set, config.runs),
+                "curve": _split_rows(ucb["regret"][rows], n_set, config.runs),
+            }
+        paper_T = (
+            _split_rows(cells[f"dpse_paperT_K{K}"]["final"], n_set, config.dpse_paper_runs)
+            if config.dpse_paper_T > 0
+            else None
+        )
+        for j, (instance, eps) in enumerate(
+            (i, e) for i in config.instances for e in config.epsilons
+        ):
+            entry: dict[str, Any] = {"instance": instance, "K": K, "epsilon": eps}
+            dpse_stats = _stats(blocks["dpse"]["final"][j])
+            entry["dpse"] = dpse_stats
+            entry["curves"] = {k: b["curve"][j].mean(axis=0).tolist() for k, b in blocks.items()}
+            for cal in config.calibrations:
+                ucb_stats = _stats(blocks[f"dpucb_{cal}"]["final"][j])
+                entry[f"dpucb_{cal}"] = ucb_stats
+                entry[f"ratio_{cal}"] = ucb_stats["mean"] / dpse_stats["mean"]
+            if paper_T is not None:
+                entry["dpse_paper_T"] = _stats(paper_T[j])
+                spec_row = SPEC_DPSE_TABLE.get((instance, K))
+                if spec_row is not None and eps in _SPEC_EPSILONS:
+                    ref_mean, ref_sd = spec_row[_SPEC_EPSILONS.index(eps)]
+                    ours = entry["dpse_paper_T"]
+                    tol = 0.5 + 3.0 * math.hypot(ours["se"], ref_sd / math.sqrt(30))
+                    entry["spec_dpse"] = {
+                        "mean": ref_mean,
+                        "sd": ref_sd,
+                        "agrees": abs(ours["mean"] - ref_mean) <= tol,
+                    }
+            settings.append(entry)
+    summary: dict[str, Any] = {}
+    for cal in config.calibrations:
+        ratios = np.array([s[f"ratio_{cal}"] for s in settings])
+        summary[cal] = {
+            "min_ratio": float(ratios.min()),
+            "median_ratio": float(np.median(ratios)),
+            "max_ratio": float(ratios.max()),
+            "settings_at_least_5x": int(np.sum(ratios >= PAPER_RATIO_CLAIM)),
+            "settings_dpse_better": int(np.sum(ratios > 1.0)),
+            "settings": int(ratios.size),
+        }
+    spec_checked = [s["spec_dpse"]["agrees"] for s in settings if "spec_dpse" in s]
+    prefix = _prefix_bounds(config, cells, settings)
+    report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "experiment": "ss_sec5",
+        "config": to_jsonable(config),
+        "checkpoints": marks.tolist(),
+        "settings": settings,
+        "summary": summary,
+        "spec_dpse_table_agreement": {"agree": int(sum(spec_checked)), "of": len(spec_checked)},
+        "paper_T_ratio_lower_bounds": prefix,
+        "cells": {"computed": store.computed, "reused": store.reused},
+    }
+    write_json(out / "ss_sec5.json", report, indent=1)
+    _sec5_plot(config, settings, marks, out / "ss_sec5.png")
+    _sec5_markdown(config, report, out / "ss_sec5.md")
+    return report
+
+
+def _prefix_bounds(
+    config: Sec5Config, cells: dict[str, dict[str, FloatArray]], settings: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Lower bounds on the paper-scale DP-UCB/DP-SE ratio from DP-UCB's first rounds (class doc)."""
+    name = f"dpucb_paperT_prefix_K{config.prefix_K}"
+    if name not in cells or config.prefix_epsilon not in config.epsilons:
+        return []
+    arrays = cells[name]
+    n_inst = len(config.instances)
+    size = n_inst * config.prefix_runs
+    bounds: list[dict[str, Any]] = []
+    for j, instance in enumerate(config.instances):
+        entry = next(
+            s
+            for s in settings
+            if (s["instance"], s["K"], s["epsilon"])
+            == (instance, config.prefix_K, config.prefix_epsilon)
+        )
+        dpse_mean = float(entry["dpse_paper_T"]["mean"])
+        row: dict[str, Any] = {
+            "instance": instance,
+            "K": config.prefix_K,
+            "epsilon": config.prefix_epsilon,
+            "T": config.dpse_paper_T,
+            "rounds_simulated": config.prefix_rounds,
+            "dpse_final_regret_at_T": dpse_mean,
+        }
+        for c, cal in enumerate(config.calibrations):
+            block = arrays["final"][c * size : (c + 1) * size]
+            runs = _split_rows(block, n_inst, config.prefix_runs)[j]
+            prefix_mean = float(runs.mean())
+            row[f"dpucb_{cal}_regret_after_prefix"] = _stats(runs)
+            row[f"ratio_lower_bound_{cal}"] = prefix_mean / dpse_mean
+            row[f"at_least_5x_established_{cal}"] = prefix_mean / dpse_mean >= PAPER_RATIO_CLAIM
+        bounds.append(row)
+    return bounds
+
+
+def _sec5_plot(
+    config: Sec5Config, settings: list[dict[str, Any]], marks: IntArray, path: Path
+) -> None:
+    eps = 0.25 if 0.25 in config.epsilons else config.epsilons[0]
+    rows, cols = len(config.Ks), len(config.instances)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
+    styles = {"dpse": "-", "dpucb_per_tree": "--", "dpucb_split": ":"}
+    labels = {
+        "dpse": "DP-SE",
+        "dpucb_per_tree": "DP-UCB (ε per tree)",
+        "dpucb_split": "DP-UCB (ε/K)",
+    }
+    for s in settings:
+        if s["epsilon"] != eps:
+            continue
+        ax = axes[config.Ks.index(s["K"])][config.instances.index(s["instance"])]
+        for key, curve in s["curves"].items():
+            ax.plot(marks, curve, styles.get(key, "-"), label=labels.get(key, key))
+        ax.set_title(f"{s['instance']}, K = {s['K']}, ε = {eps}", fontsize=9)
+        ax.set_xlabel("t")
+        ax.set_ylabel("mean pseudo-regret")
+        ax.ticklabel_format(style="sci", scilimits=(0, 0))
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"Sajed & Sheffet Sec. 5, T = {config.T:.0e}, {config.runs} runs")
+    fig.tight_layout()
+    atomic_savefig(fig, path, dpi=100)
+    plt.close(fig)
+
+
+def _sec5_markdown(config: Sec5Config, report: dict[str, Any], path: Path) -> None:
+    cals = config.calibrations
+    lines = [
+        "# Sajed & Sheffet Sec. 5 reproduction: DP-SE vs DP-UCB",
+        "",
+        f"T = {config.T}, β = 1/T, {config.runs} runs per setting, Bernoulli instances "
+        f"{', '.join(config.instances)}, K ∈ {list(config.Ks)}, ε ∈ {list(config.epsilons)}. "
+        f"Paper: T = 5·10⁷, 30 runs. DP-UCB is a round-by-round loop with no fast path; "
+        + (
+            "this is the paper's scale."
+            if config.T == _PAPER_T
+            else "at the reduced T the comparison is at a shorter horizon than the paper's: "
+            "DP-UCB's confidence width γ/n_a (γ ∝ log^2 T/ε) keeps it close to round-robin for "
+            "most of the horizon and DP-SE has not finished its epochs for large K, so the ratios "
+            "are not the paper's."
+        ),
+        "",
+        "DP-UCB calibrations: `per_tree` (ε per tree) is the correct and sufficient one for "
+        "event-level ε-DP (each reward enters one arm's tree; parallel composition); `split` "
+        "(ε/K per tree) is K times noisier than needed.",
+        "",
+        "## Ratio DP-UCB / DP-SE (mean final regret) beside the paper's claim '≥ 5×' (l. 312)",
+        "",
+        "| calibration | min | median | max | settings ≥ 5× | DP-SE better | settings |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for cal in cals:
+        s = report["summary"][cal]
+        lines.append(
+            f"| {cal} | {s['min_ratio']:.2f} | {s['median_ratio']:.2f} | {s['max_ratio']:.2f} | "
+            f"{s['settings_at_least_5x']} | {s['settings_dpse_better']} | {s['settings']} |"
+        )
+    head = "| instance | K | ε | DP-SE | " + " | ".join(f"DP-UCB {c} | ratio {c}" for c in cals)
+    lines += [
+        "",
+        "## Final regret (mean ± s.e.)",
+        "",
+        head + " |",
+        "|---" * (3 + 1 + 2 * len(cals)) + "|",
+    ]
+    for s in report["settings"]:
+        row = f"| {s['instance']} | {s['K']} | {s['epsilon']} | {s['dpse']['mean']:.0f} ± {s['dpse']['se']:.0f} |"
+        for c in cals:
+            u = s[f"dpucb_{c}"]
+            row += f" {u['mean']:.0f} ± {u['se']:.0f} | {s[f'ratio_{c}']:.2f} |"
+        lines.append(row)
+    if config.dpse_paper_T > 0:
+        agree = report["spec_dpse_table_agreement"]
+        lines += [
+            "",
+            f"## DP-SE at T = {config.dpse_paper_T} ({config.dpse_paper_runs} runs, fast path) "
+            "against the spec's table (spec §7, OURS-NUM; the paper prints no numbers)",
+            "",
+            f"Agreement within 0.5 + 3 combined standard errors: {agree['agree']} of {agree['of']}.",
+            "",
+            "| instance | K | ε | here mean (sd) | spec mean (sd) | agrees |",
+            "|---|---|---|---|---|---|",
+        ]
+        for s in report["settings"]:
+            if "spec_dpse" in s:
+                o, r = s["dpse_paper_T"], s["spec_dpse"]
+                lines.append(
+                    f"| {s['instance']} | {s['K']} | {s['epsilon']} | {o['mean']:.0f} ({o['sd']:.0f}) "
+                    f"| {r['mean']:.0f} ({r['sd']:.0f}) | {'yes' if r['agrees'] else 'no'} |"
+                )
+    if report["paper_T_ratio_lower_bounds"]:
+        b0 = report["paper_T_ratio_lower_bounds"][0]
+        lines += [
+            "",
+            f"## Paper scale: lower bounds on the ratio at T = {b0['T']} (K = {b0['K']}, "
+            f"ε = {b0['epsilon']})",
+            "",
+            f"DP-UCB run with the paper's horizon (its tree depth and γ) for its first "
+            f"{b0['rounds_simulated']} rounds only; its regret never decreases, so its regret "
+            "after these rounds over DP-SE's final regret at the paper's T is a lower bound on the "
+            "paper-scale ratio. A bound ≥ 5 establishes the paper's claim in that setting; a "
+            "smaller one does not refute it.",
+            "",
+            "| instance | DP-SE final | "
+            + " | ".join(f"DP-UCB {c} after prefix | ratio ≥ ({c})" for c in cals)
+            + " |",
+            "|---|---|" + "---|---|" * len(cals),
+        ]
+        for b in report["paper_T_ratio_lower_bounds"]:
+            row = f"| {b['instance']} | {b['dpse_final_regret_at_T']:.0f} |"
+            for c in cals:
+                row += (
+                    f" {b[f'dpucb_{c}_regret_after_prefix']['mean']:.0f} | "
+                    f"{b[f'ratio_lower_bound_{c}']:.2f} |"
+                )
+            lines.append(row)
+    lines += [
+        "",
+        "Curve shapes (paper l. 312): DP-SE's regret is piecewise linear (flat once every "
+        "suboptimal arm is eliminated); DP-UCB's is smooth (see `ss_sec5.png`).",
+    ]
+    atomic_write_text(path, "\n".join(lines) + "\n")
