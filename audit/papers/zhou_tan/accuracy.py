@@ -196,7 +196,7 @@ def ata_confidence_event_audit(
     eps_nys: float = 0.5,
 ) -> RunAuditResult:
     """Thm 2 for LDP-ATA-GP-UCB (Alg. 1): the event ``|f(x) − μ̃_t(x)| ≤ β_{t+1}σ̃_t(x)`` for all
-    ``t ≤ rounds`` and ``x`` fails in at most a fraction ``δ`` of runs (spec §3.3, MC2; the event
+    ``t ≤ rounds`` and ``x`` fails in at most a fraction ``δ`` of runs (MC2; the event
     of [7]'s proof that Thm 2 inherits, Nyström failure included).
 
     Built exactly as :func:`tgp_confidence_event_audit`: per run a fresh objective (Sec. 5.1
@@ -276,7 +276,7 @@ def lemma10_radius_audit(
     seed: int,
     confidence: float,
 ) -> RunAuditResult:
-    """Lemma 10 (l. 744–769), fixed design: ``P(‖Ṽ⁻¹Φ̃ᵀf − θ̃_j‖_Ṽ > γ) ≤ 19/81`` per estimator.
+    """Lemma 10 (App. D.3), fixed design: ``P(‖Ṽ⁻¹Φ̃ᵀf − θ̃_j‖_Ṽ > γ) ≤ 19/81`` per estimator.
 
     LDP-MoMA noise ``η + L``: the reference CTL applied to ``η ~ U[−R, R]`` (the reward with
     ``f = 0``; the error ``θ̃_j − Ṽ⁻¹Φ̃ᵀf`` does not depend on ``f``), ``α = 1``,
@@ -346,7 +346,7 @@ def lemma11_count_audit(
     seed: int,
     confidence: float,
 ) -> RunAuditResult:
-    """Lemma 11's Hoeffding step (l. 785): ``P(Σ_j b_j ≥ k/3) ≤ e^{−k/72}`` (corrected, spec T-9)
+    """Lemma 11's Hoeffding step (App. D.3): ``P(Σ_j b_j ≥ k/3) ≤ e^{−k/72}`` (corrected, T-9)
     or ``e^{−k/24}`` (printed), for ``b_j = 1{‖θ̃_j − θ*‖_V > γ}`` independent with ``P(b_j) = p < 1/4``.
 
     ``γ`` is set so that ``P(b_j = 1) = p`` exactly (:func:`_lemma11_radius`).  A run fails when
@@ -387,7 +387,7 @@ def mom_selection_audit(
 ) -> RunAuditResult:
     """Lemma 11's conclusion: ``‖θ* − θ̃_{k*}‖_V ≤ 3γ`` except w.p. ``≤ e^{−k/72}`` (corrected).
 
-    ``k*`` is chosen by the reference :func:`median_of_means_select` (``"argmin"``, Alg. 3 l. 12) or
+    ``k*`` is chosen by the reference :func:`median_of_means_select` (``"argmin"``, Alg. 3, line 12) or
     by the broken rule ``argmax_j r_j`` (``"argmax"``: the estimator farthest from the others).
     Same epochs as :func:`lemma11_count_audit` (first ``runs`` of them).
     """
@@ -429,9 +429,9 @@ def nystrom_lemma8_audit(
     delta: float = 0.2,
     n_arms: int = 3,
 ) -> RunAuditResult:
-    """Lemma 8 (l. 722–726): with ``q = 6ρ ln(2T/δ)/ε²``, ``P[∩_{n≤N}(E_{1,n} ∩ E_{2,n})] ≥ 1 − δ``,
-    ``E_{1,n}`` = the dictionary is ε-accurate (Definition 2, l. 712–718), ``E_{2,n}`` =
-    ``m_n ≤ 6ρ(1 + 1/λ) q γ_n`` (printed ``γ_t``, spec T-12).
+    """Lemma 8 (App. D.3): with ``q = 6ρ ln(2T/δ)/ε²``, ``P[∩_{n≤N}(E_{1,n} ∩ E_{2,n})] ≥ 1 − δ``,
+    ``E_{1,n}`` = the dictionary is ε-accurate (Definition 2), ``E_{2,n}`` =
+    ``m_n ≤ 6ρ(1 + 1/λ) q γ_n`` (printed ``γ_t``, T-12).
 
     Each run: ``N = T = rounds`` history points drawn uniformly (a fixed, non-adaptive design, a
     special case of the lemma's adaptive one) from ``n_arms`` grid points (SE, ℓ = 0.25), ``λ = 1``.
@@ -443,7 +443,7 @@ def nystrom_lemma8_audit(
     ``(V_𝒟, V)`` with exact features ``K^{1/2}`` and per-index weights ``1/p_i``), at every ``n``.
     ``γ_n`` is replaced by the certified upper bound ``γ̄_n`` (so ``E_{2,n}`` is checked against a
     larger bound).  ``"theory_q"``: Lemma 8's ``q`` (``log_const = 2``, the smallest of the paper's
-    two); ``"q_ref7_too_few"``: ``q = ln T/ε²`` of the code of [7] (spec §2.7 practical preset),
+    two); ``"q_ref7_too_few"``: ``q = ln T/ε²`` of the code of [7] (the practical preset),
     too few dictionary points for ε-accuracy.  A run fails when any of
     ``(1 − min_n λ_min)/ε``, ``(max_n λ_max − 1)/ε``, ``max_n m_n/(6ρ(1+1/λ)qγ̄_n)`` exceeds 1.
     """
@@ -509,7 +509,7 @@ def moma_confidence_event_audit(
     eps_nys: float = 0.5,
 ) -> RunAuditResult:
     """Thm 4 / Cor. 1 for LDP-MoMA-GP-UCB (Alg. 3): the final event of the proof (Eqs. 10/22,
-    l. 297–301; spec MC3 (iv)) ``|f(x) − μ̃_n(x)| ≤ β_{n+1}σ̃_n(x)`` for all epochs ``n ≤ N`` and
+    Sec. 4.4; MC3 (iv)) ``|f(x) − μ̃_n(x)| ≤ β_{n+1}σ̃_n(x)`` for all epochs ``n ≤ N`` and
     all ``x`` fails in at most a fraction ``δ`` of runs (Nyström and median-of-means failures
     included).
 
@@ -592,7 +592,7 @@ def lemma92_variance_ratio_audit(
     delta: float = 0.2,
     n_arms: int = 3,
 ) -> list[RunAuditResult]:
-    """Lemma 9.2 (l. 730–740; spec MC3 (v)): on ``E_{1,n}`` (the dictionary is ε-accurate),
+    """Lemma 9.2 (App. D.3; MC3 (v)): on ``E_{1,n}`` (the dictionary is ε-accurate),
     ``σ̃_n(x) ≤ ρσ_n(x)`` for every ``x``, ``ρ = (1+ε)/(1−ε)``.
 
     The chain of :func:`nystrom_lemma8_audit` (``N = T = rounds`` history points drawn uniformly
@@ -609,7 +609,7 @@ def lemma92_variance_ratio_audit(
       dictionary is ε-accurate.  Known good for every ``q``.
     * ``lemma92_<variant>_unconditional``: Lemma 8 + 9.2: ``σ̃_n ≤ ρσ_n`` for all ``n ≤ N``, ``x``
       w.p. ``≥ 1 − δ``.  ``"theory_q"``: Lemma 8's ``q = 6ρ ln(2T/δ)/ε²`` (known good);
-      ``"q_one"``: ``q = 1`` (spec MC3 (i): far too few dictionary points; broken).
+      ``"q_one"``: ``q = 1`` (MC3 (i): far too few dictionary points; broken).
 
     ``slack`` also reports (no bound attached) the per-run minimum of ``σ̃_n/σ_n`` over ``n, x``
     and the fraction of steps ``n`` on which ``E_{1,n}`` holds.

@@ -1,10 +1,10 @@
 """Privacy and correctness audits of the Zhou & Tan reference (``reference/zhou_tan``).
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N); spec:
-``/work/shared/specs/002_ldp_bayesian_optimization.md`` §4 (audit plan P1–P8, MC1, MC3).
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
 Proof note: ``proofs_notes/audit/zhou_tan.md``.
 
-Privacy (pure ϵ-LDP of CTL(ϵ), Curator 1, l. 126–133, and of the learner's transcript):
+Privacy (pure ϵ-LDP of CTL(ϵ), Curator 1 and Lemma 1, Sec. 4.1, and of the learner's transcript):
 
 * :func:`ctl_closed_form_audit` -- the exact privacy curve of a (possibly broken) randomiser on a
   pair of raw rewards: two Laplace laws ``μ = |c(y) − c(y')|/𝓛`` apart (``c`` = the clip map, or
@@ -25,11 +25,11 @@ Laplace, so the correct mechanism has *no* slack at ``δ = 0``).  A bug counts a
 claim is rejected.  Broken randomisers (built from the reference with mis-set parameters):
 
 * ``wrong_sensitivity`` -- scale ``(B+R)/ϵ`` instead of ``2(B+R)/ϵ`` (sensitivity taken as ``B+R``);
-* ``missing_clipping`` -- Curator 1 verbatim (``clip=False``) fed a Student-t reward (l. 340: the
+* ``missing_clipping`` -- Curator 1 verbatim (``clip=False``) fed a Student-t reward (Sec. 5.1: the
   heavy-tailed experiments), whose support is ``ℝ``, so Lemma 1's ``|y| ≤ B+R`` fails;
 * learner ``raw_rewards`` -- the learner fed raw rewards (curator bypassed).
 
-Correctness (spec §4.2 MC1, MC2, MC3):
+Correctness (MC1, MC2, MC3):
 
 * :func:`tgp_confidence_event_audit` -- Eq. (21) for LDP-TGP-UCB (Alg. 2, Thm 3):
   ``|f − μ̂_t| ≤ β_{t+1}σ_t`` for all ``t ≤ T`` and ``x`` w.p. ``≥ 1 − δ``; broken: the
@@ -37,21 +37,21 @@ Correctness (spec §4.2 MC1, MC2, MC3):
 * :func:`ata_confidence_event_audit` -- Thm 2 for LDP-ATA-GP-UCB (Alg. 1):
   ``|f − μ̃_t| ≤ β_{t+1}σ̃_t`` for all ``t ≤ T`` and ``x`` w.p. ``≥ 1 − δ``, built like the TGP
   audit; broken: the same IGP-UCB width (the Laplace noise forgotten in ``β``).
-* :func:`nystrom_lemma8_audit` -- Lemma 8 (l. 722–726): the Nyström dictionary of Alg. 4 is
+* :func:`nystrom_lemma8_audit` -- Lemma 8 (App. D.3): the Nyström dictionary of Alg. 4 is
   ε-accurate and ``m_n ≤ 6ρ(1+1/λ)qγ_n`` for all ``n ≤ N`` w.p. ``≥ 1 − δ`` at
   ``q = 6ρ ln(2T/δ)/ε²``; broken: ``q = ln T/ε²`` of [7]'s code (too few dictionary points).
 * :func:`moma_confidence_event_audit` -- Thm 4 / Cor. 1 for LDP-MoMA-GP-UCB (Alg. 3), the final
-  event of the proof (Eqs. 10/22, spec MC3 (iv)): ``|f − μ̃_n| ≤ β_{n+1}σ̃_n`` for all epochs
+  event of the proof (Eqs. 10/22, MC3 (iv)): ``|f − μ̃_n| ≤ β_{n+1}σ̃_n`` for all epochs
   ``n ≤ N`` and ``x`` w.p. ``≥ 1 − δ``; broken: ``β_{n+1} = B(1 + 1/√(1−ε))`` (the robust
   radius ``3γ/√λ`` forgotten).
-* :func:`lemma92_variance_ratio_audit` -- Lemma 9.2 (spec MC3 (v)): ``σ̃_n ≤ ρσ_n`` for all ``x``
+* :func:`lemma92_variance_ratio_audit` -- Lemma 9.2 (MC3 (v)): ``σ̃_n ≤ ρσ_n`` for all ``x``
   on the ε-accuracy event (a deterministic implication), and for all ``n ≤ N`` w.p. ``≥ 1 − δ``
   at Lemma 8's ``q``; broken: ``q = 1`` (too few dictionary points), for which the unconditional
   claim is rejected.
-* :func:`lemma10_radius_audit` -- Lemma 10 (l. 744–769): one ridge estimator leaves the radius
+* :func:`lemma10_radius_audit` -- Lemma 10 (App. D.3): one ridge estimator leaves the radius
   ``γ = (9mc)^{1/2}`` w.p. ``≤ 19/81``; broken: ``c`` without the Laplace variance.
-* :func:`lemma11_count_audit` -- Lemma 11's Hoeffding step (l. 785) with the corrected constant
-  ``e^{−k/72}`` (passes) and the printed ``e^{−k/24}`` (rejected: spec T-9).
+* :func:`lemma11_count_audit` -- Lemma 11's Hoeffding step (proof of Lemma 11, App. D.3) with the corrected constant
+  ``e^{−k/72}`` (passes) and the printed ``e^{−k/24}`` (rejected: T-9).
 * :func:`mom_selection_audit` -- Lemma 11's conclusion through
   :func:`~reference.zhou_tan.robust.median_of_means_select`; broken: ``argmax`` instead of
   ``argmin`` of the median distances.
@@ -109,7 +109,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ZhouTanConfig:
-    """Parameters of the battery: LDP parameters ``(ϵ, B, R)`` (Sec. 5.1, l. 340: ``B = R = 1``),
+    """Parameters of the battery: LDP parameters ``(ϵ, B, R)`` (Sec. 5.1: ``B = R = 1``),
     sample sizes, seeds and the confidence ``1 − β`` of every single test."""
 
     eps: float = 1.0

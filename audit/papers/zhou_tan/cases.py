@@ -173,7 +173,7 @@ def ctl_variants(params: LDPParams) -> list[CTLRandomiser]:
 
 
 def worst_case_pair(params: LDPParams) -> NeighbouringPair[FloatArray]:
-    """``y = B + R`` vs ``y' = −(B + R)``: the worst case over the paper's reward range (spec §1.6)."""
+    """``y = B + R`` vs ``y' = −(B + R)``: the worst case over the paper's reward range (Sec. 2)."""
     _params(params)
     b = params.reward_bound
     return NeighbouringPair(np.array([b]), np.array([-b]), "replace_one", "y = B+R vs y' = -(B+R)")
@@ -182,7 +182,7 @@ def worst_case_pair(params: LDPParams) -> NeighbouringPair[FloatArray]:
 def student_t_pair(
     params: LDPParams, df: float = 3.0, quantile: float = 0.999
 ) -> NeighbouringPair[FloatArray]:
-    """Two raw rewards of the heavy-tailed model ``y = f(x) + η``, ``η ~ Student-t(df)`` (l. 340,
+    """Two raw rewards of the heavy-tailed model ``y = f(x) + η``, ``η ~ Student-t(df)`` (Sec. 5.1,
     ``df = 3``): ``y = B + t_q`` and ``y' = −(B + t_q)`` with ``t_q`` the ``quantile`` of
     ``t(df)`` (``t_{0.999}(3) = 10.21``).  Both have positive density under the model, so LDP must
     cover them; they lie outside ``[−(B+R), B+R]`` when ``t_q > R``."""
@@ -460,7 +460,7 @@ def learner_transcript_audit(
     confidence: float,
 ) -> list[PrivacyAuditResult]:
     """Black-box audit of the learner's arm sequence on user 1's worst-case pair
-    ``B + R`` vs ``−(B + R)`` against ``(printed, exact)`` (post-processing of CTL, spec P6)."""
+    ``B + R`` vs ``−(B + R)`` against ``(printed, exact)`` (post-processing of CTL, P6)."""
     _params(params)
     check_choice("variant", variant, ("ctl", "raw_rewards"))
     check_in_range("confidence", confidence, 0.0, 1.0)

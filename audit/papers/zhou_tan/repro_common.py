@@ -1,5 +1,5 @@
 """Zhou & Tan (AAAI 2021) reproductions, shared parts: the panels of Fig. 2 and Fig. 3, the presets
-(Sec. 5.1; spec §2.7), the configurations, and the problems, policies and cells the experiments run.
+(Sec. 5.1; T-23), the configurations, and the problems, policies and cells the experiments run.
 
 Proof note ``proofs_notes/audit/reproduce_zhou_tan.md``; overview in :mod:`audit.papers.zhou_tan.reproduce`.
 """
@@ -98,19 +98,19 @@ FIG2_PANELS: tuple[Panel, ...] = (
     Panel("2e", "light", None),
     Panel("2f", "stock", None),
 )
-"""Fig. 2 (l. 351–362)."""
+"""Fig. 2 (Sec. 5.2)."""
 
 FIG3_PANELS: tuple[Panel, ...] = (
     Panel("3a", "synthetic_se", 1.0),
     Panel("3b", "light", 1.0),
     Panel("3c", "stock", 0.5),
 )
-"""Fig. 3 (App. E, l. 827–835)."""
+"""Fig. 3 (App. E)."""
 
 
 @dataclass(frozen=True)
 class Presets:
-    """Constants the paper does not report (spec §2.7, T-23) and the Sec. 5.1 settings (l. 340)."""
+    """Constants the paper does not report (T-23) and the Sec. 5.1 settings."""
 
     lam: float = 1.0
     delta: float = 0.05
@@ -137,7 +137,7 @@ class Fig2Config:
 
     @classmethod
     def paper(cls) -> Fig2Config:
-        """The paper's sizes: 10 trials (l. 336), ``T = 1000`` (reference [7]'s code; spec §5.1)."""
+        """The paper's sizes: 10 trials (Sec. 5), ``T = 1000`` (reference [7]'s code)."""
         return cls(T=1000, trials=10)
 
 
@@ -155,7 +155,7 @@ class Fig3Config(Fig2Config):
 
 @dataclass(frozen=True)
 class ScalingConfig:
-    """Regret scaling in ``T`` and ``ϵ`` on one fixed synthetic SE objective (spec §4.3 S11, S12).
+    """Regret scaling in ``T`` and ``ϵ`` on one fixed synthetic SE objective.
 
     The objective ``f`` is drawn once from ``seed`` (so ``B`` and the theorems' forms are fixed);
     replicates differ in noise, privacy and algorithm randomness.  The ``T`` fit uses checkpoints
@@ -249,7 +249,7 @@ def _instance(
         f = sample_rkhs_function(K_grid, presets.n_support, gens["objective"]).values
     else:
         f = fixed_f
-    B = float(np.max(np.abs(f)))  # l. 340: B = max_x |f(x)| (sup norm, spec T-24)
+    B = float(np.max(np.abs(f)))  # Sec. 5.1: B = max_x |f(x)| (sup norm, T-24)
     if private:
         R = presets.noise_bound
         env = FiniteArmEnvironment(f, UniformNoise(R), gens["environment"])
@@ -257,7 +257,7 @@ def _instance(
         return _Instance(K_grid, f, env, B, R, math.nan, math.nan)
     df = presets.student_df
     env = FiniteArmEnvironment(f, StudentTNoise(df), gens["environment"])
-    var = df / (df - 2.0)  # Student-t(3): variance 3, so v = B² + 3, c = 3 (l. 340)
+    var = df / (df - 2.0)  # Student-t(3): variance 3, so v = B² + 3, c = 3 (Sec. 5.1)
     return _Instance(K_grid, f, env, B, math.inf, B * B + var, var)
 
 

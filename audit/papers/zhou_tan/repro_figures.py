@@ -80,7 +80,7 @@ def _paired_comparison(a: FloatArray, b: FloatArray) -> dict[str, float]:
 
 
 def _moma_check(panel: Panel, summary: dict[str, Any]) -> dict[str, Any] | None:
-    """The paper's claim (l. 348, 827): (LDP-)MoMA-GP-UCB has the lowest regret of the three."""
+    """The paper's claim (Sec. 5.2, App. E): (LDP-)MoMA-GP-UCB has the lowest regret of the three."""
     paper_algs = [a for a in ("tgp", "ata", "moma") if a in summary]
     if "moma" not in paper_algs or len(paper_algs) < 2:
         return None
@@ -216,8 +216,8 @@ def _figure_markdown(
     lines = [
         f"# Zhou & Tan {name} reproduction",
         "",
-        f"T = {config.T}, {config.trials} trials per curve (paper: 10 trials, l. 336; T not "
-        "reported, 1000 in the code of reference [7]). Presets (spec §2.7; the paper reports none): "
+        f"T = {config.T}, {config.trials} trials per curve (paper: 10 trials, Sec. 5; T not "
+        "reported, 1000 in the code of reference [7]). Presets (T-23; the paper reports none): "
         f"λ = {p.lam}, δ = {p.delta}, ε_nys = {p.eps_nys}; ATA and MoMA use the practical q and k, "
         "LDP-TGP-UCB Alg. 2's theory widths, `moma_theory` the theory k = ⌈24 ln(4eT/δ)⌉. The light-"
         "sensor and stock panels use the seeded stand-ins of `reference/zhou_tan/datasets.py`, "
@@ -255,10 +255,10 @@ def _figure_markdown(
         f"MoMA groups at T = {config.T}, δ = {p.delta}: practical k = {k_prac} "
         f"(N = {config.T // k_prac} epochs), theory k = {k_theo} (N = {config.T // k_theo} "
         f"epoch(s), {config.T - (config.T // k_theo) * k_theo} leftover rounds). With N ≤ 1 the "
-        "theory variant plays one uniformly drawn arm (tie at t = 1, spec C2) for k rounds, so "
+        "theory variant plays one uniformly drawn arm (tie at t = 1) for k rounds, so "
         "its expected regret is about that of uniform play and its spread across trials is large.",
     ]
-    lines += ["", "| paper's claim (l. 348, 827) | here | MoMA − best other (95% CI) |"]
+    lines += ["", "| paper's claim (Sec. 5.2, App. E) | here | MoMA − best other (95% CI) |"]
     lines += ["|---|---|---|"]
     for c in checks:
         d = c["moma_minus_best_other"]
@@ -271,18 +271,18 @@ def _figure_markdown(
         "",
         "Reading: a ratio near 1 to uniform play means the learner has not yet separated the arms. "
         "Under CTL the Laplace scale is many times the spread of f, and Alg. 2's theory widths are "
-        "large (spec §2.7), so at this horizon the LDP curves are near uniform play and the ordering "
+        "large (T-23), so at this horizon the LDP curves are near uniform play and the ordering "
         "is decided by small differences. The claims are reported, not gated: the paper's constants "
-        "are unknown (spec T-23).",
+        "are unknown (T-23).",
     ]
     return "\n".join(lines) + "\n"
 
 
 def reproduce_fig2(config: Fig2Config, out: Path) -> dict[str, Any]:
-    """Fig. 2 (l. 351–362): writes ``zhou_tan_fig2.{json,png,md}`` and cells into ``out``."""
+    """Fig. 2 (Sec. 5.2): writes ``zhou_tan_fig2.{json,png,md}`` and cells into ``out``."""
     return _reproduce_figure("zhou_tan_fig2", config, out)
 
 
 def reproduce_fig3(config: Fig3Config, out: Path) -> dict[str, Any]:
-    """Fig. 3 (App. E, l. 827–835): writes ``zhou_tan_fig3.{json,png,md}`` and cells into ``out``."""
+    """Fig. 3 (App. E): writes ``zhou_tan_fig3.{json,png,md}`` and cells into ``out``."""
     return _reproduce_figure("zhou_tan_fig3", config, out)

@@ -66,9 +66,9 @@ def theorem_form(
 ) -> FloatArray:
     """The regret form of the theorem behind ``algorithm`` at each horizon ``T[j]`` with ``γ[j]``.
 
-    ``tgp``: Theorem 3 (l. 204, :func:`~reference.zhou_tan.bounds.thm3_regret_expr`);
-    ``ata``: Theorem 2 (l. 167, :func:`~reference.zhou_tan.bounds.thm2_regret_expr`);
-    ``moma``/``moma_theory``: Corollary 1 (l. 326, :func:`~reference.zhou_tan.bounds.cor1_regret_expr`).
+    ``tgp``: Theorem 3 (:func:`~reference.zhou_tan.bounds.thm3_regret_expr`);
+    ``ata``: Theorem 2 (:func:`~reference.zhou_tan.bounds.thm2_regret_expr`);
+    ``moma``/``moma_theory``: Corollary 1 (:func:`~reference.zhou_tan.bounds.cor1_regret_expr`).
     These are the brackets of the ``O(·)`` statements (no constants); ``γ`` should be the
     certified ``γ̄_t`` of the kernel (:func:`~reference.zhou_tan.kernels.certified_gamma_upper`).
     """
@@ -355,7 +355,7 @@ def _scaling_markdown(config: ScalingConfig, report: dict[str, Any], fits: list[
         f"{report['uniform_regret']:.1f} at T. OLS of ln R on ln(form), clustered by replicate; "
         "slope 1 = regret grows like the theorem's form; 'consistent' = the one-sided test of "
         f"slope ≤ 1 does not reject at level {1 - config.confidence:.2f}. The paper reports no "
-        "scaling experiment; spec §4.3 S11/S12 treat these as reported diagnostics.",
+        "scaling experiment; these fits are reported as diagnostics.",
         "",
         "| fit | slope | 95% CI | bare power exponent | verdict |",
         "|---|---|---|---|---|",

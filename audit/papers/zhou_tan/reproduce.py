@@ -1,12 +1,13 @@
-"""Reproductions of Zhou & Tan's experiments (Sec. 5, App. E) and regret scaling fits (issue 9).
+"""Reproductions of Zhou & Tan's experiments (Sec. 5, App. E) and regret scaling fits.
 
-Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N); spec
-``/work/shared/specs/002_ldp_bayesian_optimization.md`` §2.7 (presets), §4.3 (S11/S12), §5.
+Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
+are the paper's own section, theorem, lemma and algorithm-line numbers.
+Proof note: ``proofs_notes/audit/reproduce_zhou_tan.md``.
 
-* **fig2** (Fig. 2, l. 351–362): (a) LDP, ϵ = 1, synthetic Matérn; (b) LDP, ϵ = 0.5, light
+* **fig2** (Fig. 2, Sec. 5.2): (a) LDP, ϵ = 1, synthetic Matérn; (b) LDP, ϵ = 0.5, light
   sensors; (c) LDP, ϵ = 1, stocks; (d)–(f) non-private heavy-tailed (Student-t(3) noise /
   empirical rows) on synthetic SE, light sensors, stocks.
-* **fig3** (Fig. 3, App. E, l. 827–835): LDP, synthetic SE ϵ = 1, light ϵ = 1, stocks ϵ = 0.5.
+* **fig3** (Fig. 3, App. E): LDP, synthetic SE ϵ = 1, light ϵ = 1, stocks ϵ = 0.5.
 * **scaling**: cumulative regret of LDP-TGP-UCB, LDP-ATA-GP-UCB and LDP-MoMA-GP-UCB against the
   forms of Theorem 3, Theorem 2 and Corollary 1 (``reference.zhou_tan.bounds``, with ``γ_t``
   replaced by the certified ``γ̄_t``), in ``T`` (checkpoints along the runs) and in ``ϵ``
@@ -15,14 +16,14 @@ Paper: ``/work/shared/seeds/002_073f5552147145e6.txt`` (``l. N`` = line N); spec
   ``d ∈ {1, 2, 3}`` on product grids of 64 points (``64¹ = 8² = 4³``) against Theorem 3's form,
   where ``d`` enters only through the kernel's ``γ̄_T`` (the objectives are rescaled to one ``B``).
 
-Settings (Sec. 5.1, l. 338–344): 100-point grid on ``[0, 1]``, ``f = Σ_{i≤100} a_i k(·, x_i)``
+Settings (Sec. 5.1): 100-point grid on ``[0, 1]``, ``f = Σ_{i≤100} a_i k(·, x_i)``
 redrawn every trial, SE / Matérn-2.5 kernels with ``l = 0.2``, ``B = max|f|``; LDP noise
 ``U[−1, 1]`` (``R = 1``); non-private noise Student-t(3) (``v = B² + 3``, ``c = 3``).  The two
 real datasets are replaced by the seeded stand-ins of :mod:`reference.zhou_tan.datasets` (nothing
 is downloaded); they go through the paper's pipeline (``f`` = column means, ``B = max f``,
 empirical-covariance kernel, ``R``, ``v``, ``c`` from the data).  The paper reports no T, δ, λ or
-β constants ("order-wise similar to those recommended by the theorems", l. 336); the presets are
-those of spec §2.7: ``T = 1000``, ``λ = 1``, ``δ = 0.05``, ``ε_nys = 0.1``, practical ``q`` and
+β constants ("order-wise similar to those recommended by the theorems", Sec. 5); the presets are
+those of the proof note (T-23): ``T = 1000``, ``λ = 1``, ``δ = 0.05``, ``ε_nys = 0.1``, practical ``q`` and
 ``k`` for ATA and MoMA; LDP-TGP-UCB uses Alg. 2's theory widths (the reference has no other).
 ``moma_theory`` adds LDP-MoMA-GP-UCB with the theory ``k = ⌈24 ln(4eT/δ)⌉`` as an ablation.
 
