@@ -32,8 +32,8 @@ from audit.papers.sajed_sheffet.repro_stopping_times import (
 )
 from audit.papers.sajed_sheffet.repro_thm43 import (
     reproduce_ss_thm43,
-    thm43_line262_form,
     thm43_linear_fit,
+    thm43_proof_form,
 )
 from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS, build_parser, main
 from audit.results import to_jsonable
@@ -121,7 +121,7 @@ def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
     loaded = json.loads((tmp_path / "ss_thm43.json").read_text())
     assert loaded == json.loads(json.dumps(to_jsonable(report)))
     assert set(report["scaling_fits"]) == {
-        f"{v} / {f}" for v in ("log T", "K", "1/ε") for f in ("l262", "l263")
+        f"{v} / {f}" for v in ("log T", "K", "1/ε") for f in ("proof", "paper")
     }
     lin = report["linear_fit"]
     assert lin["c1_ci"][0] <= lin["c1"] <= lin["c1_ci"][1]
@@ -132,14 +132,14 @@ def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
         reproduce_ss_thm43(Thm43Config(**{**TINY_THM43.__dict__, "fit_T": 5}), tmp_path)
 
 
-def test_line262_form_by_hand() -> None:
+def test_thm43_proof_form_by_hand() -> None:
     # gaps (0, 0.5, 0.25), T = 100, K = 3, ε = 2
     expected = math.log(100 * 3 * math.log(2.0)) * (2.0 + 0.5) + math.log(
         100 * 3 * math.log(4.0)
     ) * (4.0 + 0.5)
-    assert thm43_line262_form([0.0, 0.5, 0.25], 100, 2.0) == pytest.approx(expected, rel=1e-14)
+    assert thm43_proof_form([0.0, 0.5, 0.25], 100, 2.0) == pytest.approx(expected, rel=1e-14)
     with pytest.raises(ValueError, match="gaps"):
-        thm43_line262_form([0.0, 0.0], 100, 1.0)
+        thm43_proof_form([0.0, 0.0], 100, 1.0)
 
 
 def test_linear_fit_recovers_known_coefficients_on_synthetic_data() -> None:
@@ -160,7 +160,7 @@ def test_form_fit_recovers_a_known_exponent_on_synthetic_data() -> None:
     """``regret = 30 f^b`` with ``b = 0.8`` (f the Sec. 4 form over K) and log-normal noise."""
     rng = np.random.default_rng(7)
     Ks = np.array([3, 5, 10, 20])
-    form = np.array([thm43_line262_form(np.r_[0.0, np.full(K - 1, 0.05)], 10**7, 0.25) for K in Ks])
+    form = np.array([thm43_proof_form(np.r_[0.0, np.full(K - 1, 0.05)], 10**7, 0.25) for K in Ks])
     regrets = 30.0 * form[None, :] ** 0.8 * np.exp(0.05 * rng.standard_normal((12, Ks.size)))
     fit = fit_against_form("synthetic", Ks.astype(float), form, regrets, theorem_exponent="1")
     assert fit.ci_low <= 0.8 <= fit.ci_high

@@ -1,29 +1,31 @@
-"""Privacy and accuracy audits of Sajed & Sheffet (seed ``001_e325d761b5d52a74.txt``; spec 001 §6).
+"""Privacy and accuracy audits of Sajed & Sheffet (ICML 2019).
+
+Proof note: ``proofs_notes/audit/sajed_sheffet.md``.
 
 This module holds the DP-SE audits and the battery (:func:`run_sajed_sheffet_battery`); the
 stopping-rule audits live in :mod:`audit.papers.sajed_sheffet.nas` and are re-exported here.
 
 Audited mechanisms (``reference.sajed_sheffet``):
 
-* Algorithm 1, DP-NAS (l. 67-79) and Algorithm 2, DP exponential NAS (l. 100-115): pure ε-DP
-  (Thm 3.1 l. 80-86, Cor. 3.2); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the halting
-  time (sparse vector, l. 86) and ε/2 for the release ``X̄_τ + L/τ``.
-* Algorithm 3, DP-SE (l. 195-218): pure ε-DP (Thm 4.1, l. 219; proof l. 225); the output is the sequence of
+* Algorithm 1, DP-NAS and Algorithm 2, DP exponential NAS (Sec. 3): pure ε-DP
+  (Thm 3.1, Cor. 3.2); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the halting
+  time (sparse vector, proof of Thm 3.1) and ε/2 for the release ``X̄_τ + L/τ``.
+* Algorithm 3, DP-SE (Sec. 4): pure ε-DP (Thm 4.1 and its proof); the output is the sequence of
   pulled arms, i.e. which arms are removed at the end of each epoch.
 
 Neighbouring pairs (one sample / one reward replaced within the support):
 
-* P-NAS-1 (spec §6.1): ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum differs by ``2R``
+* P-NAS-1: ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum differs by ``2R``
   (the sensitivity) except at ``t = 1`` where ``|X_{1:1}|`` is the same.
-* P-SE-1 (spec §6.2): two arms, ``β = 1/2``; in epoch 1 arm 0 has all rewards 1 and arm 1 has sum
+* P-SE-1: two arms, ``β = 1/2``; in epoch 1 arm 0 has all rewards 1 and arm 1 has sum
   ``s`` (``x``) or ``s − 1`` (``x'``); later epochs are identical, so the transcript's law differs
   only through epoch 1's elimination outcome (none / remove arm 0 / remove arm 1).
 
 Exact calculators (no Monte Carlo):
 
 * :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
-  numerical integration over the threshold noise ``B`` in log space (spec §6.1 "exact halting-time
-  pmf"): given ``B = b``, fresh query noises make the checks independent,
+  numerical integration over the threshold noise ``B`` in log space: given ``B = b``, fresh query
+  noises make the checks independent,
   ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
   ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
 * :func:`nas_exact_epsilon` -- the exact pure ε of the output ``(τ, μ̂)`` on a pair: given
@@ -33,7 +35,7 @@ Exact calculators (no Monte Carlo):
 * :func:`dpse_two_arm_log_pmf` -- the epoch-1 elimination outcome of DP-SE with two arms:
   ``P[remove arm 1] = G(θ − D)``, ``P[remove arm 0] = G(θ + D)`` with ``D = μ̄₀ − μ̄₁`` and
   ``G`` the upper tail of the difference of two independent ``Lap(b)``:
-  ``G(y) = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0`` (spec §6.2).
+  ``G(y) = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0``.
 
 Each exact calculator is compared with the printed claim ``ε`` *and* with the exact ε of the correct
 mechanism on the same pair (the printed calibration has slack, e.g. the halting time of DP-NAS uses
@@ -44,12 +46,12 @@ sample-split event) run on the released outputs: the halting time, the release n
 ``τ μ̂ − X'_{1:τ}``, and the pulled-arm sequence (epoch-1 outcome).  Broken variants
 (:data:`NAS_VARIANTS`, :data:`DPSE_VARIANTS`): ``A`` drawn once instead of fresh, ``σ₁, σ₂``
 ``12R/ε → 4R/ε``, the final ``L`` forgotten; DP-SE noise one third too small, one Laplace draw shared
-by both arms; and ``noise_on="R_e"`` (more noise, l. 225; a calibration choice, not a bug).
+by both arms; and ``noise_on="R_e"`` (more noise, proof of Thm 4.1; a calibration choice, not a bug).
 
 Accuracy (:class:`audit.methods.binomial.RunAuditResult`): the ``±α|μ|`` event of the stopping rule with
 failure probability ``≤ β`` (one-sided Clopper-Pearson), DP-SE's "best arm never eliminated"
 (``≤ β``), and calibration events with exactly known probabilities (two-sided exact binomial
-tests): ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (l. 88), and the exact halting-time pmf.
+tests): ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1), and the exact halting-time pmf.
 
 :func:`run_sajed_sheffet_battery` runs everything with fixed seeds and applies Holm's correction
 (:func:`statsmodels.stats.multitest.multipletests`) over the privacy tests of correct mechanisms.
@@ -149,7 +151,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class DPSEConfig:
-    """P-SE-1 (spec §6.2): two arms, ``β = 1/2``, ``ε = 1``; epoch-1 sums ``r`` (arm 0) and ``s``
+    """P-SE-1: two arms, ``β = 1/2``, ``ε = 1``; epoch-1 sums ``r`` (arm 0) and ``s``
     (arm 1, ``x``) versus ``s − 1`` (``x'``).
 
     Default ``s = 384``: ``r = 445``, ``θ = 0.137331`` and ``(r − s)/r ≤ θ < (r − s + 1)/r``, so the
@@ -204,7 +206,7 @@ DPSE_VARIANTS: dict[str, DPSEVariant] = {
     "noise_third": DPSEVariant("noise_third", scale_factor=1.0 / 3.0),
     "shared_noise": DPSEVariant("shared_noise", shared_noise=True),
 }
-"""Correct DP-SE, the proof's ``Lap(1/(εR_e))`` (l. 225, more noise: not a bug), and two bugs."""
+"""Correct DP-SE, the proof's ``Lap(1/(εR_e))`` (proof of Thm 4.1, more noise: not a bug), and two bugs."""
 
 
 def laplace_difference_log_tail(y: float, scale: float) -> float:
@@ -221,7 +223,7 @@ def laplace_difference_log_tail(y: float, scale: float) -> float:
 def dpse_two_arm_log_pmf(config: DPSEConfig, variant: DPSEVariant, arm1_sum: int) -> FloatArray:
     """``ln P`` of the epoch-1 outcomes ``(none, remove arm 0, remove arm 1)`` of Algorithm 3 with
     two arms (lines 17-20): arm ``j`` is removed iff ``μ̃_max − μ̃_j > θ``; with ``D = μ̄₀ − μ̄₁``,
-    ``P[remove 1] = G(θ − D)`` and ``P[remove 0] = G(θ + D)`` (spec §6.2).  Shared noise: the
+    ``P[remove 1] = G(θ − D)`` and ``P[remove 0] = G(θ + D)``.  Shared noise: the
     difference is noiseless and the outcome deterministic.
 
     ``arm1_sum`` is arm 1's epoch-1 reward sum, an integer in ``[0, r₁]``."""
@@ -367,7 +369,7 @@ def dpse_accuracy_audit(
     seed: int,
     confidence: float = 0.95,
 ) -> RunAuditResult:
-    """ACC-SE-1 (proof of Lemma 4.2, l. 229-235: on the good event the best arm is never
+    """ACC-SE-1 (proof of Lemma 4.2: on the good event the best arm is never
     eliminated): ``Pr[the best arm is ever eliminated] ≤ β`` over
     ``runs`` runs of :func:`reference.sajed_sheffet.bandits.simulate_dpse_bernoulli` (unique best
     arm).  Ratio ``1{best eliminated}·2`` (``> 1`` iff failed)."""

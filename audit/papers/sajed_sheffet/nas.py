@@ -1,13 +1,13 @@
-"""Privacy and accuracy audits of the private stopping rules of Sajed & Sheffet, Sec. 3 (seed
-``001_e325d761b5d52a74.txt``; spec 001 §6.1).  Entry point and DP-SE: :mod:`audit.papers.sajed_sheffet.battery`.
+"""Privacy and accuracy audits of the private stopping rules of Sajed & Sheffet, Sec. 3 (proof
+note ``proofs_notes/audit/sajed_sheffet.md``).  Entry point and DP-SE: :mod:`audit.papers.sajed_sheffet.battery`.
 
-* Algorithm 1, DP-NAS (l. 67-79) and Algorithm 2, DP exponential NAS (l. 100-115): pure ε-DP
-  (Thm 3.1 l. 80-86, Cor. 3.2 l. 117); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the
-  halting time (sparse vector, l. 86) and ε/2 for the release ``X̄_τ + L/τ``.
+* Algorithm 1, DP-NAS and Algorithm 2, DP exponential NAS: pure ε-DP
+  (Thm 3.1, Cor. 3.2); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the
+  halting time (sparse vector, proof of Thm 3.1) and ε/2 for the release ``X̄_τ + L/τ``.
 
 Neighbouring pairs (one sample replaced within ``[−R, R]``):
 
-* P-NAS-1 (spec §6.1): ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum from ``t = 2`` on
+* P-NAS-1: ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum from ``t = 2`` on
   differs by ``2R`` (the sensitivity) in the same direction.
 * P-NAS-4 (ours, :func:`nas_sign_flip_pair`): query shifts of both signs, which exposes a query
   noise ``A`` drawn once instead of fresh.
@@ -15,8 +15,8 @@ Neighbouring pairs (one sample replaced within ``[−R, R]``):
 Exact calculators (no Monte Carlo):
 
 * :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
-  numerical integration over the threshold noise ``B`` in log space (spec §6.1 "exact halting-time
-  pmf"): given ``B = b``, fresh query noises make the checks independent,
+  numerical integration over the threshold noise ``B`` in log space: given ``B = b``, fresh query
+  noises make the checks independent,
   ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
   ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
 * :func:`nas_exact_epsilon` -- the exact pure ε of the output ``(τ, μ̂)`` on a pair: given
@@ -28,7 +28,7 @@ Black-box audits (:func:`audit.methods.black_box.event_audit_from_samples`) run 
 time and on the release noise seen through ``τ μ̂ − X'_{1:τ}``.  Broken variants
 (:data:`NAS_VARIANTS`): ``A`` drawn once, ``σ₁, σ₂: 12R/ε → 4R/ε``, ``L`` forgotten, and ``c_t``
 dropped (an accuracy bug).  Accuracy: the ``±α|μ|`` event with failure probability ``≤ β``
-(Clopper-Pearson) and the calibration event ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (l. 88).
+(Clopper-Pearson) and the calibration event ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1).
 """
 
 from __future__ import annotations
@@ -99,9 +99,9 @@ __all__ = [
 ]
 
 EXACT_TOLERANCE = 1e-4
-"""Slack of the exact audits: violation iff ``ε_exact > ε_claim + 1e-4``.  Spec §6.0 says 1e-6;
+"""Slack of the exact audits: violation iff ``ε_exact > ε_claim + 1e-4`` (not 1e-6:
 the numerical integration of :func:`halting_time_log_pmf` is accurate to ≈ 1e-5 in log ratios
-(the tests compare 100 and 400 grid points per noise scale), so 1e-4 is the honest tolerance."""
+(the tests compare 100 and 400 grid points per noise scale), so 1e-4 is the honest tolerance)."""
 
 Rule = Literal["every_step", "exponential"]
 
@@ -113,7 +113,7 @@ Rule = Literal["every_step", "exponential"]
 
 @dataclass(frozen=True)
 class NASConfig:
-    """Parameters of one audited stopping rule (spec §6.1(a): ``α = 0.5``, ``β = 0.1``, ``R = 1``).
+    """Parameters of one audited stopping rule (``α = 0.5``, ``β = 0.1``, ``R = 1``).
 
     ``cap`` is ``t_max`` (Algorithm 1, ``rule="every_step"``) or ``k_max`` (Algorithm 2).
     """
@@ -150,7 +150,7 @@ class NASConfig:
 class NASVariant:
     """An implementation of Algorithm 1/2, correct or deliberately broken.
 
-    Noise scales are multiples of ``R/ε`` (paper: ``σ₁ = σ₂ = 12R/ε``, ``σ₃ = 4R/ε``, l. 69);
+    Noise scales are multiples of ``R/ε`` (paper: ``σ₁ = σ₂ = 12R/ε``, ``σ₃ = 4R/ε``, Algorithm 1, line 1);
     ``fresh_A=False`` reuses one ``A`` at every check; ``release_scale = 0`` forgets ``L``;
     ``drop_c=True`` drops ``c_t`` from the threshold (an accuracy bug).
     """
@@ -219,7 +219,7 @@ def _stream(name: str, stream: FloatArray, config: NASConfig) -> FloatArray:
 
 
 def nas_worst_case_pair(config: NASConfig) -> NeighbouringPair[FloatArray]:
-    """P-NAS-1 (spec §6.1): ``x = (R, …, R)`` and ``x'`` with ``X'_1 = −R``, of the cap's length.
+    """P-NAS-1: ``x = (R, …, R)`` and ``x'`` with ``X'_1 = −R``, of the cap's length.
 
     Every prefix sum from ``t = 2`` on moves by ``2R`` (the sensitivity of ``q_t``) in the same
     direction, and so does the release location ``X_{1:τ}``.
@@ -280,7 +280,7 @@ def nas_query_values(
     """``(X_{1:t_j}, q_j)`` at every check of a fixed stream, from the reference's constants.
 
     ``q_j = |X_{1:t_j}| − t_j h (1 + 1/α) − c`` (:func:`reference.sajed_sheffet.stopping.svt_query_value`,
-    proof of Thm 3.1 l. 86) with ``h, c`` from :mod:`reference.sajed_sheffet.constants` (Alg. 1 lines
+    proof of Thm 3.1) with ``h, c`` from :mod:`reference.sajed_sheffet.constants` (Alg. 1 lines
     8-9; Alg. 2 lines 11-12 with ``k = j``).  The rule halts at the first check with
     ``q_j ≥ A_j + B``.
     """
@@ -362,8 +362,8 @@ def halting_time_log_pmf(
 ) -> FloatArray:
     """``ln P[τ = t_j]`` for every check ``j`` and, last, ``ln P[not halted at the cap]``.
 
-    The sparse-vector halting rule of Algorithms 1-2 in sum form (l. 86): ``B ~ Lap(σ₁)`` once,
-    halt at the first ``j`` with ``q_j ≥ A_j + B``.  Integration over ``b`` (spec §6.1): fresh
+    The sparse-vector halting rule of Algorithms 1-2 in sum form (proof of Thm 3.1): ``B ~ Lap(σ₁)`` once,
+    halt at the first ``j`` with ``q_j ≥ A_j + B``.  Integration over ``b``: fresh
     ``A_j ~ Lap(σ₂)``: ``∫ f_B(b) Π_{i<j}(1 − F_A(q_i − b)) F_A(q_j − b) db``; reused ``A``
     (``fresh_A=False``): ``∫ f_B(b) (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊ db``.
 
@@ -535,7 +535,7 @@ def exact_audit_result(
     """A ``closed_form`` result: violation iff ``exact_epsilon > claim.epsilon + EXACT_TOLERANCE``.
 
     Pure ε-DP (``δ = 0``) on a pair is ``max_o |ln p(o)/p'(o)| ≤ ε`` (singletons suffice for
-    discrete outputs, spec §6.0).  No sampling, so the p-value is 0 or 1.
+    discrete outputs).  No sampling, so the p-value is 0 or 1.
     """
     exact_epsilon = _epsilon_value("exact_epsilon", exact_epsilon)
     check_instance("claim", claim, PrivacyClaim)
@@ -571,7 +571,7 @@ def nas_exact_audit(
     exact: ExactNAS | None = None,
 ) -> list[PrivacyAuditResult]:
     """Exact audits of ``variant`` on ``pair`` against each claim: ``part="output"`` (``(τ, μ̂)``)
-    or ``"halting"`` (the halting time alone, the ε/2 sparse-vector part of l. 86).  ``exact``
+    or ``"halting"`` (the halting time alone, the ε/2 sparse-vector part of the proof of Thm 3.1).  ``exact``
     may pass a precomputed :func:`nas_exact_epsilon` of this variant and pair."""
     t0 = time.perf_counter()
     _check_config(config)
@@ -654,7 +654,7 @@ def _halting_feature(config: NASConfig) -> Features:
 
 def _release_feature(x_prime: FloatArray, config: NASConfig) -> Features:
     """``τ μ̂ − X'_{1:τ}`` (``L`` under ``x'``, ``L + Δ_τ`` under ``x``; ``−∞`` if not halted), the
-    Neyman-Pearson statistic of the release half (spec §6.1 event ``{μ̂ ≥ X̄'_τ}``)."""
+    Neyman-Pearson statistic of the release half (the event ``{μ̂ ≥ X̄'_τ}``)."""
     sums_p, _ = nas_query_values(x_prime, config)
     times = np.asarray(config.check_times, dtype=np.float64)
 
@@ -751,7 +751,7 @@ def nas_accuracy_audit(
     confidence: float = 0.95,
 ) -> RunAuditResult:
     """``Pr[halted ∧ |μ̂ − μ| > α|μ|] ≤ β`` (Thm 3.1 / Cor. 3.2, ACC-NAS-1) over ``runs`` runs on the
-    two-point law on ``{−R, R}`` with mean ``μ ≠ 0`` (the largest variance, l. 159).
+    two-point law on ``{−R, R}`` with mean ``μ ≠ 0`` (the largest variance, proof of Thm 3.4).
 
     ``variant=None`` runs the reference implementation; a :class:`NASVariant` runs
     :func:`nas_sample_outputs` on one data stream per run.  Violation iff the one-sided
@@ -794,8 +794,9 @@ def nas_accuracy_audit(
 def nas_threshold_noise_calibration(
     config: NASConfig, *, runs: int, seed: int, scale_factor: float = 1.0
 ) -> tuple[int, int, float, float]:
-    """Calibration event with an exactly known probability (ACC-NAS-4, l. 88):
-    ``Pr[|B| > σ₁ ln(4/β)] = e^{−ln(4/β)} = β/4`` for ``B ~ Lap(σ₁)`` (the paper's bound, l. 88, is an equality).
+    """Calibration event with an exactly known probability (ACC-NAS-4, proof of Thm 3.1):
+    ``Pr[|B| > σ₁ ln(4/β)] = e^{−ln(4/β)} = β/4`` for ``B ~ Lap(σ₁)`` (the paper's bound in the
+    proof of Thm 3.1 is an equality).
 
     ``B`` is read from the reference's trace (``scale_factor = 1``); ``scale_factor ≠ 1`` multiplies
     the recorded ``B`` (a stand-in for an implementation drawing ``B`` at a wrong scale).  Returns

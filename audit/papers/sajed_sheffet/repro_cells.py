@@ -43,7 +43,7 @@ __all__ = [
 
 
 PAPER_RATIO_CLAIM = 5.0
-""""In all settings we tested, we outperform DP-UCB by at least 5 times" (Sec. 5, l. 312)."""
+""""In all settings we tested, we outperform DP-UCB by at least 5 times" (Sec. 5)."""
 
 _ALGORITHMS = {"dpse": 0, "dpucb": 1, "dpse_paper_T": 2, "thm43": 3}
 
@@ -65,7 +65,7 @@ SPEC_DPSE_TABLE: dict[tuple[str, int], tuple[tuple[float, float], ...]] = {
     ("C4", 10): ((50025, 2506), (43388, 0), (42349, 909), (41738, 550)),
     ("C4", 20): ((115419, 1359), (101726, 4034), (95314, 2888), (93331, 1932)),
 }
-"""Spec §7 [OURS-NUM]: DP-SE mean (sd) final regret at ``T = 5·10⁷``, ``β = 1/T``, 30 runs, for
+"""The spec's regression table: DP-SE mean (sd) final regret at ``T = 5·10⁷``, ``β = 1/T``, 30 runs, for
 ``ε = 0.1, 0.25, 0.5, 1`` (not in the paper, which prints no numbers)."""
 _SPEC_EPSILONS = (0.1, 0.25, 0.5, 1.0)
 _PAPER_T = 50_000_000

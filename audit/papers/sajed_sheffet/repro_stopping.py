@@ -69,7 +69,7 @@ def bound_exceedance_test(
     taus: FloatArray, form: FloatArray, beta: float, level: float = 0.05
 ) -> dict[str, Any]:
     """Level test of the bound itself: ``Pr[τ > form] ≤ β`` at every point (Thm 3.3 for ``t_U``;
-    spec R-4 for ``τ_E``).
+    R-4 for ``τ_E``).
 
     Runs are independent across replicates and points (distinct seeds), so under the claim the
     number of exceedances ``k`` among the ``N = runs × points`` runs is stochastically at most

@@ -56,7 +56,7 @@ class StoppingConfig:
     """Stopping time of DP-NAS (Algorithm 1) and DP exponential NAS (Algorithm 2) over ``α``, ``ε``, ``R``.
 
     Samples: the two-point law on ``{−R, R}`` with mean ``μ`` (the maximal-variance law of the
-    proof of Thm 3.4, l. 159, and of the spec's regression values).  ``μ`` stays fixed while ``R``
+    proof of Thm 3.4, and of the spec's regression values).  ``μ`` stays fixed while ``R``
     varies, so the ``R`` grid scales ``R/|μ|`` (the rules are scale invariant: ``(R, μ) → (cR, cμ)``
     leaves the halting time's law unchanged).
 
@@ -242,7 +242,7 @@ def stopping_forms(
       ``t_U = 2000(t₀ + t₁ + t₂)`` (stated for Algorithm 2; the paper states no halting-time bound
       for Algorithm 1, whose checks at every ``t`` only change ``log log`` into ``log`` factors).
     * ``tau_E``: :func:`~reference.sajed_sheffet.bounds.good_event_halting_time`, the first check
-      at which the rule certainly halts on the proof's event (spec R-4 [DERIVED]), with the rule's
+      at which the rule certainly halts on the proof's event (R-4, derived), with the rule's
       own check schedule (``every_step`` for Algorithm 1).
     """
     variant: Literal["exponential", "every_step"] = (

@@ -31,8 +31,8 @@ from reference.validation import check_int_at_least
 
 __all__ = [
     "reproduce_ss_thm43",
-    "thm43_line262_form",
     "thm43_linear_fit",
+    "thm43_proof_form",
 ]
 
 
@@ -41,10 +41,10 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-def thm43_line262_form(gaps: FloatArray | Sequence[float], T: int, epsilon: float) -> float:
-    """The proof of Theorem 4.3, l. 262: ``Σ_{a≠a*} log(T K log(1/Δ_a)) (1/Δ_a + 1/ε)``.
+def thm43_proof_form(gaps: FloatArray | Sequence[float], T: int, epsilon: float) -> float:
+    """The proof of Theorem 4.3 (its equality step): ``Σ_{a≠a*} log(T K log(1/Δ_a)) (1/Δ_a + 1/ε)``.
 
-    The form before the simplification ``log(TK log(1/Δ_a)) ≤ 3 log T`` of l. 263; unlike it, it
+    The form before the simplification ``log(TK log(1/Δ_a)) ≤ 3 log T`` of its last step; unlike it, it
     keeps the ``log K`` of Lemma 4.2's ``log(K log(1/Δ)/β)``.  Needs ``0 < Δ_a < 1``.
     """
     g = np.asarray(gaps, dtype=np.float64)
@@ -61,8 +61,8 @@ def thm43_linear_fit(
 ) -> dict[str, Any]:
     """OLS ``regret = c₁ x_gap + c₂ x_privacy`` (no intercept), HC3 CIs.
 
-    ``x_gap = Σ_{a≠a*} log T/Δ_a`` and ``x_privacy = K log T/ε`` per run (Theorem 4.3, l. 255).
-    Theorem 4.3 is an upper bound with Lemma 4.2's explicit constants carried through l. 262-263
+    ``x_gap = Σ_{a≠a*} log T/Δ_a`` and ``x_privacy = K log T/ε`` per run (Theorem 4.3).
+    Theorem 4.3 is an upper bound with Lemma 4.2's explicit constants carried through its proof
     (``log(TK log(1/Δ)) ≤ 3 log T``): ``c₁ ≤ 3·1024``, ``c₂ ≤ 3·96``.  The fit is *consistent*
     unless a lower confidence limit exceeds its constant (evidence of more regret than the bound
     allows); ``positive`` reports whether both coefficients are significantly above 0 (both terms
@@ -179,8 +179,8 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
         ),
     ]
     forms: dict[str, Callable[[FloatArray, int, float], float]] = {
-        "l262": thm43_line262_form,
-        "l263": thm43_regret_bound_paper_form,
+        "proof": thm43_proof_form,
+        "paper": thm43_regret_bound_paper_form,
     }
     points: dict[str, Any] = {}
     for label, instance, grid, x in variables:
@@ -219,11 +219,11 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
 def _thm43_plot(points: dict[str, Any], path: Path) -> None:
     fig, axes = plt.subplots(1, len(points), figsize=(4.5 * len(points), 3.8), squeeze=False)
     for ax, (label, p) in zip(axes[0], points.items(), strict=True):
-        form = np.array(p["form_l262"])
+        form = np.array(p["form_proof"])
         mean = np.array(p["mean_regret"])
         ax.loglog(form, mean, "o-", label="DP-SE mean regret")
-        ax.loglog(form, form * mean[0] / form[0], "k:", label="∝ Thm 4.3 form (l. 262)")
-        ax.set_xlabel(f"Thm 4.3 form (l. 262), varying {label}")
+        ax.loglog(form, form * mean[0] / form[0], "k:", label="∝ Thm 4.3 proof form")
+        ax.set_xlabel(f"Thm 4.3 proof form, varying {label}")
         ax.set_ylabel("regret")
         ax.set_title(f"{p['instance']}: regret vs {label}")
         ax.legend(fontsize=7)
@@ -235,7 +235,7 @@ def _thm43_plot(points: dict[str, Any], path: Path) -> None:
 def _thm43_markdown(config: Thm43Config, report: dict[str, Any], path: Path) -> None:
     lin = report["linear_fit"]
     lines = [
-        "# Theorem 4.3 scaling of DP-SE (Sajed & Sheffet, l. 253-263)",
+        "# Theorem 4.3 scaling of DP-SE (Sajed & Sheffet, Theorem 4.3 and its proof)",
         "",
         f"DP-SE (Bernoulli fast path), β = 1/T, T ∈ {list(config.Ts)}, K ∈ {list(config.Ks)}, "
         f"ε ∈ {list(config.epsilons)}, instances {', '.join(config.instances)}, {config.runs} runs "
@@ -252,7 +252,7 @@ def _thm43_markdown(config: Thm43Config, report: dict[str, Any], path: Path) -> 
         f"{'consistent' if lin['consistent'] else 'inconsistent'} |",
         "",
         "Consistent: neither lower confidence limit exceeds Lemma 4.2's explicit constant carried "
-        "through l. 262-263 (c₁ ≤ 3072, c₂ ≤ 288). "
+        "through the proof of Theorem 4.3 (c₁ ≤ 3072, c₂ ≤ 288). "
         + (
             "Both terms are significantly positive."
             if lin["positive"]
@@ -261,8 +261,8 @@ def _thm43_markdown(config: Thm43Config, report: dict[str, Any], path: Path) -> 
         "",
         "## One-variable fits: ln regret = a + b ln f (clustered by replicate; b ≤ 1 is consistent)",
         "",
-        "f = the proof's l. 262 form Σ log(TK log(1/Δ_a))(1/Δ_a + 1/ε), or its l. 263 "
-        "simplification Σ 3 log T/Δ_a + 3 log T (K − 1)/ε.",
+        "f = the proof's form Σ log(TK log(1/Δ_a))(1/Δ_a + 1/ε) ('proof'), or its final "
+        "simplification ('paper') Σ 3 log T/Δ_a + 3 log T (K − 1)/ε.",
         "",
         "| scaled variable / form | slope b [95% CI] | bare exponent | verdict |",
         "|---|---|---|---|",
