@@ -1,16 +1,14 @@
-"""Privacy and accuracy audits of the Agarwal & Singh reference (issue 10, audit part).
+"""Privacy and accuracy audits of the Agarwal & Singh reference.
 
-Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017), seed
-``/work/shared/seeds/004_a21566fafc49b886.txt``; spec ``/work/shared/specs/004_private_online_learning.md``
-§5.2-§5.4 (audit plan); reference ``reference/agarwal_singh/``; proof note
-``proofs_notes/audit/agarwal_singh.md``.
+Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017);
+reference ``reference/agarwal_singh/``; proof note ``proofs_notes/audit/agarwal_singh.md``.
 
-Neighbours are those of Definition 2.1 (l. 82): *replace-one* at the same time index, here the
+Neighbours are those of Definition 2.1: *replace-one* at the same time index, here the
 worst case ``t₀ = 1`` (leaf 1 lies in the most used tree nodes, ``nodes_per_leaf``) with the two
 losses at maximal ℓ₁ (ℓ₂) distance.  Every mechanism is audited against two claims:
 
-* ``printed`` -- the paper's claim: pure ``ε``-DP (Lemma 3.3 l. 162-168, Thm 3.1 l. 97-108,
-  Lemma 4.2 l. 279-281) or ``(ε, δ)`` (Thm A.1 l. 402-414 / Thm 3.5 l. 233-239, [A13]);
+* ``printed`` -- the paper's claim: pure ``ε``-DP (Lemma 3.3, Thm 3.1, Lemma 4.2) or
+  ``(ε, δ)`` (Thm A.1 / Thm 3.5);
 * ``exact`` -- the guarantee the *correct* (strict) mechanism actually has at ``δ* = 10⁻³``:
   the ``h``-fold composition of Laplace mechanisms (privacy-loss distribution of
   ``dp_accounting``, pessimistic, so an upper bound on the exact ε) or the exact Gaussian-DP curve
@@ -25,7 +23,7 @@ Audits (all reuse :mod:`audit.methods.white_box` / :mod:`audit.methods.black_box
   ``(|v_j − μ'_j| − |v_j − μ_j|)/λ`` (:class:`audit.mechanisms.LaplaceMechanism` on the
   ``h``-vector of node values).  The released prefix sums (a linear image of the node noises plus
   independent padding) and the actions are post-processing of this view, and for the prefix-sum
-  view the bound is attained in the tails (spec §5.2.3), so its exact pure ε is ``h·Δ₁/λ``.
+  view the bound is attained in the tails, so its exact pure ε is ``h·Δ₁/λ``.
 * **Tree, released prefix sums, black box**: ``L̃_0..L̃_T`` of the reference
   :class:`~reference.agarwal_singh.aggregation.TreeBasedAggregation` (density of a padded sum of
   Laplaces not in closed form).  Catches noise reused across releases, which the node view
@@ -192,7 +190,7 @@ def run_agarwal_singh_battery(
     claims, apply Holm's correction over all privacy tests, and run the accuracy audits.
 
     The paper-calibrated Laplace cases are *expected* to be rejected against the printed pure ε
-    (their exact ε is ``h·Δ₁/λ > ε``, [A5], [A19]); ``report.unexpected`` lists only surprises.
+    (their exact ε is ``h·Δ₁/λ > ε``); ``report.unexpected`` lists only surprises.
     ``include_broken`` adds the deliberately broken variants (power demonstration); ``names``
     restricts the battery to the named cases (Holm is then over that sub-family)."""
     t0 = time.perf_counter()

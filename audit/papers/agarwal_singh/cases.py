@@ -79,7 +79,7 @@ class AgarwalSinghAuditConfig:
     ``T = 8``: ``K = ⌈log₂ 8⌉ = 3`` noise draws per release, ``h = 4`` used nodes contain leaf 1 in
     the prefix-sum view ``L̃_1..L̃_8`` and ``h = 3`` in the actions view ``L̃_0..L̃_7``.
     ``gaussian_Y_radius``: ``Y = [−r, r]`` for the Gaussian tree; the paper's Thm 3.5 σ uses ``√N``
-    where Thm A.1 needs ``‖Y‖₂`` ([A14]), so ``r = 4 > √N = 1`` makes the paper preset fail.
+    where Thm A.1 needs ``‖Y‖₂`` (App. A), so ``r = 4 > √N = 1`` makes the paper preset fail.
     ``exp2_eta``, ``exp2_gamma``: the (η, γ) of the EXP2 learner inside Algorithm 4
     (:func:`exp2_reduction_cases`); ``exp2_samples``: runs per side of those cases.
     """

@@ -147,13 +147,13 @@ def _gaussian_case(
 def gaussian_release_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
     """White-box release view of the Gaussian tree (the input of FTPL, Alg. 3), ``N = 1``.
 
-    Claims: printed ``(ε, δ)`` (Thm 3.5, [A13]) and the exact ``(ε*(δ*), δ*)`` from the exact
+    Claims: printed ``(ε, δ)`` (Thm 3.5) and the exact ``(ε*(δ*), δ*)`` from the exact
     μ-GDP curve.  ``strict`` σ: the smallest σ whose *node-level* Gaussian mechanism meets
     ``(ε, δ)`` (:func:`~reference.agarwal_singh.theorems.thm35_sigma_strict`, prefix-sum view).
     Broken variants are audited against the strict version's exact claim; the paper presets
     (Thm 3.5 σ) against their own exact curve: on ``Y = [−r, r]`` with ``r`` =
     ``config.gaussian_Y_radius`` (default 1) the paper σ is conservative; on ``Y = [−4, 4]``
-    (``‖Y‖₂ = 4 > √N``, [A14]) it fails its printed ``(ε, δ)``."""
+    (``‖Y‖₂ = 4 > √N``, Thm A.1) it fails its printed ``(ε, δ)``."""
     _config(config)
     eps, delta, T, r = config.epsilon, config.gaussian_delta, config.T, config.gaussian_Y_radius
     strict = thm35_sigma_strict(eps, delta, T, 1, r, 2.0 * r, view="prefix_sums")
@@ -268,7 +268,7 @@ def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
     black-box audit's default for discrete outputs (empirical log-likelihood ratio of the whole
     sign vector, learned on the selection half).
 
-    Claims: printed ``(ε, δ)`` (Thm 3.5, [A13]) and the exact ``(ε*(δ*), δ*)`` of the exact μ-GDP
+    Claims: printed ``(ε, δ)`` (Thm 3.5) and the exact ``(ε*(δ*), δ*)`` of the exact μ-GDP
     curve of ``L̃_1..L̃_{T−1}`` (:func:`gaussian_output_level_sensitivity`, actions view; ``L̃_0``
     carries no data) with the strict σ of the actions view
     (:func:`~reference.agarwal_singh.theorems.thm35_sigma_strict`).  The actions are

@@ -200,7 +200,7 @@ def _reduction_cases(
 
 def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
     """Black-box action view of Algorithm 4 around :class:`CanaryLearner`; MAB, ``N = 2``,
-    losses in ``[−1, 1]`` (``B = ‖Y‖_∞ = 1``, ``Δ_B = 2``, [A19], [A20]); ``l_1(0) = ±1``.
+    losses in ``[−1, 1]`` (``B = ‖Y‖_∞ = 1``, ``Δ_B = 2``); ``l_1(0) = ±1``.
 
     Strict ``λ = Δ_B/ε``; paper ``λ = B/ε`` (``ε_eff = 2ε``).  The exact guarantee of the correct
     reduction is one Laplace mechanism with ``ε₀ = Δ_B/λ = ε`` (Lemma 4.2)."""

@@ -1,4 +1,4 @@
-"""Agarwal & Singh (ICML 2017) experiments ``as_ftpl`` (spec E5; Thm 3.5, Algorithm 3), ``as_mab``
+"""Agarwal & Singh (ICML 2017) experiments ``as_ftpl`` (E5; Thm 3.5, Algorithm 3), ``as_mab``
 (E7; Thm 4.1, Algorithms 4 and 5) and ``as_blo`` (E9; Thm 4.5, Algorithm 4 with SCRiBLe).
 
 Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
@@ -113,7 +113,7 @@ def ftpl_cell(
     decision_set: BanditSet = "ball",
 ) -> dict[str, Any]:
     """Regret of Algorithm 3 (Gaussian node noise ``σ`` of :func:`ftpl_sigma`) on the unit ball
-    with spec E5's sphere drift losses ``l_t = 0.2u + 0.8ξ_t`` (``Y = {‖l‖₂ ≤ 1}``), or on the cube
+    with E5's sphere drift losses ``l_t = 0.2u + 0.8ξ_t`` (``Y = {‖l‖₂ ≤ 1}``), or on the cube
     ``[−1, 1]^N`` with E4's signed-basis losses (``Y = {‖l‖₁ ≤ 1}``: the same ``‖Y‖₂ = 1`` and
     ``Δ₂ = 2``, so the same σ; ``‖X‖₂ = √N`` in the bound).  One sequence per cell (the ``env``
     child of ``seed``); replicates on the noise's leading axis (``tree`` child)."""
@@ -147,7 +147,7 @@ def ftpl_cell(
 
 
 def _ftpl_rate(N: int, T: int, epsilon: float, delta: float, x_l2: float = 1.0) -> float:
-    """Thm 3.5's rate with constant 1 (l. 236-237, ``‖Y‖₂ = 1``):
+    """Thm 3.5's rate with constant 1 (``‖Y‖₂ = 1``):
     ``‖X‖₂(N^{1/4}√T + (N/ε) ln^{1.5}T ln(ln T/δ))``; its first term at ``ε = ∞``."""
     lt = math.log(T)
     first = math.sqrt(math.sqrt(N)) * math.sqrt(T)
@@ -162,8 +162,8 @@ def _ftpl_rate(N: int, T: int, epsilon: float, delta: float, x_l2: float = 1.0) 
 
 
 def mab_losses(instance: MABInstance, N: int, T: int) -> FloatArray:
-    """``constant_gap``: ``(0.1, 0.5, …)`` (spec §5.4); ``switching``: gap 0.1, best arm changing
-    at ``T/3`` and ``2T/3`` (spec E7)."""
+    """``constant_gap``: ``(0.1, 0.5, …)``; ``switching``: gap 0.1, best arm changing
+    at ``T/3`` and ``2T/3`` (E7)."""
     if instance == "constant_gap":
         return mab_constant_gap(N, T, best=0.1, other=0.5)
     if instance == "switching":
@@ -173,7 +173,7 @@ def mab_losses(instance: MABInstance, N: int, T: int) -> FloatArray:
 
 def mab_nonprivate_parameters(N: int, T: int) -> tuple[float, float]:
     """Thm 4.1's ``η = √(ln N/(2NT(1 + 2λ² ln NT)))`` and ``γ = ηN√(1 + 2λ² ln NT)`` at ``λ = 0``
-    (the non-private baseline of spec §6.2: same formulas, no noise): ``(√(ln N/(2NT)), ηN)``."""
+    (the non-private baseline: same formulas, no noise): ``(√(ln N/(2NT)), ηN)``."""
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
     eta = math.sqrt(math.log(N) / (2.0 * N * T))
@@ -255,7 +255,7 @@ def blo_constants(decision_set: BanditSet, N: int) -> tuple[float, float]:
 
 
 def blo_losses(N: int, T: int, rng: np.random.Generator) -> FloatArray:
-    """Spec E9: ``l_t = u/2 + s_t e_{j_t}/2`` with ``u = (1/N, …)`` (``‖u‖₁ = 1``), ``j_t`` uniform,
+    """E9: ``l_t = u/2 + s_t e_{j_t}/2`` with ``u = (1/N, …)`` (``‖u‖₁ = 1``), ``j_t`` uniform,
     ``s_t = ±1`` fair; ``‖l_t‖₁ ≤ 1`` (``Y`` = unit ℓ₁ ball) and ``|<l_t, x>| ≤ 1 = M`` on the ball."""
     N = check_int_at_least("N", N, 1)
     T = check_int_at_least("T", T, 1)
@@ -570,7 +570,7 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
                 )
     bar.close()
     intro = [
-        "The paper has no experiments (spec §6.1); this is spec §6.2's E5 at a reduced scale: "
+        "The paper has no experiments; this is E5 at a reduced scale: "
         f"FTPL (Alg. 3) on {' and '.join(config.decision_sets)} with Gaussian tree noise, strict "
         "σ = max(regret branch, "
         f"exact-GDP privacy branch) at δ = {config.delta:g} (replace-one Δ₂ = 2), N = {config.dim}, "
@@ -578,11 +578,11 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
         "runs, ball: sphere drift losses l_t = 0.2u + 0.8ξ_t (‖X‖₂ = ‖Y‖₂ = 1); cube [−1, 1]^N: "
         f"l_t = s_t e_(j_t), P(s_t = +1) = 0.5 + {CUBE_BIAS:g}·(−1)^(j_t) (Y = unit ℓ₁ ball: same "
         "‖Y‖₂ = 1 and Δ₂ = 2, so the same σ; ‖X‖₂ = √N in the bound and rate); one sequence per "
-        "(N, T); 'non-private' = the regret branch of σ alone. Spec E5: T up to 2^18. Stated N "
+        "(N, T); 'non-private' = the regret branch of σ alone. Spec size of E5: T up to 2^18. Stated N "
         "exponent of the privacy term N‖X‖₂: 1 (ball), 1.5 (cube).",
         "",
         "Paper (Thm 3.5): regret O(N^{1/4}‖X‖₂‖Y‖₂√T + (N‖X‖₂/ε) log^{1.5}T log(log T/δ)), "
-        "(ε, δ)-DP (the paper says ε-DP, [A13]).",
+        "(ε, δ)-DP (the paper says ε-DP).",
     ]
     return _bandit_report(
         name,
@@ -647,16 +647,16 @@ def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
                 )
     bar.close()
     intro = [
-        "The paper has no experiments (spec §6.1); this is spec §6.2's E7 at a reduced scale: "
+        "The paper has no experiments; this is E7 at a reduced scale: "
         f"EXP2 with uniform exploration behind the Laplace reduction (Alg. 4 + Alg. 5), {config.preset} "
         f"preset of η, γ, λ = 1/ε (= Δ_B/ε for [0,1] losses, strict), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
-        "runs, deterministic constant gap (0.1, 0.5, …) (spec §5.4). Spec E7: N ∈ {2, 10, 50}, "
+        "runs, deterministic constant gap (0.1, 0.5, …). Spec size of E7: N ∈ {2, 10, 50}, "
         "T up to 2^20, 100 runs. Regret = pseudo-regret Σ<p_t, l_t> − min_i Σ l_t(i); 'ratio' = "
         "private / non-private (same η, γ formulas with λ = 0).",
         "",
-        "Paper (Thm 4.1): regret O(√(NT log T log N)/ε); the proof-consistent bound (spec [A23]) "
-        "has log(NT) in place of √(log T). Spec §5.4 pilot (paper preset, ε = 1, N = 2): "
+        "Paper (Thm 4.1): regret O(√(NT log T log N)/ε); the bound its proof gives (Sec. 4.1) "
+        "has log(NT) in place of √(log T). The spec's pilot (paper preset, ε = 1, N = 2): "
         "R̂ = 419, 1006, 2187, 4669 at T = 2^12, 2^14, 2^16, 2^18 (±15%).",
     ]
     return _bandit_report(
@@ -702,7 +702,7 @@ def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
                 checks.append(
                     {
                         "claim": f"{dset}, ε = {e:g}: mean regret ≤ certified Thm 4.5 bound "
-                        "(spec §3.10) where η ≤ 1/(4N(M+L))",
+                        "(Theorem D.1, App. D) where η ≤ 1/(4N(M+L))",
                         "holds": all(
                             _mean_se(c["regret"])[0] <= c["bound_certified"] for c in with_bound
                         ),
@@ -711,17 +711,17 @@ def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
                 )
     bar.close()
     intro = [
-        "The paper has no experiments (spec §6.1); this is spec §6.2's E9 at a reduced scale: "
+        "The paper has no experiments; this is E9 at a reduced scale: "
         f"SCRiBLe on {' and '.join(config.decision_sets)} (ball: ν = 1, ‖X‖₂ = 1; cube "
         "[−1, 1]^N: ν = 2N, ‖X‖₂ = √N; M = ‖Y‖₁ = 1 on both) behind the Laplace reduction, "
         "strict λ = 2‖Y‖₁/ε, "
-        f"η = min(paper η, 1/(4N(M+L))) (clipped, [A25]), N = {config.dim}, "
+        f"η = min(paper η, 1/(4N(M+L))) (clipped), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
         "runs, losses l_t = u/2 + s_t e_{j_t}/2 (one sequence per (N, T)). Regret of the FTRL "
-        "centres (spec §5.5 estimator); the same losses on both sets. Spec E9: T up to 2^20, "
+        "centres (same expectation, less variance); same losses on both sets. Spec size of E9: T up to 2^20, "
         "N ∈ {2, 4, 8}. Stated N exponent: the envelope N^{3/2}√ν (ball 1.5, cube 2).",
         "",
-        "Paper (Thm 4.5): regret O(√(T log T)·√(N²ν(M² + N‖X‖²‖Y‖₁²/ε²))). Spec §5.5 pilot "
+        "Paper (Thm 4.5): regret O(√(T log T)·√(N²ν(M² + N‖X‖²‖Y‖₁²/ε²))). The spec's pilot "
         "(N = 2, ε = 1, 8 runs): R̂ = 839, 1571, 2650 at T = 2^12, 2^14, 2^16 (slope 0.415, "
         "η clipped throughout).",
     ]

@@ -1,5 +1,5 @@
-"""Agarwal & Singh (ICML 2017) reproductions, shared parts: the configurations of E4, E5, E7, E9
-(spec §6.2), cell seeds, the scaling fits against the theorems' forms (Thm 3.1/3.4, Cor. 3.2,
+"""Agarwal & Singh (ICML 2017) reproductions, shared parts: the configurations of E4, E5, E7, E9,
+cell seeds, the scaling fits against the theorems' forms (Thm 3.1/3.4, Cor. 3.2,
 Thm 3.5, Thm 4.1, Thm 4.5) and the report helpers.
 
 Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
@@ -45,9 +45,9 @@ MABInstance: TypeAlias = Literal["constant_gap", "switching"]
 _FULL_INFO_CODES: dict[str, int] = {"minimax": 0, "gap": 1, "ftl_trap": 2, "sphere": 3, "cube": 4}
 _BANDIT_SET_CODES: dict[str, int] = {"ball": 0, "cube": 1}
 SPHERE_DRIFT = 0.2
-"""Spec E4/E5 sphere losses ``l_t = 0.2u + 0.8ξ_t``."""
+"""E4/E5 sphere losses ``l_t = 0.2u + 0.8ξ_t``."""
 CUBE_BIAS = 0.1
-"""Spec E4/E5 cube losses ``l_t = s_t e_{j_t}``, ``P(s_t = +1) = 0.5 + 0.1·(−1)^{j_t}``."""
+"""E4/E5 cube losses ``l_t = s_t e_{j_t}``, ``P(s_t = +1) = 0.5 + 0.1·(−1)^{j_t}``."""
 _MAB_CODES: dict[str, int] = {"constant_gap": 0, "switching": 1}
 _EXPERIMENT_CODES: dict[str, int] = {
     "as_ftrl": 1,
@@ -95,7 +95,7 @@ class FullInfoConfig:
 
     @classmethod
     def paper(cls) -> FullInfoConfig:
-        """Spec E4's sizes: ``T = 2^10..2^20``, ``ε ∈ {0.01, …, 10, ∞}``, ``N ∈ {2, 8, 32}``,
+        """Spec sizes of E4: ``T = 2^10..2^20``, ``ε ∈ {0.01, …, 10, ∞}``, ``N ∈ {2, 8, 32}``,
         200 runs (``R_env·R_alg = 10·20``; the instances here are deterministic)."""
         return cls(
             horizons=tuple(2**k for k in range(10, 21, 2)),
@@ -125,7 +125,7 @@ class MABConfig:
 
     @classmethod
     def paper(cls) -> MABConfig:
-        """Spec E7's sizes: ``N ∈ {2, 10, 50}``, ``T = 2^12..2^20``, ``ε ∈ {0.25, …, 4, ∞}``,
+        """Spec sizes of E7: ``N ∈ {2, 10, 50}``, ``T = 2^12..2^20``, ``ε ∈ {0.25, …, 4, ∞}``,
         100 runs (``R_env·R_alg = 5·20``), both instances."""
         return cls(
             instances=("constant_gap", "switching"),
@@ -155,7 +155,7 @@ class BLOConfig:
 
     @classmethod
     def paper(cls) -> BLOConfig:
-        """Spec E9's sizes: ``T = 2^12..2^20``, ``ε ∈ {0.5, 1, 2, 4, ∞}``, ``N ∈ {2, 4, 8}``."""
+        """Spec sizes of E9: ``T = 2^12..2^20``, ``ε ∈ {0.5, 1, 2, 4, ∞}``, ``N ∈ {2, 4, 8}``."""
         return cls(
             horizons=tuple(2**k for k in range(12, 21, 2)),
             epsilons=(0.5, 1.0, 2.0, 4.0, INF),
@@ -183,7 +183,7 @@ class FTPLConfig:
 
     @classmethod
     def paper(cls) -> FTPLConfig:
-        """Spec E5's sizes: ``T = 2^10..2^18``, ``ε ∈ {0.1, 1, 10}``, ``N ∈ {2, 8, 32}``."""
+        """Spec sizes of E5: ``T = 2^10..2^18``, ``ε ∈ {0.1, 1, 10}``, ``N ∈ {2, 8, 32}``."""
         return cls(horizons=tuple(2**k for k in range(10, 19, 2)), dim_T=2**16, runs=100)
 
 

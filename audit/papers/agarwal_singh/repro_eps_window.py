@@ -1,5 +1,6 @@
-"""Agarwal & Singh (ICML 2017) experiment ``as_eps_window``: spec §5.3(b) (the ``1/ε`` law of the
-privacy term of Algorithm 1 inside its window, Thm 3.1) and §5.3(c) (``D_{D'}(T, N)`` of Cor. 3.2).
+"""Agarwal & Singh (ICML 2017) experiment ``as_eps_window``: the ε-window test (the ``1/ε`` law
+of the privacy term of Algorithm 1 inside its window, Thm 3.1) and the privacy-term test
+(``D_{D'}(T, N)`` of Cor. 3.2).
 
 Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 """
@@ -62,22 +63,22 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------------------
-# as_eps_window: spec §5.3(b) (ε-exponent inside its window) and §5.3(c) (D_{D'} in T and N)
+# as_eps_window: ε-exponent inside its window (b) and D_{D'} in T and N (c)
 # --------------------------------------------------------------------------------------------
 
 NoiseSet: TypeAlias = Literal["experts", "sphere", "cube"]
 _NOISE_SET_CODES: dict[str, int] = {"experts": 1000, "sphere": 1001, "cube": 1002}
 
 EPS_SLOPE_WINDOW = (-1.2, -0.8)
-"""Spec §5.3(b): pass window of the slope of ``ln(R̂(ε) − R̂(∞))`` on ``ln ε`` inside its window."""
+"""(b): pass window of the slope of ``ln(R̂(ε) − R̂(∞))`` on ``ln ε`` inside its window."""
 LNLNT_SLOPE_WINDOW = (1.35, 1.65)
-"""Spec §5.3(c): pass window of the slope of ``ln D̂_{D'}`` on ``ln ln T`` (expected 1.5)."""
+"""(c): pass window of the slope of ``ln D̂_{D'}`` on ``ln ln T`` (expected 1.5)."""
 N_SLOPE_WINDOWS: dict[str, tuple[float, float]] = {
     "experts": (1.3, 1.6),
     "sphere": (0.9, 1.15),
     "cube": (0.9, 1.15),
 }
-"""Spec §5.3(c): pass windows of the slope of ``ln D̂_{D'}`` on ``ln N`` (N = 2..32, T = 2^16)."""
+"""(c): pass windows of the slope of ``ln D̂_{D'}`` on ``ln N`` (N = 2..32, T = 2^16)."""
 
 _PILOT_WINDOW_EXCESS = {0.005: 14414.0, 0.0075: 10790.0, 0.01: 7917.0, 0.015: 5250.0}
 _PILOT_SLOPES = {"window": -0.93, "smoothing": -1.38, "saturation": -0.70}
@@ -86,12 +87,12 @@ _PILOT_NOISE = {
     "N_slope": {"experts": 1.461, "sphere": 1.040, "cube": 1.001},
     "D_N8_T65536": {"experts": 1436.0, "sphere": 973.0, "cube": 796.0},
 }
-"""Spec §5.3(b)-(c) pilot values (paper-ln preset, ±15% reference values, not paper numbers)."""
+"""The spec's pilot values for (b)-(c) (paper-ln preset, ±15% reference values, not paper numbers)."""
 
 
 @dataclass(frozen=True)
 class EpsWindowConfig:
-    """Spec §5.3(b): the ``1/ε`` law of the privacy term holds only inside a window; §5.3(c): the
+    """(b): the ``1/ε`` law of the privacy term holds only inside a window; (c): the
     ``T``- and ``N``-dependence of the privacy term ``D_{D'}`` of Thm 3.4.
 
     (b) Experts ``N = 2``, i.i.d. losses ``l_t(i) ~ Bern(means[i])`` (gap ``Δ = 0.2``; one fixed
@@ -131,7 +132,7 @@ class EpsWindowConfig:
 
     @classmethod
     def paper(cls) -> EpsWindowConfig:
-        """Spec E4's ``R_env·R_alg = 10·20`` runs, denser counter-example grids, 1e5 draws."""
+        """E4's ``R_env·R_alg = 10·20`` runs, denser counter-example grids, 1e5 draws."""
         return cls(
             runs=20,
             sequences=10,
@@ -142,13 +143,13 @@ class EpsWindowConfig:
 
 
 def eps_window_bounds(T: int, gap: float) -> tuple[float, float]:
-    """The window of spec §5.3(b) for ``E[d₊]``: ``(5/η, TΔ/4)`` with ``η = √(ln 2/(2T))``."""
+    """The window of the ε-window test for ``E[d₊]``: ``(5/η, TΔ/4)`` with ``η = √(ln 2/(2T))``."""
     eta = math.sqrt(math.log(2.0) / (2.0 * check_int_at_least("T", T, 2)))
     return 5.0 / eta, T * gap / 4.0
 
 
 def predicted_excess(lam: float, K: int) -> float:
-    """``E[d₊] = 2λ√K/√(2π)`` (spec §5.3(b); normal approximation of ``d = Z(2) − Z(1)``, a sum of
+    """``E[d₊] = 2λ√K/√(2π)`` (normal approximation of ``d = Z(2) − Z(1)``, a sum of
     ``2K`` i.i.d. ``Lap(λ)``)."""
     return 2.0 * lam * math.sqrt(K) / math.sqrt(2.0 * math.pi)
 
@@ -222,7 +223,7 @@ def noise_width_cell(
 def window_verdict(
     slope: float, low: float, high: float, window: tuple[float, float]
 ) -> dict[str, Any]:
-    """Spec §5.1's rule for scaling fits: pass iff the slope's CI overlaps the stated window; the
+    """The spec's rule for scaling fits: pass iff the slope's CI overlaps the stated window; the
     point estimate's position and whether the whole CI lies inside are reported as well."""
     lo_w, hi_w = window
     return {
@@ -277,7 +278,7 @@ def _noise_fit(
 
 
 def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any]:
-    """Run spec §5.3(b)-(c) and write ``as_eps_window.{json,png,md}`` into ``out``."""
+    """Run the ε-window (b) and privacy-term (c) tests; write ``as_eps_window.{json,png,md}`` to ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors of the widths
     out.mkdir(parents=True, exist_ok=True)
     for label, grid in (
@@ -368,7 +369,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
         if regime == "window":
             checks.append(
                 {
-                    "claim": f"§5.3(b) window (T = {T}, ε ∈ {list(epsilons)}): slope of "
+                    "claim": f"ε-window (T = {T}, ε ∈ {list(epsilons)}): slope of "
                     "ln(R̂(ε) − R̂(∞)) on ln ε has its 95% CI overlapping [−1.2, −0.8]",
                     "holds": bool(fit["fitted"] and fit["passes"]),
                     "gate": True,
@@ -377,7 +378,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
         else:
             checks.append(
                 {
-                    "claim": f"§5.3(b) counter-example '{regime}' (T = {T}, ε ∈ {list(epsilons)}): "
+                    "claim": f"ε-window counter-example '{regime}' (T = {T}, ε ∈ {list(epsilons)}): "
                     "slope outside [−1.2, −0.8] (the window matters)",
                     "holds": bool(fit["fitted"] and not fit["point_in_window"]),
                     "gate": False,
@@ -405,7 +406,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
         for f, what in ((t_fit, "ln ln T"), (n_fit, "ln N")):
             checks.append(
                 {
-                    "claim": f"§5.3(c) {noise_set}: slope of ln D̂_D' on {what} has its 95% CI "
+                    "claim": f"privacy term {noise_set}: slope of ln D̂_D' on {what} has its 95% CI "
                     f"overlapping [{f['window'][0]:g}, {f['window'][1]:g}]",
                     "holds": bool(f["passes"]),
                     "gate": True,
@@ -458,7 +459,7 @@ def _eps_window_plot(
     axes[0].set_yscale("log")
     axes[0].set_xlabel("ε")
     axes[0].set_ylabel("R̂(ε) − R̂(∞) (mean ± s.e.); dashed: E[d₊]")
-    axes[0].set_title("§5.3(b): 1/ε only inside 5/η ≤ E[d₊] ≤ TΔ/4")
+    axes[0].set_title("ε-window: 1/ε only inside 5/η ≤ E[d₊] ≤ TΔ/4")
     axes[0].legend(fontsize=7)
     for noise_set, res in results["noise"].items():
         T = np.array(config.noise_horizons, dtype=np.float64)
@@ -475,13 +476,13 @@ def _eps_window_plot(
     axes[1].set_xlabel("ln T")
     axes[1].set_ylabel("D̂_D' (Monte Carlo)")
     axes[1].set_title(
-        f"§5.3(c): D_D' vs ln T (N = {config.noise_dim}, ε = {config.noise_epsilon:g})"
+        f"privacy term: D_D' vs ln T (N = {config.noise_dim}, ε = {config.noise_epsilon:g})"
     )
     axes[1].legend(fontsize=7)
     axes[2].set_xscale("log", base=2)
     axes[2].set_yscale("log")
     axes[2].set_xlabel("N")
-    axes[2].set_title(f"§5.3(c): D_D' vs N (T = {config.noise_dim_T})")
+    axes[2].set_title(f"privacy term: D_D' vs N (T = {config.noise_dim_T})")
     axes[2].legend(fontsize=7)
     fig.tight_layout()
     atomic_savefig(fig, path, dpi=110)
@@ -507,10 +508,10 @@ def _eps_window_markdown(
 ) -> list[str]:
     lo_m, hi_m = config.means
     lines = [
-        "# Spec §5.3(b)-(c): the 1/ε window of the privacy term, and D_{D'} in T and N",
+        "# The 1/ε window of the privacy term, and D_{D'} in T and N",
         "",
-        "The paper has no experiments (spec §6.1). Thm 3.1 says the privacy cost of Algorithm 1 is "
-        "an additive Õ(1/ε) term. Spec §5.3(b) tests its ε-exponent where it can be seen: experts "
+        "The paper has no experiments. Thm 3.1 says the privacy cost of Algorithm 1 is "
+        "an additive Õ(1/ε) term. The ε-window test checks its ε-exponent where it is visible: experts "
         f"N = 2, i.i.d. losses Bern({lo_m:g}) vs Bern({hi_m:g}) (gap Δ = {hi_m - lo_m:g}), "
         f"{config.calibration} Laplace calibration (λ = 2 ln T/ε: the preset of the spec's pilots), "
         f"η = √(ln 2/(2T)), {config.runs} runs × {config.sequences} loss sequence(s); "
@@ -520,7 +521,7 @@ def _eps_window_markdown(
         "softmax smooths the noise (excess ∝ η·E[d²], slope → −2), above it the excess saturates "
         "at ≈ TΔ (slope → 0).",
         "",
-        "Pass criterion (spec §5.3(b) with §5.1's rule): the slope of ln(excess) on ln ε over the "
+        "Pass criterion (the spec's rule for scaling fits): the slope of ln(excess) on ln ε over the "
         f"design (spec: T = 2^18, ε ∈ {{0.005, 0.0075, 0.01, 0.015}}; here T = {config.horizon}, "
         f"ε ∈ {list(config.epsilons)}) has its 95% CI overlapping [−1.2, −0.8]. The fit is statsmodels' log-link GLM on the paired excesses "
         "(`audit.methods.scaling.fit_mean_against_form`, runs as clusters): single excesses can be "
@@ -561,7 +562,7 @@ def _eps_window_markdown(
         "smoothing regime the excess falls faster than 1/ε (η·E[d²] ∝ 1/ε²), in the saturation "
         "regime slower (the cap TΔ): a 1/ε fit outside the window is not a test of Thm 3.1.",
         "",
-        "## §5.3(c): the privacy term D_{D'} of the bound in T and N",
+        "## The privacy term D_{D'} of the bound in T and N",
         "",
         "The regret excess is not monotone in T (privacy for free), so the spec tests the bound's "
         "privacy term instead: D_{D'} = E[h_X(Z) + h_X(−Z)] by Monte Carlo with the reference "

@@ -1,4 +1,4 @@
-"""Agarwal & Singh (ICML 2017) experiment ``as_ftrl`` (spec E4): private FTRL, Algorithm 1
+"""Agarwal & Singh (ICML 2017) experiment ``as_ftrl`` (E4): private FTRL, Algorithm 1
 (Thm 3.1 / 3.4, Cor. 3.2), regret against ``T``, ``ε`` and ``N`` with the non-private baseline.
 
 Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
@@ -78,8 +78,8 @@ __all__ = [
 def full_info_losses(instance: FullInfoInstance, N: int, T: int) -> FloatArray:
     """The oblivious loss sequence ``(T, N)`` of a full-information instance (all in ``[0,1]^N``).
 
-    ``minimax``: :func:`~reference.agarwal_singh.environments.experts_minimax` (spec §5.3(a));
-    ``gap``: constant ``(0.3, 0.5, …, 0.5)`` (deterministic version of spec §5.3(b)'s Bernoulli
+    ``minimax``: :func:`~reference.agarwal_singh.environments.experts_minimax`;
+    ``gap``: constant ``(0.3, 0.5, …, 0.5)`` (deterministic version of the ε-window test's Bernoulli
     gap 0.2); ``ftl_trap``: :func:`~reference.agarwal_singh.environments.ftl_trap` (``N = 2``).
     """
     if instance == "minimax":
@@ -94,7 +94,7 @@ def full_info_losses(instance: FullInfoInstance, N: int, T: int) -> FloatArray:
 
 
 def set_losses(decision_set: FullInfoSet, N: int, T: int, rng: np.random.Generator) -> FloatArray:
-    """Spec E4's loss model of Cor. 3.2's ``sphere`` / ``cube`` instance, ``(T, N)``:
+    """E4's loss model of Cor. 3.2's ``sphere`` / ``cube`` instance, ``(T, N)``:
     ``sphere_drift(0.2)`` (``l_t = 0.2u + 0.8ξ_t``, ``‖l_t‖₂ ≤ 1``) and
     ``cube_signed_basis(0.1)`` (``l_t = s_t e_{j_t}``, ``‖l_t‖₁ = 1``), drawn from ``rng``."""
     if decision_set == "sphere":
@@ -129,7 +129,7 @@ def _ftrl_bound(
     calibration: Calibration,
     decision_set: FullInfoSet = "experts",
 ) -> float:
-    """Certified bound (spec §3.2): Cor. 3.2's ``D_R/η + 2ηTG² + D̄_{D'}``; ``D_{D'} = 0`` at
+    """Certified bound: Cor. 3.2's ``D_R/η + 2ηTG² + D̄_{D'}``; ``D_{D'} = 0`` at
     ``ε = ∞`` (``2√(2T D_R G²)``: experts ``2√(2T ln N)``, sphere ``2√T``, cube ``2√(NT)``)."""
     p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
     if math.isinf(epsilon):
@@ -419,10 +419,10 @@ def _ftrl_markdown(
     lines = [
         "# E4: private FTRL (Agarwal & Singh Alg. 1, Thm 3.1/3.4, Cor. 3.2 experts/sphere/cube)",
         "",
-        "The paper has no experiments (spec §6.1); this is spec §6.2's E4 at a reduced scale: "
+        "The paper has no experiments; this is E4 at a reduced scale: "
         f"N = {config.dim}, T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, "
         f"{config.runs} runs per cell, {config.calibration} Laplace calibration (λ = N·h/ε for "
-        "losses in [0,1]^N), η = √(ln N/(2T)). Spec E4: T up to 2^20, 200 runs, N ∈ {2, 8, 32}; "
+        "losses in [0,1]^N), η = √(ln N/(2T)). Spec size of E4: T up to 2^20, 200 runs, N ∈ {2, 8, 32}; "
         "the instances here are deterministic, so the runs differ only by the tree noise.",
         "",
         f"Sphere and cube (Cor. 3.2's other instances, R = ‖x‖², {config.calibration} λ (strict: "
@@ -475,7 +475,7 @@ def _ftrl_markdown(
         "experts bound (N ln N log²T/ε). 'below' is consistent with an O(·) bound (the privacy "
         "term is free, or the non-private floor flattens the 1/ε fit); 'above' at these horizons "
         "is the pre-asymptotic bend from the privacy-dominated phase (regret ≈ min(d₊, TΔ) for a "
-        "one-shot noise d, spec §5.3(b)) into the √T phase -- the level check (regret ≤ certified "
+        "one-shot noise d of the ε-window test) into the √T phase -- the level check (regret ≤ certified "
         "bound) is the gate. The slope against a theorem form is 1 when regret grows like the "
         "form. Against 'nonprivate_part' (2√(2T ln N), the T-carrying term of Thm 3.4) it tests "
         "privacy for free; against the complete certified bound it is above 1 whenever the "
