@@ -48,14 +48,6 @@ FORBIDDEN: dict[str, tuple[re.Pattern[str], ...]] = {
     ),
 }
 
-# Being restructured; cleaned in the next commit.
-ALLOWED_PREFIXES: tuple[str, ...] = (
-    "audit/papers/agarwal_singh/",
-    "audit/papers/zhou_tan/",
-    "audit/papers/sajed_sheffet/",
-    "audit/tools/golden.py",
-)
-
 
 def _tracked_text_files() -> list[Path]:
     """Every git-tracked file except binaries and the JSON golden vectors."""
@@ -64,7 +56,7 @@ def _tracked_text_files() -> list[Path]:
     ).stdout.decode()
     files = []
     for name in listing.split("\0"):
-        if not name or name.endswith(".json") or name.startswith(ALLOWED_PREFIXES):
+        if not name or name.endswith(".json"):
             continue
         path = ROOT / name
         if not path.is_file():
