@@ -12,7 +12,7 @@
 
 These mechanisms take their parameters from the reference noise laws of :mod:`reference.noise`
 and draw the same laws (vectorised, or through :data:`scipy.stats.wishart`); they do not call the
-reference samplers, whose laws are checked separately (``tests/test_noise.py``) and which the
+reference samplers, whose laws are checked separately (``tests/reference/test_noise.py``) and which the
 stream and accuracy audits run directly.
 """
 

@@ -158,7 +158,7 @@ def run_experiment(
     ``engine="batch"`` (default) runs the missing runs of a variant together with
     :func:`reference.engine.run_gap_batch`; ``engine="reference"`` runs them one by one with
     :func:`~reference.shariff_sheffet.simulation.run_gap_experiment`.  Both make the same decisions
-    (``tests/test_engine.py``), so a run directory may mix them.
+    (``tests/reference/test_engine.py``), so a run directory may mix them.
     """
     if engine not in ("batch", "reference"):
         raise ValueError(f"engine must be 'batch' or 'reference', got {engine!r}")

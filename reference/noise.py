@@ -134,7 +134,7 @@ class WishartNoise:
 
     Sampling uses the Bartlett decomposition of :data:`scipy.stats.wishart` (cost independent of
     ``k``), assembled by :func:`bartlett_wishart` from chi-square draws of the ``gamma`` stream and
-    normal draws of the ``normal`` stream; ``tests/test_noise.py`` checks the law against
+    normal draws of the ``normal`` stream; ``tests/reference/test_noise.py`` checks the law against
     :data:`scipy.stats.wishart`.
 
     Args:

@@ -82,8 +82,8 @@ OTHER_OWNERS = (
     "reference.engine.blocks",
 )
 """Modules of ``reference`` swept elsewhere (file writing, the seed rule itself, the experiment
-runner and the block runner: ``tests/test_primitives_io_rng.py``, ``tests/test_experiments.py``,
-``tests/test_engine.py``)."""
+runner and the block runner: ``tests/reference/test_primitives_io_rng.py``, ``tests/reference/test_experiments.py``,
+``tests/reference/test_engine.py``)."""
 
 STRING = "hostile"
 """The hostile string (a word no parameter is named after, so an echo of it never counts)."""

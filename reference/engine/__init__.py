@@ -3,7 +3,7 @@
 This subpackage is *not* reference code: it trades the one-function-per-equation layout of
 :mod:`reference` for arrays of shape ``(R, …)`` over ``R`` independent replicates.  Every engine
 reads the same block-stable random streams as the reference it accelerates (:mod:`reference.rng`),
-so with the same seeds it makes the same decisions; ``tests/test_engine.py`` checks this on a grid
+so with the same seeds it makes the same decisions; ``tests/reference/test_engine.py`` checks this on a grid
 of settings, and ``nox -s bench`` measures the speed-up.
 
 * :mod:`reference.engine.tree` -- the tree mechanism's release noise for ``R`` replicates.

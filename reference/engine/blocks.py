@@ -3,7 +3,7 @@
 Replicate ``i`` of a run with root seed ``s`` always gets the seed
 ``SeedSequence(s).spawn(R)[i]`` (built directly from its spawn key, so it does not depend on how
 the replicates are grouped), and the engines give each replicate the same result whichever
-replicates share its batch (``tests/test_engine.py``).  Hence the concatenated results are
+replicates share its batch (``tests/reference/test_engine.py``).  Hence the concatenated results are
 bit-identical whatever the block size and whichever executor runs the blocks:
 
 * ``"serial"`` -- in this process (tests, debugging);

@@ -8,7 +8,7 @@ the App. D environment draws whole blocks of rounds from its block-stable stream
 noise comes from :class:`~reference.engine.tree.BatchedTreeNoise`.  Per round, the ``d×d`` systems of
 all replicates are solved together (batched Cholesky; eigen-decomposition only for replicates whose
 ``V_t`` needs the PD repair of :class:`~reference.shariff_sheffet.linucb.LinUCB`).  The actions equal
-the reference's and regret trajectories agree to rounding (``tests/test_engine.py``).
+the reference's and regret trajectories agree to rounding (``tests/reference/test_engine.py``).
 
 Memory does not grow with ``n``: the cumulative regret is kept at ``checkpoints`` only, unless
 ``trace=True`` asks for the per-round actions and ``β_t``.

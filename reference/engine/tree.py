@@ -8,7 +8,7 @@ per replicate.  Because the reference tree splits its generator into block-stabl
 :class:`~reference.rng.NoiseStreams` (:mod:`reference.rng`), replicate ``r`` here consumes exactly
 the primitive draws that ``TreeAggregator(n, noise, rngs[r], pad=pad)`` consumes when its
 ``release()`` is called once before every ``insert()`` (the order Algorithm 1 uses), and the
-releases agree to floating-point rounding (``tests/test_engine.py``).
+releases agree to floating-point rounding (``tests/reference/test_engine.py``).
 
 Only the noise is tracked: the data part of a release is the exact prefix sum, which callers keep
 as a running sum.

@@ -101,7 +101,7 @@ bits across platforms and builds.  Five classes of output; the reason of the rul
   underflows, ``log 1``, ``x − x``), which are ``0.0`` on every IEEE platform, and tiny values
   computed without cancellation (tail probabilities such as ``10⁻⁴⁴``, ``2⁻⁴⁰``), whose relative
   error stays at the ulp level.  The registry records, per function, why its zero or tiny outputs
-  are of this kind (:attr:`GoldenFunction.small_values`), and ``tests/test_golden.py`` requires
+  are of this kind (:attr:`GoldenFunction.small_values`), and ``tests/audit/tools/test_golden.py`` requires
   every stored zero or round-off-sized number to be either so reviewed or under an ``atol``;
 * **zero in exact arithmetic, computed through cancellation** (the residuals of an identity, such
   as Lemma 6 of Zhou & Tan): their round-off is ``~10⁻¹⁶`` with no stable relative size (``7.8e-16``
@@ -120,7 +120,7 @@ bits across platforms and builds.  Five classes of output; the reason of the rul
   exact as integers but carrying the float's round-off, so their path rule says
   ``"integers": true`` and they are compared by the float rule above.
 
-``tests/test_golden.py`` recomputes every file under other OpenBLAS kernels, without numpy's SIMD
+``tests/audit/tools/test_golden.py`` recomputes every file under other OpenBLAS kernels, without numpy's SIMD
 paths, and with every libm, scipy.special and LAPACK result moved by a few ulp (stand-ins for
 another machine), and requires every entry to hold there too.
 

@@ -58,7 +58,7 @@ class GoldenFunction:
             difference the output is); written into each case as ``"atol"`` when positive.
         small_values: why the function's zero or round-off-sized outputs that no ``atol`` covers
             are exact on every platform (made by construction or without cancellation); required
-            of every function that stores such an output (``tests/test_golden.py``).
+            of every function that stores such an output (``tests/audit/tools/test_golden.py``).
     """
 
     paper: str

@@ -40,7 +40,7 @@ import audit.papers.zhou_tan.repro_figures as zt_figures
 import audit.papers.zhou_tan.repro_scaling as zt_scaling
 from audit.cli import main as privonline_main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES_ROOT = str(REPO)  # the folder that holds the examples package
 INF = math.inf
 

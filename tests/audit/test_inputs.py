@@ -451,7 +451,7 @@ def test_check_refuses_a_pair_for_a_policy(
     # a t-neighbouring pair used to be ignored silently, another relation gave a confusing error
     body = MODULE + "\n    tpair = NeighbouringPair(1, 2, 't_neighbouring')\n"
     (tmp_path / "outside_pairs.py").write_text(textwrap.dedent(body))
-    repo = str(Path(__file__).resolve().parents[1])
+    repo = str(Path(__file__).resolve().parents[2])
     for pair in ("outside_pairs:pair", "outside_pairs:tpair"):
         argv = ["examples.good_policy:policy", "--pair", pair, "--path", str(tmp_path)]
         argv += ["--path", repo, "--epsilon", "1", "--delta", "0.1"]

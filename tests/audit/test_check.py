@@ -10,7 +10,7 @@ import pytest
 from audit import check
 from audit.cli import main as privonline_main
 
-REPO = str(Path(__file__).resolve().parents[1])  # the folder that holds the examples package
+REPO = str(Path(__file__).resolve().parents[2])  # the folder that holds the examples package
 CLAIM = ["--epsilon", "1", "--delta", "0.1", "--path", REPO]
 
 

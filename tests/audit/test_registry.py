@@ -60,7 +60,7 @@ def test_registry_lists_every_paper_package_once() -> None:
     root = Path(registry.__file__).parent
     packages = sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
     assert sorted(ids) == packages
-    reference_root = Path(__file__).resolve().parents[1] / "reference"
+    reference_root = Path(__file__).resolve().parents[2] / "reference"
     for paper in PAPERS:
         assert (reference_root / paper.id / "__init__.py").is_file(), paper.id
         assert by_name(paper.cli_name) is paper and by_name(paper.id) is paper
@@ -108,7 +108,7 @@ def test_a_registered_toy_paper_joins_the_papers_battery(
     assert report["false_alarms"] == [] and report["verdict"] == "pass"
 
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_docs_navigation_readme_and_notes_follow_the_registry() -> None:
