@@ -25,7 +25,7 @@ from audit.familywise import Holm
 from audit.methods.binomial import RunAuditResult
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from reference.files import atomic_write_text, write_json
-from reference.rng import as_seed_sequence
+from reference.rng import seed_for
 
 __all__ = ["PaperRow", "PapersReport", "run_paper_audits"]
 
@@ -168,10 +168,7 @@ def run_paper_audits(
     """Run every available paper battery (module docstring); ``quick`` uses smaller samples."""
     t0 = time.perf_counter()
     papers = [p for p in registry.PAPERS if p.in_papers_battery]
-    seeds = {
-        paper.id: int(s)
-        for paper, s in zip(papers, as_seed_sequence(seed).generate_state(len(papers)), strict=True)
-    }
+    seeds = {paper.id: seed_for(seed, paper.id) for paper in papers}  # seeds follow names
     collected: list[tuple[str, AuditResult, str | None, bool]] = []
     for paper in papers:
         for result, bug, power in paper.tagged_results(seeds[paper.id], quick):

@@ -49,7 +49,7 @@ Broken variants: noise reused across releases (the one-shot twin of Thm 3.4's pr
 :class:`OneShotFTPL`; for the reduction :class:`ReusedNoiseReduction`), wrong node count (``log T`` or the actions-view ``h`` for the prefix-sum
 view), noise too small.
 
-Family-wise control: Holm (:func:`statsmodels.stats.multitest.multipletests`) over every
+Family-wise control: Holm (:class:`audit.familywise.Holm`) over every
 privacy test of :func:`run_agarwal_singh_battery`; each test runs at confidence ``1 − α``.
 
 Accuracy: the maximal release error ``max_t ‖Z_t‖_∞`` against the high-probability bound of
@@ -65,10 +65,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-from statsmodels.stats.multitest import multipletests
-
 from audit.cases import Tagged
+from audit.familywise import Holm
 from audit.methods.binomial import RunAuditResult
 from audit.papers.agarwal_singh.accuracy import accuracy_cases
 from audit.papers.agarwal_singh.cases import (
@@ -84,7 +82,7 @@ from audit.papers.agarwal_singh.gaussian import ftpl_action_cases, gaussian_rele
 from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction_canary_cases
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
-from reference.rng import as_seed_sequence, child_seeds
+from reference.rng import as_seed_sequence, child_seeds, seed_for
 from reference.validation import check_bool, check_int_at_least
 
 __all__ = [
@@ -201,21 +199,20 @@ def run_agarwal_singh_battery(
     cases = [
         k for k in every if (include_broken or not k.broken) and (names is None or k.name in names)
     ]
-    seeds = np.random.SeedSequence(c.seed).generate_state(len(cases))
     raw: list[tuple[AgarwalSinghCase, PrivacyAuditResult]] = []
-    for case, s in zip(cases, seeds, strict=True):
+    for case in cases:
         claims = [case.printed, case.exact]
         results = case.audit_claims(
             claims,
             samples=_samples_for(case, c),
-            seed=int(s),
+            seed=seed_for(c.seed, case.name),  # seeds follow names, not list positions
             confidence=1.0 - c.family_alpha,
         )
         raw.extend((case, r) for r in results)
     pvalues = [r.p_value for _, r in raw]
-    reject, adjusted, _, _ = multipletests(pvalues, alpha=c.family_alpha, method="holm")
+    family = Holm(c.family_alpha).decide(pvalues)
     final = []
-    for (case, r), rej, p_adj in zip(raw, reject, adjusted, strict=True):
+    for (case, r), rej, p_adj in zip(raw, family.reject, family.adjusted, strict=True):
         details = dict(r.details)
         details.update(
             holm_p_value=float(p_adj),

@@ -54,7 +54,7 @@ failure probability ``≤ β`` (one-sided Clopper-Pearson), DP-SE's "best arm ne
 tests): ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1), and the exact halting-time pmf.
 
 :func:`run_sajed_sheffet_battery` runs everything with fixed seeds and applies Holm's correction
-(:func:`statsmodels.stats.multitest.multipletests`) over the privacy tests of correct mechanisms.
+(:class:`audit.familywise.Holm`) over the privacy tests of correct mechanisms.
 """
 
 from __future__ import annotations
@@ -66,9 +66,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from statsmodels.stats.multitest import multipletests
 
 from audit.cases import AuditResult, Tagged, caught_by_exact_or_accuracy
+from audit.familywise import Holm
 from audit.methods.binomial import RunAuditResult
 from audit.methods.black_box import Features, event_audit_from_samples
 from audit.papers.sajed_sheffet.nas import (
@@ -94,7 +94,13 @@ from audit.papers.sajed_sheffet.nas import (
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
-from reference.rng import SeedLike, as_generator, as_seed_sequence, child_seeds
+from reference.rng import (
+    SeedLike,
+    as_generator,
+    check_seed,
+    child_seeds,
+    seed_for,
+)
 from reference.sajed_sheffet.bandits import simulate_dpse_bernoulli
 from reference.sajed_sheffet.constants import dpse_epoch_parameters
 from reference.validation import (
@@ -442,7 +448,7 @@ def run_sajed_sheffet_battery(
     ``family_alpha`` over the correct-mechanism tests bounds the family-wise false-alarm rate by
     ``family_alpha`` (exact tests have p-values 0/1 and cannot raise false alarms).
     """
-    seeds = [int(s) for s in as_seed_sequence(seed).generate_state(16)]
+    check_seed(seed)
     samples = check_int_at_least("samples", samples, 1)
     family_alpha = check_in_range("family_alpha", family_alpha, 0.0, 1.0)
     accuracy_runs = check_int_at_least("accuracy_runs", accuracy_runs, 1)
@@ -503,23 +509,27 @@ def run_sajed_sheffet_battery(
             res += dpse_blackbox_audit(se, v, se_claims, samples=samples, seed=s, confidence=conf)
         return res
 
-    privacy = nas_tests(NAS_VARIANTS["correct"], seeds[0])
-    privacy += se_tests(DPSE_VARIANTS["correct"], seeds[1])
-    privacy += se_tests(DPSE_VARIANTS["noise_on_R_e"], seeds[2])
+    def named(name: str) -> int:  # seeds follow names, not list positions
+        return seed_for(seed, name)
+
+    privacy = nas_tests(NAS_VARIANTS["correct"], named("dp_nas/correct"))
+    privacy += se_tests(DPSE_VARIANTS["correct"], named("dp_se/correct"))
+    privacy += se_tests(DPSE_VARIANTS["noise_on_R_e"], named("dp_se/noise_on_R_e"))
     broken: list[PrivacyAuditResult] = []
-    for i, name in enumerate(("A_drawn_once", "noise_12R_to_4R", "L_forgotten")):
-        broken += nas_tests(NAS_VARIANTS[name], seeds[3 + i])
-    for i, name in enumerate(("noise_third", "shared_noise")):
-        broken += se_tests(DPSE_VARIANTS[name], seeds[6 + i])
-    pvals = np.array([max(r.p_value, 1e-300) for r in privacy])
-    reject, adjusted, _, _ = multipletests(pvals, alpha=family_alpha, method="holm")
+    for name in ("A_drawn_once", "noise_12R_to_4R", "L_forgotten"):
+        broken += nas_tests(NAS_VARIANTS[name], named(f"dp_nas/{name}"))
+    for name in ("noise_third", "shared_noise"):
+        broken += se_tests(DPSE_VARIANTS[name], named(f"dp_se/{name}"))
+    family = Holm(family_alpha).decide([r.p_value for r in privacy])
     accuracy = [
-        nas_accuracy_audit(nas1, 0.5, runs=accuracy_runs, seed=seeds[8], confidence=conf),
+        nas_accuracy_audit(
+            nas1, 0.5, runs=accuracy_runs, seed=named("accuracy/dp_nas"), confidence=conf
+        ),
         nas_accuracy_audit(
             nas1,
             0.5,
             runs=accuracy_runs,
-            seed=seeds[9],
+            seed=named("accuracy/dp_nas_c_dropped"),
             variant=NAS_VARIANTS["c_dropped"],
             confidence=conf,
         ),
@@ -529,14 +539,14 @@ def run_sajed_sheffet_battery(
             beta=0.5,
             T=10**6,
             runs=accuracy_runs,
-            seed=seeds[10],
+            seed=named("accuracy/dp_se"),
             confidence=conf,
         ),
     ]
     return SajedSheffetBattery(
         privacy=privacy,
-        holm_pvalues=[float(p) for p in adjusted],
-        holm_reject=[bool(r) for r in reject],
+        holm_pvalues=family.adjusted,
+        holm_reject=family.reject,
         broken=broken,
         accuracy=accuracy,
     )

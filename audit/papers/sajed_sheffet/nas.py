@@ -44,6 +44,7 @@ from scipy import optimize, stats
 
 from audit.methods.binomial import RunAuditResult
 from audit.methods.black_box import Features, event_audit_from_samples
+from audit.methods.closed_form import closed_form_result
 from audit.protocols import NeighbouringPair, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
@@ -543,20 +544,13 @@ def exact_audit_result(
     if claim.delta != 0.0:
         raise ValueError(f"exact audits here are for pure ε-DP (delta = 0), got {claim.delta}")
     violation = exact_epsilon > claim.epsilon + EXACT_TOLERANCE
-    return PrivacyAuditResult(
+    return closed_form_result(
+        claim,
         name=name,
         mechanism=mechanism,
-        method="closed_form",
-        claim=claim,
         violation=violation,
-        p_value=0.0 if violation else 1.0,
-        confidence=1.0,
-        epsilon_lower_bound=exact_epsilon,
-        delta_at_claim=None,
-        curve=(),
-        samples=0,
-        seed=None,
-        runtime_seconds=time.perf_counter() - started,
+        exact_epsilon=exact_epsilon,
+        started=started,
         details={"exact_epsilon": exact_epsilon, "tolerance": EXACT_TOLERANCE},
     )
 

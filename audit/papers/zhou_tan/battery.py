@@ -64,8 +64,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from audit.cases import Tagged, caught_by_exact_or_accuracy
 from audit.methods.binomial import RunAuditResult
 from audit.papers.zhou_tan.accuracy import (
@@ -96,7 +94,7 @@ from audit.papers.zhou_tan.cases import (
 from audit.protocols import NeighbouringPair
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
-from reference.rng import check_seed
+from reference.rng import check_seed, seed_for
 from reference.validation import check_in_range, check_instance, check_int_at_least, check_positive
 from reference.zhou_tan.mechanism import LDPParams
 
@@ -187,7 +185,6 @@ def run_zhou_tan_battery(
     c = ZhouTanConfig() if config is None else check_instance("config", config, ZhouTanConfig)
     params = c.params
     out: list[PrivacyAuditResult | RunAuditResult] = []
-    seeds = iter(np.random.SeedSequence(c.seed).generate_state(32))
     printed, exact = ctl_claims(params)
     pairs: Sequence[tuple[str, NeighbouringPair[FloatArray]]] = (
         ("worst_case", worst_case_pair(params)),
@@ -211,7 +208,7 @@ def run_zhou_tan_battery(
                 pair,
                 params,
                 samples=c.mechanism_samples,
-                seed=int(next(seeds)),
+                seed=seed_for(c.seed, f"ctl_{rand.name}/{pair_name}/white_box"),
                 confidence=c.confidence,
                 pair_name=pair_name,
             ) + ctl_black_box_audits(
@@ -219,7 +216,7 @@ def run_zhou_tan_battery(
                 pair,
                 params,
                 samples=c.mechanism_samples,
-                seed=int(next(seeds)),
+                seed=seed_for(c.seed, f"ctl_{rand.name}/{pair_name}/black_box"),
                 confidence=c.confidence,
                 pair_name=pair_name,
             ):
@@ -233,7 +230,7 @@ def run_zhou_tan_battery(
                 variant,
                 runs=c.learner_runs,
                 rounds=c.learner_rounds,
-                seed=int(next(seeds)),
+                seed=seed_for(c.seed, f"learner_transcript/{variant}"),
                 confidence=c.confidence,
             )
         )

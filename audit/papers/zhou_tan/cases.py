@@ -17,6 +17,7 @@ import numpy as np
 from scipy import stats
 
 from audit.methods.black_box import event_audit, event_audit_from_samples
+from audit.methods.closed_form import closed_form_result
 from audit.methods.white_box import density_privacy_losses, laplace_delta, laplace_epsilon
 from audit.papers.shariff_sheffet.cases import DELTA_STAR, LossCase
 from audit.protocols import NeighbouringPair, PrivacyClaim
@@ -242,20 +243,13 @@ def ctl_closed_form_audit(
     delta_exact = laplace_delta(mu, claim.epsilon) if mu > 0 else 0.0
     eps_exact = laplace_epsilon(mu, claim.delta) if mu > 0 else 0.0
     violation = delta_exact > claim.delta + 1e-12
-    return PrivacyAuditResult(
+    return closed_form_result(
+        claim,
         name=name,
         mechanism=repr(randomiser),
-        method="closed_form",
-        claim=claim,
         violation=violation,
-        p_value=0.0 if violation else 1.0,
-        confidence=1.0,
-        epsilon_lower_bound=eps_exact,
-        delta_at_claim=None,
-        curve=(),
-        samples=0,
-        seed=None,
-        runtime_seconds=time.perf_counter() - t0,
+        exact_epsilon=eps_exact,
+        started=t0,
         details={
             "pair": pair.description,
             "max_privacy_loss": mu,
