@@ -129,7 +129,7 @@ Randomised summaries (``"summaries"``).  One entry per randomised part::
     {
       "name": "tree_release_noise",
       "module": "reference.tree",               # the code under test
-      "sampler": "audit.tools.golden.summaries._sample_tree_release_noise",
+      "sampler": "audit.tools.golden.randomised._sample_tree_release_noise",
       "parameters": {...},                      # fixed parameters of the sampler
       "samples": 2000, "seed": 11, "check_seed": 1011, "sigma_limit": 5.0,
       "tolerance": {"rtol": 1e-12, "atol": 1e-12, "reason": "..."},   # of the same-seed check
@@ -200,7 +200,7 @@ from audit.tools.golden.compare import (
     output_paths,
 )
 from audit.tools.golden.entries import GoldenFunction, case_atol, evaluate_case
-from audit.tools.golden.summaries import QUANTILES, GoldenSummary, summaries, summarize_samples
+from audit.tools.golden.randomised import QUANTILES, GoldenSummary, summaries, summarize_samples
 
 __all__ = [
     "DEFAULT_ATOL",

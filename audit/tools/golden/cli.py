@@ -8,12 +8,14 @@ The schema is described in :mod:`audit.tools.golden`; the proof note is
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import audit.papers as paper_registry
 from audit.tools.golden.codec import JSON, Params, encode_value
 from audit.tools.golden.compare import (
     DEFAULT_ATOL,
@@ -25,7 +27,7 @@ from audit.tools.golden.compare import (
     output_paths,
 )
 from audit.tools.golden.entries import GoldenFunction, _module_name, case_atol, evaluate_case
-from audit.tools.golden.summaries import GoldenSummary, _run_summary, summaries
+from audit.tools.golden.randomised import GoldenSummary, _run_summary, summaries
 from reference.files import DamagedFileError, atomic_write_text, read_json
 
 __all__ = [
@@ -44,26 +46,25 @@ __all__ = [
 
 
 SCHEMA_VERSION = 2
-PAPERS = ("shariff_sheffet", "sajed_sheffet", "zhou_tan", "agarwal_singh", "tree")
+PAPERS = (*(paper.id for paper in paper_registry.PAPERS), "tree")
+"""The golden files: one per paper of the registry (:mod:`audit.papers`), in its order, and
+``tree`` for the shared tree mechanism of :mod:`reference.tree`."""
 VECTORS_DIR = Path(__file__).resolve().parent.parent / "golden_vectors"
 
 
 def registry() -> tuple[GoldenFunction, ...]:
-    """Every golden function, paper by paper (the order of the files)."""
+    """Every golden function, paper by paper (the order of the files): the entries of each
+    registered paper's ``golden.py`` (``<paper>_entries()``; a paper may have none), then the
+    shared tree's."""
     # imported here: each paper's entries module imports this package (audit.tools.golden.entries)
-    from audit.papers.agarwal_singh.golden import agarwal_singh_entries
-    from audit.papers.sajed_sheffet.golden import sajed_sheffet_entries
-    from audit.papers.shariff_sheffet.golden import shariff_sheffet_entries
-    from audit.papers.zhou_tan.golden import zhou_tan_entries
     from audit.tools.golden.tree import tree_entries
 
-    return (
-        *shariff_sheffet_entries(),
-        *sajed_sheffet_entries(),
-        *zhou_tan_entries(),
-        *agarwal_singh_entries(),
-        *tree_entries(),
-    )
+    out: list[GoldenFunction] = []
+    for paper in paper_registry.PAPERS:
+        if importlib.util.find_spec(f"{paper.package}.golden") is None:
+            continue
+        out += getattr(paper.module("golden"), f"{paper.id}_entries")()
+    return (*out, *tree_entries())
 
 
 # ------------------------------------------------------------------------------------------------
