@@ -160,11 +160,11 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.sajed_sheffet.bandits:simulate_dpse_bernoulli", "epsilon", {"inf"}, _NONPRIVATE),
     ("reference.sajed_sheffet.bandits:dpse_eliminate", "threshold", {"zero"}, "threshold in [0, inf)"),
     ("reference.sajed_sheffet.constants:check_epsilon_or_inf", "value", {"inf"}, _NONPRIVATE),
-    ("reference.sajed_sheffet.engine:dpse_bernoulli_batch", "epsilon", {"inf"}, _NONPRIVATE),
-    ("reference.sajed_sheffet.engine:dpse_bernoulli_batch", "checkpoints", {"None"}, _DEFAULT + ": T only"),
-    ("reference.sajed_sheffet.engine:dpucb_bernoulli_batch", "beta_u", {"None"}, _DEFAULT + ": 1/T"),
-    ("reference.sajed_sheffet.engine:dpucb_bernoulli_batch", "checkpoints", {"None"}, _DEFAULT + ": T only"),
-    ("reference.sajed_sheffet.engine:dpucb_bernoulli_batch", "rounds", {"None"}, _DEFAULT + ": T"),
+    ("reference.engine.mab:dpse_bernoulli_batch", "epsilon", {"inf"}, _NONPRIVATE),
+    ("reference.engine.mab:dpse_bernoulli_batch", "checkpoints", {"None"}, _DEFAULT + ": T only"),
+    ("reference.engine.mab:dpucb_bernoulli_batch", "beta_u", {"None"}, _DEFAULT + ": 1/T"),
+    ("reference.engine.mab:dpucb_bernoulli_batch", "checkpoints", {"None"}, _DEFAULT + ": T only"),
+    ("reference.engine.mab:dpucb_bernoulli_batch", "rounds", {"None"}, _DEFAULT + ": T"),
     ("reference.sajed_sheffet.stopping:TwoPointDistribution", "mu", {"negative", "zero"}, "mu in [-R, R]"),
     ("reference.sajed_sheffet.stopping:UniformDistribution", "low", {"negative", "zero"}, _REAL),
     ("reference.sajed_sheffet.stopping:UniformDistribution", "high", {"zero"}, _REAL),
@@ -441,7 +441,7 @@ def test_messages_name_the_users_parameter() -> None:
     from audit.papers.shariff_sheffet.regret import regret_regression_check
     from audit.protocols import PrivacyClaim
     from reference.agarwal_singh.environments import mab_switching
-    from reference.sajed_sheffet.engine import dpucb_bernoulli_batch
+    from reference.engine.mab import dpucb_bernoulli_batch
     from reference.zhou_tan.algorithms import make_ldp_moma_gp_ucb
     from reference.zhou_tan.mechanism import LDPParams
 
@@ -518,7 +518,7 @@ def test_empty_inputs_are_refused() -> None:
 
 
 def test_no_silent_index_wrap_or_integer_truncation() -> None:
-    from reference.sajed_sheffet.engine import dpse_bernoulli_batch
+    from reference.engine.mab import dpse_bernoulli_batch
     from reference.shariff_sheffet.environments import assemble_gap_arms
     from reference.zhou_tan.gp import gp_posterior_on_domain
 

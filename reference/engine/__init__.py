@@ -8,6 +8,7 @@ of settings, and ``nox -s bench`` measures the speed-up.
 
 * :mod:`reference.engine.tree` -- the tree mechanism's release noise for ``R`` replicates.
 * :mod:`reference.engine.linucb` -- Algorithm 1 of Shariff & Sheffet on the App. D environment.
+* :mod:`reference.engine.mab` -- DP-SE and DP-UCB of Sajed & Sheffet on Bernoulli arms (Sec. 5).
 * :mod:`reference.engine.blocks` -- replicate blocks run through an executor (local processes or a
   Dask cluster), written as they finish and resumed after an interruption.
 """

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, is_dataclass
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,7 +35,6 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from reference._typing import FloatArray
-from reference.engine.linucb import run_gap_batch
 from reference.files import (
     DamagedFileError,
     atomic_savez,
@@ -45,11 +44,9 @@ from reference.files import (
     warn_damaged,
 )
 from reference.rng import child_seeds
-from reference.shariff_sheffet.environments import RewardModel
-from reference.shariff_sheffet.regularizers import Calibration, PrivacyParameters, Variant
 from reference.validation import check_int_at_least
 
-__all__ = ["BlockTask", "GapBatchTask", "replicate_seeds", "run_blocks"]
+__all__ = ["BlockTask", "replicate_seeds", "run_blocks"]
 
 
 class BlockTask(Protocol):
@@ -67,54 +64,6 @@ def replicate_seeds(
     if not 0 <= first <= stop <= total:
         raise ValueError(f"need 0 <= first <= stop <= total, got {first}, {stop}, {total}")
     return child_seeds(root, first, stop)
-
-
-@dataclass(frozen=True)
-class GapBatchTask:
-    """A block of App. D runs of one variant (:func:`~reference.engine.linucb.run_gap_batch`).
-
-    Returns ``{"cumulative_regret": (B, C), "repairs": (B,), "checkpoints": (B, C)}``.
-    """
-
-    variant: Variant
-    d: int
-    num_arms: int
-    gap: float
-    n: int
-    epsilon: float | None = None
-    delta: float | None = None
-    alpha: float | None = None
-    checkpoints: tuple[int, ...] | None = None
-    reward_model: RewardModel = "rademacher"
-    calibration: Calibration = "paper"
-    target_rho_min: float | None = None
-
-    def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
-        privacy = (
-            None
-            if self.epsilon is None or self.delta is None
-            else PrivacyParameters(self.epsilon, self.delta)
-        )
-        result = run_gap_batch(
-            self.variant,
-            d=self.d,
-            num_arms=self.num_arms,
-            gap=self.gap,
-            n=self.n,
-            seeds=list(seeds),
-            privacy=privacy,
-            alpha=self.alpha,
-            checkpoints=None if self.checkpoints is None else list(self.checkpoints),
-            reward_model=self.reward_model,
-            calibration=self.calibration,
-            target_rho_min=self.target_rho_min,
-        )
-        B = len(seeds)
-        return {
-            "cumulative_regret": result.cumulative_regret,
-            "repairs": result.repairs.astype(np.float64),
-            "checkpoints": np.tile(result.checkpoints.astype(np.float64), (B, 1)),
-        }
 
 
 def _describe(task: BlockTask) -> Any:

@@ -56,7 +56,7 @@ from reference.validation import (
     check_int_at_least,
 )
 
-__all__ = ["BatchResult", "default_checkpoints", "run_gap_batch"]
+__all__ = ["BatchResult", "GapBatchTask", "default_checkpoints", "run_gap_batch"]
 
 _SUBSTITUTION_MAX_D = 8
 """Up to this dimension the triangular solves are ``d²`` vectorised steps; above, BLAS matmuls."""
@@ -362,3 +362,51 @@ def _run(
         actions=actions,
         betas=betas,
     )
+
+
+@dataclass(frozen=True)
+class GapBatchTask:
+    """A block of App. D runs of one variant (:func:`run_gap_batch`), a :class:`~reference.engine.blocks.BlockTask`.
+
+    Returns ``{"cumulative_regret": (B, C), "repairs": (B,), "checkpoints": (B, C)}``.
+    """
+
+    variant: Variant
+    d: int
+    num_arms: int
+    gap: float
+    n: int
+    epsilon: float | None = None
+    delta: float | None = None
+    alpha: float | None = None
+    checkpoints: tuple[int, ...] | None = None
+    reward_model: RewardModel = "rademacher"
+    calibration: Calibration = "paper"
+    target_rho_min: float | None = None
+
+    def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
+        privacy = (
+            None
+            if self.epsilon is None or self.delta is None
+            else PrivacyParameters(self.epsilon, self.delta)
+        )
+        result = run_gap_batch(
+            self.variant,
+            d=self.d,
+            num_arms=self.num_arms,
+            gap=self.gap,
+            n=self.n,
+            seeds=list(seeds),
+            privacy=privacy,
+            alpha=self.alpha,
+            checkpoints=None if self.checkpoints is None else list(self.checkpoints),
+            reward_model=self.reward_model,
+            calibration=self.calibration,
+            target_rho_min=self.target_rho_min,
+        )
+        B = len(seeds)
+        return {
+            "cumulative_regret": result.cumulative_regret,
+            "repairs": result.repairs.astype(np.float64),
+            "checkpoints": np.tile(result.checkpoints.astype(np.float64), (B, 1)),
+        }

@@ -8,8 +8,9 @@ Rule" (ICML 2019).  Proof notes: ``proofs_notes/sajed_sheffet/``.
 * :mod:`~reference.sajed_sheffet.bandits` -- the bandit environment, DP-SE (Algorithm 3) and its
   non-private limit, the Bernoulli fast path, guess-and-double, UCB1, DP-UCB, the run loop.
 * :mod:`~reference.sajed_sheffet.bounds` -- every theorem, lemma and corollary as a function.
-* :mod:`~reference.sajed_sheffet.engine` -- replicate-vectorised DP-SE and DP-UCB on Bernoulli arms
-  for the Sec. 5 experiments, bit-identical to the reference per replicate.
+
+Their replicate-vectorised engine (DP-SE and DP-UCB on Bernoulli arms for the Sec. 5 experiments,
+bit-identical to the reference per replicate) is :mod:`reference.engine.mab`.
 
 Proof notes: ``proofs_notes/sajed_sheffet/``.
 """

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from reference.engine import BatchedTreeNoise, draw_noise_sums, run_gap_batch
-from reference.engine.blocks import GapBatchTask, replicate_seeds, run_blocks
-from reference.engine.linucb import _guarded_cholesky
+from reference.engine.blocks import replicate_seeds, run_blocks
+from reference.engine.linucb import GapBatchTask, _guarded_cholesky
 from reference.files import DamagedFileWarning
 from reference.noise import (
     GaussianVectorNoise,

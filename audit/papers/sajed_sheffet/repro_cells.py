@@ -22,8 +22,7 @@ from tqdm.auto import tqdm
 from audit.papers.sajed_sheffet.repro_stopping_times import StoppingCell, _compute_stopping_cell
 from audit.reproduce.common import CellStore
 from reference._typing import FloatArray
-from reference.rng import check_seed, child_seeds
-from reference.sajed_sheffet.engine import (
+from reference.engine.mab import (
     INSTANCES,
     Calibration,
     Instance,
@@ -32,6 +31,7 @@ from reference.sajed_sheffet.engine import (
     regret_checkpoints,
     section5_means,
 )
+from reference.rng import check_seed, child_seeds
 
 __all__ = [
     "PAPER_RATIO_CLAIM",

@@ -31,7 +31,7 @@ from audit.papers.sajed_sheffet.repro_cells import (
 )
 from audit.results import to_jsonable
 from reference._typing import FloatArray, IntArray
-from reference.sajed_sheffet.engine import regret_checkpoints
+from reference.engine.mab import regret_checkpoints
 from reference.validation import check_int_at_least
 
 __all__ = [

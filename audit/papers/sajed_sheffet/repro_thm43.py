@@ -25,8 +25,8 @@ from audit.methods.scaling import ScalingFit, fit_against_form
 from audit.papers.sajed_sheffet.repro_cells import CellSpec, SpecCellStore, Thm43Config, _split_rows
 from audit.results import to_jsonable
 from reference._typing import FloatArray
+from reference.engine.mab import Instance, section5_means
 from reference.sajed_sheffet.bounds import thm43_regret_bound_paper_form
-from reference.sajed_sheffet.engine import Instance, section5_means
 from reference.validation import check_int_at_least
 
 __all__ = [

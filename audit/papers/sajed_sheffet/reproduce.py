@@ -3,13 +3,13 @@
 Three experiments, each writing ``<name>.json``, ``<name>.png`` and ``<name>.md`` into ``out``:
 
 * **ss_sec5** -- the paper's experiments (Sec. 5): Bernoulli instances C1-C4
-  (:func:`~reference.sajed_sheffet.engine.section5_means`), ``K ∈ {3, 5, 10, 20}``,
+  (:func:`~reference.engine.mab.section5_means`), ``K ∈ {3, 5, 10, 20}``,
   ``ε ∈ {0.1, 0.25, 0.5, 1}``, ``β = 1/T``, DP-SE (Algorithm 3) against the DP-UCB baseline in both
   calibrations (``ε`` per tree -- the correct one -- and ``ε/K`` per tree).  Regret vs ``t`` (DP-SE
   piecewise linear, DP-UCB smooth), the final-regret table and the DP-UCB/DP-SE ratio per setting
   beside the paper's "we outperform DP-UCB by at least 5 times" (Sec. 5).  Paper: ``T = 5·10⁷``,
   30 runs.  Reduced default: ``T = 5·10⁵``, 5 runs (DP-UCB has no fast path: it is a round-by-round
-  loop; :func:`~reference.sajed_sheffet.engine.dpucb_bernoulli_batch` runs about 10⁶
+  loop; :func:`~reference.engine.mab.dpucb_bernoulli_batch` runs about 10⁶
   replicate-rounds per second on one core, so the paper's grid, 1.9·10¹¹ replicate-rounds, takes
   about a day on two cores); DP-SE is also run at the paper's ``T`` with 30 runs (its fast path costs milliseconds) and compared
   with the spec's regression table.

@@ -59,8 +59,8 @@ from audit.papers.shariff_sheffet.regret import (
 from audit.reproduce.common import CellStore, reproduction_parser, selected_experiments
 from audit.results import to_jsonable
 from reference._typing import FloatArray
-from reference.engine.blocks import GapBatchTask, run_blocks
-from reference.engine.linucb import default_checkpoints
+from reference.engine.blocks import run_blocks
+from reference.engine.linucb import GapBatchTask, default_checkpoints
 from reference.shariff_sheffet.bounds import gaussian_noise_std, wishart_degrees_of_freedom
 from reference.shariff_sheffet.environments import RewardModel
 from reference.shariff_sheffet.regularizers import (

@@ -1,4 +1,4 @@
-"""Tests of ``reference.sajed_sheffet.engine``: the replicate-vectorised DP-SE and DP-UCB engines
+"""Tests of ``reference.engine.mab``: the replicate-vectorised DP-SE and DP-UCB engines
 (Sajed & Sheffet, Algorithm 3 and the Sec. 5 DP-UCB baseline).
 
 Checks:
@@ -26,21 +26,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reference.engine import mab as engine
+from reference.engine.mab import (
+    INSTANCES,
+    dpse_bernoulli_batch,
+    dpucb_bernoulli_batch,
+    regret_checkpoints,
+    section5_means,
+)
 from reference.rng import child_seeds, named_generators
-from reference.sajed_sheffet import engine
 from reference.sajed_sheffet.bandits import (
     DPUCB,
     BanditEnvironment,
     pseudo_regret_trajectories,
     run_policy,
     simulate_dpse_bernoulli,
-)
-from reference.sajed_sheffet.engine import (
-    INSTANCES,
-    dpse_bernoulli_batch,
-    dpucb_bernoulli_batch,
-    regret_checkpoints,
-    section5_means,
 )
 
 

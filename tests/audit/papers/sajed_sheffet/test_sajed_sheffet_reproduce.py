@@ -37,7 +37,7 @@ from audit.papers.sajed_sheffet.repro_thm43 import (
 )
 from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS, build_parser, main
 from audit.results import to_jsonable
-from reference.sajed_sheffet.engine import section5_means
+from reference.engine.mab import section5_means
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
 
 TINY_SEC5 = Sec5Config(
