@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -34,6 +34,7 @@ __all__ = [
     "CaseRow",
     "Role",
     "Tagged",
+    "bugs_caught",
     "caught_by_exact_or_accuracy",
     "run_cases",
 ]
@@ -55,6 +56,37 @@ def caught_by_exact_or_accuracy(result: AuditResult, bug: str | None) -> bool:
     if bug is None:
         return False
     return not isinstance(result, PrivacyAuditResult) or result.claim.label.startswith("exact")
+
+
+class JudgedRow(Protocol):
+    """A judged test: the bug it runs, whether it counts for power, and its final verdict."""
+
+    @property
+    def bug(self) -> str | None:
+        """The bug or erratum the test runs (``None`` for a correct mechanism)."""
+
+    @property
+    def counts_for_power(self) -> bool:
+        """Whether its rejection catches the bug."""
+
+    @property
+    def rejected(self) -> bool:
+        """Its final verdict."""
+
+
+RowT = TypeVar("RowT", bound=JudgedRow)
+KeyT = TypeVar("KeyT")
+
+
+def bugs_caught(rows: Sequence[RowT], key: Callable[[RowT, str], KeyT]) -> dict[KeyT, bool]:
+    """Every bug, keyed by ``key(row, bug)`` in order of first appearance, and whether one of its
+    power tests (``counts_for_power``) rejected."""
+    caught: dict[KeyT, bool] = {}
+    for r in rows:
+        if r.bug is not None:
+            k = key(r, r.bug)
+            caught[k] = caught.get(k, False) or (r.counts_for_power and r.rejected)
+    return caught
 
 
 @dataclass(frozen=True)
@@ -125,11 +157,7 @@ class CaseReport:
 
     def bugs(self) -> dict[str, bool]:
         """Every bug or erratum and whether one of its power tests rejected."""
-        caught: dict[str, bool] = {}
-        for r in self.rows:
-            if r.bug is not None:
-                caught[r.bug] = caught.get(r.bug, False) or (r.counts_for_power and r.rejected)
-        return caught
+        return bugs_caught(self.rows, lambda _, bug: bug)
 
     @property
     def missed(self) -> list[str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import audit.papers as registry
-from audit.cases import AuditResult
+from audit.cases import AuditResult, bugs_caught
 from audit.familywise import Holm
 from audit.methods.binomial import RunAuditResult
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
@@ -78,12 +78,7 @@ class PapersReport:
 
     def bugs(self) -> dict[tuple[str, str], bool]:
         """Every broken variant ``(paper, bug)`` and whether one of its power tests rejected."""
-        caught: dict[tuple[str, str], bool] = {}
-        for r in self.rows:
-            if r.bug is not None:
-                key = (r.paper, r.bug)
-                caught[key] = caught.get(key, False) or (r.counts_for_power and r.rejected)
-        return caught
+        return bugs_caught(self.rows, lambda row, bug: (row.paper, bug))
 
     @property
     def missed(self) -> list[str]:
