@@ -190,6 +190,10 @@ def run_cases(cases: Sequence[AuditCase], *, seed: SeedLike, strategy: FamilyWis
     """Run every case with its name-derived seed and judge the results (module docstring)."""
     t0 = time.perf_counter()
     root = as_seed_sequence(seed)
+    if not isinstance(strategy, FamilyWise):
+        raise ValueError(
+            f"strategy must be a FamilyWise strategy (Holm, Bonferroni, PerTest), got {strategy!r:.80}"
+        )
     names = [c.name for c in cases]
     if len(set(names)) != len(names):
         raise ValueError(f"case names must be distinct, got {names}")

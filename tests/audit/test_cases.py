@@ -106,6 +106,8 @@ def test_named_seed_rule() -> None:
 def test_case_names_must_be_distinct_and_roles_consistent() -> None:
     with pytest.raises(ValueError, match="distinct"):
         run_cases([CASES[0], CASES[0]], seed=1, strategy=Holm(0.05))
+    with pytest.raises(ValueError, match="strategy must be a FamilyWise strategy"):
+        run_cases(CASES[:1], seed=1, strategy="holm")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="bug must be None for a correct case"):
         AuditCase("x", "correct", CASES[0].run, bug="b")
     with pytest.raises(ValueError, match="role"):
