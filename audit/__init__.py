@@ -6,7 +6,8 @@ satisfies (:mod:`audit.protocols`), the claims and neighbouring inputs it is aud
 audit methods (:mod:`audit.methods`) and their typed results (:mod:`audit.results`).  The
 per-paper batteries and reproductions live in :mod:`audit.papers`, maintenance tools in
 :mod:`audit.tools`; the command line is :mod:`audit.cli` (``privonline --help``).
-Proof notes: ``proofs_notes/audit/README.md``.
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from audit.methods.black_box import EventCounts, epsilon_lower_bound, event_audit

@@ -1,13 +1,12 @@
 """Audit cases, one runner, and what their verdicts count for.
 
-An :class:`AuditCase` is one mechanism with a role -- ``"correct"``, ``"paper_calibration"`` (the
-paper's own calibration, which may not meet its printed claim: an erratum) or ``"broken"`` (a
-deliberately planted bug) -- and the tester that audits it.  :func:`run_cases` gives every case a
-seed derived from its *name* (:func:`reference.rng.named_seed`), so adding, removing or reordering
-cases never moves another case's draws; corrects the privacy tests of correct cases as one family
-with an explicit :class:`~audit.familywise.FamilyWise` strategy; and judges every other test at its
-own level.  A bug counts as caught only by a test of the *exact* claim (the guarantee of the correct
-mechanism) or by an accuracy test, never by the printed claim alone.
+An :class:`AuditCase` is one mechanism with a role (``"correct"``, ``"paper_calibration"``: the
+paper's own calibration, possibly an erratum, or ``"broken"``: a planted bug) and its tester.
+:func:`run_cases` seeds every case from its *name* (:func:`reference.rng.named_seed`), corrects the
+privacy tests of correct cases as one family with an explicit :class:`~audit.familywise.FamilyWise`
+strategy, and judges every other test at its own level.  A bug counts as caught only by a test of
+the *exact* claim or by an accuracy test, never by the printed claim alone.
+
 Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 

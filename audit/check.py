@@ -1,27 +1,14 @@
 """``privonline check``: audit a third-party implementation against a claim (and the reference).
 
-The target is named ``module:attribute``; a class or factory is called with no arguments.  It
-must satisfy one of the published protocols (:mod:`audit.protocols`):
+The target ``module:attribute`` satisfies a protocol of :mod:`audit.protocols`: a **mechanism**
+with a neighbouring pair (``--pair``), audited white box when it has a density, else black box;
+or a **bandit policy** (:class:`~audit.protocols.StreamPolicy`) against a claimed joint-DP
+``(ε, δ)`` (Definition 1 of Shariff & Sheffet): the stream audit on worst-case t-neighbouring
+streams, and a regret regression check against the reference on the App. D environments.  The
+report (``check.json``, ``check.md``, ``check.png``) has an overall verdict; the exit code is 0
+when every check passes and 1 otherwise.
 
-* a **mechanism** (``sample(data, rng, size)``, optionally ``log_density(data, outputs)``), with a
-  neighbouring pair named by ``--pair module:attribute`` (a :class:`~audit.protocols.
-  NeighbouringPair`): the white-box audit (:func:`audit.methods.white_box.white_box_audit`) when the density
-  is available, else the black-box event audit (:func:`audit.methods.black_box.event_audit`), against the
-  claim under the pair's relation;
-* a **bandit policy** (:class:`audit.protocols.StreamPolicy`,
-  ``run(decision_sets, reward_tables, rng) -> actions``).  For a claimed ``(ε, δ)`` joint-DP
-  guarantee (Definition 1 of Shariff & Sheffet) the check runs:
-
-* **privacy** -- the black-box joint-DP audit (:func:`audit.methods.stream.stream_audit`): the policy on the
-  worst-case t-neighbouring streams (``t = 1``), the actions of days ``2..n`` compared with
-  Clopper–Pearson bounds against the claim (false-alarm rate ``≤ 1 − confidence``);
-* **regret** -- :func:`audit.papers.shariff_sheffet.regret.regret_regression_check` against a reference variant on the same
-  App. D environments: paired one-sided Wilcoxon (not worse than the reference), Theorem 5
-  containment with the reference's bounds, and the scaling fit along the runs;
-* **golden vectors** do not apply to a policy object; ``privonline golden`` checks the formulas.
-
-The report (``check.json``, ``check.md``, ``check.png``) has an overall verdict; the exit code is
-0 when every check passes and 1 otherwise, so the command can gate another project's CI.
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

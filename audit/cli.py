@@ -8,6 +8,8 @@
 * ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (``audit.papers.<paper>.reproduce``).
 * ``privonline check`` -- audit a third-party policy (:mod:`audit.check`).
 * ``privonline golden`` -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.tools.golden`).
+
+Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 
 from __future__ import annotations

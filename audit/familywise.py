@@ -6,7 +6,9 @@ of rejecting *any* true claim of the family at ``alpha``: :class:`Holm` (step-do
 powerful than :class:`Bonferroni`, no assumption on the dependence of the tests; Holm 1979),
 :class:`Bonferroni`, and :class:`PerTest` (no correction: each test at ``alpha`` on its own, for
 families of one test or reports that state per-test levels).  p-values of 0 are floored at
-:data:`P_FLOOR` in this one place.  Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
+:data:`P_FLOOR` in this one place.
+
+Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 
 from __future__ import annotations

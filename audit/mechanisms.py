@@ -3,17 +3,12 @@
 * :class:`GaussianMechanism`, :class:`LaplaceMechanism` -- additive noise on a real vector.
 * :class:`SymmetricGaussianMatrixMechanism` -- ``G + (Z' + Z'ᵀ)/√2`` (Shariff & Sheffet Sec. 4.2).
 * :class:`WishartMechanism` -- ``G + W``, ``W ~ W_p(sI, k)`` (Shariff & Sheffet Sec. 4.1, Thm 8).
-* :class:`NodeViewMechanism` -- the tree's node-level view: the values of the ``nodes`` tree nodes
-  that contain one user's leaf, each the node's data plus independent noise of a matrix mechanism
-  (Shariff & Sheffet App. A.2).  Every other row adds the same matrix to a node under both inputs,
-  and a node's density depends on its value only through ``value − data``, so the privacy loss of a
-  node depends only on the user's contribution; the data of a node is therefore represented by that
-  contribution alone.
+* :class:`NodeViewMechanism` -- the tree's node-level view (Shariff & Sheffet App. A.2): the
+  ``nodes`` tree nodes containing one user's leaf, each represented by that user's contribution.
+They take their parameters from :mod:`reference.noise` and draw the same laws (vectorised, or via
+:data:`scipy.stats.wishart`), without calling the reference samplers.
 
-These mechanisms take their parameters from the reference noise laws of :mod:`reference.noise`
-and draw the same laws (vectorised, or through :data:`scipy.stats.wishart`); they do not call the
-reference samplers, whose laws are checked separately (``tests/reference/test_noise.py``) and which the
-stream and accuracy audits run directly.
+Proof note: ``proofs_notes/audit/exact_privacy_curves.md``.
 """
 
 from __future__ import annotations

@@ -1,27 +1,14 @@
 """The plug-in API: what a mechanism, a neighbouring pair and a privacy claim are.
 
 Anything that satisfies these :class:`typing.Protocol` s can be audited; nothing needs to inherit
-from a privonline class.  A minimal black-box mechanism is an object with
+from a privonline class.  A black-box mechanism has ``sample(data, rng, size)`` returning ``size``
+independent outputs stacked along axis 0; a white-box one also has ``log_density(data, outputs)``
+(``-inf`` where impossible, against a base measure that does not depend on ``data``).  The
+``check_*`` functions at the end of this module check what an audit accepts (finite outputs of one
+shape, ``size`` rows, no NaN log-density, integer arm indices in range, a claim of the pair's own
+relation) and refuse with a ``ValueError`` naming the side (``x`` or ``x'``).
 
-.. code-block:: python
-
-    def sample(self, data, rng: numpy.random.Generator, size: int) -> numpy.ndarray: ...
-
-returning ``size`` independent outputs stacked along axis 0.  A white-box mechanism also has
-
-.. code-block:: python
-
-    def log_density(self, data, outputs: numpy.ndarray) -> numpy.ndarray: ...
-
-returning ``log p_data(o)`` for each output (``-inf`` where the output is impossible), with respect
-to a base measure that does not depend on ``data``.
-
-What an audit accepts from such an object is checked before any statistic is computed, by the
-``check_*`` functions at the end of this module (one place for every audit): outputs are finite,
-numeric, ``size`` rows per call and of one shape per output on both inputs; log-densities have
-one value per output and no NaN; actions are integer arm indices in range; a claim is tested only
-on a pair of its own neighbouring relation.  Each refusal is a ``ValueError`` naming the side
-(``x`` or ``x'``) and what was found.
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 One :class:`PrivacyAuditResult` per test, in the spirit of scipy's named results and statsmodels'
 results objects: the numbers a reviewer needs (claim, estimate, confidence bounds, p-value, sample
 size, seed, runtime) and a :meth:`~PrivacyAuditResult.summary`.
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
 """Confidence bounds used by the audits, each with the inequality that makes it sound.
 
-* :func:`clopper_pearson` -- exact binomial bounds (:func:`scipy.stats.binomtest`), one-sided at
-  level ``β`` each: ``P[p < lower] ≤ β`` and ``P[p > upper] ≤ β``.
+* :func:`clopper_pearson` -- exact binomial bounds, one-sided at level ``β`` each.
 * :func:`empirical_bernstein_bounds` -- for the mean of i.i.d. variables in ``[0, 1]``
-  (Maurer & Pontil 2009, Theorem 4): with probability ``≥ 1 − β``,
-  ``E Z ≤ Z̄ + √(2 V ln(2/β) / N) + 7 ln(2/β) / (3(N − 1))`` with ``V`` the unbiased sample
-  variance; the lower bound is the same inequality applied to ``1 − Z``.  It adapts to the small
-  variance of hockey-stick summands, where Hoeffding's bound would be far too wide.
+  (Maurer & Pontil 2009, Theorem 4): ``E Z ≤ Z̄ + √(2 V ln(2/β) / N) + 7 ln(2/β) / (3(N − 1))``
+  with probability ``≥ 1 − β``; it adapts to the small variance of hockey-stick summands.
 * :func:`hockey_stick_summands` -- ``(1 − e^{ε − L})₊`` for privacy-loss samples ``L``, whose mean
-  under ``P`` is the hockey-stick divergence ``δ_{P‖Q}(ε)``; ``L = +∞`` gives 1, ``L = −∞`` gives 0.
+  under ``P`` is ``δ_{P‖Q}(ε)``; ``L = +∞`` gives 1, ``L = −∞`` gives 0.
+
+Proof note: ``proofs_notes/audit/white_box_hockey_stick.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """The same third-party LinUCB with a planted bug: the privacy switch is ignored, so the "private"
 policy runs without noise and with the non-private ridge ``ρ = 1`` (a configuration flag read from
-the wrong place).  Its claimed ``(ε, δ)`` joint DP is false; ``privonline check`` must fail it."""
+the wrong place).  Its claimed ``(ε, δ)`` joint DP is false; ``privonline check`` must fail it.
+
+Proof note: ``proofs_notes/audit/README.md``.
+"""
 
 from __future__ import annotations
 

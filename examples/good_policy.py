@@ -7,6 +7,8 @@ independently in plain numpy: its own tree over the ``(d+1)×(d+1)`` Gram matric
 It satisfies :class:`audit.protocols.StreamPolicy`, so ``privonline check`` can audit it::
 
     privonline check examples.good_policy:policy --path . --epsilon 1 --delta 0.1
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 the classical bound ``σ = Δ √(2 ln(1.25/δ)) / ε`` (Dwork & Roth, Thm A.1), and exposes its density
 (white box).  ``QuarterNoiseCount`` has the planted bug ``σ/4``.  ``pair`` is the worst-case
 neighbouring pair (sensitivity ``Δ = 1``).
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

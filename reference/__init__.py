@@ -1,22 +1,13 @@
-"""privonline reference implementations.
+"""privonline reference implementations: plain, typed algorithms that read like the source papers.
 
-Plain, typed algorithms that read like the source papers.  Shared building blocks live at the top
-level of this package (:mod:`reference.tree`, :mod:`reference.noise`, :mod:`reference.validation`,
-:mod:`reference.rng`); each paper has its own subpackage:
+Shared building blocks at the top level (:mod:`reference.tree`, :mod:`reference.noise`,
+:mod:`reference.validation`, :mod:`reference.rng`); one subpackage per paper:
+:mod:`reference.shariff_sheffet` (NeurIPS 2018), :mod:`reference.sajed_sheffet` (ICML 2019),
+:mod:`reference.zhou_tan` (AAAI 2021), :mod:`reference.agarwal_singh` (ICML 2017).  Optimized,
+replicate-vectorised paths live apart in :mod:`reference.engine`.  Every random function takes an
+explicit :class:`numpy.random.Generator`; nothing uses global state.
 
-* :mod:`reference.shariff_sheffet` -- Shariff & Sheffet (NeurIPS 2018), "Differentially Private
-  Contextual Linear Bandits".
-* :mod:`reference.sajed_sheffet` -- Sajed & Sheffet (ICML 2019), "An Optimal Private Stochastic-MAB
-  Algorithm Based on an Optimal Private Stopping Rule".
-* :mod:`reference.zhou_tan` -- Zhou & Tan (AAAI 2021), "Local Differential Privacy for Bayesian
-  Optimization".
-* :mod:`reference.agarwal_singh` -- Agarwal & Singh (ICML 2017), "The Price of Differential Privacy
-  for Online Learning".
-
-Optimized, replicate-vectorised paths live apart in :mod:`reference.engine` and are cross-checked
-against the reference on identical random streams.
-
-Every random function takes an explicit :class:`numpy.random.Generator`; nothing uses global state.
+Proof note: ``proofs_notes/README.md``.
 """
 
 from reference.noise import (

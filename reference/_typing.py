@@ -1,4 +1,7 @@
-"""Array type aliases shared by the reference implementations."""
+"""Array type aliases shared by the reference implementations.
+
+Proof note: ``proofs_notes/README.md``.
+"""
 
 from typing import TypeAlias
 

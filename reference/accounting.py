@@ -1,54 +1,14 @@
-"""Exact privacy accounting: Gaussian-DP profiles, and rigorous privacy-loss-distribution (PLD)
-accountants for the Wishart and Laplace tree mechanisms.
+"""Exact privacy accounting: Gaussian-DP profiles and rigorous PLD accountants for tree mechanisms.
 
-**Gaussian.**  A Gaussian mechanism whose two neighbouring output laws are ``N(0, 1)`` and
-``N(μ, 1)`` after whitening is ``μ``-GDP, and its exact privacy profile is (Dong, Roth & Su 2019,
-Cor. 2.13; Balle & Wang 2018, Thm 8)::
+* Gaussian: exact ``μ``-GDP profile ``δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` and composition.
+* χ² location experiments (:func:`chi2_location_pld`), the building block of the Wishart tree
+  accountant (Shariff & Sheffet Sec. 4.1, App. A.2): :func:`wishart_tree_delta` (certified upper
+  bound) and :func:`wishart_tree_delta_lower` (lower bound of the worst pair).
+* Laplace trees (Agarwal & Singh Lemma 3.3): :func:`laplace_tree_epsilon`.
 
-    δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+Shared by :mod:`reference.shariff_sheffet.tight` and the audits' exact claims.
 
-Composing mechanisms that are ``μ_i``-GDP gives ``√(Σ μ_i²)``-GDP exactly (Dong, Roth & Su,
-Cor. 3.3).
-
-**χ² location experiments.**  Testing ``P: X + s`` against ``Q: X`` with ``X ~ χ²_ν`` (``ν ≥ 2``,
-so the density is log-concave) has privacy losses that are monotone functions of ``X``:
-``L_{P‖Q} = (ν/2 − 1) ln(X/(X + s)) + s/2`` ("add") and
-``L_{Q‖P} = (ν/2 − 1) ln(X/(X − s)) − s/2`` for ``X > s``, ``+∞`` otherwise ("remove").  Their
-exact CDFs are χ² CDFs at transformed points, so a PLD can be discretised with every bin's mass
-exact (:func:`chi2_location_pld`).  Log-concavity gives a monotone likelihood ratio, so the
-Neyman–Pearson tests are thresholds and the experiment gets *less* private as ``s`` grows.
-
-**Wishart tree** (Shariff & Sheffet Sec. 4.1; proofs_notes
-``shariff_sheffet/tight_wishart.md``).  A node releases ``G + N``, ``N ~ W_p(L̃² I, k)``; a
-round's row ``v`` (``‖v‖ ≤ L̃``) enters ``nodes`` used nodes with independent noise.
-
-* *add/remove*: the loss depends on ``N`` only through ``L̃² vᵀ(G + N)⁻¹v``, which is ``1/(X + r)``
-  under ``P`` and ``1/X`` under ``Q`` with ``X ~ χ²_{k−p+1}``, ``r = ‖v‖²/L̃²``: exactly the χ²
-  location experiment with ``ν = k − p + 1``, ``s = r ≤ 1``; worst case ``r = 1``.
-* *replace-one* (t-neighbours): the loss law depends on ``D = vvᵀ − v'v'ᵀ`` only, whose
-  eigenvalues are ``L̃²λ ≥ 0 ≥ −L̃²μ`` with ``λ, μ ≤ 1`` (Weyl).  Reducing to the 2×2 Wishart
-  ``W ~ W₂(I, k − p + 2)`` (Muirhead Thm 3.2.11) and its Bartlett factors
-  ``u ~ χ²_{ν+1}, w ~ χ²_ν, z ~ N(0, 1)``:
-  ``L = −a ln[(1 + λ/u)(1 − μ/w) + λz²/(uw)] + (λ − μ)/2`` with ``a = (k − p − 1)/2``.  Dropping
-  ``λz²/(uw) ≥ 0`` and using ``−a ln(1 + λ/u) ≤ −(a + ½) ln(1 + λ/u) + ½ ln(1 + 1/u₀)`` for
-  ``u ≥ u₀``, the composed loss is at most the loss of the *genuine* product experiment
-  ``[Add_{ν+1}(λ) ⊗ Remove_ν(μ)]^{⊗nodes}`` plus ``nodes·½ ln(1 + 1/u₀)``, except on an event of
-  probability ``≤ nodes·F_{χ²_{ν+1}}(u₀)``.  The product experiment is least private at
-  ``λ = μ = 1`` (monotone likelihood ratio, and composition preserves the Blackwell order), so
-
-      δ(ε) ≤ δ_G(ε − nodes·½ ln(1 + 1/u₀)) + nodes·F_{χ²_{ν+1}}(u₀)     for every pair,
-
-  with ``G = [Add_{ν+1} ⊗ Remove_ν]^{⊗nodes}`` computed by ``dp_accounting`` with pessimistic
-  discretisation (:func:`wishart_tree_delta`).  The symmetric argument with the other Bartlett
-  ordering gives a *lower* bound on the exact ``δ(ε)`` of the worst pair (orthogonal rows of norm
-  ``L̃``; :func:`wishart_tree_delta_lower`), so the accountant's slack is measured, not guessed.
-
-**Laplace trees** (Agarwal & Singh Lemma 3.3): a datum enters ``nodes`` nodes, each a Laplace
-mechanism of privacy ``ε₀ = Δ₁/b``; :func:`laplace_tree_epsilon` composes their exact PLDs
-(``dp_accounting``, pessimistic).
-
-These functions are shared by the tight calibrations of the reference
-(:mod:`reference.shariff_sheffet.tight`) and by the audits' exact claims (:mod:`audit.methods.white_box`).
+Proof note: ``proofs_notes/shariff_sheffet/tight_wishart.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
 """Experiment runner: Algorithm 1 with its four regularizer sources on the App. D environment.
 
-Run ``python -m reference.experiments --help`` (or ``privonline experiment --help``).
+Run ``python -m reference.experiments --help`` (or ``privonline experiment --help``).  The default
+is a *reduced* App. D.2 (``d = 5``, ``K = 25``, ``Δ = 0.1``, ``ε = 1``, ``δ = 0.1``, ``α = 1/n``,
+but ``n = 2000`` rounds and 3 runs; ``privonline reproduce d2`` runs the paper's curves).  Runs are
+written atomically to ``<out>/runs/`` and resumed; another configuration in ``<out>/config.json``
+is refused.  Outputs: ``<out>/results.json`` and ``<out>/regret.png``.
 
-The embedded default is a *reduced* version of App. D.2 that takes well under a minute on two
-cores: ``d = 5``, ``K = d² = 25``, gap ``Δ = 0.1``, ``ε = 1``, ``δ = 0.1``, ``α = 1/n`` as in the
-paper, but ``n = 2000`` rounds (paper: ``5·10⁷``) and 3 runs (paper: 35).  At this horizon the
-private regularizers (``ρ_min`` of order ``10⁴``–``10⁶``) dominate the Gram matrix, so the private
-variants' regret still grows linearly; the run shows the ordering against the non-private baseline,
-not the paper's long-horizon curves (``privonline reproduce d2`` runs those).
-
-Every finished run is written to ``<out>/runs/`` immediately (atomically), so an interrupted
-invocation resumes where it stopped.  The folder records its run configuration in
-``<out>/config.json`` (everything that determines a run: ``n, d, K, Δ, ε, δ``, seed, checkpoints);
-an invocation with another configuration is refused, so finished runs are never overwritten.
-``--runs`` and ``--variants`` may change between invocations on one folder: run ``i`` of a variant
-always has the seed of child ``i`` of the root seed.  A damaged run file is recomputed (with a
-warning naming it).  Outputs: ``<out>/results.json`` (configuration, constants, per-run final
-regrets, mean curves) and ``<out>/regret.png``.
+Proof note: ``proofs_notes/shariff_sheffet/environments_appendix_d.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,14 @@
 """Every file privonline writes goes through here: atomically, as strict JSON, into checked folders.
 
-* Atomic writes: the bytes go to a temporary file with a unique name in the target's folder, are
-  flushed and ``fsync``-ed, and replace the target with :func:`os.replace` (atomic on POSIX and
-  Windows).  A reader sees the old file or the new one, never a half-written one; two runs writing
-  the same path never collide on a temporary name, and an interrupted write leaves at most a stray
-  ``.<name>.*.tmp`` file that nothing reads.
-* Strict JSON: :func:`to_jsonable` encodes the non-finite floats ``inf``, ``-inf`` and ``nan`` as the
-  strings ``"inf"``, ``"-inf"`` and ``"nan"`` (``float(s)`` reads them back), so every JSON file
-  is standard JSON with no ``NaN``/``Infinity`` tokens; :func:`dumps_json` refuses anything else
-  that is not JSON.
-* Damaged files: :func:`read_json` and :func:`load_npz` raise :class:`DamagedFileError` (a
-  ``ValueError``) naming the file when it is empty, truncated or not what it should be, so the
-  caller can recompute it or tell the user which file to delete.
-* Output folders: :func:`prepare_output_dir` creates the folder and checks that it is a writable
-  folder *before* any computation starts.
+* Atomic writes: unique temporary file in the target's folder, flushed, ``fsync``-ed, then
+  :func:`os.replace`; a reader sees the old file or the new one, never a half-written one.
+* Strict JSON: :func:`to_jsonable` writes ``inf``, ``-inf``, ``nan`` as strings; :func:`dumps_json`
+  refuses anything else that is not JSON.
+* Damaged files: :func:`read_json` and :func:`load_npz` raise :class:`DamagedFileError` naming
+  the file.
+* Output folders: :func:`prepare_output_dir` checks the folder is writable before any computation.
+
+Proof note: ``proofs_notes/audit/files_and_seeds.md``.
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
-"""Node-noise laws for the tree-based aggregation mechanism.
+"""Node-noise laws for the tree-based aggregation mechanism (anything satisfying :class:`NodeNoise`).
 
-A node-noise law is anything satisfying :class:`NodeNoise`: it knows the shape of one noise draw,
-can sample one draw, and can sample the *sum* of ``j`` independent draws (used to pad a release to
-exactly ``m`` noise terms, the padding of Shariff & Sheffet, Sec. 4 and App. A.2).
+:class:`WishartNoise` (Shariff & Sheffet Sec. 4.1, Thm 8), :class:`SymmetricGaussianNoise`
+(Sec. 4.2), :class:`GaussianVectorNoise` and :class:`LaplaceNoise` (Agarwal & Singh Alg. 2/3),
+:class:`ZeroNoise` (tests).  ``sample_sum`` draws the sum of ``j`` draws, used to pad a release to
+exactly ``m`` noise terms (Sec. 4, App. A.2).  Draws come from a :class:`numpy.random.Generator`
+or from block-stable :class:`~reference.rng.NoiseStreams`; :func:`bartlett_wishart` and
+:func:`symmetrize` are shared with :mod:`reference.engine`.
 
-Laws implemented here:
-
-* :class:`WishartNoise` -- ``W_p(scale·I, k)``, Shariff & Sheffet Sec. 4.1 / Thm 8.
-* :class:`SymmetricGaussianNoise` -- ``Z = (Z' + Z'^T)/√2`` with ``Z'_ij ~ N(0, σ²)`` i.i.d.,
-  Shariff & Sheffet Sec. 4.2.
-* :class:`GaussianVectorNoise`, :class:`LaplaceNoise` -- i.i.d. entries of any shape (Agarwal & Singh
-  Alg. 2/3 use these on loss vectors).
-* :class:`ZeroNoise` -- no noise; turns the tree into an exact prefix-sum structure (tests).
-
-Randomness: ``sample``/``sample_sum`` take either a :class:`numpy.random.Generator` (every
-primitive draw from it) or a :class:`~reference.rng.NoiseStreams` (one generator per primitive, the
-block-stable layout the tree uses so that :mod:`reference.engine` reproduces it draw for draw).
-The assembly of a draw from its primitive draws is shared with the engine:
-:func:`bartlett_wishart` and :func:`symmetrize`.
+Proof note: ``proofs_notes/shariff_sheffet/wishart_mechanism.md``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,13 @@
-"""Random-number conventions.
+"""Random-number conventions: explicit generators, streams derived by name, block-stable draws.
 
-Every random function in privonline takes a :class:`numpy.random.Generator` argument; there is no
-global state.  Independent streams (one per replicate, or one per role inside a run: environment
-parameter, arms, rewards, mechanism noise) are derived with :meth:`numpy.random.SeedSequence.spawn`,
-so the same root seed always gives the same result, whatever order work is done in.
+Every random function takes a :class:`numpy.random.Generator`; there is no global state.
+Independent streams (per replicate, or per role: environment, arms, rewards, mechanism noise) are
+derived with :meth:`numpy.random.SeedSequence.spawn` and named, so the same root seed always gives
+the same result.  Each random role has its own generator (:func:`split_generator`,
+:class:`NoiseStreams`), so :mod:`reference.engine` can draw blocks of rounds at once and still
+reproduce the reference draw for draw.
 
-Block-stable streams
-    numpy fills an array draw element by element from the bit stream, so ``k`` draws of size ``a``
-    equal one draw of size ``k·a`` *from a stream that serves one kind of draw only*.  The
-    optimized engines (:mod:`reference.engine`) rely on this: they draw a whole block of rounds at
-    once per replicate and still reproduce the plain reference draw for draw.  So every random
-    role is served by its own generator: :func:`split_generator` gives named children of a
-    generator, and :class:`NoiseStreams` gives a noise law one generator per primitive (normal,
-    gamma/chi-square, Laplace) -- mixing two primitives in one generator would interleave them.
+Proof note: ``proofs_notes/audit/files_and_seeds.md``.
 """
 
 from __future__ import annotations

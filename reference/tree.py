@@ -1,20 +1,13 @@
 """Tree-based (binary / dyadic) aggregation mechanism for private prefix sums.
 
-Source: Shariff & Sheffet (NeurIPS 2018), Sec. 1.3, Sec. 4 and App. A.2, after Dwork et al. (2010)
-and Chan et al. (2011).  The same object is Algorithm 2 of Agarwal & Singh (ICML 2017).
+Shariff & Sheffet (NeurIPS 2018), Sec. 1.3, Sec. 4 and App. A.2; Algorithm 2 of Agarwal & Singh
+(ICML 2017).  Node ``(j, i)`` covers leaves ``[(i-1)·2^j + 1, i·2^j]``; its noise is drawn once,
+when it completes.  A prefix ``[1..s]`` is the union of the nodes of :func:`dyadic_decomposition`,
+at most ``m = 1 + ⌈log₂ n⌉`` (Sec. 4).  ``pad="fresh"`` (default) pads every release to exactly
+``m`` node noises as Proposition 9 needs (resolution R-PAD); ``pad="none"`` is the literal
+"at most m" release.
 
-Leaves ``ℓ = 1..n`` hold one round's contribution each.  Node ``(j, i)`` at level ``j = 0..m-1``
-covers the leaves ``[(i-1)·2^j + 1, i·2^j]``; it is *complete* once its last leaf is inserted, at
-which moment its noise is drawn -- **once** -- and kept with it.  Every prefix ``[1..s]`` is the
-disjoint union of the complete nodes given by the binary expansion of ``s``
-(:func:`dyadic_decomposition`), at most ``m = 1 + ⌈log₂ n⌉`` of them (paper, Sec. 4).
-
-Padding (resolution R-PAD, see ``proofs_notes/shariff_sheffet/tree_mechanism.md``): Proposition 9
-needs every released noise to be the sum of *exactly* ``m`` node-noise draws, while a prefix uses
-only ``popcount(s) ≤ m - 1`` nodes.  With ``pad="fresh"`` (default) each release adds one draw of
-the law of the sum of ``m - popcount(s)`` further node noises, independent of every node noise;
-this is data-independent post-processing and so costs no privacy.  ``pad="none"`` gives the paper's
-literal "at most m" release.
+Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 """
 
 from __future__ import annotations

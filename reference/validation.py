@@ -3,6 +3,8 @@
 Each check raises :class:`ValueError` whose message names the offending parameter, the allowed
 range and the value received.  Nothing here modifies its input: a check either returns the value
 (converted to the documented type) or raises.
+
+Proof note: ``proofs_notes/audit/files_and_seeds.md``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
 * :mod:`~audit.methods.binomial` -- failure counts of an event over independent trials;
 * :mod:`~audit.methods.scaling` -- log-log fits against a theorem's own bound.
 
-Proof notes: ``proofs_notes/audit/``.
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 __all__: list[str] = []

@@ -1,20 +1,13 @@
 """Billboard view of the tree mechanism: every released prefix, audited as a whole.
 
-The node-level view (:mod:`audit.papers.shariff_sheffet.cases`) assumes the implementation draws each node's noise once.
-An implementation that redraws a node's noise each time a release uses it (or otherwise correlates
-releases differently) is only visible in the sequence of releases ``P(0), …, P(n−1)`` -- the
-"billboard" Algorithm 1 reads (Shariff & Sheffet Claim 7).  This module audits that sequence.
+An implementation that redraws a node's noise each time a release uses it is invisible to the
+node-level view and visible only in the sequence of releases ``P(0), …, P(n−1)``, the "billboard"
+Algorithm 1 reads (Shariff & Sheffet Claim 7).  For the *correct* tree on a stream that is zero but
+at leaf ``t`` the releases are linear-Gaussian, so the billboard is ``μ``-GDP with
+``μ² = Δᵀ Σ⁻¹ Δ`` (:func:`correct_billboard_mu`): the exact guarantee the black-box audit of an
+implementation's releases is run against.  Replicates are one tree over items of shape ``(R,)``.
 
-Setting: a fixed, non-adaptive stream of scalar items that is zero except for
-leaf ``t``, which is ``x`` or ``x'``; node noise ``N(0, σ²)``.  For the *correct* tree (noise drawn
-once per node, fresh independent padding to ``m`` terms) the releases are Gaussian with mean
-``(x·1[s ≥ t])_s`` and covariance ``σ² (B Bᵀ + diag(pad_s))``, where ``B[s, ν] = 1`` iff node ``ν``
-is in the dyadic decomposition of ``s`` -- a known linear-Gaussian model, so the billboard is
-``μ``-GDP with ``μ² = Δᵀ Σ⁻¹ Δ`` (:func:`correct_billboard_mu`).  That is the exact guarantee the
-black-box audit of an implementation's releases is run against.
-
-Replicates are simulated in one pass: the tree is generic over item shape, so a tree over items of
-shape ``(R,)`` with i.i.d. ``N(0, σ²)`` node noise is ``R`` independent scalar trees.
+Proof note: ``proofs_notes/audit/billboard.md``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ bounds (the method behind every accuracy and containment audit).
 
 Under a claim that an event fails with probability at most ``q`` per trial, the failures of ``R``
 independent trials are ``Bin(R, q')`` with ``q' ≤ q``; a one-sided Clopper–Pearson lower bound above
-``q`` rejects with false-alarm probability ``≤ 1 − confidence``.  Proof note:
-``proofs_notes/audit/accuracy_event.md``.
+``q`` rejects with false-alarm probability ``≤ 1 − confidence``.
+
+Proof note: ``proofs_notes/audit/accuracy_event.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """Black-box event audit: a lower confidence bound on ε from event frequencies.
 
-In the spirit of DP-Sniper (Bichsel et al. 2021) and StatDP (Ding et al. 2018):
+In the spirit of DP-Sniper (Bichsel et al. 2021) and StatDP (Ding et al. 2018): split the outputs
+under both inputs into a selection and an evaluation part; on the selection part choose a threshold
+event ``S`` on a one-dimensional score and a direction; on the evaluation part, with one-sided
+Clopper–Pearson bounds ``P̲`` and ``P̄'`` at level ``β/2`` each, ``ε_LB = ln((P̲ − δ) / P̄')`` is a
+``1 − β`` lower confidence bound on the ε of any valid ``(ε, δ)`` claim.  The verdict is a
+violation iff ``ε_LB > ε_claim``; the p-value is the smallest such ``β`` (bisection).
 
-1. Draw outputs under both inputs of a neighbouring pair; split each sample into a *selection*
-   part and an *evaluation* part (independent draws).
-2. On the selection part, map outputs to a one-dimensional score -- a user feature, or a learned
-   likelihood ratio / linear discriminant when there are several (:func:`_score_function`) -- and pick the threshold event
-   ``S = {score > τ}`` or ``{score ≤ τ}`` and the direction (``x`` vs ``x'``) with the largest
-   plug-in ε.
-3. On the evaluation part count ``c ~ Bin(N, P[S])`` and ``c' ~ Bin(N', P'[S])``; with one-sided
-   Clopper–Pearson bounds ``P̲`` and ``P̄'`` at level ``β/2`` each,
-   ``ε_LB = ln((P̲ − δ) / P̄')`` is a ``1 − β`` lower confidence bound on the ε of any valid
-   ``(ε, δ)`` claim: if the claim held, ``P[S] ≤ e^ε P'[S] + δ`` and both bounds hold with
-   probability ``≥ 1 − β``, so ``ε_LB ≤ ε``.  The event is fixed before the evaluation data are
-   seen, so the bound is valid whatever the selection did.
-
-The verdict is a violation iff ``ε_LB > ε_claim``; the p-value is the smallest ``β`` at which
-that happens (found by bisection: ``ε_LB`` increases with ``β``).
+Proof note: ``proofs_notes/audit/black_box_event.md``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ When the privacy loss of a neighbouring pair is known exactly (a Laplace randomi
 time of a stopping rule computed by quadrature), a claim is checked by comparing the exact
 ``ε(δ_claim)`` (or ``δ(ε_claim)``) with it: the result has ``p_value`` 0 or 1, ``confidence`` 1 and
 ``epsilon_lower_bound`` equal to the exact ``ε``.  There is no error probability beyond the
-numerical tolerance the caller states.  Proof note: ``proofs_notes/audit/exact_privacy_curves.md``.
+numerical tolerance the caller states.
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@
 variable, so the log factors are the theorem's and not a bare power law.  Standard errors are
 clustered by replicate (statsmodels); the fit is *consistent* with the theorem unless the one-sided
 ``t`` test of ``b ≤ 1`` (``R − 1`` degrees of freedom) rejects at level ``1 − confidence``.
+
 Proof note: ``proofs_notes/audit/regret.md``.
 """
 

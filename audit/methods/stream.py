@@ -1,20 +1,14 @@
 """Joint-DP audit of a bandit algorithm on t-neighbouring streams (Shariff & Sheffet Def. 1).
 
-Two input streams that differ only on day ``t`` are fed many times to the policy, with a fresh
-mechanism seed each time and nothing else random (the streams, including reward tables, are fixed).
-What the adversary sees is the actions of the *other* users, days ``t + 1 .. n`` (days before
-``t`` do not depend on day ``t``; day ``t``'s own action is not protected, Remark 1).  The black-box
-event audit (:mod:`audit.methods.black_box`) then bounds ε from these transcripts.
+Two fixed streams that differ only on day ``t`` are fed many times to the policy with a fresh
+mechanism seed; the adversary sees the actions of days ``t + 1 .. n`` (day ``t``'s own action is
+not protected, Remark 1), and the black-box event audit (:mod:`audit.methods.black_box`) bounds ε
+from them.  The claim is the exact curve of the tree's node-level view
+(:mod:`audit.papers.shariff_sheffet.cases`), of which the actions are post-processing.
+:func:`worst_case_streams` builds the worst-case streams (``d = 2``, rows ``v = (e₁, 1)`` and
+``v' = (−e₁, 1)`` on day ``t``, orthogonal and of norm ``L̃``).
 
-The white-box counterpart is the node-level view of the tree (:mod:`audit.papers.shariff_sheffet.cases`, leaf ``t``): the
-billboard and the actions are post-processing of it, so its exact curve is the guarantee the
-correct algorithm has, and the claim the black-box stream audit is also run against.
-
-:func:`worst_case_streams` builds the worst-case streams of the joint-DP audit (``proofs_notes/audit/stream_joint_dp.md``): ``d = 2``; on every day but
-``t`` two unit arms at ±45° around ``e₁`` with fixed ``±1`` reward tables (means from
-``θ = (0.6, 0.3)``, so the arms differ); on day ``t`` a
-single arm, ``e₁`` versus ``−e₁``, with reward ``B̃``, so that the rows ``v = (e₁, 1)`` and
-``v' = (−e₁, 1)`` are orthogonal and of norm ``L̃``.
+Proof note: ``proofs_notes/audit/stream_joint_dp.md``.
 """
 
 from __future__ import annotations

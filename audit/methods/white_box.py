@@ -1,27 +1,14 @@
 """White-box privacy audits: exact privacy-loss laws, exact privacy curves, and the sampled
 hockey-stick test.
 
-For neighbouring inputs with output laws ``P`` and ``Q``, the privacy-loss random variable is
-``L = ln(dP/dQ)(O)`` with ``O ~ P``, and the mechanism is ``(ε, δ)``-DP on the pair iff
-``δ_{P‖Q}(ε) = E_P[(1 − e^{ε − L})₊] ≤ δ`` and the same with ``P`` and ``Q`` swapped (Balle & Wang
-2018, Thm 5; Dong et al. 2022).  :func:`privacy_loss_audit` estimates both divergences from loss
-samples with empirical-Bernstein confidence bounds (:mod:`audit.stats`), and rejects a claim
-when a *lower* confidence bound exceeds the claimed ``δ``.
+A pair is ``(ε, δ)``-DP iff ``δ_{P‖Q}(ε) = E_P[(1 − e^{ε − L})₊] ≤ δ`` both ways, with
+``L = ln(dP/dQ)(O)`` (Balle & Wang 2018, Thm 5).  :func:`privacy_loss_audit` bounds both
+divergences from loss samples with empirical-Bernstein bounds (:mod:`audit.stats`) and rejects when
+a lower bound exceeds ``δ`` (the test: ``white_box_hockey_stick.md``).  Closed forms: Gaussian shift
+(:func:`gaussian_delta`, also Shariff & Sheffet Sec. 4.2), Laplace (:func:`laplace_delta`) and the
+Wishart node (Sec. 4.1: add, remove, orthogonal replacement; Muirhead Thms 3.2.11-3.2.12).
 
-Closed forms:
-
-* Gaussian shift (Gaussian mechanism, and the symmetrised Gaussian matrix mechanism of Shariff &
-  Sheffet Sec. 4.2 whose upper-triangle coordinates are independent): ``L ~ N(μ²/2, μ²)`` with
-  ``μ = ‖Δ‖ / σ`` in the Mahalanobis norm of the noise; :func:`gaussian_delta`.
-* Laplace (sensitivity ``Δ``, scale ``b``, ``ε₀ = Δ/b``):
-  ``δ(ε) = max(0, 1 − e^{(ε − ε₀)/2})``; :func:`laplace_delta`.
-* Wishart node ``W_p(s I, k)`` (Shariff & Sheffet Sec. 4.1): the loss depends on
-  the output only through ``vᵀN⁻¹v = r/X`` with ``r = ‖v‖²/s`` and ``X ~ χ²_{k−p+1}`` (Muirhead
-  Thm 3.2.12).  With ``a = (k − p − 1)/2``: add (``P`` has the row ``v``, ``Q`` not)
-  ``L_{P‖Q} = −a ln(1 + r/X) + r/2``; remove ``L_{Q‖P} = −a ln(1 − r/X) − r/2`` for ``X > r`` and
-  ``+∞`` otherwise.  Replacement ``v → v'`` with ``v ⊥ v'``, ``‖v‖ = ‖v'‖ = √s``:
-  ``L = −a ln det(I₂ + J T)`` with ``J = diag(1, −1)``, ``T⁻¹ ~ W₂(I₂, k − p + 2)`` (Muirhead
-  Thm 3.2.11), ``+∞`` when the determinant is ``≤ 0``; both directions have this law.
+Proof note: ``proofs_notes/audit/exact_privacy_curves.md``.
 """
 
 from __future__ import annotations

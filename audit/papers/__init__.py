@@ -1,16 +1,13 @@
 """The audits of each paper, one package per paper mirroring :mod:`reference`, and the one registry
 that the command line, nox, the golden vectors and the docs iterate.
 
-A paper package ``audit/papers/<id>/`` holds:
-
-* ``battery.py`` -- its battery (the audit cases and deliberately broken variants in sibling
-  modules such as ``cases.py`` and ``accuracy.py``); papers run by ``privonline audit papers``
-  define ``tagged_results(seed, quick) -> list[Tagged]`` (:mod:`audit.cases`);
-* ``reproduce.py`` -- its experiments: ``EXPERIMENTS`` (names) and ``main(argv, prog) -> int``
-  (``privonline reproduce <cli name> ...``), the experiments themselves in ``repro_*.py``;
-* ``golden.py`` -- its entries of the golden-vector registry (:mod:`audit.tools.golden`).
-
+A paper package ``audit/papers/<id>/`` holds ``battery.py`` (its audit cases and broken variants;
+papers run by ``privonline audit papers`` define ``tagged_results(seed, quick)``, :mod:`audit.cases`),
+``reproduce.py`` (``EXPERIMENTS`` and ``main(argv, prog) -> int``, the experiments in
+``repro_*.py``) and ``golden.py`` (its golden-vector entries, :mod:`audit.tools.golden`).
 Adding a paper is that folder plus one :class:`Paper` line in :data:`PAPERS`.
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

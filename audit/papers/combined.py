@@ -1,15 +1,14 @@
 """The audit batteries of the other papers, run together (``privonline audit papers``).
 
-Each paper's battery (:mod:`audit.papers.sajed_sheffet.battery`, :mod:`audit.papers.zhou_tan.battery`, :mod:`audit.papers.agarwal_singh.battery`) audits its correct mechanisms and a set of deliberately broken variants.  This
-module runs them with fixed seeds and reports two verdicts:
+Runs the batteries of :mod:`audit.papers.sajed_sheffet.battery`, :mod:`audit.papers.zhou_tan.battery`
+and :mod:`audit.papers.agarwal_singh.battery` with fixed seeds and reports two verdicts:
+**false alarms** (privacy tests of correct mechanisms as one Holm family across papers at
+``family_alpha``; their accuracy tests at their own levels) and **power** (every broken variant
+rejected at its own level against the exact guarantee of the correct mechanism; the printed
+claim's verdict is reported too).  Exit code 1 if a correct mechanism is rejected or a broken one
+is missed.
 
-* **false alarms**: the privacy tests of correct mechanisms form one family across papers, with
-  Holm's step-down correction at ``family_alpha`` (statsmodels); the accuracy tests of correct
-  mechanisms are reported at their own levels (the note of each paper states them);
-* **power**: every broken variant must be rejected at its own level against the exact guarantee
-  of the correct mechanism (the printed claim's verdict is reported too).
-
-Exit code of the command: 1 if a correct mechanism is rejected or a broken one is missed.
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
 """What every ``privonline reproduce`` command shares: finished cells on disk and the command line.
 
-* :class:`CellStore` -- one file per finished cell of an experiment, holding its result and the
-  configuration that produced it.  A rerun with the same configuration reuses the cell (so an
-  interrupted reproduction resumes where it stopped); a cell stored under another configuration is
-  refused with ``ValueError``, so results of different configurations are never mixed.  Writes are
-  atomic (:mod:`reference.files`), so concurrent runs on one folder never collide; a damaged cell
-  (empty, truncated) is recomputed with a warning naming it.  Arrays go to ``.npz``
-  (:meth:`CellStore.arrays`), JSON-able results to ``.json`` (:meth:`CellStore.json`).
-* :func:`reproduction_parser` and :func:`selected_experiments` -- the arguments and checks common to
-  the per-paper commands (experiments, ``--paper-scale``, ``--runs``, ``--out``).
+* :class:`CellStore` -- one file per finished cell and the configuration that produced it: a rerun
+  reuses it (resume), a cell of another configuration is refused with ``ValueError``; writes are
+  atomic (:mod:`reference.files`); a damaged cell is recomputed with a warning; arrays go to
+  ``.npz`` (:meth:`CellStore.arrays`), JSON-able results to ``.json`` (:meth:`CellStore.json`).
+* :func:`reproduction_parser` and :func:`selected_experiments` -- the arguments and checks common
+  to the per-paper commands (experiments, ``--paper-scale``, ``--runs``, ``--out``).
+The App. D.1-D.3 runs resume through :func:`reference.engine.blocks.run_blocks` instead.
 
-The App. D.1-D.3 runs of :mod:`audit.papers.shariff_sheffet.reproduce` are resumable through
-:func:`reference.engine.blocks.run_blocks` instead (replicate blocks rather than cells).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """Benchmarks: the replicate-vectorised engine against the plain reference, in one run.
 
-``privonline bench`` (or ``nox -s bench``) measures, on this machine and in one process:
+``privonline bench`` (or ``nox -s bench``) measures, on this machine and in one process, the
+replicate-rounds per second of :func:`reference.engine.run_gap_batch` and of the reference at
+``(d, K) ∈ {(5, 25), (10, 100), (20, 400)}`` and their ratio, the engine's peak memory and time
+profile, the projected time of the paper-scale D.2 run, and (when ``mabwiser`` is installed) a
+peer comparison with MABWiser's ``LinUCB``.  Speed is measured here and never asserted in unit
+tests.  Results go to ``bench.json``.
 
-* replicate-rounds per second of :func:`reference.engine.run_gap_batch` and of the reference
-  (:func:`~reference.shariff_sheffet.simulation.run_gap_experiment`) at
-  ``(d, K) ∈ {(5, 25), (10, 100), (20, 400)}`` for the non-private, Wishart and Gaussian variants,
-  and their ratio (both measured back to back, so the ratio is robust to the machine's load);
-* the engine's peak traced memory (:mod:`tracemalloc`);
-* where the engine's time goes (:mod:`cProfile`, grouped into environment draws, tree-noise draws,
-  the PD guard and Cholesky, triangular solves, and the rest of the round);
-* a single-replicate rate, from which the time of the paper-scale D.2 run
-  (``n = 5·10⁷``, four variants) is projected;
-* a peer comparison with MABWiser's ``LinUCB`` driven online (predict, then ``partial_fit``, one
-  round at a time), when ``mabwiser`` is installed (the ``bench`` nox session installs it).
-  MABWiser's LinUCB is the disjoint-model variant (one ridge regression per arm on a shared
-  context), so this compares the cost of a round at equal ``(d, K)``, not regret.
-
-Speed is measured here and never asserted in unit tests.  Results go to ``bench.json``.
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,31 +1,13 @@
 """Proof-note freshness: a note must be re-read whenever the code it covers changes.
 
-Every proof note under ``proofs_notes/`` opens with a ``Covers:`` block that names the code it
-explains, and a ``Last re-read against code: YYYY-MM-DD`` line.  The lock file
-``proofs_notes/freshness.json`` records, for every note, the SHA-256 of the source of each covered
-object as it was when the note was last re-read.  :func:`check_freshness` recomputes the hashes and
-reports every covered object whose source changed since (the code moved on and nobody re-read the
-note), every ``Covers`` entry that does not resolve to code, and every note whose lock entries
-disagree with its ``Covers`` block.  ``python -m audit.tools.freshness --update NOTE`` records that
-``NOTE`` was re-read: it rewrites the note's lock entries and sets its ``Last re-read`` date.
+Every proof note opens with a ``Covers:`` block naming the code it explains and a
+``Last re-read against code: YYYY-MM-DD`` line; ``proofs_notes/freshness.json`` records the SHA-256
+of each covered object's source as of the last re-read.  :func:`check_freshness` reports every
+covered object whose source changed since, every ``Covers`` entry that does not resolve, and every
+note whose lock disagrees with its ``Covers`` block; ``python -m audit.tools.freshness --update
+NOTE`` records a re-read.  The grammar of ``Covers`` and what is hashed are in the proof note.
 
-Grammar of the ``Covers:`` block (from the ``Covers:`` line up to the ``Last re-read`` line; only
-the back-quoted tokens count, prose between them is free):
-
-* ``path/file.py::name`` -- a top-level function, class or module-level assignment;
-  ``path/file.py::Class.method`` -- a method (or nested class) of a class;
-* ``path/file.py`` -- a whole module;
-* ``name`` or ``Class.method`` -- continues the file of the previous entry.
-
-A path is looked up from the repository root first, then from the directory of the previous
-entry's file and each of its parents (so ``bounds.py`` after ``reference/shariff_sheffet/x.py`` is
-``reference/shariff_sheffet/bounds.py``, and ``engine/tree.py`` after ``reference/noise.py`` is
-``reference/engine/tree.py``).  Any other back-quoted token is an error.
-
-The hashed source of a function or class is the full lines from its first decorator to its last
-line (``ast`` line numbers), so a change of body, signature, decorator or docstring is a change; a
-module-level assignment hashes its statement; several definitions of one name (overloads, property
-setters) hash in file order.  A whole module hashes the file.
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

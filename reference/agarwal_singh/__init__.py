@@ -1,21 +1,15 @@
 """Agarwal & Singh (ICML 2017), "The Price of Differential Privacy for Online Learning".
 
-Proof notes: ``proofs_notes/agarwal_singh/``; citations use the paper's own numbering.
-
-* :mod:`~reference.agarwal_singh.aggregation` -- Algorithm 2 (padded tree aggregation on top of
-  :class:`reference.tree.TreeAggregator`), Lemma 3.3 (node counts, calibration, law of ``Z_t``,
-  uniform error bound).
+* :mod:`~reference.agarwal_singh.aggregation` -- Algorithm 2 (padded tree aggregation), Lemma 3.3.
 * :mod:`~reference.agarwal_singh.sets` -- decision sets, loss sets, Cor. 3.2 regularisers.
-* :mod:`~reference.agarwal_singh.full_info` -- Algorithm 1 (private FTRL), the one-shot twin of
-  Thm 3.4's proof, Algorithm 3 (private FTPL), runner.
-* :mod:`~reference.agarwal_singh.bandits` -- Algorithm 4 (reduction), Algorithm 5 (EXP2 with
-  exploration), runner.
+* :mod:`~reference.agarwal_singh.full_info` -- Algorithm 1 (private FTRL), Algorithm 3 (FTPL).
+* :mod:`~reference.agarwal_singh.bandits` -- Algorithm 4 (reduction), Algorithm 5 (EXP2).
+* :mod:`~reference.agarwal_singh.scrible` -- SCRiBLe (inner learner of Thm 4.5), ball and cube.
 * :mod:`~reference.agarwal_singh.theorems` -- Theorems 3.1, 3.4, 3.5, A.1, 4.1, 4.5, Cor. 3.2,
   Lemmas 4.2-4.4, Fact C.1: parameters (strict by default, paper on request) and bounds.
 * :mod:`~reference.agarwal_singh.environments` -- oblivious loss sequences, neighbours, regret.
 
-* :mod:`~reference.agarwal_singh.scrible` -- SCRiBLe (inner learner of Thm 4.5) on the unit ball and
-  the cube, with their self-concordant barriers.
+Proof note: ``proofs_notes/agarwal_singh/README.md``.
 """
 
 from reference.agarwal_singh.aggregation import (

@@ -1,20 +1,12 @@
 """Algorithm 2 (TreeBasedAgg) of Agarwal & Singh and Lemma 3.3: padded tree aggregation of losses.
 
-Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017):
-Algorithm 2, Lemma 3.3, Theorem A.1, Algorithm 1, lines 2-3.  Proof note:
-``proofs_notes/agarwal_singh/alg2_lemma33_tree.md``.
+Agarwal & Singh (ICML 2017): Algorithm 2, Lemma 3.3, Theorem A.1, Algorithm 1, lines 2-3.  The
+binary mechanism is :class:`reference.tree.TreeAggregator` with ``pad="none"``; every released
+prefix then gets ``r_t = ⌈log T⌉ − |S_t|`` fresh draws of the node law (Algorithm 2, lines 4–6), so
+its noise is the sum of exactly ``K = max(1, ⌈log₂ T⌉)`` i.i.d. draws (Lemma 3.3 "Distribution").
+Logs inside the Laplace scale ``λ = ‖Y‖₁ log T / ε`` are configurable (``log_base``).
 
-Algorithm 2 is Jain et al.'s ``PrivateSum`` (the dyadic binary mechanism, node noise drawn once
-per node and reused) followed by *padding*: every released noisy prefix sum ``L̃_t`` gets
-``r_t = ⌈log T⌉ − |S_t|`` extra fresh draws of the node law ``D`` (Algorithm 2, lines 4–6), so that the noise
-``Z_t = L̃_t − Σ_{s≤t} l_s`` is the sum of exactly ``K = ⌈log T⌉`` i.i.d. draws of ``D`` for every
-``t`` (Lemma 3.3 "Distribution").  The binary mechanism itself is :class:`reference.tree.TreeAggregator`
-run with ``pad="none"`` (its own padding pads to ``1 + ⌈log₂ n⌉`` terms, Shariff & Sheffet's
-``m``, which is one more than this paper's ``K``); the padding to ``K`` is done here, on top.
-
-Logarithms: ``K = max(1, ⌈log₂ T⌉)`` -- base 2 is forced, since with the natural
-log ``⌈ln T⌉ < popcount(t)`` for some ``t ≤ T`` as soon as ``T ≥ 7`` and ``r_t`` would be negative.
-Logs inside the paper's Laplace scale ``λ = ‖Y‖₁ log T / ε`` are configurable (``log_base``).
+Proof note: ``proofs_notes/agarwal_singh/alg2_lemma33_tree.md``.
 """
 
 from __future__ import annotations

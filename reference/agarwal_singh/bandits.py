@@ -1,16 +1,13 @@
 """Private bandits of Agarwal & Singh: the reduction (Alg. 4), EXP2 with exploration (Alg. 5), runner.
 
 Paper: Algorithm 4, Algorithm 5, Lemma 4.2, Lemma 4.3 (Sec. 4), Theorem 4.1.
+:class:`PrivateBanditReduction` (Alg. 4) wraps any bandit learner, which sees ``l_t`` only through
+the scalar ``<l_t, x̃_t> + <Z_t, x̃_t>``, ``Z_t ~ Lap^N(λ)`` drawn fresh after ``x̃_t`` is fixed
+(ε-DP when ``λ = Δ_B/ε``, Lemma 4.2).  :class:`EXP2Exploration` (Alg. 5) on the simplex vertices
+with exploration ``μ``.  Oblivious adversary only; ``record=True`` keeps the forwarded scalars
+and ``Z_t`` in :attr:`PrivateBanditReduction.trace` for audits.
 
-* :class:`PrivateBanditReduction` (Alg. 4): wraps any bandit learner; the *only* channel through which
-  ``l_t`` reaches it is the scalar ``<l_t, x̃_t> + <Z_t, x̃_t>``, ``Z_t ~ Lap^N(λ)`` drawn fresh after
-  ``x̃_t`` is fixed.  ε-DP for every inner learner when ``λ = Δ_B/ε`` (Lemma 4.2, strict calibration
-  in :mod:`.theorems`).
-* :class:`EXP2Exploration` (Alg. 5) on the simplex vertices with exploration ``μ`` -- Exp3 with
-  uniform exploration when ``μ`` is uniform.
-
-Oblivious adversary only.  The forwarded scalars and ``Z_t`` are not outputs; with
-``record=True`` they are kept in :attr:`PrivateBanditReduction.trace` for audits.
+Proof note: ``proofs_notes/agarwal_singh/alg4_lemma42_reduction.md``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ adversary: the paper's guarantees cover only this case).  Random generators take
 
 Regret (Sec. 2): ``Σ_t <l_t, x_t> − min_{x∈X} Σ_t <l_t, x> = Σ_t <l_t, x_t> + h_X(−Σ_t l_t)`` with
 ``h_X`` the support function of ``X``.
+
+Proof note: ``proofs_notes/agarwal_singh/environments_regret.md``.
 """
 
 from __future__ import annotations

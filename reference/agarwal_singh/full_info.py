@@ -8,6 +8,8 @@ All learners see the losses only through :class:`~reference.agarwal_singh.aggreg
 TreeBasedAggregation` (input privacy + post-processing, Sec. 3.1).  Guarantees are for an *oblivious*
 adversary: the loss sequence is fixed before the run; the runner takes it as an array.
 Leading axes of ``noise.shape`` before the last (the loss dimension ``N``) are independent replicates.
+
+Proof note: ``proofs_notes/agarwal_singh/alg1_thm31_thm34_ftrl.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """SCRiBLe (Abernethy, Hazan & Rakhlin 2008/2012), the inner learner of Agarwal & Singh's Thm 4.5.
 
 The paper uses SCRiBLe as a black box (Thm 4.5; Thm D.1 = Abernethy et al. 2012 Thm 5.1,
-App. D) and does not write it out; the pseudocode follows Abernethy et al.:
+App. D); the code follows Abernethy et al.: play a point on the Dikin ellipsoid of a
+self-concordant barrier around ``x_t``, estimate ``l̂_t`` from the received scalar, and take a
+closed-form FTRL step.  Barriers: the unit ball (``−ln(1 − ‖x‖²)``, ν = 1) and the cube
+``[−1, 1]^N`` (``−Σ ln(1 − x_i²)``, ν = 2N).  Inside
+:class:`~reference.agarwal_singh.bandits.PrivateBanditReduction` the published action is ``y_t``.
 
-1. ``x_1 = argmin_{x∈int X} R(x)`` (analytic centre), ``R`` a ν-self-concordant barrier;
-2. round ``t``: eigendecompose ``∇²R(x_t) = Σ_k λ_k e_k e_kᵀ``; draw ``k_t`` uniform on ``[N]`` and
-   ``s_t`` uniform on ``{−1, +1}``; play ``y_t = x_t + s_t λ_{k_t}^{−1/2} e_{k_t}`` (on the boundary
-   of the unit Dikin ellipsoid, hence in ``X``);
-3. receive the scalar ``f_t`` (``<l_t, y_t>``, or ``<l_t + Z_t, y_t>`` inside Alg. 4);
-   estimate ``l̂_t = N f_t s_t λ_{k_t}^{1/2} e_{k_t}`` (``E[l̂_t | x_t] = l_t``);
-4. ``x_{t+1} = argmin_{x∈int X} ( η Σ_{s≤t} <l̂_s, x> + R(x) )``.
-
-Barriers with closed-form FTRL steps: the unit ball (``−ln(1 − ‖x‖²)``, ν = 1) and the cube
-``[−1, 1]^N`` (``−Σ ln(1 − x_i²)``, ν = 2N).  Inside :class:`~reference.agarwal_singh.bandits.
-PrivateBanditReduction` the published action is the played point ``y_t``.
+Proof note: ``proofs_notes/agarwal_singh/thm45_scrible_blo.md``.
 """
 
 from __future__ import annotations

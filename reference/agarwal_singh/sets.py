@@ -5,6 +5,8 @@ with ``‖l‖₂ ≤ 1``, cube ``‖x‖_∞ ≤ 1`` with ``‖l‖₁ ≤ 1``)
 Corollary 3.2 regularisers in Sec. 3.
 
 Every set method is batched over leading axes: a vector argument has shape ``(..., N)``.
+
+Proof note: ``proofs_notes/agarwal_singh/cor32_instances.md``.
 """
 
 from __future__ import annotations

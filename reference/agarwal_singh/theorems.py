@@ -1,21 +1,14 @@
 """Every theorem, corollary and lemma of Agarwal & Singh as a function: parameters and bounds.
 
-Statements as printed in the paper (Secs. 3-4, Apps. A-D); proof notes in
-``proofs_notes/agarwal_singh/``.  Lemma 3.3 (tree distribution, calibration, error bound) lives in
-:mod:`reference.agarwal_singh.aggregation`.
+Statements as printed (Secs. 3-4, Apps. A-D); Lemma 3.3 is in :mod:`reference.agarwal_singh.aggregation`.
+Noise scales come in two calibrations: ``"strict"`` (default; replace-one sensitivity, the diameter
+``Δ``, composed over the exact number of noisy quantities: the claimed ε of Definition 2.1) and
+``"paper"`` (the printed radius scale, ε-DP only at the returned ``eps_effective``).  Regret bounds
+come as ``*_paper`` (the printed expression) and ``*_certified`` (the paper's proof with its gaps
+repaired).  Natural logarithms.  Each result has its own note in ``proofs_notes/agarwal_singh/``;
+the link below is the note of Algorithm 1 and Theorems 3.1 and 3.4.
 
-Two calibrations are offered wherever the paper fixes a noise scale:
-
-* ``"strict"`` (**default**) -- replace-one sensitivity (the *diameter* ``Δ`` of the loss set, or of
-  the bandit feedback) composed over the exact number of noisy quantities a loss enters.  This is what
-  Definition 2.1 (replace-one neighbours) requires; it guarantees the claimed ε.
-* ``"paper"`` -- the printed scale (radius ``‖Y‖₁`` or ``B`` and a real-valued ``log T``).  For a
-  symmetric loss set it is ε-DP only with ε replaced by the returned ``eps_effective`` (about 2.9ε
-  for the tree with natural log, 2ε for the bandit reduction).
-
-Regret bounds come in two forms: ``*_paper`` evaluates the paper's expression (informational; some
-rest on steps the spec shows to be wrong) and ``*_certified`` is an explicit bound derived from the
-paper's own proof with the gaps repaired (see the proof notes).  Natural logarithms in all bounds.
+Proof note: ``proofs_notes/agarwal_singh/alg1_thm31_thm34_ftrl.md``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """Monte-Carlo work in replicate blocks: any executor, any block size, same bits, resumable.
 
-Replicate ``i`` of a run with root seed ``s`` always gets the seed
-``SeedSequence(s).spawn(R)[i]`` (built directly from its spawn key, so it does not depend on how
-the replicates are grouped), and the engines give each replicate the same result whichever
-replicates share its batch (``tests/reference/test_engine.py``).  Hence the concatenated results are
-bit-identical whatever the block size and whichever executor runs the blocks:
+Replicate ``i`` of a run with root seed ``s`` always gets ``SeedSequence(s).spawn(R)[i]``, so the
+concatenated results are bit-identical whatever the block size and executor (``"serial"``,
+``"processes"`` or a Dask scheduler address).  With ``out_dir`` each finished block is written
+atomically beside a ``manifest.json``; a rerun resumes, and a different task or seed is refused.
+Pure plumbing: no paper result of its own (it runs the engines of Shariff & Sheffet Algorithm 1
+and Sajed & Sheffet Sec. 5).
 
-* ``"serial"`` -- in this process (tests, debugging);
-* ``"processes"`` -- a local :class:`concurrent.futures.ProcessPoolExecutor` (default);
-* a Dask scheduler address such as ``"tcp://10.0.0.5:8786"`` -- a
-  :class:`dask.distributed.Client` maps the blocks over the cluster (install the ``dask`` extra).
-
-With ``out_dir`` every finished block is written at once (``block-00000.npz``, atomically) beside a
-``manifest.json`` describing the task; a rerun with the same manifest loads the finished blocks and
-computes only the missing ones, so an interrupted run resumes without losing or recomputing work.
-A rerun with a different task or seed refuses to mix results.  The manifest is written when the
-first block is finished (just before that block), so a task that fails at once never claims the
-folder, and blocks are only ever read beside the manifest that describes them.  Concurrent runs of
-one task on one folder write the same blocks (atomically) and never collide.  A damaged block
-(empty, truncated, or not of the block's size) is recomputed with a
-:class:`~reference.files.DamagedFileWarning` naming it; a damaged manifest is refused with the file
-to delete.
+Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,13 @@
 """Algorithm 1 of Shariff & Sheffet for ``R`` replicates at once (optimized path).
 
 :func:`run_gap_batch` runs ``R`` independent copies of
-:func:`reference.shariff_sheffet.simulation.run_gap_experiment` -- one per seed -- on arrays of shape
-``(R, …)``.  Replicate ``r`` reads the same random streams as the reference run with ``seeds[r]``:
-the App. D environment draws whole blocks of rounds from its block-stable streams
-(:meth:`~reference.shariff_sheffet.environments.LinearGapEnvironment.draw_block`), and the tree
-noise comes from :class:`~reference.engine.tree.BatchedTreeNoise`.  Per round, the ``d×d`` systems of
-all replicates are solved together (batched Cholesky; eigen-decomposition only for replicates whose
-``V_t`` needs the PD repair of :class:`~reference.shariff_sheffet.linucb.LinUCB`).  The actions equal
-the reference's and regret trajectories agree to rounding (``tests/reference/test_engine.py``).
+:func:`reference.shariff_sheffet.simulation.run_gap_experiment` on arrays of shape ``(R, …)``;
+replicate ``r`` reads the same random streams as the reference run with ``seeds[r]``, so its
+actions equal the reference's and its regret agrees to rounding (``tests/reference/test_engine.py``).
+Memory does not grow with ``n``: cumulative regret is kept at ``checkpoints`` only, unless
+``trace=True``.
 
-Memory does not grow with ``n``: the cumulative regret is kept at ``checkpoints`` only, unless
-``trace=True`` asks for the per-round actions and ``β_t``.
+Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
 from __future__ import annotations

@@ -1,34 +1,12 @@
 """DP-SE and DP-UCB for ``R`` replicates at once (optimized path of :mod:`reference.sajed_sheffet.bandits`).
 
-Sajed & Sheffet, Sec. 4-5: Algorithm 3 (DP-SE) and
-the DP-UCB baseline of Sec. 5 (reconstructed as :class:`~.bandits.DPUCB`), on the
-paper's Bernoulli instances C1-C4 (Sec. 5, :func:`section5_means`).
+Sajed & Sheffet, Sec. 4-5: Algorithm 3 (DP-SE) and the DP-UCB baseline of Sec. 5 on the Bernoulli
+instances C1-C4.  :func:`dpse_bernoulli_batch` and :func:`dpucb_bernoulli_batch` give replicate
+``r`` exactly the reference's result on ``seeds[r]`` (same pulls, eliminations and regret, draw for
+draw), whatever other replicates share the batch, so blocks can run anywhere
+(:mod:`reference.engine.blocks`).
 
-Both engines take one :class:`numpy.random.SeedSequence` per replicate and give replicate ``r`` the
-result the reference gives on ``seeds[r]`` -- whatever other replicates share the batch, so blocks
-of replicates can be computed anywhere (:mod:`reference.engine.blocks`):
-
-* :func:`dpse_bernoulli_batch` -- replicate ``r`` equals
-  :func:`~.bandits.simulate_dpse_bernoulli` with ``numpy.random.default_rng(seeds[r])``: same
-  pulls, eliminations and regret, draw for draw.  Epoch-level vectorisation: the epoch schedule,
-  thresholds, eliminations, pulls and regret of all replicates are ``(R, K)`` array operations; the
-  draws are one binomial call (the epoch sums of all viable arms) and one Laplace call per replicate
-  and epoch, from that replicate's own generator in the reference's order (one shared generator
-  per replicate would make replicate ``r`` depend on its batch).  Cost ``O(#epochs · R)`` calls.
-* :func:`dpucb_bernoulli_batch` -- replicate ``r`` equals
-  ``run_policy(DPUCB(K, T, ε, gens["policy"], calibration=…), BanditEnvironment(μ,
-  gens["environment"]), T)`` with ``gens = named_generators(seeds[r], ("environment",
-  "policy"))`` -- exactly what :func:`~.bandits.pseudo_regret_trajectories` runs: same arm at every
-  round, same regret trajectory bit for bit.  The loop over rounds ``t`` remains (the index of
-  round ``t`` depends on every earlier reward); every round is a handful of array operations on
-  all ``R`` replicates.  The draws are block-stable (:mod:`reference.rng`): the environment stream
-  serves one uniform per round (``reward = u < μ_a``), and tree ``a``'s Laplace stream (child
-  ``3a + 2`` of the policy generator, as :class:`~reference.tree.TreeAggregator` splits it with
-  :meth:`~reference.rng.NoiseStreams.split`) serves only that tree's node noises in completion
-  order, so both are drawn in blocks ahead of use and consumed in the reference's order.
-
-No numba: numpy reaches the reduced-scale grid (see ``proofs_notes/audit/reproduce_sajed_sheffet.md``
-for the measured speed-up); the paper's ``T = 5·10⁷`` DP-UCB grid remains hours of work either way.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

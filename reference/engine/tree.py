@@ -1,17 +1,12 @@
 """The tree mechanism's noise for ``R`` replicates at once (optimized path of :mod:`reference.tree`).
 
 :class:`BatchedTreeNoise` advances ``R`` independent copies of the noise process of
-:class:`reference.tree.TreeAggregator` in lock-step: the node schedule does not depend on the data
-(node ``(j, ℓ/2^j)`` completes at leaf ``ℓ`` whenever ``2^j | ℓ``), so every replicate draws the
-same kinds of noise at the same rounds and the draws of a whole block of rounds can be made at once
-per replicate.  Because the reference tree splits its generator into block-stable
-:class:`~reference.rng.NoiseStreams` (:mod:`reference.rng`), replicate ``r`` here consumes exactly
-the primitive draws that ``TreeAggregator(n, noise, rngs[r], pad=pad)`` consumes when its
-``release()`` is called once before every ``insert()`` (the order Algorithm 1 uses), and the
-releases agree to floating-point rounding (``tests/reference/test_engine.py``).
+:class:`reference.tree.TreeAggregator` (Shariff & Sheffet Sec. 4, App. A.2) in lock-step; replicate
+``r`` consumes exactly the primitive draws of ``TreeAggregator(n, noise, rngs[r], pad=pad)`` with
+``release()`` before every ``insert()``, so releases agree to rounding
+(``tests/reference/test_engine.py``).  Only the noise is tracked: callers keep the exact prefix sum.
 
-Only the noise is tracked: the data part of a release is the exact prefix sum, which callers keep
-as a running sum.
+Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 """
 
 from __future__ import annotations

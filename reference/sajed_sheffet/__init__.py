@@ -1,18 +1,15 @@
 """Sajed & Sheffet, "An Optimal Private Stochastic-MAB Algorithm Based on an Optimal Private Stopping
-Rule" (ICML 2019).  Proof notes: ``proofs_notes/sajed_sheffet/``.
+Rule" (ICML 2019).
 
-* :mod:`~reference.sajed_sheffet.constants` -- every constant of Algorithms 1-3 (``σ``, ``h_t``,
-  ``c_t``, the DP-SE epoch schedule) and of the DP-UCB baseline.
+* :mod:`~reference.sajed_sheffet.constants` -- every constant of Algorithms 1-3 and of DP-UCB.
 * :mod:`~reference.sajed_sheffet.stopping` -- NAS, DP-NAS (Algorithm 1), DP exponential NAS
   (Algorithm 2), sample streams, the two-arm test.
-* :mod:`~reference.sajed_sheffet.bandits` -- the bandit environment, DP-SE (Algorithm 3) and its
-  non-private limit, the Bernoulli fast path, guess-and-double, UCB1, DP-UCB, the run loop.
+* :mod:`~reference.sajed_sheffet.bandits` -- the environment, DP-SE (Algorithm 3) and its limit,
+  the Bernoulli fast path, guess-and-double, UCB1, DP-UCB, the run loop.
 * :mod:`~reference.sajed_sheffet.bounds` -- every theorem, lemma and corollary as a function.
+Replicate-vectorised DP-SE and DP-UCB for Sec. 5: :mod:`reference.engine.mab`.
 
-Their replicate-vectorised engine (DP-SE and DP-UCB on Bernoulli arms for the Sec. 5 experiments,
-bit-identical to the reference per replicate) is :mod:`reference.engine.mab`.
-
-Proof notes: ``proofs_notes/sajed_sheffet/``.
+Proof note: ``proofs_notes/sajed_sheffet/README.md``.
 """
 
 from reference.sajed_sheffet.bandits import (

@@ -1,21 +1,14 @@
 """Stochastic K-armed bandits of Sajed & Sheffet, Sec. 4-5.
 
-* :class:`BanditEnvironment` -- ``K`` arms with rewards in ``[0, 1]`` (Bernoulli, or Beta with the
-  given means), driven by its own generator.
-* :class:`DPSuccessiveElimination` -- Algorithm 3, DP-SE; ``epsilon = inf`` is the
-  non-private Successive Elimination limit (:func:`successive_elimination`).
-* :func:`simulate_dpse_bernoulli` -- the same algorithm on Bernoulli arms with whole-epoch binomial
-  sums (exact in distribution, "fast path"), for the paper's horizon ``T = 5·10⁷``.
-* :class:`GuessAndDoubleDPSE` -- DP-SE for an unknown horizon (proof of Thm 4.3).
-* :class:`UCB1` -- the non-private UCB index of Sec. 2.
-* :class:`DPUCB` -- the DP-UCB baseline of Sec. 5 (Mishra & Thakurta 2015), reconstructed: one
-  tree-based counter (:class:`reference.tree.TreeAggregator` with
-  :class:`reference.noise.LaplaceNoise`) per arm.
-* :func:`run_policy`, :func:`pseudo_regret_trajectories` -- the interaction loop and pseudo-regret
-  ``Σ_t Δ_{a_t}`` (Sec. 2).
+:class:`BanditEnvironment` (arms in ``[0, 1]``, own generator); :class:`DPSuccessiveElimination`
+(Algorithm 3, DP-SE; ``epsilon = inf`` is Successive Elimination); :func:`simulate_dpse_bernoulli`
+(the Bernoulli fast path, exact in distribution); :class:`GuessAndDoubleDPSE` (proof of Thm 4.3);
+:class:`UCB1` (Sec. 2); :class:`DPUCB` (the Sec. 5 baseline, reconstructed: one tree counter per
+arm); :func:`run_policy`, :func:`pseudo_regret_trajectories` (pseudo-regret ``Σ_t Δ_{a_t}``,
+Sec. 2).  Policies implement :meth:`Policy.select_arm` and :meth:`Policy.update` and never see the
+environment's generator.
 
-Policies follow one protocol: :meth:`Policy.select_arm` returns the arm for the current round, and
-:meth:`Policy.update` receives that arm's reward.  Policies never see the environment's generator.
+Proof note: ``proofs_notes/sajed_sheffet/alg3_dp_se_thm41.md``.
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
-"""Theorems, lemmas and corollaries of Sajed & Sheffet as functions.
+"""Theorems, lemmas and corollaries of Sajed & Sheffet as functions, one per stated result.
 
-One function per stated result (and per quantity a proof relies on), named after what it computes:
+Sec. 2: Laplace and Hoeffding tails, Fact 2.1.  Sec. 3: Thm 3.1 / Cor. 3.2 accounting, Thm 3.3
+(halting time), Thm 3.4 / Lemma 3.5 / Cor. 3.6 (private lower bounds, Sec. 3.1) and the cited
+bounds.  Sec. 4: Thm 4.1, Lemma 4.2, Thm 4.3, Thm 4.4 and the compared lower bounds.  Sec. 1:
+claims on the tree-based mechanism.  Big-O results return the expression inside the O(·) with
+constant 1 (``*_order``).  Each result has its own note in ``proofs_notes/sajed_sheffet/``
+(errata resolutions there); the link below is the lower-bounds note.
 
-* Sec. 2: Laplace and Hoeffding tails, Fact 2.1 (proof App. A).
-* Sec. 3: privacy accounting of Thm 3.1 / Cor. 3.2, failure probability of their
-  good event, Thm 3.3 (halting-time bound, Sec. 3) and the tighter halting time implied by its
-  proof's event, Thm 3.4 / Lemma 3.5 / Cor. 3.6 (private lower bounds, Sec. 3.1), the bounds cited
-  from Domingo et al., Mnih et al. and Dagum et al. (Sec. 1, Sec. 3.1, Sec. 6) and the §3.1 discussion.
-* Sec. 4: Thm 4.1 (privacy of DP-SE), Lemma 4.2 (pull bound), Thm 4.3
-  (instance-dependent regret, Sec. 4), Thm 4.4 (minimax regret, Sec. 4) and the lower
-  bounds the paper compares with (Sec. 1, Sec. 2, Sec. 4).
-* Sec. 1 claims on the tree-based mechanism.
-
-Big-O / Omega results are returned as the expression inside the O(·) with constant 1 (named
-``*_order``); results with explicit constants return the explicit number.  Errata resolutions are
-checked against the paper text and recorded in ``proofs_notes/sajed_sheffet/``.
+Proof note: ``proofs_notes/sajed_sheffet/thm34_lower_bounds.md``.
 """
 
 from __future__ import annotations

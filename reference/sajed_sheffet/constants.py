@@ -1,18 +1,13 @@
-"""Constants of the algorithms of Sajed & Sheffet, "An Optimal Private Stochastic-MAB Algorithm Based
-on an Optimal Private Stopping Rule" (ICML 2019).
+"""Constants of the algorithms of Sajed & Sheffet (ICML 2019), one function per pseudocode number.
 
-One function per line of pseudocode that computes a number: the Hoeffding radius of the non-private
-NAS rule (Sec. 3), the noise scales, radii ``h_t`` and threshold shifts ``c_t`` of Algorithm 1
-and Algorithm 2, the epoch schedule of Algorithm 3 and the
-confidence width of the DP-UCB baseline (a reconstruction; the paper gives no constants for it).
+The NAS Hoeffding radius (Sec. 3), the noise scales, radii ``h_t`` and shifts ``c_t`` of
+Algorithms 1 and 2, the epoch schedule of Algorithm 3, and the DP-UCB width (a reconstruction).
+Conventions (Sec. 2): ``log`` is natural; ``Lap(b)`` has density ``exp(-|x|/b)/(2b)``; ``range_R``
+is the half-width ``R`` of the sample support; ``rounds_R_e`` is the epoch budget ``R_e`` of
+Algorithm 3.  ``epsilon = math.inf`` gives the non-private limit where stated; every other bad
+input raises :class:`ValueError`.
 
-Conventions (paper Sec. 2): ``log`` is the natural logarithm; ``log2`` is written out.  ``Lap(b)`` has
-density ``exp(-|x|/b)/(2b)``.  ``R`` (``range_R``) is the half-width of the sample support
-``[-R, R]`` of a stopping rule; ``R_e`` (``rounds_R_e``) is the real-valued round budget of epoch
-``e`` of Algorithm 3 (the paper uses the letter R for both).
-
-``epsilon = math.inf`` is accepted where stated and gives the non-private limit (no noise, no
-privacy term); every other input is validated and a bad value raises :class:`ValueError`.
+Proof note: ``proofs_notes/sajed_sheffet/alg3_dp_se_thm41.md``.
 """
 
 from __future__ import annotations

@@ -1,31 +1,14 @@
-"""Stopping rules of Sajed & Sheffet, Sec. 3 and the
-two-arm test of Sec. 4.
+"""Stopping rules of Sajed & Sheffet, Sec. 3, and the two-arm test of Sec. 4.
 
-* :func:`nas` -- the non-private Nonmonotonic Adaptive Sampling rule (Domingo et al. 2002) as the
-  paper describes it (Sec. 3): halt at the first ``t`` with ``|X̄_t| ≥ h_t (1/α + 1)``, release ``X̄_t``.
-* :func:`dp_nas` -- Algorithm 1 (DP-NAS): a check at every ``t``.
-* :func:`dp_exp_nas` -- Algorithm 2 (DP exponential NAS): checks only at ``t = 2^k``,
-  ``k ≥ 1``.
-* :func:`two_arm_test` -- Sec. 4: Algorithm 2 on the reward differences of two arms with
-  ``α = 1/2``; the sign of the released estimate names the better arm.
+:func:`nas` (non-private NAS, Domingo et al. 2002: halt at the first ``t`` with
+``|X̄_t| ≥ h_t (1/α + 1)``), :func:`dp_nas` (Algorithm 1, a check at every ``t``),
+:func:`dp_exp_nas` (Algorithm 2, checks at ``t = 2^k``), :func:`two_arm_test` (Sec. 4: Algorithm 2
+on reward differences with ``α = 1/2``).  Noise: ``B`` once before the first sample, ``A`` fresh at
+every check, ``L`` once after halting.  The check is the sum form of the proof of Thm 3.1
+(:func:`svt_query_value`).  Every rule takes a public, data-independent cap and may end with
+``halted=False``.
 
-Noise freshness (the point of Algorithms 1 and 2):
-
-* the threshold noise ``B ~ Lap(σ₁)`` is drawn **once**, before the first sample (line 2);
-* the query noise ``A ~ Lap(σ₂)`` is drawn **fresh at every check** (Alg. 1 line 6: every ``t``;
-  Alg. 2 line 10: every ``t = 2^k``);
-* the release noise ``L ~ Lap(σ₃)`` is drawn **once, after halting** (Alg. 1 line 11, Alg. 2 line 14),
-  and only if the rule halts.
-
-The mechanism's noise comes from the ``rng`` argument only; the samples come from a
-:class:`SampleStream`, which has its own generator (or is a plain callable), so audits can fix the
-data and re-draw only the noise.  The check is evaluated in the sum form of the proof of Thm 3.1
-(Sec. 3): halt iff ``q_t ≥ A + B`` with ``q_t = |X_{1:t}| − t h_t (1 + 1/α) − c_t``
-(:func:`svt_query_value`), which is line 10 multiplied by ``t``.
-
-A stopping rule may never halt (e.g. ``μ = 0``); every rule takes a data-independent cap
-(``t_max`` or ``k_max``) and then returns ``halted=False`` with no estimate (no ``L`` is drawn).
-The cap is public and data independent, so stopping there is post-processing of the SVT output.
+Proof note: ``proofs_notes/sajed_sheffet/nas_rule.md``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@
 * :mod:`~reference.shariff_sheffet.linucb` -- Algorithm 1 as a policy object.
 * :mod:`~reference.shariff_sheffet.environments` -- the synthetic environments of App. D.
 * :mod:`~reference.shariff_sheffet.simulation` -- running episodes and pseudo-regret.
+
+Proof note: ``proofs_notes/README.md``.
 """
 
 from reference.shariff_sheffet.bounds import (

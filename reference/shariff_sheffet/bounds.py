@@ -1,11 +1,13 @@
 """Constants and bounds of Shariff & Sheffet, "Differentially Private Contextual Linear Bandits".
 
-One function per equation or proposition of the paper (NeurIPS 2018).
-Logarithms are natural except in the tree depth ``m`` (base 2).  All quantities are dimensionless
-unless stated; ``L_tilde`` (``L̃``) is the bound on the Euclidean norm of one row ``(x_t, y_t)``.
+One function per equation or proposition of the paper (NeurIPS 2018): ``k`` and ``c`` (Sec. 4.1,
+Eq. 4), Prop. 9, Prop. 11, ``β_t`` (Prop. 4), Theorems 5 and 6, Claim 14, Cor. 15.  Logarithms are
+natural except in the tree depth ``m`` (base 2); ``L_tilde`` (``L̃``) bounds the Euclidean norm of
+one row ``(x_t, y_t)``.  Every function raises :class:`ValueError` naming a bad parameter and its
+allowed range.  Each result has its own note in ``proofs_notes/shariff_sheffet/``; the link below
+is the Prop. 9 note.
 
-Every function validates its inputs and raises :class:`ValueError` naming the parameter and its
-allowed range.  Proof notes: ``proofs_notes/shariff_sheffet/``.
+Proof note: ``proofs_notes/shariff_sheffet/prop9_wishart_bounds.md``.
 """
 
 from __future__ import annotations

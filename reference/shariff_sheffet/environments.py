@@ -1,22 +1,12 @@
 """Environments of Shariff & Sheffet App. D (experiments D.1-D.3).
 
-Common setting (App. D): ``θ*`` is a uniformly random unit vector; every round a fresh decision set
-of ``K`` unit-norm actions: one optimal action drawn uniformly from
-``{x : ‖x‖ = 1, ⟨x, θ*⟩ = 0.75}`` and ``K − 1`` sub-optimal actions drawn independently and
-uniformly from ``{x : ‖x‖ = 1, ⟨x, θ*⟩ ∈ [−0.75, 0.75 − Δ]}`` (gap ``Δ = 0.1``, or ``Δ = 0`` for
-"no structured gap").  Rewards are ``±1`` with mean ``⟨x, θ*⟩`` (D.1 also uses ``mean + N(0, 1)``).
+``θ*`` is a uniformly random unit vector; every round ``K`` unit-norm actions: one optimal with
+``⟨x, θ*⟩ = 0.75`` and ``K − 1`` uniform on ``⟨x, θ*⟩ ∈ [−0.75, 0.75 − Δ]`` (``Δ = 0.1``, or 0).
+Rewards are ``±1`` with mean ``⟨x, θ*⟩`` (D.1 also ``mean + N(0, 1)``).  The band samplers are
+exact (:func:`sample_band_heads`, :class:`BandArmSampler`), and rewards are realised as a table
+over all arms before the action is chosen, so an input stream is well defined for t-neighbours.
 
-Exact samplers: with an orthogonal ``Q`` mapping ``e_1`` to ``θ*``, an action is
-``x = Q (h, √(1 − h²) w)`` with head ``h = ⟨x, θ*⟩`` and ``w`` uniform on the unit sphere of
-``R^{d−1}``.  For ``x`` uniform on the sphere, ``(1 + h)/2 ~ Beta((d−1)/2, (d−1)/2)``, so a head
-drawn from that Beta law truncated to the band, combined with an independent uniform ``w``, is
-exactly uniform on the band (:func:`sample_band_heads`).  Equally exact, and faster for the wide
-bands of App. D: a uniform point of the sphere (a normalised Gaussian vector) kept when its head is
-in the band (:class:`BandArmSampler`).
-
-Rewards are realised as a *reward table* over all ``K`` arms before the action is chosen
-(one common uniform ``u_t`` for ``±1`` rewards), so that an input stream is well defined for the
-privacy definitions (t-neighbours) and independent of the policy's randomness.
+Proof note: ``proofs_notes/shariff_sheffet/environments_appendix_d.md``.
 """
 
 from __future__ import annotations

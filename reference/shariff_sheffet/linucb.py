@@ -1,29 +1,13 @@
 """Algorithm 1 of Shariff & Sheffet: linear UCB with changing perturbations.
 
-```
-1: G_1 ← 0, u_1 ← 0
-2: for t = 1..n:
-3:    receive D_t ⊂ R^d
-4:    receive V_t ← G_t + H_t and ũ_t ← u_t + h_t
-5:    θ̃_t ← V_t⁻¹ ũ_t
-6:    β_t from Proposition 4
-7:    x_t ← argmax_{x ∈ D_t} ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹}          (Eq. 1)
-8:    observe y_t
-9:    G_{t+1} ← G_t + x_t x_tᵀ, u_{t+1} ← u_t + x_t y_t
-```
+Line 7 picks ``x_t ← argmax_{x ∈ D_t} ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹}`` (Eq. 1) with
+``θ̃_t = V_t⁻¹ ũ_t`` and ``β_t`` from Proposition 4.  Lines 4 and 9 are delegated to a
+:class:`~reference.shariff_sheffet.regularizers.Regularizer`, where privacy lives; :class:`LinUCB`
+itself is deterministic.  Off the accuracy event of Definition 3, ``pd_policy="repair"`` (default)
+raises eigenvalues of ``V_t`` below ``ρ_min`` to ``ρ_min`` and warns with
+:class:`AccuracyEventWarning`; ``pd_policy="raise"`` raises :class:`AccuracyEventError`.
 
-Lines 4 and 9 are delegated to a :class:`~reference.shariff_sheffet.regularizers.Regularizer`, which
-is where privacy lives.  :class:`LinUCB` itself is deterministic; all randomness is in the
-regularizer's generator.
-
-When ``V_t`` is not positive definite
-    On the accuracy event of Definition 3 (probability ``≥ 1 − α/2n`` per round)
-    ``V_t ⪰ H_t ⪰ ρ_min I``.  Off it, ``V_t`` may have eigenvalues below ``ρ_min`` or even be
-    indefinite (shifted Wishart, Gaussian).  ``pd_policy="repair"`` (default) raises every eigenvalue
-    below ``ρ_min`` to ``ρ_min`` -- a no-op on the accuracy event, post-processing of the release and
-    hence privacy-neutral -- counts it in :attr:`LinUCB.repairs` and warns with
-    :class:`AccuracyEventWarning` the first time.  ``pd_policy="raise"`` raises
-    :class:`AccuracyEventError` instead.  No NaN is ever produced silently.
+Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
 """Regularizer sources for Algorithm 1: where ``(V_t, ũ_t) = (G_t + H_t, u_t + h_t)`` come from.
 
-Shariff & Sheffet Sec. 4: the history enters Algorithm 1 only through ``(V_t, ũ_t)``, so
-privatising the matrix ``M_t = Σ_{s<t} v_s v_sᵀ`` of rows ``v_s = (x_s, y_s) ∈ R^{d+1}`` with the
-tree mechanism makes the whole algorithm jointly DP (Claim 7).  The released prefix ``M_t + N_t``
-gives ``V_t`` as its top-left ``d×d`` block plus ``shift·I`` and ``ũ_t`` as the first ``d`` entries of
-its last column; hence ``H_t = N_t[:d, :d] + shift·I`` and ``h_t = N_t[:d, d]`` (Sec. 4).
+Shariff & Sheffet Sec. 4: privatising ``M_t = Σ_{s<t} v_s v_sᵀ`` (rows ``v_s = (x_s, y_s)``) with
+the tree mechanism makes Algorithm 1 jointly DP (Claim 7); ``V_t`` is the top-left ``d×d`` block of
+the release plus ``shift·I`` and ``ũ_t`` the first ``d`` entries of its last column.
+:class:`ExactStatistics` is non-private ridge (``H_t = ρI``, ``h_t = 0``), :class:`TreeStatistics`
+the private tree release; :func:`make_regularizer` builds the paper's four variants.
 
-Sources:
-
-* :class:`ExactStatistics` -- non-private ridge ``H_t = ρI``, ``h_t = 0``.
-* :class:`TreeStatistics` -- the private tree release with a given node-noise law and shift.
-
-:func:`make_regularizer` builds the four variants of the paper's experiments.
+Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
 from __future__ import annotations

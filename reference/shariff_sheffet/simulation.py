@@ -1,4 +1,7 @@
-"""Running Algorithm 1 on an environment and accounting its pseudo-regret (Sec. 2, App. D)."""
+"""Running Algorithm 1 on an environment and accounting its pseudo-regret (Sec. 2, App. D).
+
+Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
+"""
 
 from __future__ import annotations
 

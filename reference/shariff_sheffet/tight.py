@@ -1,44 +1,14 @@
 """Tight calibration of the Gaussian and Wishart trees: the paper's ``(ε, δ)`` with the least noise.
 
-Gaussian tree
--------------
+* Gaussian tree (Sec. 4.2, App. A.1-A.2): the transcript is exactly ``√(m − 1)·L̃²/σ``-GDP, so the
+  least ``σ`` is ``√(m − 1)·L̃²/μ*``; the bounds are Prop. 11 at that ``σ``
+  (:func:`~reference.shariff_sheffet.bounds.gaussian_bounds_for_sigma`).
+* Wishart tree (Sec. 4.1, Thm 8): :func:`wishart_tight_degrees_of_freedom` is the least ``k``
+  certified by :func:`reference.accounting.wishart_tree_delta`; Prop. 9's bounds hold at it under
+  Claim 19, with shift 0 when the Eq. (4) shift would be negative (:func:`wishart_tight_bounds`;
+  the Wishart note ``tight_wishart.md`` beside the one below has the details).
 
-The paper calibrates each node of the Gaussian tree separately (Sec. 4.2:
-``σ_noise = 4√m L̃² ln(4/δ)/ε``) and composes the nodes with a loose bound.  The exact guarantee is
-much stronger (the D.2 tree is about ``(0.22, 10⁻⁵)``-DP at the paper's ``σ_noise``).
-Exact accounting:
-
-1. **Node.** Replacing one round's row ``v`` by ``v'`` (t-neighbours, ``‖v‖, ‖v'‖ ≤ L̃``) changes a
-   node's sum by ``D = vvᵀ − v'v'ᵀ``.  The symmetrised Gaussian node noise ``(Z' + Z'ᵀ)/√2`` has
-   independent upper-triangle entries (variance ``σ²`` off the diagonal, ``2σ²`` on it), so the node
-   is ``μ_node``-GDP with ``μ_node² = ‖D‖_F² / (2σ²)`` (:func:`audit.mechanisms.gaussian_mu`), and
-   ``‖D‖_F² = ‖v‖⁴ + ‖v'‖⁴ − 2(vᵀv')² ≤ 2L̃⁴``, so ``μ_node ≤ L̃²/σ`` (equality for orthogonal
-   rows of norm ``L̃``).
-2. **Tree.** A round's row enters the nodes on its leaf's path; only those summed by some release
-   matter (the rest are never output), at most ``m − 1`` of them
-   (:func:`reference.tree.nodes_used_by_leaf`, leaf 1 is the worst case).  Every release is a
-   post-processing of the noisy node sums plus independent padding, and GDP composes exactly:
-   the whole transcript of releases is ``√(m − 1)·L̃²/σ``-GDP.
-3. **Calibration.** The smallest ``σ`` meeting ``(ε, δ)`` is ``√(m − 1)·L̃²/μ*`` with ``μ*`` the largest
-   ``μ`` such that the ``μ``-GDP profile has ``δ(ε) ≤ δ`` (:func:`reference.accounting.gaussian_dp_mu`).
-
-The accuracy bounds follow from Proposition 11 at the new ``σ`` (its proof uses only the noise
-law: :func:`~reference.shariff_sheffet.bounds.gaussian_bounds_for_sigma`), and Algorithm 1 runs
-unchanged (joint DP by Claim 7).  proofs_notes: ``shariff_sheffet/tight_gaussian.md``.
-
-Wishart tree
-------------
-The paper sets ``k`` by Theorem 8 per node and advanced composition over ``m`` nodes (Sec. 4.1:
-``k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉``, 139,115 in D.2).  The privacy-loss-distribution
-accountant :func:`reference.accounting.wishart_tree_delta` bounds ``δ(ε)`` of the whole tree
-rigorously (every replace-one pair, the ``m − 1`` used nodes composed numerically with pessimistic
-discretisation), and :func:`wishart_tight_degrees_of_freedom` is the smallest ``k`` it certifies.
-Proposition 9's proof uses only the law ``H_t ~ W_d(L̃² I, mk)`` of the released regularizer, so
-its bounds hold at the new ``k`` provided ``√(mk) > √d + √(2 ln(8n/α))`` (Claim 19); the Eq. (4)
-shift ``c`` is positive only when ``√(mk) > (3 + 2√2)(√d + √(2 ln(8n/α)))``.  Below that the
-shift would *add* regularisation, so the tight shifted variant falls back to the unshifted bounds
-(shift 0), which then have the smaller ``ρ_min`` (:func:`wishart_tight_bounds`).
-proofs_notes: ``shariff_sheffet/tight_wishart.md``.
+Proof note: ``proofs_notes/shariff_sheffet/tight_gaussian.md``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,15 @@
 """Zhou & Tan (AAAI 2021), "Local Differential Privacy for Bayesian Optimization".
 
-Proof notes: ``proofs_notes/zhou_tan/``; citations use the paper's own numbering.
+:mod:`~reference.zhou_tan.kernels` (kernels, ``γ_t``), :mod:`~reference.zhou_tan.mechanism`
+(CTL(ϵ), Curator 1, Lemma 1), :mod:`~reference.zhou_tan.gp` (GP posterior, Eqs. 3-4),
+:mod:`~reference.zhou_tan.nystrom` (Alg. 4, Def. 2), :mod:`~reference.zhou_tan.robust`
+(truncation, median of means), :mod:`~reference.zhou_tan.schedules` (every ``β``, ``b``, ``q``,
+``k``), :mod:`~reference.zhou_tan.algorithms` (GP-UCB and Algs. 1-3),
+:mod:`~reference.zhou_tan.environment` (environments, curator, trial loop),
+:mod:`~reference.zhou_tan.bounds` (Theorems 1-4, Cor. 1, lemmas), :mod:`~reference.zhou_tan.datasets`
+(Sec. 5.1 problems and seeded offline stand-ins).  Citations use the paper's own numbering.
 
-* :mod:`~reference.zhou_tan.kernels` -- SE and Matérn kernels, ``γ_t`` rates and certified bounds.
-* :mod:`~reference.zhou_tan.mechanism` -- CTL(ϵ) (Curator 1), Lemma 1, the §4.5 unbounded-noise claim.
-* :mod:`~reference.zhou_tan.gp` -- exact GP posterior (Eqs. 3-4), finite feature map.
-* :mod:`~reference.zhou_tan.nystrom` -- NyströmEmbedding (Alg. 4), approximate posterior, Def. 2.
-* :mod:`~reference.zhou_tan.robust` -- truncation, feature-adaptive truncation, median of means.
-* :mod:`~reference.zhou_tan.schedules` -- every ``β``, ``b``, ``q``, ``k`` (theory and presets).
-* :mod:`~reference.zhou_tan.algorithms` -- GP-UCB, (LDP-)TGP-UCB, (LDP-)ATA-GP-UCB, (LDP-)MoMA-GP-UCB.
-* :mod:`~reference.zhou_tan.environment` -- finite-arm environments, curator, trial loop.
-* :mod:`~reference.zhou_tan.bounds` -- Theorem 1-4, Cor. 1 and the appendix lemmas as functions.
-* :mod:`~reference.zhou_tan.datasets` -- Sec. 5.1 real-data problems and their seeded offline
-  stand-ins (light sensor, stock prices); nothing is downloaded.
+Proof note: ``proofs_notes/zhou_tan/README.md``.
 """
 
 from reference.zhou_tan.algorithms import (

@@ -1,20 +1,13 @@
 """GP-UCB, (LDP-)TGP-UCB (Alg. 2), (LDP-)ATA-GP-UCB (Alg. 1) and (LDP-)MoMA-GP-UCB (Alg. 3).
 
-Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
-are the paper's own section, theorem, lemma and algorithm-line numbers.
+Zhou & Tan (AAAI 2021).  The LDP and non-private versions are the *same* learner: privacy lives in
+the :class:`~reference.zhou_tan.environment.Curator`, and only the constants (``v``, ``c``) differ.
+The ``make_*`` factories build the theory schedules (Theorems 2, 3, 4, Cor. 1) or the practical
+presets of [7]'s code.  Finite domain with Gram matrix ``K``; argmax ties broken at random;
+``σ̃_0(x) = √k(x,x)`` (printed ``k(x,x)``, Algorithm 1, line 2; Algorithm 3, line 2) and a scalar
+``β`` (printed ``β_t(x)``, Algorithm 1, line 4; Algorithm 3, line 5).
 
-The LDP and non-private versions of each algorithm are the *same* learner: privacy lives in the
-:class:`~reference.zhou_tan.environment.Curator` (CTL(ϵ) or identity), and only the constants
-(``v``, ``c``) differ.  The factories ``make_*`` build the paper's theory schedules (Theorems 2, 3,
-4, Cor. 1) or the practical presets of [7]'s code; both are kept.
-
-Conventions:
-
-* finite domain, Gram matrix ``K`` (``n × n``); functions are length-``n`` vectors;
-* argmax ties are broken uniformly at random (C2) with a stream spawned from the ``rng`` argument;
-  Nyström sampling uses a second spawned stream;
-* ``σ̃_0(x) = √k(x,x)`` (paper prints ``k(x,x)``, Algorithm 1, line 2 and Algorithm 3, line 2; C3/T-2);
-* ``β`` is a scalar (paper prints ``β_t(x)``, Algorithm 1, line 4 and Algorithm 3, line 5; C5/T-3); ``β_1`` as in C4.
+Proof note: ``proofs_notes/zhou_tan/alg1_ldp_ata_thm2.md``.
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
 are the paper's own section, theorem, lemma and algorithm-line numbers.
+``O(·)``/``Ω(·)`` statements return the expression *inside* the bracket (for scaling checks, not
+numeric guarantees); the explicit results (Lemma 7's explicit form, the regret certificate,
+Lemma 10's failure bound, Lemma 11's Hoeffding bounds, Eq. 12 and Lemma 4) are exact numbers.
+``eps`` = privacy ϵ, ``eps_nys`` = Nyström accuracy ε, ``ζ = e^ϵ − 1``.  Each result has its own
+note in ``proofs_notes/zhou_tan/``; the link below is the lower-bounds note.
 
-``O(·)``/``Ω(·)`` statements are returned as the expression *inside* the bracket, with no hidden
-constant: use them for scaling checks (exponents), not as numeric guarantees.  The
-explicit, constant-carrying results (Lemma 7's explicit form, the regret certificate, Lemma 10's
-failure bound, Lemma 11's Hoeffding bounds, Eq. 12 and Lemma 4 of the lower-bound construction) are
-exact numbers.  ``eps`` = privacy ϵ, ``eps_nys`` = Nyström accuracy ε, ``ζ = e^ϵ − 1``.
+Proof note: ``proofs_notes/zhou_tan/thm1_lower_bounds.md``.
 """
 
 from __future__ import annotations

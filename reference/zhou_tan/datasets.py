@@ -1,21 +1,13 @@
 """The real-data settings of Sec. 5.1 (light sensors, stock prices) and seeded offline stand-ins.
 
-Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
-are the paper's own section, theorem, lemma and algorithm-line numbers.
+The paper's two datasets (Sec. 5.1) are not shipped (no licence) and nothing is downloaded:
+:func:`light_sensor_standin` and :func:`stock_price_standin` generate data of the same shape by
+seeded processes; :func:`load_light_sensor_mat` and :func:`load_stock_csv` read the real files;
+:func:`light_sensor_problem` and :func:`stock_problem` build the paper's setting (Sec. 5.1);
+:class:`EmpiricalRowEnvironment` draws a reward as a random data row at the played arm's column
+(the protocol of the code of the paper's reference [7]).
 
-The paper's two real datasets (Sec. 5.1: CMU Intelligent Workplace light sensors, 41 sensors, 601
-train and 192 test rows; Sec. 5.1: adjusted closing prices of 29 stocks, 2016-01-04 to 2019-04-10)
-are not shipped: their source repository has no licence and nothing is downloaded.  Instead:
-
-* :func:`light_sensor_standin` and :func:`stock_price_standin` generate data of the same shape
-  by documented, seeded processes (heavy-tailed, Student-t(3) innovations);
-* :func:`load_light_sensor_mat` and :func:`load_stock_csv` read the real files if a user has them;
-* :func:`light_sensor_problem` and :func:`stock_problem` turn either into the paper's setting
-  (Sec. 5.1): ``f`` = column means, ``B = max f``, kernel = empirical covariance of the
-  column-standardised samples, noise = samples − ``f``, ``R = max |noise|``, ``v`` = mean squared
-  sample, ``c`` = mean squared noise (``α = 1``);
-* :class:`EmpiricalRowEnvironment` draws each reward as the value of a uniformly random data row at
-  the played arm's column (the protocol of the code of the paper's reference [7]).
+Proof note: ``proofs_notes/zhou_tan/datasets.md``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ are the paper's own section, theorem, lemma and algorithm-line numbers.
 Protocol (Sec. 2): the learner picks ``x_t``; user ``t`` produces ``y_t = f(x_t) + η_t``; the curator
 (CTL(ϵ) for the LDP algorithms, identity for the non-private ones) turns it into ``ȳ_t``; only
 ``ȳ_t`` reaches the learner.  Regret (Eq. 2) uses the true ``f``.
+
+Proof note: ``proofs_notes/zhou_tan/environment_experiments.md``.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ are the paper's own section, theorem, lemma and algorithm-line numbers.
 * Eq. (3)–(4): ``μ_t(x) = k_t(x)ᵀ(K_t + λI)⁻¹y_{1:t}``,
   ``σ_t²(x) = k(x,x) − k_t(x)ᵀ(K_t + λI)⁻¹k_t(x)``.
 * On a finite domain the exact feature map is ``φ(x) = K_𝒟^{1/2} e_x``, so that
-  ``V_t = Φ_tᵀΦ_t + λI`` is a finite matrix and Lemma 5 and Lemma 6 can be
-  checked directly.
+  ``V_t = Φ_tᵀΦ_t + λI`` is a finite matrix and Lemma 5 and Lemma 6 can be checked directly.
+
+Proof note: ``proofs_notes/zhou_tan/gp_posterior_lemmas5_7.md``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,14 @@
 """Kernels and information gain of Zhou & Tan, "Local Differential Privacy for Bayesian Optimization".
 
-Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
-are the paper's own section, theorem, lemma and algorithm-line numbers.
+* Squared exponential and Matérn kernels (Sec. 2); ``B_ν`` is the modified Bessel function
+  ``K_ν`` (computed with the scaled ``scipy.special.kve``), and ``k = 1`` at ``s = 0``.
+* Maximum information gain ``γ_t = max_{|A|=t} ½ ln det(I_t + λ⁻¹K_A)`` (Sec. 2), its rates from
+  Srinivas et al., and two certified upper bounds on a finite domain (greedy over ``1 − 1/e``;
+  spectral ``½ Σ_i ln(1 + t μ_i/λ)``).
+Points are ``(n, d)`` arrays; a kernel returns the ``(n_X, n_Y)`` cross-Gram matrix.  Logarithms
+are natural; citations use the paper's own numbering.
 
-* Squared exponential and Matérn kernels (Sec. 2).  The paper's ``B_ν`` is the modified Bessel
-  function of the second kind ``K_ν`` (``scipy.special.kv``; we use the exponentially scaled
-  ``kve`` for stability), and ``k = 1`` at ``s = 0`` (the limit).
-* Maximum information gain ``γ_t = max_{|A|=t} ½ ln det(I_t + λ⁻¹K_A)`` (Sec. 2), its rates
-  from Srinivas et al. (Sec. 2, no constants), and two *certified upper bounds* on a finite domain
-  (derived there): the greedy value divided by ``1 − 1/e`` (submodularity) and the
-  spectral bound ``½ Σ_i ln(1 + t μ_i/λ)``.
-
-Points are 2-D arrays of shape ``(n, d)``; a kernel returns the ``(n_X, n_Y)`` cross-Gram matrix.
-Logarithms are natural.
+Proof note: ``proofs_notes/zhou_tan/kernels_information_gain.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """The local randomiser CTL(ϵ) ("Convert-to-Laplace", Curator 1) of Zhou & Tan, and its privacy.
 
-Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
-are the paper's own section, theorem, lemma and algorithm-line numbers.
-
 * Curator 1 (Sec. 4.1): ``ȳ_t = y_t + L``, ``L ~ Laplace(𝓛)``, ``𝓛 = 2(B+R)/ϵ``.
 * Lemma 1 (proof App. B): CTL(ϵ) is ϵ-LDP because ``|y_t| ≤ B + R``.
-* §4.5: for unbounded sub-Weibull noise the paper sets ``R = K₁ ln(T/δ)^θ`` and claims
-  ``(ϵ, δ)``-LDP.  That claim is about the data distribution, not a worst case over input pairs,
-  so it is *not* an LDP guarantee: without clipping the exact ``δ(ϵ)`` of the Laplace
-  mechanism tends to 1 as ``|y − y'| → ∞``.  With clipping to ``[−(B+R), B+R]`` the mechanism is
-  pure ϵ-LDP for every real input.  ``clip=True`` is the default; the paper's unclipped form is
-  ``clip=False``.
+* §4.5 (unbounded sub-Weibull noise, ``R = K₁ ln(T/δ)^θ``): the paper's ``(ϵ, δ)``-LDP claim is
+  not a worst-case guarantee; clipping to ``[−(B+R), B+R]`` (``clip=True``, the default) makes the
+  mechanism pure ϵ-LDP for every real input; ``clip=False`` is the paper's unclipped form.
+Not hardened: ``numpy``'s textbook Laplace sampler leaks through low-order bits (Mironov 2012).
 
-Floating-point caveat: this is a *reference* implementation.  ``numpy``'s Laplace sampler is the
-textbook one, known to leak through low-order bits (Mironov 2012); nothing here is hardened.
+Proof note: ``proofs_notes/zhou_tan/ctl_lemma1.md``.
 """
 
 from __future__ import annotations

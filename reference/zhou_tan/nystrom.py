@@ -1,22 +1,12 @@
 """NyströmEmbedding (Algorithm 4) and the approximate posterior it induces (Alg. 1, line 13, Alg. 3, line 14).
 
-Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
-are the paper's own section, theorem, lemma and algorithm-line numbers.
+Zhou & Tan (AAAI 2021), Algorithm 4: each index ``i ≤ t`` enters the dictionary with probability
+``min{q σ̃²_{t−1}(x_i), 1}`` (line 4), and ``φ̃_t(x) = (K_{𝒟_t}^{1/2})^† k_{𝒟_t}(x)`` (line 7).
+The dictionary is a *set* of distinct arms rebuilt at each call; ``dedupe_mode`` is
+``"per_index_then_set"`` (default, the paper's) or ``"per_distinct_arm"`` (the code of reference
+[7]).  Per-index ``(p_i, z_i)`` are returned for the ε-accuracy check of Definition 2.
 
-```
-Alg. 4
-1: Input {(x_i, σ̃_{t−1}(x_i))}_{i=1..t}, q
-2: 𝒟_t = ∅
-3: for i = 1..t                       # printed "for t = 1,…,t" (T-13)
-4:    z_{t,i} ~ Bern(min{q σ̃²_{t−1}(x_i), 1})
-5:    if z_{t,i} = 1: 𝒟_t = 𝒟_t ∪ {x_i}
-7: return φ̃_t(x) = (K_{𝒟_t}^{1/2})^† k_{𝒟_t}(x)
-```
-
-The dictionary is a *set* of distinct arms rebuilt from scratch at each call.  ``dedupe_mode``:
-``"per_index_then_set"`` (default, the paper's per-index sampling then union) or
-``"per_distinct_arm"`` (one draw per distinct arm, as in the code of reference [7]).  Per-index
-``(p_i, z_i)`` are returned for the ε-accuracy check of Definition 2.
+Proof note: ``proofs_notes/zhou_tan/nystrom_alg4_lemma8.md``.
 """
 
 from __future__ import annotations

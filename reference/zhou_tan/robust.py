@@ -3,6 +3,8 @@
 Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
 are the paper's own section, theorem, lemma and algorithm-line numbers.
 All functions are pure.
+
+Proof note: ``proofs_notes/zhou_tan/alg1_ldp_ata_thm2.md``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ Each function computes one printed formula (theory preset).  The practical prese
 (the paper reports no values, Sec. 5: "order-wise similar") are separate functions whose names say
 ``practical`` or ``ref7``; both are kept.  Symbol renames: ``eps`` = privacy ϵ,
 ``eps_nys`` = Nyström accuracy ε, ``k_rep`` = MoMA group count ``k``.
+
+Proof note: ``proofs_notes/zhou_tan/alg3_moma_thm4_cor1.md``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ the Gaussian tree and private FTPL (:mod:`.gaussian`), Lemma 3.3's accuracy (:mo
 battery (:mod:`.battery`), the reproductions (:mod:`.reproduce`, with :mod:`.repro_common`,
 :mod:`.repro_ftrl`, :mod:`.repro_bandits`, :mod:`.repro_eps_window`) and the golden entries
 (:mod:`.golden`).
+
+Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 """
 
 __all__: list[str] = []

@@ -2,7 +2,7 @@
 high-probability bound of Lemma 3.3, as a binomial count of failing runs, and the number of noise
 draws per release (Lemma 3.3, "Distribution").
 
-Proof note ``proofs_notes/audit/agarwal_singh.md``.
+Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 """
 
 from __future__ import annotations

@@ -1,61 +1,15 @@
-"""Privacy and accuracy audits of the Agarwal & Singh reference.
+"""Privacy and accuracy audits of the Agarwal & Singh reference (ICML 2017).
 
-Source: Agarwal & Singh, "The Price of Differential Privacy for Online Learning" (ICML 2017);
-reference ``reference/agarwal_singh/``; proof note ``proofs_notes/audit/agarwal_singh.md``.
+Neighbours are those of Definition 2.1 (replace-one, worst case ``t₀ = 1``).  Every mechanism is
+audited against the ``printed`` claim (Lemma 3.3, Thm 3.1, Lemma 4.2; Thm A.1 / Thm 3.5) and the
+``exact`` guarantee of the correct (strict) mechanism at ``δ* = 10⁻³``; a bug counts as caught
+when the exact claim is rejected.  Audits: the Laplace tree (node view white box, releases black
+box), private FTRL (Algorithm 1), the bandit reduction (Algorithm 4; canary and EXP2, Algorithm 5),
+the Gaussian tree and private FTPL (Algorithm 3); broken variants reuse noise, miscount nodes or
+use too little noise.  Holm over every privacy test of :func:`run_agarwal_singh_battery`; accuracy
+against Lemma 3.3.
 
-Neighbours are those of Definition 2.1: *replace-one* at the same time index, here the
-worst case ``t₀ = 1`` (leaf 1 lies in the most used tree nodes, ``nodes_per_leaf``) with the two
-losses at maximal ℓ₁ (ℓ₂) distance.  Every mechanism is audited against two claims:
-
-* ``printed`` -- the paper's claim: pure ``ε``-DP (Lemma 3.3, Thm 3.1, Lemma 4.2) or
-  ``(ε, δ)`` (Thm A.1 / Thm 3.5);
-* ``exact`` -- the guarantee the *correct* (strict) mechanism actually has at ``δ* = 10⁻³``:
-  the ``h``-fold composition of Laplace mechanisms (privacy-loss distribution of
-  ``dp_accounting``, pessimistic, so an upper bound on the exact ε) or the exact Gaussian-DP curve
-  (:func:`audit.methods.white_box.gaussian_epsilon` of the Mahalanobis sensitivity of the padded tree).
-
-A bug counts as caught when the exact claim is rejected; both verdicts are reported.
-
-Audits (all reuse :mod:`audit.methods.white_box` / :mod:`audit.methods.black_box`; nothing is re-implemented):
-
-* **Tree, node view, white box** (Laplace): the used nodes containing leaf 1 are ``h`` independent
-  Laplace mechanisms, so the exact privacy loss is the sum over those nodes of
-  ``(|v_j − μ'_j| − |v_j − μ_j|)/λ`` (:class:`audit.mechanisms.LaplaceMechanism` on the
-  ``h``-vector of node values).  The released prefix sums (a linear image of the node noises plus
-  independent padding) and the actions are post-processing of this view, and for the prefix-sum
-  view the bound is attained in the tails, so its exact pure ε is ``h·Δ₁/λ``.
-* **Tree, released prefix sums, black box**: ``L̃_0..L̃_T`` of the reference
-  :class:`~reference.agarwal_singh.aggregation.TreeBasedAggregation` (density of a padded sum of
-  Laplaces not in closed form).  Catches noise reused across releases, which the node view
-  cannot see.
-* **Private FTRL on the simplex, actions, black box**: Algorithm 1 with negative entropy, ``N = 2``
-  experts, ``Y = [−1, 1]²`` (``‖Y‖₁ = 2``, ``Δ₁ = 4``).
-* **Bandit reduction (Algorithm 4), actions, black box**: a canary inner learner (any inner learner
-  is allowed by Lemma 4.2) that publishes one bit of the forwarded scalar of round ``t₀`` and one
-  bit of the difference of the scalars of rounds ``t₀`` and ``t₀ + 1``, MAB losses in ``[−1, 1]``
-  (``B = 1``, ``Δ_B = 2``).
-* **Bandit reduction around the real learner, actions, black box**: Algorithm 4 wrapping EXP2
-  with uniform exploration (Algorithm 5) at an aggressive ``(η, γ)``, same losses and ``Δ_B``;
-  the canary's exact claim holds for it (the arms are post-processing of the privatised
-  feedback, :func:`exp2_reduction_cases`).
-* **Gaussian tree (Thm A.1 / Thm 3.5, FTPL's input), releases, white box**: ``L̃_0..L̃_T`` are
-  jointly Gaussian; the exact privacy loss is computed from the density of the release vector.
-* **Private FTPL (Algorithm 3, Thm 3.5), actions, black box**: ``X = [−1, 1]`` (``N = 1``), so
-  ``x_t = −sign(L̃_{t−1})``; the exact claim is the exact GDP curve of ``L̃_1..L̃_{T−1}`` (the
-  reference accountant :func:`~reference.agarwal_singh.theorems.gaussian_output_level_sensitivity`,
-  actions view), of which the actions are post-processing.
-
-Broken variants: noise reused across releases (the one-shot twin of Thm 3.4's proof; for FTPL
-:class:`OneShotFTPL`; for the reduction :class:`ReusedNoiseReduction`), wrong node count (``log T`` or the actions-view ``h`` for the prefix-sum
-view), noise too small.
-
-Family-wise control: Holm (:class:`audit.familywise.Holm`) over every
-privacy test of :func:`run_agarwal_singh_battery`; each test runs at confidence ``1 − α``.
-
-Accuracy: the maximal release error ``max_t ‖Z_t‖_∞`` against the high-probability bound of
-Lemma 3.3 (:func:`~reference.agarwal_singh.aggregation.lemma33_uniform_error_bound`), as a
-binomial count of failing runs (:class:`audit.methods.binomial.RunAuditResult`), and the number of noise
-draws in every release (``K`` by Lemma 3.3 "Distribution").
+Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 """
 
 from __future__ import annotations

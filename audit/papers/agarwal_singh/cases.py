@@ -1,8 +1,9 @@
 """Agarwal & Singh (ICML 2017) audit cases, part 1: the configuration, the exact guarantees of the
 correct mechanisms, the tree (Algorithm 2, Lemma 3.3: node view, white box; released prefix sums,
 black box) and private FTRL (Algorithm 1, Thm 3.1: actions, black box), with their broken variants.
+Overview in :mod:`audit.papers.agarwal_singh.battery`.
 
-Overview in :mod:`audit.papers.agarwal_singh.battery`; proof note ``proofs_notes/audit/agarwal_singh.md``.
+Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 """
 
 from __future__ import annotations

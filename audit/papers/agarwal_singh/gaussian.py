@@ -1,8 +1,8 @@
 """Agarwal & Singh (ICML 2017) audit cases, part 3: the Gaussian tree (Thm A.1 / Thm 3.5, FTPL's
 input: the release vector, white box) and private FTPL (Algorithm 3, Thm 3.5: actions, black box),
-with the one-shot broken variant.
+with the one-shot broken variant.  Overview in :mod:`audit.papers.agarwal_singh.battery`.
 
-Overview in :mod:`audit.papers.agarwal_singh.battery`; proof note ``proofs_notes/audit/agarwal_singh.md``.
+Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Golden entries of Agarwal & Singh (ICML 2017): Algorithm 2 and Lemma 3.3 (tree-based
-aggregation) and the theorems (:mod:`reference.agarwal_singh`); file ``audit/tools/golden_vectors/agarwal_singh.json``.
+aggregation) and the theorems (:mod:`reference.agarwal_singh`); file
+``audit/tools/golden_vectors/agarwal_singh.json``.  The golden vectors are described in the note's
+golden-vectors row.
 
-Proof note: ``proofs_notes/audit/README.md`` (golden vectors).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Agarwal & Singh (ICML 2017) audit cases, part 2: the bandit reduction (Algorithm 4, Lemma 4.2),
 around a canary inner learner and around the real EXP2 learner (Algorithm 5), actions, black box,
-with the broken variant that reuses its noise.
+with the broken variant that reuses its noise.  Overview in :mod:`audit.papers.agarwal_singh.battery`.
 
-Overview in :mod:`audit.papers.agarwal_singh.battery`; proof note ``proofs_notes/audit/agarwal_singh.md``.
+Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 """
 
 from __future__ import annotations

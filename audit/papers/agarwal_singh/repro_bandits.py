@@ -1,7 +1,8 @@
 """Agarwal & Singh (ICML 2017) experiments ``as_ftpl`` (E5; Thm 3.5, Algorithm 3), ``as_mab``
 (E7; Thm 4.1, Algorithms 4 and 5) and ``as_blo`` (E9; Thm 4.5, Algorithm 4 with SCRiBLe).
+Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Agarwal & Singh (ICML 2017) reproductions, shared parts: the configurations of E4, E5, E7, E9,
 cell seeds, the scaling fits against the theorems' forms (Thm 3.1/3.4, Cor. 3.2,
 Thm 3.5, Thm 4.1, Thm 4.5) and the report helpers.
+Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Agarwal & Singh (ICML 2017) experiment ``as_eps_window``: the ε-window test (the ``1/ε`` law
 of the privacy term of Algorithm 1 inside its window, Thm 3.1) and the privacy-term test
-(``D_{D'}(T, N)`` of Cor. 3.2).
+(``D_{D'}(T, N)`` of Cor. 3.2).  Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 """
 
 from __future__ import annotations

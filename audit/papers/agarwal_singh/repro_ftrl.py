@@ -1,7 +1,8 @@
 """Agarwal & Singh (ICML 2017) experiment ``as_ftrl`` (E4): private FTRL, Algorithm 1
 (Thm 3.1 / 3.4, Cor. 3.2), regret against ``T``, ``ε`` and ``N`` with the non-private baseline.
+Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_agarwal_singh.md``; overview in :mod:`audit.papers.agarwal_singh.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 """
 
 from __future__ import annotations

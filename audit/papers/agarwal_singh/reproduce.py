@@ -1,56 +1,15 @@
-"""Experiments for Agarwal & Singh (ICML 2017) -- the spec's minimal experiment set.
+"""Experiments for Agarwal & Singh (ICML 2017): the regret experiments E4, E5, E7 and E9.
 
-The paper has **no experiments**; the implementation spec proposes E1-E9 (proof note
-``proofs_notes/audit/reproduce_agarwal_singh.md``).  The privacy experiments
-(E1-E3, E6, E8) are the audits of :mod:`audit.papers.agarwal_singh.battery`; this module reproduces the regret
-experiments E4, E5, E7 and E9 at a reduced scale (minutes) by default and at the spec's sizes with
-:meth:`~FullInfoConfig.paper` etc.  Every loss sequence is a fixed array built before the learner
-runs (oblivious adversary, Sec. 2); every learner is the reference implementation
-(:mod:`reference.agarwal_singh`), vectorised over replicates where the reference allows it (the
-replicate axis of the tree noise of Algorithm 1).
+The paper has **no experiments**; E1-E9 are the implementation's proposal, the privacy ones
+(E1-E3, E6, E8) being the audits of :mod:`audit.papers.agarwal_singh.battery`.  Here: ``as_ftrl``
+(E4; Thm 3.1/3.4, Cor. 3.2), ``as_ftpl`` (E5; Thm 3.5, Alg. 3), ``as_mab`` (E7; Thm 4.1, Alg. 4 +
+Alg. 5), ``as_blo`` (E9; Thm 4.5, Alg. 4 + SCRiBLe) and ``as_eps_window`` (the ε-window and
+privacy-term tests), at a reduced scale by default, on oblivious loss sequences (Sec. 2) with the
+reference learners, fitted against the theorems' own forms
+(:func:`audit.methods.scaling.fit_against_form`).  Cells are written to ``out/<name>_cells/``,
+reused on rerun and refused if their parameters differ; seeds follow names.
 
-* ``as_ftrl`` (E4; Thm 3.1/3.4, Cor. 3.2 experts): Algorithm 1 with negative entropy on the
-  simplex, strict Laplace calibration, ``η* = √(ln N/(2T))``, losses in ``[0,1]^N``.  Instances: the
-  deterministic minimax-type sequence ``(1/2 − √(ln N/T), 1/2, …)``, a deterministic constant gap
-  ``(0.3, 0.5, …)`` (the deterministic analogue of the ε-window test's Bernoulli gap) and,
-  optionally, the follow-the-leader trap.  ``decision_sets`` adds Cor. 3.2's sphere and cube
-  instances (``R = ‖x‖²``) with E4's loss models (sphere drift ``0.2u + 0.8ξ_t``; cube
-  ``s_t e_{j_t}``) on a smaller grid.  Regret vs ``T`` per ``ε`` with the non-private baseline (the
-  same FTRL, noise ``≡ 0``); "privacy for free" (Thm 3.1: regret ``O(√T) + Õ(1/ε)``) shown as the
-  gap to the baseline divided by ``√T`` shrinking with ``T``; fits against Cor. 3.2's certified
-  bound and the paper's rate in ``T``, ``1/ε`` and ``N``.
-* ``as_ftpl`` (E5; Thm 3.5, Alg. 3): FTPL with Gaussian tree noise, strict σ (exact Gaussian
-  accounting, δ = 10⁻⁵), on the unit ball (sphere drift losses) and the cube (E4's signed-basis
-  losses); baseline = σ's regret branch alone.
-* ``as_mab`` (E7; Thm 4.1, Alg. 4 + Alg. 5): EXP2 with uniform exploration behind the Laplace
-  reduction, deterministic constant gap ``(0.1, 0.5, …)``, paper preset of ``η, γ``
-  (the preset the spec's scaling pilot uses; ``λ = 1/ε`` is the strict scale for ``[0,1]`` losses).
-  Pseudo-regret ``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)``.
-* ``as_blo`` (E9; Thm 4.5, Alg. 4 + SCRiBLe): unit ball (``ν = 1``) and cube (``ν = 2N``,
-  ``‖X‖₂ = √N``), losses
-  ``l_t = u/2 + s_t e_{j_t}/2`` (``u = 1/N``, ``‖l_t‖₁ ≤ 1``, ``M = 1``), strict ``λ = 2/ε``, clipped
-  ``η``.  Regret of the FTRL centres ``Σ_t <l_t, x_t> − min_{‖x‖≤1} <Σ_t l_t, x>`` (same expectation
-  as the played points since ``E[y_t | x_t] = x_t``, lower variance).
-* ``as_eps_window`` (the ε-window and privacy-term tests; :class:`EpsWindowConfig`): (b) the
-  ``1/ε`` law of the privacy term of Alg. 1 (experts ``N = 2``, Bernoulli gap 0.2, paired excess
-  ``R̂(ε) − R̂(∞)``) inside its window ``5/η ≤ E[d₊] ≤ TΔ/4`` at ``T = 2^18`` (gated: slope in
-  ``[−1.2, −0.8]``), with the spec's two counter-examples outside it (smoothing, saturation;
-  reported); (c) Monte Carlo ``D_{D'}(T, N)`` of Cor. 3.2's three instances, slopes on ``ln ln T``
-  and ``ln N`` against the spec's windows (gated).
-
-Scaling fits (statsmodels, via :func:`audit.methods.scaling.fit_against_form`): ``ln R̂`` on ``ln f`` with
-``f`` the theorem's own bound/rate (built with :mod:`reference.agarwal_singh.theorems`), replicates
-as data, cluster-robust CIs; the fit is consistent unless the slope is significantly above 1.  The
-bare exponent of the scaled variable (with its CI) is compared with the theorem's stated exponent.
-``T^{2/3}``/``T^{3/4}`` rates are sometimes quoted for the bandit theorems; the paper and
-:mod:`~reference.agarwal_singh.theorems` state ``√(T log T)``-type rates (Thm 4.1, Thm 4.5)
--- ``T^{2/3}`` is the *previous* best (Table 2) and is reported only for comparison.
-
-Results survive interruption: each cell ``(instance, N, T, ε)`` is written to
-``out/<name>_cells/<key>.json`` with the parameters that determine it, reused on rerun, and refused
-(``ValueError``) if its stored parameters differ.  Seeds: one config seed; a cell's seed is the
-:class:`numpy.random.SeedSequence` child ``(experiment, instance, N, T)`` (independent of ``ε``:
-common random numbers across ``ε``), replicates are its children (:func:`reference.rng.child_seeds`).
+Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 """
 
 from __future__ import annotations

@@ -1,60 +1,14 @@
-"""Privacy and accuracy audits of Sajed & Sheffet (ICML 2019).
+"""Privacy and accuracy audits of Sajed & Sheffet (ICML 2019): DP-SE and the battery.
+
+Holds the DP-SE audits and :func:`run_sajed_sheffet_battery`; the stopping-rule audits live in
+:mod:`audit.papers.sajed_sheffet.nas` and are re-exported here.  Audited: Algorithms 1 and 2
+(Sec. 3; pure ε-DP, Thm 3.1, Cor. 3.2) and Algorithm 3, DP-SE (Sec. 4; pure ε-DP, Thm 4.1), by
+exact calculators (:func:`halting_time_log_pmf`, :func:`nas_exact_epsilon`,
+:func:`dpse_two_arm_log_pmf`) and black-box audits, against the printed claim and the exact ε of
+the correct mechanism; broken variants in :data:`NAS_VARIANTS` and :data:`DPSE_VARIANTS`; accuracy
+events by binomial tests.  Holm's correction over the privacy tests of correct mechanisms.
 
 Proof note: ``proofs_notes/audit/sajed_sheffet.md``.
-
-This module holds the DP-SE audits and the battery (:func:`run_sajed_sheffet_battery`); the
-stopping-rule audits live in :mod:`audit.papers.sajed_sheffet.nas` and are re-exported here.
-
-Audited mechanisms (``reference.sajed_sheffet``):
-
-* Algorithm 1, DP-NAS and Algorithm 2, DP exponential NAS (Sec. 3): pure ε-DP
-  (Thm 3.1, Cor. 3.2); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the halting
-  time (sparse vector, proof of Thm 3.1) and ε/2 for the release ``X̄_τ + L/τ``.
-* Algorithm 3, DP-SE (Sec. 4): pure ε-DP (Thm 4.1 and its proof); the output is the sequence of
-  pulled arms, i.e. which arms are removed at the end of each epoch.
-
-Neighbouring pairs (one sample / one reward replaced within the support):
-
-* P-NAS-1: ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum differs by ``2R``
-  (the sensitivity) except at ``t = 1`` where ``|X_{1:1}|`` is the same.
-* P-SE-1: two arms, ``β = 1/2``; in epoch 1 arm 0 has all rewards 1 and arm 1 has sum
-  ``s`` (``x``) or ``s − 1`` (``x'``); later epochs are identical, so the transcript's law differs
-  only through epoch 1's elimination outcome (none / remove arm 0 / remove arm 1).
-
-Exact calculators (no Monte Carlo):
-
-* :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
-  numerical integration over the threshold noise ``B`` in log space: given ``B = b``, fresh query
-  noises make the checks independent,
-  ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
-  ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
-* :func:`nas_exact_epsilon` -- the exact pure ε of the output ``(τ, μ̂)`` on a pair: given
-  ``τ = t``, ``μ̂ = X̄_t + L/t`` with ``L ~ Lap(σ₃)``, whose log-density ratio has supremum
-  ``|X_{1:t} − X'_{1:t}|/σ₃``; so ``ε = max_j max_± (±ln(p_j/p'_j) + Δ_j/σ₃)`` and
-  ``|ln(p/p')|`` for "not halted" (``∞`` without release noise when ``Δ_j > 0``).
-* :func:`dpse_two_arm_log_pmf` -- the epoch-1 elimination outcome of DP-SE with two arms:
-  ``P[remove arm 1] = G(θ − D)``, ``P[remove arm 0] = G(θ + D)`` with ``D = μ̄₀ − μ̄₁`` and
-  ``G`` the upper tail of the difference of two independent ``Lap(b)``:
-  ``G(y) = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0``.
-
-Each exact calculator is compared with the printed claim ``ε`` *and* with the exact ε of the correct
-mechanism on the same pair (the printed calibration has slack, e.g. the halting time of DP-NAS uses
-far less than ε/2 on P-NAS-1); a bug is *caught* when the exact guarantee is rejected.
-
-Black-box audits (:func:`audit.methods.black_box.event_audit_from_samples`, Clopper-Pearson on a
-sample-split event) run on the released outputs: the halting time, the release noise seen through
-``τ μ̂ − X'_{1:τ}``, and the pulled-arm sequence (epoch-1 outcome).  Broken variants
-(:data:`NAS_VARIANTS`, :data:`DPSE_VARIANTS`): ``A`` drawn once instead of fresh, ``σ₁, σ₂``
-``12R/ε → 4R/ε``, the final ``L`` forgotten; DP-SE noise one third too small, one Laplace draw shared
-by both arms; and ``noise_on="R_e"`` (more noise, proof of Thm 4.1; a calibration choice, not a bug).
-
-Accuracy (:class:`audit.methods.binomial.RunAuditResult`): the ``±α|μ|`` event of the stopping rule with
-failure probability ``≤ β`` (one-sided Clopper-Pearson), DP-SE's "best arm never eliminated"
-(``≤ β``), and calibration events with exactly known probabilities (two-sided exact binomial
-tests): ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1), and the exact halting-time pmf.
-
-:func:`run_sajed_sheffet_battery` runs everything with fixed seeds and applies Holm's correction
-(:class:`audit.familywise.Holm`) over the privacy tests of correct mechanisms.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Golden entries of Sajed & Sheffet (ICML 2019): the constants of Algorithms 1-3 and
 their bounds (:mod:`reference.sajed_sheffet`); file ``audit/tools/golden_vectors/sajed_sheffet.json``.
+The golden vectors are described in the note's golden-vectors row.
 
-Proof note: ``proofs_notes/audit/README.md`` (golden vectors).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

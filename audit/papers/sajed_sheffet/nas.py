@@ -1,34 +1,13 @@
-"""Privacy and accuracy audits of the private stopping rules of Sajed & Sheffet, Sec. 3 (proof
-note ``proofs_notes/audit/sajed_sheffet.md``).  Entry point and DP-SE: :mod:`audit.papers.sajed_sheffet.battery`.
+"""Privacy and accuracy audits of the private stopping rules of Sajed & Sheffet, Sec. 3.
 
-* Algorithm 1, DP-NAS and Algorithm 2, DP exponential NAS: pure ε-DP
-  (Thm 3.1, Cor. 3.2); output ``(τ, μ̂)`` or "not halted".  Budget ε/2 for the
-  halting time (sparse vector, proof of Thm 3.1) and ε/2 for the release ``X̄_τ + L/τ``.
+Algorithm 1 (DP-NAS) and Algorithm 2 (DP exponential NAS) are pure ε-DP (Thm 3.1, Cor. 3.2) with
+output ``(τ, μ̂)`` or "not halted".  Pairs P-NAS-1 and P-NAS-4 (:func:`nas_sign_flip_pair`); exact
+calculators :func:`halting_time_log_pmf` and :func:`nas_exact_epsilon`; black-box audits of the
+halting time and of the release noise; broken variants :data:`NAS_VARIANTS`; accuracy: the
+``±α|μ|`` event and ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1).  Entry point and DP-SE:
+:mod:`audit.papers.sajed_sheffet.battery`.
 
-Neighbouring pairs (one sample replaced within ``[−R, R]``):
-
-* P-NAS-1: ``x = (R, R, …)``, ``x' = (−R, R, R, …)``: every prefix sum from ``t = 2`` on
-  differs by ``2R`` (the sensitivity) in the same direction.
-* P-NAS-4 (ours, :func:`nas_sign_flip_pair`): query shifts of both signs, which exposes a query
-  noise ``A`` drawn once instead of fresh.
-
-Exact calculators (no Monte Carlo):
-
-* :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
-  numerical integration over the threshold noise ``B`` in log space: given ``B = b``, fresh query
-  noises make the checks independent,
-  ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
-  ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
-* :func:`nas_exact_epsilon` -- the exact pure ε of the output ``(τ, μ̂)`` on a pair: given
-  ``τ = t``, ``μ̂ = X̄_t + L/t`` with ``L ~ Lap(σ₃)``, whose log-density ratio has supremum
-  ``|X_{1:t} − X'_{1:t}|/σ₃``; so ``ε = max_j max_± (±ln(p_j/p'_j) + Δ_j/σ₃)`` and
-  ``|ln(p/p')|`` for "not halted" (``∞`` without release noise when ``Δ_j > 0``).
-
-Black-box audits (:func:`audit.methods.black_box.event_audit_from_samples`) run on the released halting
-time and on the release noise seen through ``τ μ̂ − X'_{1:τ}``.  Broken variants
-(:data:`NAS_VARIANTS`): ``A`` drawn once, ``σ₁, σ₂: 12R/ε → 4R/ε``, ``L`` forgotten, and ``c_t``
-dropped (an accuracy bug).  Accuracy: the ``±α|μ|`` event with failure probability ``≤ β``
-(Clopper-Pearson) and the calibration event ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1).
+Proof note: ``proofs_notes/audit/sajed_sheffet.md``.
 """
 
 from __future__ import annotations

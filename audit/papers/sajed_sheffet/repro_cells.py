@@ -1,9 +1,9 @@
 """Sajed & Sheffet (ICML 2019) reproductions, shared parts: the configurations of ``ss_sec5``
 (Sec. 5) and ``ss_thm43`` (Theorem 4.3), their seeds, and the resumable cells (DP-SE, Algorithm 3,
 and the DP-UCB baseline through the replicate-vectorised engines; the stopping cells of Theorem 3.3)
-computed in worker processes.
+computed in worker processes.  Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_sajed_sheffet.md``; overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Sajed & Sheffet (ICML 2019) experiment ``ss_sec5``: the paper's experiments (Sec. 5), DP-SE
 (Algorithm 3) against the DP-UCB baseline in both calibrations on the instances C1-C4.
+Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_sajed_sheffet.md``; overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Sajed & Sheffet (ICML 2019) experiment ``ss_stopping``: the halting times of Algorithms 1 and 2
 fitted against Theorem 3.3's forms, and the binomial test of ``Pr[τ > bound] ≤ β``.
+Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_sajed_sheffet.md``; overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Sajed & Sheffet (ICML 2019) Theorem 3.3: halting times of DP-NAS (Algorithm 1, exact two-point
 fast path) and DP exponential NAS (Algorithm 2) on the two-point law, the theorem's forms, and the
 planted rule with noise ``∝ 1/ε²``; the configuration and cells of ``ss_stopping``.
+Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_sajed_sheffet.md``; overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

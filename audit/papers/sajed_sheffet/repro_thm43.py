@@ -1,7 +1,8 @@
 """Sajed & Sheffet (ICML 2019) experiment ``ss_thm43``: DP-SE's regret (Algorithm 3) against
 Theorem 4.3's own form (two-term OLS and one-variable fits in ``log T``, ``K`` and ``1/ε``).
+Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_sajed_sheffet.md``; overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

@@ -1,38 +1,14 @@
 """Reproductions of Sajed & Sheffet Sec. 5 and of Theorem 4.3's scaling (ICML 2019).
 
 Three experiments, each writing ``<name>.json``, ``<name>.png`` and ``<name>.md`` into ``out``:
+**ss_sec5** (Sec. 5: DP-SE, Algorithm 3, against DP-UCB in both calibrations on C1-C4, beside the
+paper's "at least 5 times"), **ss_thm43** (DP-SE's regret against Theorem 4.3's own form) and
+**ss_stopping** (halting times of Algorithms 1 and 2 against Theorem 3.3, with a planted rule with
+noise ``∝ 1/ε²``).  Every cell is written to ``out/<name>_cells/`` with its configuration as soon
+as it is finished and reused by a rerun; seeds derive from the config seed by name
+(:func:`~reference.rng.child_seeds`), so the same seed gives the same result.
 
-* **ss_sec5** -- the paper's experiments (Sec. 5): Bernoulli instances C1-C4
-  (:func:`~reference.engine.mab.section5_means`), ``K ∈ {3, 5, 10, 20}``,
-  ``ε ∈ {0.1, 0.25, 0.5, 1}``, ``β = 1/T``, DP-SE (Algorithm 3) against the DP-UCB baseline in both
-  calibrations (``ε`` per tree -- the correct one -- and ``ε/K`` per tree).  Regret vs ``t`` (DP-SE
-  piecewise linear, DP-UCB smooth), the final-regret table and the DP-UCB/DP-SE ratio per setting
-  beside the paper's "we outperform DP-UCB by at least 5 times" (Sec. 5).  Paper: ``T = 5·10⁷``,
-  30 runs.  Reduced default: ``T = 5·10⁵``, 5 runs (DP-UCB has no fast path: it is a round-by-round
-  loop; :func:`~reference.engine.mab.dpucb_bernoulli_batch` runs about 10⁶
-  replicate-rounds per second on one core, so the paper's grid, 1.9·10¹¹ replicate-rounds, takes
-  about a day on two cores); DP-SE is also run at the paper's ``T`` with 30 runs (its fast path costs milliseconds) and compared
-  with the spec's regression table.
-* **ss_thm43** -- Theorem 4.3 and its proof: DP-SE's regret against the theorem's own form.  A
-  two-term OLS ``regret ≈ c₁ Σ_{a≠a*} log T/Δ_a + c₂ K log T/ε`` over the whole grid (settings whose
-  every suboptimal arm was eliminated: "for sufficiently large T"), HC3 CIs; and one-variable fits
-  (:func:`audit.methods.scaling.fit_against_form`) of ``ln regret`` on ``ln f`` against ``log T``, ``K`` and
-  ``1/ε``, with ``f`` the proof's form ``Σ_a log(TK log(1/Δ_a))(1/Δ_a + 1/ε)`` and its final
-  simplification ``Σ_a 3 log T/Δ_a + 3 log T (K − 1)/ε``.  DP-SE is cheap at any ``T``, so the reduced
-  and paper scales differ only in the number of runs.
-* **ss_stopping** -- Theorem 3.3: halting time of DP-NAS (Algorithm 1, via the exact
-  fast path :func:`dp_nas_two_point_halting_time`) and DP exponential NAS (Algorithm 2,
-  ``stopping.dp_exp_nas`` itself) on the two-point law, over grids of ``1/α``, ``1/ε`` and ``R``;
-  :func:`audit.methods.scaling.fit_against_form` of ``ln τ`` against Thm 3.3's ``t_U`` and the proof's
-  ``τ_E`` (both from ``bounds.py``), a binomial test of ``Pr[τ > bound] ≤ β``, and a planted rule
-  with noise ``∝ 1/ε²`` that both tests must flag.  Reduced: 10 runs per point; ``.paper()``: 30.
-
-Every cell (``ss_sec5``: one per ``(K, algorithm)``; ``ss_thm43``: one per ``K``; ``ss_stopping``:
-one per rule, variant and grid) is written to
-``out/<name>_cells/`` as soon as it is finished, with its configuration; a rerun reuses finished
-cells and refuses cells whose configuration differs.  Seeds derive from the config seed through
-``SeedSequence(seed, spawn_key=(algorithm, instance, K, ε))`` and
-:func:`~reference.rng.child_seeds` (one child per run): the same seed gives the same result.
+Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
 
 from __future__ import annotations

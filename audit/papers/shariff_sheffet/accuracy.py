@@ -1,16 +1,13 @@
 """Accuracy-event audit of a regularizer source (Shariff & Sheffet Definition 3).
 
-For a noise law summed over exactly ``m`` node noises (one padded tree release), a shift, and
-claimed bounds ``(ρ_min, ρ_max, γ)``, the event
+For one padded tree release (a noise law summed over exactly ``m`` node noises), a shift, and
+claimed ``(ρ_min, ρ_max, γ)``, the event ``ρ_min ≤ λ_min(H)``, ``λ_max(H) ≤ ρ_max``,
+``‖h‖_{H⁻¹} ≤ γ`` (``H = N[:d, :d] + shift·I``, ``h = N[:d, d]``) must fail with probability at most
+``q`` per release; a one-sided Clopper–Pearson bound over ``R`` releases rejects with false-alarm
+probability ``≤ β`` (:mod:`audit.methods.binomial`).  Whole runs and the confidence ellipsoid of
+Proposition 4 are audited in :mod:`audit.papers.shariff_sheffet.theorems`.
 
-    ``ρ_min ≤ λ_min(H)``, ``λ_max(H) ≤ ρ_max`` and ``‖h‖_{H⁻¹} ≤ γ``,
-    with ``H = N[:d, :d] + shift·I`` and ``h = N[:d, d]``,
-
-must fail with probability at most ``q`` per release.  Over ``R`` independent releases the number
-of failures is ``Bin(R, q')`` with ``q' ≤ q`` under the claim, so a one-sided Clopper–Pearson lower
-bound on the failure rate above ``q`` rejects the claim with false-alarm probability ``≤ β``
-(:mod:`audit.methods.binomial`).  Whole runs and the confidence ellipsoid of Proposition 4 are
-audited in :mod:`audit.papers.shariff_sheffet.theorems`.
+Proof note: ``proofs_notes/audit/accuracy_event.md``.
 """
 
 from __future__ import annotations

@@ -3,12 +3,11 @@
 :func:`run_privacy_battery` audits the Shariff & Sheffet mechanisms -- per-node mechanisms, the
 whole tree (node-level view) and Algorithm 1 end to end on t-neighbouring streams -- against both
 the printed claim and the exact guarantee of the correct mechanism, with Holm's family-wise
-correction over all tests (:class:`audit.familywise.Holm`).  It also reports
-the *slack* of each printed calibration: the exact ε at the claimed δ next to the claimed ε.
+correction over all tests (:class:`audit.familywise.Holm`), and reports the *slack* of each printed
+calibration.  :func:`run_zoo` measures the audit's power (on each deliberately broken mechanism)
+and false-alarm rate (on each correct mechanism) with Clopper–Pearson bounds on both rates.
 
-:func:`run_zoo` measures the audit's power (detection rate on each deliberately broken mechanism)
-and its false-alarm rate (on each correct mechanism) over independent repetitions, with
-Clopper–Pearson bounds on both rates.
+Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 
 from __future__ import annotations

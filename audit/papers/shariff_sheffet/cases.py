@@ -1,20 +1,13 @@
 """Audit cases for the Shariff & Sheffet mechanisms: correct calibrations and a zoo of bugs.
 
-Every case is a neighbouring pair at the worst case of the paper's neighbouring relation (Sec. 1.1) -- the row ``v = (e₁, 1)``
-replaced by ``v' = (−e₁, 1)`` (orthogonal, both of norm ``L̃``), or added/removed -- and a way to
-draw the privacy loss of the *node-level view* of the tree: the values of the ``h`` used tree nodes
-that contain the user's leaf (:func:`reference.tree.nodes_used_by_leaf`; leaf 1, the worst case).
-Billboard and actions are post-processing of this view, so its privacy curve bounds theirs.
+Every case is a neighbouring pair at the worst case of the paper's relation (Sec. 1.1: ``v = (e₁, 1)``
+replaced by ``v' = (−e₁, 1)``, or added/removed) and a sampler of the privacy loss of the tree's
+*node-level view* (the used nodes containing leaf 1, :func:`reference.tree.nodes_used_by_leaf`),
+which bounds the billboard and the actions.  Each case carries the ``printed`` claim (the paper's
+``(ε, δ)``) and the ``exact`` guarantee of the correct mechanism at ``δ* = 1e-3``; a bug counts as
+caught when the audit rejects the exact claim.
 
-Each case carries two claims:
-
-* ``printed`` -- the paper's ``(ε, δ)`` (or the per-node ``(ε₀, δ₀)``);
-* ``exact`` -- the guarantee the *correct* mechanism actually has at ``δ* = 1e-3`` (closed form for
-  Gaussian and Laplace; for Wishart a Monte-Carlo upper confidence bound from an independent
-  reference sample, which is conservative).
-
-The printed calibrations are very loose, so most bugs still meet the printed claim; a bug counts as
-caught when the audit rejects the exact claim.  Both verdicts are reported.
+Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Golden entries of Shariff & Sheffet (NeurIPS 2018): every constant and bound of
-:mod:`reference.shariff_sheffet` (Eq. 4, Props. 4, 9, 11, Theorems 5 and 6); file ``audit/tools/golden_vectors/shariff_sheffet.json``.
+:mod:`reference.shariff_sheffet` (Eq. 4, Props. 4, 9, 11, Theorems 5 and 6); file
+``audit/tools/golden_vectors/shariff_sheffet.json``.  The golden vectors are described in the
+note's golden-vectors row.
 
-Proof note: ``proofs_notes/audit/README.md`` (golden vectors).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,33 +1,14 @@
 """Regret audits against Theorems 5 and 6 of Shariff & Sheffet.
 
-* :func:`regret_containment_audit` -- Theorem 5 (Eq. 2; Theorem 6, Eq. 3, with a gap): with
-  probability ``≥ 1 − α`` the pseudo-regret ``R̂_n`` is at most the bound, so over independent runs
-  the number of runs above it is ``Bin(R, q')`` with ``q' ≤ α``; a one-sided Clopper–Pearson test
-  (:class:`~audit.methods.binomial.RunAuditResult`) rejects with probability ``≤ 1 − confidence``.  The
-  slack is ``R̂_n / bound``.
-* :func:`fit_against_form` -- scaling: OLS of ``ln R̂`` on ``ln f`` where ``f`` is *the theorem's
-  own bound* as a function of the scaled variable (``n``, ``d`` or ``1/ε``), so the log factors are
-  the theorem's and not a bare power law.  Replicates are the data; standard errors are clustered
-  by replicate (statsmodels).  The bound says ``R̂ ≤ C·f``; growth faster than ``f`` shows up as a
-  slope ``b > 1``.  The fit is *consistent* with the theorem unless the one-sided test of
-  ``b ≤ 1`` rejects at level ``1 − confidence`` (i.e. the lower confidence limit exceeds 1).
-  :func:`regret_scaling_in_n` fits the cumulative regret along a run (checkpoints) against the
-  theorem's bound at each ``t``; :func:`regret_scaling_in_dimension` fits the final regret over a
-  grid of ``d`` against the bound at each ``d``.
-* :func:`regret_scaling_in_privacy` -- the private excess (private minus non-private regret on the
-  same seeds) over a grid of ``ε`` against the theorem's private term, which depends on ``ε`` only
-  through the regularizer's ``ρ_max``: ``∝ ρ_max`` for Theorem 6 (``β_n²``), ``∝ √ρ_max`` for
-  Theorem 5 (``S√ρ_max`` in ``β_n``).  The excess can be negative in single runs, so it is fitted
-  by :func:`fit_mean_against_form` (a log-link model of the mean, not OLS on logs).
-* :func:`cor15_floor_check` -- Corollary 15 as a floor for pure ε-DP MAB algorithms (e.g. DP-SE of
-  Sajed & Sheffet): mean regret must not be significantly below ``(K − 1) ln n / (200 ε)``.
-* :func:`regret_regression_check` -- a third-party policy (the
-  :class:`~audit.protocols.StreamPolicy` protocol of the privacy audits) on the same App. D
-  environments as the reference engine: paired one-sided Wilcoxon signed-rank test that its
-  regret is not larger, plus its own containment and scaling verdicts.
+:func:`regret_containment_audit` (Theorem 5, Eq. 2; Theorem 6, Eq. 3: runs above the bound are
+``Bin(R, q')``, ``q' ≤ α``, one-sided Clopper–Pearson); :func:`regret_scaling_in_n`,
+:func:`regret_scaling_in_dimension` and :func:`regret_scaling_in_privacy` (fits against the
+theorem's own bound, consistent unless the slope ``b ≤ 1`` is rejected);
+:func:`cor15_floor_check` (Corollary 15 as a floor for pure ε-DP MAB algorithms);
+:func:`regret_regression_check` (a third-party :class:`~audit.protocols.StreamPolicy` against the
+reference: paired one-sided Wilcoxon).  All runs use :func:`reference.engine.run_gap_batch`.
 
-All runs use the engine (:func:`reference.engine.run_gap_batch`), which makes the reference's
-decisions on the same seeds.
+Proof note: ``proofs_notes/audit/regret.md``.
 """
 
 from __future__ import annotations

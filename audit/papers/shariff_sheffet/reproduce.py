@@ -1,30 +1,14 @@
 """Reproductions of Shariff & Sheffet App. D.1 and D.2 (``privonline reproduce``, ``nox -s reproduce``).
 
-Each experiment follows the paper's recipe (App. D): ``θ*`` uniform on the sphere,
-``K = d²`` fresh unit-norm actions per round (one optimal with mean 0.75, the rest uniform on the
-band ``[−0.75, 0.75 − Δ]``), ``α = 1/n``, ``ε = 1``, ``δ = 0.1``.  The default is a documented reduced
-scale that runs in minutes on two cores; ``--paper-scale`` uses the paper's sizes (hours to days:
-see ``nox -s bench`` for the projected time).  Runs go through :func:`reference.engine.blocks.run_blocks`
-with one folder per cell, so an interrupted reproduction resumes where it stopped.
+Each experiment follows the paper's recipe (App. D; ``K = d²``, ``α = 1/n``, ``ε = 1``,
+``δ = 0.1``) at a documented reduced scale that runs in minutes; ``--paper-scale`` uses the paper's
+sizes.  Runs go through :func:`reference.engine.blocks.run_blocks`, one folder per cell, and
+resume.  **D.1**: regret vs ``d`` (paper: slope "roughly 2").  **D.2**: the four variants vs ``t``
+(NonPrivate smallest is the gate).  **D.3**: regret vs the ``ρ_min`` of the re-shifted
+regularizer.  **scaling** (not in the paper): the theorem-form fits of
+:mod:`audit.papers.shariff_sheffet.regret` in ``ε``, ``d`` and ``n``.
 
-* **D.1** (non-private LinUCB, ``Δ = 0.1``): final regret vs ``d`` on log–log axes, pooled OLS of
-  ``log₂ R̂_n`` on ``log₂ d`` with heteroskedasticity-robust CI (statsmodels), for ±1 and Gaussian
-  rewards.  Paper: slope "roughly 2" (n = 10⁵, d ∈ [4, 64], 100 runs).  Reduced: n = 10⁴,
-  d ∈ {4, 6, 8, 11, 16}, 8 runs (the spec's calibration run gave slope 2.23 at this scale).
-* **D.2** (all four variants, ``d = 5``, ``Δ ∈ {0, 0.1}``): regret vs ``t``.  Paper: NonPrivate
-  smallest; Gaussian below Wishart; WishartUnshifted worst at ``Δ = 0`` and indistinguishable from
-  Wishart at ``Δ = 0.1`` (n = 5·10⁷, 35 runs).  Reduced: n = 10⁵, 6 runs; at this horizon the
-  private variants are still in their linear phase (``t ≲ d·ρ_min/L²``), so only "NonPrivate
-  smallest" is a gate and the private ordering is reported beside the paper's.
-
-* **D.3** (Gaussian and Wishart, ``d = 5``): final regret vs the ``ρ_min`` of the re-shifted
-  regularizer (generic shift, ``wishart_shifted_bounds``), per gap.  Paper: the shift matters only for small or zero
-  gaps.  Reduced: n = 2·10⁴, 4 ``ρ_min`` values, ``Δ ∈ {0, 0.1}``, 4 runs.
-* **scaling** (not in the paper): the theorem-form fits of :mod:`audit.papers.shariff_sheffet.regret` for the
-  private variants, beside the non-private ones: private excess regret vs ``ε`` against the
-  theorems' private term (gated for ``Δ > 0``, Theorem 6; a mechanism calibrated with ``ε²`` is
-  the planted failure), regret vs ``d`` and vs ``n`` against Eq. (3) (reported).  ``d = 3``,
-  ``K = 9``, ``n = 2·10⁴``, 12 runs.  Each fit is cached in ``scaling_cells/`` (resumable).
+Proof note: ``proofs_notes/audit/regret.md``.
 """
 
 from __future__ import annotations

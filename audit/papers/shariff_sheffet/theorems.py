@@ -1,23 +1,14 @@
 """Accuracy audits against the theorems of Shariff & Sheffet.
 
-* :func:`regularizer_run_audit` -- Definition 3 over whole runs of the tree mechanism: the event
-  "for all ``t ≤ n``: ``ρ_min ≤ λ_min(H_t)``, ``λ_max(H_t) ≤ ρ_max`` and ``‖h_t‖_{H_t⁻¹} ≤ γ``"
-  (Prop. 9 / Prop. 11), counted over independent runs of the tree (the engine's
-  :class:`~reference.engine.tree.BatchedTreeNoise` by default, the reference
-  :class:`~reference.tree.TreeAggregator` on request), with slack quantiles.
-* :func:`confidence_ellipsoid_audit` -- Definition 2 / Proposition 4: ``‖θ̃_t − θ*‖_{V_t} ≤ β_t``
-  for all ``t``, over independent runs of Algorithm 1 on the App. D environment.
-* :func:`laurent_massart_tail`, :func:`claim18_coverage`, :func:`claim19_coverage` -- the
-  auxiliary concentration claims the proofs use (Claims 17–19), exactly (χ² tails from scipy) or
-  by Monte Carlo.
+:func:`regularizer_run_audit` (Definition 3 over whole runs of the tree: Prop. 9 / Prop. 11 for
+all ``t ≤ n``), :func:`confidence_ellipsoid_audit` (Definition 2 / Proposition 4:
+``‖θ̃_t − θ*‖_{V_t} ≤ β_t`` for all ``t`` over runs of Algorithm 1), and
+:func:`laurent_massart_tail`, :func:`claim18_coverage`, :func:`claim19_coverage` (Claims 17–19).
+Every run-level test is a one-sided Clopper–Pearson test of the failing runs against the nominal
+rate ``q``, which follows the proofs' union bounds (resolution R-ACCT): per run ``3α/4`` for the
+Wishart bounds, ``α`` for the Gaussian ones, and ``α/2`` plus those for the ellipsoid.
 
-Every run-level test is a binomial test: under the theorem the number of failing runs is
-``Bin(R, q')`` with ``q' ≤ q`` (the nominal rate), so a one-sided Clopper–Pearson lower bound on
-the failure rate above ``q`` rejects with probability ``≤ β``.
-
-Nominal rates follow the paper's proofs, whose union bounds spend more than Definition 3 allows
-(proofs_notes R-ACCT): per run, ``3α/4`` for the Wishart bounds (eigenvalues at ``α/4n``, ``γ`` at
-``α/2n`` per round) and ``α`` for the Gaussian bounds; for the ellipsoid, ``α/2`` plus those.
+Proof note: ``proofs_notes/audit/theorem_accuracy.md``.
 """
 
 from __future__ import annotations

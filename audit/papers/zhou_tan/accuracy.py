@@ -1,9 +1,9 @@
 """Zhou & Tan (AAAI 2021) correctness audits as binomial failure counts: the confidence events of
 LDP-TGP-UCB (Eq. (21), Alg. 2, Thm 3), LDP-ATA-GP-UCB (Thm 2, Alg. 1) and LDP-MoMA-GP-UCB (Thm 4,
 Cor. 1, Alg. 3), Lemma 8 (Nyström), Lemma 9.2, Lemma 10, Lemma 11 and median-of-means selection,
-and the power of these tests.
+and the power of these tests.  Overview in :mod:`audit.papers.zhou_tan.battery`.
 
-Overview in :mod:`audit.papers.zhou_tan.battery`; proof note ``proofs_notes/audit/zhou_tan.md``.
+Proof note: ``proofs_notes/audit/zhou_tan.md``.
 """
 
 from __future__ import annotations

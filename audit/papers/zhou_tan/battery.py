@@ -1,62 +1,14 @@
-"""Privacy and correctness audits of the Zhou & Tan reference (``reference/zhou_tan``).
-
-Paper: Zhou & Tan, "Local Differential Privacy for Bayesian Optimization" (AAAI 2021); locators
-are the paper's own section, theorem, lemma and algorithm-line numbers.
-Proof note: ``proofs_notes/audit/zhou_tan.md``.
+"""Privacy and correctness audits of the Zhou & Tan reference (``reference/zhou_tan``, AAAI 2021).
 
 Privacy (pure ϵ-LDP of CTL(ϵ), Curator 1 and Lemma 1, Sec. 4.1, and of the learner's transcript):
+closed-form, white-box and black-box audits of the randomiser and the end-to-end audit of the
+learner's arms, each against the printed ``ϵ`` and the exact guarantee at ``δ* = 10⁻³``; broken:
+wrong sensitivity, missing clipping, raw rewards.  Correctness (MC1-MC3): the confidence events of
+Eq. (21) (Alg. 2, Thm 3), Thm 2 (Alg. 1) and Thm 4 / Cor. 1 (Alg. 3), Lemma 8 (App. D.3),
+Lemma 9.2, Lemma 10, Lemma 11 (corrected constant) and median-of-means selection, each with a
+broken variant.  :func:`run_zhou_tan_battery` runs all of it and returns the results.
 
-* :func:`ctl_closed_form_audit` -- the exact privacy curve of a (possibly broken) randomiser on a
-  pair of raw rewards: two Laplace laws ``μ = |c(y) − c(y')|/𝓛`` apart (``c`` = the clip map, or
-  the identity if clipping is missing), ``δ(ε) = max(0, 1 − e^{(ε − μ)/2})``
-  (:func:`audit.methods.white_box.laplace_delta`).
-* :func:`ctl_white_box_audits` -- sampled privacy losses of the *reference* randomiser
-  (:func:`reference.zhou_tan.mechanism.ctl_privatize`) read through its Laplace density, tested by
-  :func:`audit.methods.white_box.privacy_loss_audit` (the engine of :class:`audit.papers.shariff_sheffet.cases.LossCase`).
-* :func:`ctl_black_box_audits` -- the event audit (:func:`audit.methods.black_box.event_audit`,
-  Clopper–Pearson) on the reference randomiser's outputs only.
-* :func:`learner_transcript_audit` -- end to end: LDP-TGP-UCB run through the reference
-  :class:`~reference.zhou_tan.environment.Curator` on two reward streams that differ only in user 1's
-  raw reward (``B + R`` vs ``−(B + R)``); black-box event audit on the arms the learner chooses.
-
-Every privacy test is run against two claims: the printed pure ``ϵ`` (Lemma 1) and the exact
-guarantee of the correct mechanism at ``δ* = 10⁻³`` (``ε*(δ*) = ϵ + 2 ln(1 − δ*)``, tight for
-Laplace, so the correct mechanism has *no* slack at ``δ = 0``).  A bug counts as caught when the exact
-claim is rejected.  Broken randomisers (built from the reference with mis-set parameters):
-
-* ``wrong_sensitivity`` -- scale ``(B+R)/ϵ`` instead of ``2(B+R)/ϵ`` (sensitivity taken as ``B+R``);
-* ``missing_clipping`` -- Curator 1 verbatim (``clip=False``) fed a Student-t reward (Sec. 5.1: the
-  heavy-tailed experiments), whose support is ``ℝ``, so Lemma 1's ``|y| ≤ B+R`` fails;
-* learner ``raw_rewards`` -- the learner fed raw rewards (curator bypassed).
-
-Correctness (MC1, MC2, MC3):
-
-* :func:`tgp_confidence_event_audit` -- Eq. (21) for LDP-TGP-UCB (Alg. 2, Thm 3):
-  ``|f − μ̂_t| ≤ β_{t+1}σ_t`` for all ``t ≤ T`` and ``x`` w.p. ``≥ 1 − δ``; broken: the
-  IGP-UCB width of [6] for the raw noise ``R`` (the Laplace noise forgotten in ``β``).
-* :func:`ata_confidence_event_audit` -- Thm 2 for LDP-ATA-GP-UCB (Alg. 1):
-  ``|f − μ̃_t| ≤ β_{t+1}σ̃_t`` for all ``t ≤ T`` and ``x`` w.p. ``≥ 1 − δ``, built like the TGP
-  audit; broken: the same IGP-UCB width (the Laplace noise forgotten in ``β``).
-* :func:`nystrom_lemma8_audit` -- Lemma 8 (App. D.3): the Nyström dictionary of Alg. 4 is
-  ε-accurate and ``m_n ≤ 6ρ(1+1/λ)qγ_n`` for all ``n ≤ N`` w.p. ``≥ 1 − δ`` at
-  ``q = 6ρ ln(2T/δ)/ε²``; broken: ``q = ln T/ε²`` of [7]'s code (too few dictionary points).
-* :func:`moma_confidence_event_audit` -- Thm 4 / Cor. 1 for LDP-MoMA-GP-UCB (Alg. 3), the final
-  event of the proof (Eqs. 10/22, MC3 (iv)): ``|f − μ̃_n| ≤ β_{n+1}σ̃_n`` for all epochs
-  ``n ≤ N`` and ``x`` w.p. ``≥ 1 − δ``; broken: ``β_{n+1} = B(1 + 1/√(1−ε))`` (the robust
-  radius ``3γ/√λ`` forgotten).
-* :func:`lemma92_variance_ratio_audit` -- Lemma 9.2 (MC3 (v)): ``σ̃_n ≤ ρσ_n`` for all ``x``
-  on the ε-accuracy event (a deterministic implication), and for all ``n ≤ N`` w.p. ``≥ 1 − δ``
-  at Lemma 8's ``q``; broken: ``q = 1`` (too few dictionary points), for which the unconditional
-  claim is rejected.
-* :func:`lemma10_radius_audit` -- Lemma 10 (App. D.3): one ridge estimator leaves the radius
-  ``γ = (9mc)^{1/2}`` w.p. ``≤ 19/81``; broken: ``c`` without the Laplace variance.
-* :func:`lemma11_count_audit` -- Lemma 11's Hoeffding step (proof of Lemma 11, App. D.3) with the corrected constant
-  ``e^{−k/72}`` (passes) and the printed ``e^{−k/24}`` (rejected: T-9).
-* :func:`mom_selection_audit` -- Lemma 11's conclusion through
-  :func:`~reference.zhou_tan.robust.median_of_means_select`; broken: ``argmax`` instead of
-  ``argmin`` of the median distances.
-
-:func:`run_zhou_tan_battery` runs all of it and returns the results.
+Proof note: ``proofs_notes/audit/zhou_tan.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Zhou & Tan (AAAI 2021) privacy cases: CTL(ϵ) (Curator 1, Lemma 1) and its deliberately broken
 variants, neighbouring pairs and claims; the closed-form, white-box and black-box audits of the
 randomiser, and the end-to-end audit of the learner's transcript (LDP-TGP-UCB, Alg. 2).
+Overview in :mod:`audit.papers.zhou_tan.battery`.
 
-Overview in :mod:`audit.papers.zhou_tan.battery`; proof note ``proofs_notes/audit/zhou_tan.md``.
+Proof note: ``proofs_notes/audit/zhou_tan.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Golden entries of Zhou & Tan (AAAI 2021): CTL(ϵ) (Curator 1, Lemma 1), the kernels'
-``γ_t``, the schedules and the regret bounds (:mod:`reference.zhou_tan`); file ``audit/tools/golden_vectors/zhou_tan.json``.
+``γ_t``, the schedules and the regret bounds (:mod:`reference.zhou_tan`); file
+``audit/tools/golden_vectors/zhou_tan.json``.  The golden vectors are described in the note's
+golden-vectors row.
 
-Proof note: ``proofs_notes/audit/README.md`` (golden vectors).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Zhou & Tan (AAAI 2021) reproductions, shared parts: the panels of Fig. 2 and Fig. 3, the presets
 (Sec. 5.1; T-23), the configurations, and the problems, policies and cells the experiments run.
+Overview in :mod:`audit.papers.zhou_tan.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_zhou_tan.md``; overview in :mod:`audit.papers.zhou_tan.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_zhou_tan.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Zhou & Tan (AAAI 2021) experiments ``fig2`` (Fig. 2, Sec. 5) and ``fig3`` (Fig. 3, App. E):
 cumulative regret of the LDP and non-private heavy-tailed algorithms per panel.
+Overview in :mod:`audit.papers.zhou_tan.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_zhou_tan.md``; overview in :mod:`audit.papers.zhou_tan.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_zhou_tan.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Zhou & Tan (AAAI 2021) experiment ``scaling``: regret of LDP-TGP-UCB, LDP-ATA-GP-UCB and
 LDP-MoMA-GP-UCB against the forms of Theorem 3, Theorem 2 and Corollary 1, in ``T``, ``ϵ`` and the
-dimension.
+dimension.  Overview in :mod:`audit.papers.zhou_tan.reproduce`.
 
-Proof note ``proofs_notes/audit/reproduce_zhou_tan.md``; overview in :mod:`audit.papers.zhou_tan.reproduce`.
+Proof note: ``proofs_notes/audit/reproduce_zhou_tan.md``.
 """
 
 from __future__ import annotations

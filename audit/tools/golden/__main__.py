@@ -1,7 +1,7 @@
 """``python -m audit.tools.golden``: check (default) or ``--rebuild`` the golden vectors
 (:func:`audit.tools.golden.cli.main`).
 
-Proof note: ``proofs_notes/audit/README.md`` (golden vectors).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from audit.tools.golden.cli import main

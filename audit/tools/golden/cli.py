@@ -1,8 +1,9 @@
 """Golden vectors: the registry (:func:`registry`, the papers' entries in the order of the files),
 building and checking the files, and the command line ``privonline golden``.
 
-The schema is described in :mod:`audit.tools.golden`; the proof note is
-``proofs_notes/audit/README.md`` (golden vectors).
+The schema is described in the proof note (golden vectors).
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

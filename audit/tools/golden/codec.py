@@ -1,7 +1,8 @@
 """Golden vectors: the value encoding of the files (outputs and parameters as strict JSON).
 
-The schema is described in :mod:`audit.tools.golden`; the proof note is
-``proofs_notes/audit/README.md`` (golden vectors).
+The schema is described in the proof note (golden vectors).
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

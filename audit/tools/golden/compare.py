@@ -1,7 +1,9 @@
 """Golden vectors: the tolerance rule, :func:`compare_values` and :class:`Mismatch`.
 
-The rule is stated in :mod:`audit.tools.golden` ("the tolerance rule"); the proof note is
-``proofs_notes/audit/README.md`` (golden vectors).
+The rule is stated in :mod:`audit.tools.golden` and, with its five classes of output, in the proof
+note (golden vectors).
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

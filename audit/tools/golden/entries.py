@@ -1,8 +1,9 @@
 """Golden vectors: the registry's types (:class:`GoldenFunction`), evaluation of a case, and the
 grid helpers and axes shared by the papers' entries (``audit/papers/<paper>/golden.py``).
 
-The schema is described in :mod:`audit.tools.golden`; the proof note is
-``proofs_notes/audit/README.md`` (golden vectors).
+The schema is described in the proof note (golden vectors).
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Golden vectors: the randomised parts, their samplers (one replicate each) and their summaries
 (moments and quantiles with Monte-Carlo standard errors).
 
-The check is described in :mod:`audit.tools.golden` ("randomised summaries"); the proof note is
-``proofs_notes/audit/README.md`` (golden vectors).
+The check is described in the proof note (golden vectors, "randomised summaries").
+
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Golden entries of the shared tree mechanism (:mod:`reference.tree`; Shariff & Sheffet, NeurIPS 2018,
-Sec. 4 and App. A.2; Algorithm 2 of Agarwal & Singh, ICML 2017): file ``audit/tools/golden_vectors/tree.json``.
+Sec. 4 and App. A.2; Algorithm 2 of Agarwal & Singh, ICML 2017): file
+``audit/tools/golden_vectors/tree.json``.
 
-Proof note: ``proofs_notes/audit/README.md`` (golden vectors).
+Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations
