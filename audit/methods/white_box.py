@@ -1,5 +1,5 @@
-"""White-box privacy audits: exact privacy-loss laws, exact privacy curves, and the sampled
-hockey-stick test.
+"""White-box privacy audits: exact privacy-loss laws and the sampled hockey-stick test (the exact
+privacy curves live in :mod:`reference.accounting`).
 
 For neighbouring inputs with output laws ``P`` and ``Q``, the privacy-loss random variable is
 ``L = ln(dP/dQ)(O)`` with ``O ~ P``, and the mechanism is ``(ε, δ)``-DP on the pair iff
@@ -12,9 +12,10 @@ Closed forms:
 
 * Gaussian shift (Gaussian mechanism, and the symmetrised Gaussian matrix mechanism of Shariff &
   Sheffet Sec. 4.2 whose upper-triangle coordinates are independent): ``L ~ N(μ²/2, μ²)`` with
-  ``μ = ‖Δ‖ / σ`` in the Mahalanobis norm of the noise; :func:`gaussian_delta`.
+  ``μ = ‖Δ‖ / σ`` in the Mahalanobis norm of the noise;
+  :func:`reference.accounting.gaussian.gaussian_delta`.
 * Laplace (sensitivity ``Δ``, scale ``b``, ``ε₀ = Δ/b``):
-  ``δ(ε) = max(0, 1 − e^{(ε − ε₀)/2})``; :func:`laplace_delta`.
+  ``δ(ε) = max(0, 1 − e^{(ε − ε₀)/2})``; :func:`reference.accounting.laplace.laplace_delta`.
 * Wishart node ``W_p(s I, k)`` (Shariff & Sheffet Sec. 4.1): the loss depends on
   the output only through ``vᵀN⁻¹v = r/X`` with ``r = ‖v‖²/s`` and ``X ~ χ²_{k−p+1}`` (Muirhead
   Thm 3.2.12).  With ``a = (k − p − 1)/2``: add (``P`` has the row ``v``, ``Q`` not)
@@ -49,18 +50,13 @@ from audit.stats import (
     hockey_stick_summands,
 )
 from reference._typing import FloatArray
-from reference.accounting import gaussian_dp_delta, gaussian_dp_epsilon
 from reference.rng import check_seed
 from reference.validation import check_in_range, check_int_at_least, check_positive
 
 __all__ = [
     "compose_losses",
     "density_privacy_losses",
-    "gaussian_delta",
-    "gaussian_epsilon",
     "gaussian_losses",
-    "laplace_delta",
-    "laplace_epsilon",
     "privacy_loss_audit",
     "white_box_audit",
     "wishart_add_remove_losses",
@@ -68,36 +64,6 @@ __all__ = [
 ]
 
 DataT = TypeVar("DataT")
-
-
-# --------------------------------------------------------------------------------------------
-# Closed-form privacy curves
-# --------------------------------------------------------------------------------------------
-
-
-def gaussian_delta(mu: float, epsilon: float) -> float:
-    """Exact ``δ(ε)`` of a Gaussian shift with ``L ~ N(μ²/2, μ²)`` (μ-GDP):
-    ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` (:func:`reference.accounting.gaussian_dp_delta`)."""
-    return gaussian_dp_delta(mu, epsilon)
-
-
-def gaussian_epsilon(mu: float, delta: float) -> float:
-    """The smallest ``ε ≥ 0`` with ``gaussian_delta(μ, ε) ≤ δ`` (0 if ``δ(0) ≤ δ``)."""
-    return gaussian_dp_epsilon(mu, delta)
-
-
-def laplace_delta(epsilon_0: float, epsilon: float) -> float:
-    """Exact ``δ(ε)`` of the Laplace mechanism with ``ε₀ = Δ/b``: ``max(0, 1 − e^{(ε − ε₀)/2})``."""
-    eps0 = check_positive("epsilon_0", epsilon_0)
-    eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
-    return max(0.0, -math.expm1((eps - eps0) / 2.0))
-
-
-def laplace_epsilon(epsilon_0: float, delta: float) -> float:
-    """The smallest ``ε ≥ 0`` with ``laplace_delta(ε₀, ε) ≤ δ``: ``max(0, ε₀ + 2 ln(1 − δ))``."""
-    eps0 = check_positive("epsilon_0", epsilon_0)
-    delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
-    return max(0.0, eps0 + 2.0 * math.log1p(-delta))
 
 
 # --------------------------------------------------------------------------------------------

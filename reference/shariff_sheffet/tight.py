@@ -20,7 +20,7 @@ Exact accounting:
    post-processing of the noisy node sums plus independent padding, and GDP composes exactly:
    the whole transcript of releases is ``√(m − 1)·L̃²/σ``-GDP.
 3. **Calibration.** The smallest ``σ`` meeting ``(ε, δ)`` is ``√(m − 1)·L̃²/μ*`` with ``μ*`` the largest
-   ``μ`` such that the ``μ``-GDP profile has ``δ(ε) ≤ δ`` (:func:`reference.accounting.gaussian_dp_mu`).
+   ``μ`` such that the ``μ``-GDP profile has ``δ(ε) ≤ δ`` (:func:`reference.accounting.gaussian.gaussian_mu_for`).
 
 The accuracy bounds follow from Proposition 11 at the new ``σ`` (its proof uses only the noise
 law: :func:`~reference.shariff_sheffet.bounds.gaussian_bounds_for_sigma`), and Algorithm 1 runs
@@ -30,7 +30,7 @@ Wishart tree
 ------------
 The paper sets ``k`` by Theorem 8 per node and advanced composition over ``m`` nodes (Sec. 4.1:
 ``k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉``, 139,115 in D.2).  The privacy-loss-distribution
-accountant :func:`reference.accounting.wishart_tree_delta` bounds ``δ(ε)`` of the whole tree
+accountant :func:`reference.accounting.wishart.wishart_tree_delta` bounds ``δ(ε)`` of the whole tree
 rigorously (every replace-one pair, the ``m − 1`` used nodes composed numerically with pessimistic
 discretisation), and :func:`wishart_tight_degrees_of_freedom` is the smallest ``k`` it certifies.
 Proposition 9's proof uses only the law ``H_t ~ W_d(L̃² I, mk)`` of the released regularizer, so
@@ -50,7 +50,7 @@ from typing import Literal
 from reference.accounting import (
     DEFAULT_INTERVAL,
     WishartRelation,
-    gaussian_dp_mu,
+    gaussian_mu_for,
     wishart_tree_meets,
 )
 from reference.shariff_sheffet.bounds import (
@@ -100,7 +100,7 @@ def gaussian_tree_mu(sigma_noise: float, n: int, L_tilde: float) -> float:
 def gaussian_tight_noise_std(n: int, L_tilde: float, epsilon: float, delta: float) -> float:
     """The smallest ``σ_noise`` whose tree is ``(ε, δ)``-DP under t-neighbours (module docstring)."""
     L_tilde = check_positive("L_tilde", L_tilde)
-    mu = gaussian_dp_mu(epsilon, delta)
+    mu = gaussian_mu_for(epsilon, delta)
     return math.sqrt(gaussian_tree_used_nodes(n)) * L_tilde**2 / mu
 
 

@@ -12,7 +12,7 @@ losses at maximal ℓ₁ (ℓ₂) distance.  Every mechanism is audited against 
 * ``exact`` -- the guarantee the *correct* (strict) mechanism actually has at ``δ* = 10⁻³``:
   the ``h``-fold composition of Laplace mechanisms (privacy-loss distribution of
   ``dp_accounting``, pessimistic, so an upper bound on the exact ε) or the exact Gaussian-DP curve
-  (:func:`audit.methods.white_box.gaussian_epsilon` of the Mahalanobis sensitivity of the padded tree).
+  (:func:`reference.accounting.gaussian.gaussian_epsilon` of the Mahalanobis sensitivity of the padded tree).
 
 A bug counts as caught when the exact claim is rejected; both verdicts are reported.
 

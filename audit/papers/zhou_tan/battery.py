@@ -9,7 +9,7 @@ Privacy (pure ϵ-LDP of CTL(ϵ), Curator 1 and Lemma 1, Sec. 4.1, and of the lea
 * :func:`ctl_closed_form_audit` -- the exact privacy curve of a (possibly broken) randomiser on a
   pair of raw rewards: two Laplace laws ``μ = |c(y) − c(y')|/𝓛`` apart (``c`` = the clip map, or
   the identity if clipping is missing), ``δ(ε) = max(0, 1 − e^{(ε − μ)/2})``
-  (:func:`audit.methods.white_box.laplace_delta`).
+  (:func:`reference.accounting.laplace.laplace_delta`).
 * :func:`ctl_white_box_audits` -- sampled privacy losses of the *reference* randomiser
   (:func:`reference.zhou_tan.mechanism.ctl_privatize`) read through its Laplace density, tested by
   :func:`audit.methods.white_box.privacy_loss_audit` (the engine of :class:`audit.papers.shariff_sheffet.cases.LossCase`).

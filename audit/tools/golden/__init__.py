@@ -39,7 +39,7 @@ One JSON object per file::
           "cases": [...]
         },
         {
-          "function": "gaussian_dp_delta", ...,
+          "function": "gaussian_delta", ...,
           "tolerance": {"rtol": 1e-12, "atol": 0.0, "reason": "a difference of two close terms: ..."},
           "cases": [{"parameters": {"mu": 0.1, "epsilon": 1.0}, "output": 1.23e-25, "atol": 1.26e-33}]
         }
