@@ -507,7 +507,7 @@ def _baselines() -> dict[str, Baseline]:
     out: dict[str, Baseline] = {}
 
     # reference.accounting ------------------------------------------------------------------
-    m = "reference.accounting:"
+    m = "reference.accounting.chi2:"
     out |= {
         m + "chi2_location_loss_cdf": _b(
             losses=A([0.0, 0.5]), df=4, direction="add", shift=1.0, coefficient=0.5
@@ -515,9 +515,18 @@ def _baselines() -> dict[str, Baseline]:
         m + "chi2_location_pld": _b(
             df=4, direction="add", shift=1.0, interval=0.01, pessimistic=True
         ),
+    }
+    m = "reference.accounting.laplace:"
+    out |= {
+        m + "laplace_delta": _b(epsilon=0.3, epsilon_0=0.5),
+        m + "laplace_epsilon": _b(delta=0.01, epsilon_0=0.5),
+        m + "laplace_composition_epsilon": _b(delta=0.001, epsilon_0=0.25, nodes=4),
         m + "laplace_tree_delta": _b(epsilon=1.0, epsilon_0=0.5, nodes=2, interval=0.01),
         m + "laplace_tree_epsilon": _b(delta=0.01, epsilon_0=0.5, nodes=2, interval=0.01),
-        m + "laplace_tree_node_epsilon": _b(epsilon=1.0, delta=0.01, nodes=2, interval=0.01),
+        m + "laplace_tree_epsilon_0_for": _b(epsilon=1.0, delta=0.01, nodes=2, interval=0.01),
+    }
+    m = "reference.accounting.wishart:"
+    out |= {
         m + "wishart_tree_delta": _b(
             epsilon=1.0, k=40, p=2, nodes=2, relation="replace_one", interval=0.01
         ),
@@ -1142,7 +1151,6 @@ def _baselines() -> dict[str, Baseline]:
         m + "LDPParams": _b(eps=1.0, B=1.0, R=1.0, clip=True),
         m + "clip_reward": _b(y=A([0.5, 3.0]), B=1.0, R=1.0),
         m + "ctl_privatize": _b(y=A([0.5, 3.0]), params=_ldp, rng=lambda: _g()),
-        m + "laplace_exact_delta": _b(distance=1.0, lap_scale=2.0, eps=0.3),
         m + "laplace_privacy_loss": _b(z=A([0.0, 1.0]), y=0.5, y_prime=-0.5, lap_scale=2.0),
         m + "laplace_tail_probability": _b(threshold=1.0, lap_scale=2.0),
         m + "max_privacy_loss": _b(y=0.5, y_prime=-0.5, params=_ldp),
@@ -1541,9 +1549,6 @@ def _baselines() -> dict[str, Baseline]:
             T=4, noise=ZeroNoise((2,)), rng=lambda: _g()
         ),
         "audit.papers.agarwal_singh.accuracy:accuracy_cases": _b(config=_as_config),
-        "audit.papers.agarwal_singh.cases:composed_laplace_epsilon": _b(
-            epsilon_0=0.25, nodes=4, delta=0.001
-        ),
         "audit.papers.agarwal_singh.reduction:exp2_reduction_arms": _b(
             losses=A([[0.1, 0.9], [0.2, 0.8]]),
             scale=1.0,

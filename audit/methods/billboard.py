@@ -18,10 +18,10 @@ from collections.abc import Callable
 import numpy as np
 
 from audit.methods.black_box import event_audit_from_samples
-from audit.methods.white_box import gaussian_epsilon
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
+from reference.accounting import gaussian_epsilon
 from reference.noise import GaussianVectorNoise
 from reference.rng import check_seed
 from reference.tree import Release, TreeAggregator, dyadic_decomposition, tree_depth
@@ -123,7 +123,10 @@ def billboard_audit(
     seed = check_seed(seed)
     difference = mu / correct_billboard_mu(n, t, 1.0, 1.0)
     claim = PrivacyClaim(
-        gaussian_epsilon(mu, DELTA_STAR), DELTA_STAR, "t_neighbouring", "exact billboard at δ=0.001"
+        gaussian_epsilon(DELTA_STAR, mu=mu),
+        DELTA_STAR,
+        "t_neighbouring",
+        "exact billboard at δ=0.001",
     )
     rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
     out_p = billboard_releases(

@@ -1,12 +1,12 @@
-"""White-box privacy audits: exact privacy-loss laws, exact privacy curves, and the sampled
-hockey-stick test.
+"""White-box privacy audits: exact privacy-loss laws and the sampled hockey-stick test (the exact
+privacy curves live in :mod:`reference.accounting`).
 
 A pair is ``(ε, δ)``-DP iff ``δ_{P‖Q}(ε) = E_P[(1 − e^{ε − L})₊] ≤ δ`` both ways, with
 ``L = ln(dP/dQ)(O)`` (Balle & Wang 2018, Thm 5).  :func:`privacy_loss_audit` bounds both
 divergences from loss samples with empirical-Bernstein bounds (:mod:`audit.stats`) and rejects when
-a lower bound exceeds ``δ`` (the test: ``white_box_hockey_stick.md``).  Closed forms: Gaussian shift
-(:func:`gaussian_delta`, also Shariff & Sheffet Sec. 4.2), Laplace (:func:`laplace_delta`) and the
-Wishart node (Sec. 4.1: add, remove, orthogonal replacement; Muirhead Thms 3.2.11-3.2.12).
+a lower bound exceeds ``δ`` (the test: ``white_box_hockey_stick.md``).  Exact loss samplers:
+Gaussian shift (Shariff & Sheffet Sec. 4.2) and the Wishart node (Sec. 4.1: add, remove,
+orthogonal replacement; Muirhead Thms 3.2.11-3.2.12).
 
 Proof note: ``proofs_notes/audit/exact_privacy_curves.md``.
 """
@@ -36,18 +36,13 @@ from audit.stats import (
     hockey_stick_summands,
 )
 from reference._typing import FloatArray
-from reference.accounting import gaussian_dp_delta, gaussian_dp_epsilon
 from reference.rng import check_seed
 from reference.validation import check_in_range, check_int_at_least, check_positive
 
 __all__ = [
     "compose_losses",
     "density_privacy_losses",
-    "gaussian_delta",
-    "gaussian_epsilon",
     "gaussian_losses",
-    "laplace_delta",
-    "laplace_epsilon",
     "privacy_loss_audit",
     "white_box_audit",
     "wishart_add_remove_losses",
@@ -55,36 +50,6 @@ __all__ = [
 ]
 
 DataT = TypeVar("DataT")
-
-
-# --------------------------------------------------------------------------------------------
-# Closed-form privacy curves
-# --------------------------------------------------------------------------------------------
-
-
-def gaussian_delta(mu: float, epsilon: float) -> float:
-    """Exact ``δ(ε)`` of a Gaussian shift with ``L ~ N(μ²/2, μ²)`` (μ-GDP):
-    ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`` (:func:`reference.accounting.gaussian_dp_delta`)."""
-    return gaussian_dp_delta(mu, epsilon)
-
-
-def gaussian_epsilon(mu: float, delta: float) -> float:
-    """The smallest ``ε ≥ 0`` with ``gaussian_delta(μ, ε) ≤ δ`` (0 if ``δ(0) ≤ δ``)."""
-    return gaussian_dp_epsilon(mu, delta)
-
-
-def laplace_delta(epsilon_0: float, epsilon: float) -> float:
-    """Exact ``δ(ε)`` of the Laplace mechanism with ``ε₀ = Δ/b``: ``max(0, 1 − e^{(ε − ε₀)/2})``."""
-    eps0 = check_positive("epsilon_0", epsilon_0)
-    eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
-    return max(0.0, -math.expm1((eps - eps0) / 2.0))
-
-
-def laplace_epsilon(epsilon_0: float, delta: float) -> float:
-    """The smallest ``ε ≥ 0`` with ``laplace_delta(ε₀, ε) ≤ δ``: ``max(0, ε₀ + 2 ln(1 − δ))``."""
-    eps0 = check_positive("epsilon_0", epsilon_0)
-    delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
-    return max(0.0, eps0 + 2.0 * math.log1p(-delta))
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,13 +21,13 @@ from reference.agarwal_singh.aggregation import (
     laplace_sum_chernoff_sf,
     laplace_sum_ppf,
     laplace_sum_sf,
+    laplace_tree_node_max_loss,
     lemma33_uniform_error_bound,
     nodes_per_leaf,
     noise_draws_per_release,
     padding_count,
     prefix_noise_shared_draws,
     prefix_noise_variance,
-    tree_node_epsilon_laplace,
 )
 from reference.agarwal_singh.bandits import (
     BanditRun,
@@ -98,6 +98,7 @@ __all__ = [
     "laplace_sum_chernoff_sf",
     "laplace_sum_ppf",
     "laplace_sum_sf",
+    "laplace_tree_node_max_loss",
     "lemma33_uniform_error_bound",
     "nodes_per_leaf",
     "noise_draws_per_release",
@@ -115,5 +116,4 @@ __all__ = [
     "thm41_parameters",
     "thm41_regret_bound_proof_consistent",
     "thm45_parameters",
-    "tree_node_epsilon_laplace",
 ]

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from reference._typing import FloatArray
-from reference.accounting import laplace_tree_node_epsilon
+from reference.accounting.laplace import laplace_tree_epsilon_0_for
 from reference.noise import NodeNoise
 from reference.rng import SeedLike, as_generator
 from reference.tree import Node, TreeAggregator, dyadic_decomposition, nodes_used_by_leaf
@@ -48,6 +48,7 @@ __all__ = [
     "laplace_sum_chernoff_sf",
     "laplace_sum_ppf",
     "laplace_sum_sf",
+    "laplace_tree_node_max_loss",
     "lemma33_uniform_error_bound",
     "log_T",
     "nodes_per_leaf",
@@ -55,7 +56,6 @@ __all__ = [
     "padding_count",
     "prefix_noise_shared_draws",
     "prefix_noise_variance",
-    "tree_node_epsilon_laplace",
 ]
 
 LogBase: TypeAlias = Literal["e", "2"]
@@ -142,7 +142,7 @@ def laplace_scale_tree_paper(
 
     ``‖Y‖₁ = max_{l∈Y} ‖l‖₁`` is the *radius* of the loss set.  This is not a sufficient
     calibration for Definition 2.1 (replace-one) when ``Y`` is symmetric: the privacy
-    actually achieved is :func:`tree_node_epsilon_laplace` of the returned scale.  Requires
+    actually achieved is :func:`laplace_tree_node_max_loss` of the returned scale.  Requires
     ``T ≥ 2`` (``log 1 = 0``).
     """
     check_choice("log_base", log_base, get_args(LogBase))
@@ -176,7 +176,7 @@ def laplace_scale_tree_tight(
 
     ``λ = Δ₁(Y)/ε₀`` with ``ε₀`` the largest per-node privacy whose ``h``-fold composition meets
     ``(ε, δ)`` by the pessimistic PLD accountant
-    (:func:`reference.accounting.laplace_tree_node_epsilon`; one-coordinate changes, see
+    (:func:`reference.accounting.laplace.laplace_tree_epsilon_0_for`; one-coordinate changes, see
     proofs_notes ``shariff_sheffet/tight_wishart.md``).  At ``δ = 0`` this is
     :func:`laplace_scale_tree_strict`; the paper's Laplace algorithms claim pure ε, so ``δ > 0``
     is a different (weaker) guarantee chosen by the user.
@@ -186,7 +186,7 @@ def laplace_scale_tree_tight(
     T = check_int_at_least("T", T, 1)
     Y_l1_diameter = check_positive("Y_l1_diameter", Y_l1_diameter)
     h = max(nodes_per_leaf(T, view), 1)
-    return Y_l1_diameter / laplace_tree_node_epsilon(epsilon, delta, nodes=h)
+    return Y_l1_diameter / laplace_tree_epsilon_0_for(epsilon, delta, nodes=h)
 
 
 def laplace_scale_tree(
@@ -217,10 +217,12 @@ def laplace_scale_tree(
     raise ValueError(f"mode must be 'strict' or 'paper', got {mode!r}")
 
 
-def tree_node_epsilon_laplace(
+def laplace_tree_node_max_loss(
     scale: float, T: int, Y_l1_diameter: float, view: ReleaseView = "actions"
 ) -> float:
-    """Exact node-level privacy loss ``ε_node = h · Δ₁(Y) / λ`` of the tree.
+    """Exact node-level maximum privacy loss ``ε_node = h · Δ₁(Y) / λ`` of the tree: its pure ε,
+    the ``δ = 0`` end of :func:`reference.accounting.laplace.laplace_tree_epsilon` at
+    ``ε₀ = Δ₁(Y)/λ`` and ``h`` nodes (computed as ``h·Δ₁/λ``, which is 0 when no node is used).
 
     Tight: for ``t₀ = 1`` and neighbours at ℓ₁ distance ``Δ₁`` the event "every used node above
     its mean" has probability ratio exactly ``e^{ε_node}``.

@@ -21,14 +21,15 @@ import numpy as np
 from scipy import optimize, special
 
 from reference._typing import FloatArray
+from reference.accounting.gaussian import gaussian_delta
 from reference.agarwal_singh.aggregation import (
     Calibration,
     LogBase,
     ReleaseView,
     laplace_scale_tree,
+    laplace_tree_node_max_loss,
     nodes_per_leaf,
     noise_draws_per_release,
-    tree_node_epsilon_laplace,
 )
 from reference.agarwal_singh.sets import (
     DecisionSet,
@@ -65,8 +66,8 @@ __all__ = [
     "factC1_bound",
     "factC1_tail_probability",
     "factC1_threshold",
-    "gaussian_mechanism_delta",
     "gaussian_output_level_sensitivity",
+    "gaussian_tree_node_delta",
     "lemma42_effective_epsilon",
     "lemma42_laplace_scale",
     "lemma43_cross_term",
@@ -91,7 +92,6 @@ __all__ = [
     "thm45_regret_bound_certified",
     "thm45_regret_expression_paper",
     "thmA1_min_sigma",
-    "tree_node_delta_gaussian",
 ]
 
 Instance = Literal["experts", "sphere", "cube"]
@@ -298,7 +298,7 @@ def cor32_parameters(
         h=nodes_per_leaf(T, view),
         eta=default_learning_rate(reg.D_R, T, G2),
         G2=G2,
-        eps_effective=tree_node_epsilon_laplace(lam, T, loss_set.diameter(1), view)
+        eps_effective=laplace_tree_node_max_loss(lam, T, loss_set.diameter(1), view)
         if nodes_per_leaf(T, view) > 0
         else 0.0,
         calibration=calibration,
@@ -338,28 +338,19 @@ def cor32_rate_paper(instance: Instance, N: int, T: int, epsilon: float) -> floa
 # --------------------------------------------------------------------------------------------
 
 
-def gaussian_mechanism_delta(epsilon: float, mu: float) -> float:
-    """Exact ``δ(ε)`` of a Gaussian mechanism with sensitivity/σ ratio ``μ`` (Balle & Wang 2018):
-    ``Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)``."""
-    epsilon = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
-    mu = check_positive("mu", mu)
-    first = float(special.ndtr(mu / 2.0 - epsilon / mu))
-    second = math.exp(epsilon + float(special.log_ndtr(-mu / 2.0 - epsilon / mu)))
-    return max(0.0, first - second)
-
-
-def tree_node_delta_gaussian(
-    sigma: float, epsilon: float, T: int, Y_l2_diameter: float, view: ReleaseView = "actions"
+def gaussian_tree_node_delta(
+    epsilon: float, *, sigma: float, T: int, Y_l2_diameter: float, view: ReleaseView = "actions"
 ) -> float:
     """Exact node-level ``δ(ε)`` of the Gaussian tree: the used nodes containing one leaf form a
-    Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ``."""
+    Gaussian mechanism with ℓ₂ sensitivity ``√h·Δ₂(Y)`` and noise ``σ``, so ``δ(ε)`` is
+    :func:`reference.accounting.gaussian.gaussian_delta` at ``μ = √h·Δ₂(Y)/σ``."""
     check_choice("view", view, get_args(ReleaseView))
     sigma = check_positive("sigma", sigma)
     Y_l2_diameter = check_positive("Y_l2_diameter", Y_l2_diameter)
     h = nodes_per_leaf(T, view)
     if h == 0:
         return 0.0
-    return gaussian_mechanism_delta(epsilon, math.sqrt(h) * Y_l2_diameter / sigma)
+    return gaussian_delta(epsilon, mu=math.sqrt(h) * Y_l2_diameter / sigma)
 
 
 def gaussian_output_level_sensitivity(
@@ -441,7 +432,7 @@ def thm35_sigma_strict(
     view: ReleaseView = "actions",
 ) -> float:
     """Strict Thm 3.5 σ: ``max{‖Y‖₂√(T/(√N ln T)), σ_priv}`` with ``σ_priv`` the smallest σ whose
-    exact node-level ``δ(ε)`` (:func:`tree_node_delta_gaussian`) is ``≤ δ``."""
+    exact node-level ``δ(ε)`` (:func:`gaussian_tree_node_delta`) is ``≤ δ``."""
     check_choice("view", view, get_args(ReleaseView))
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -454,10 +445,10 @@ def thm35_sigma_strict(
     sensitivity = math.sqrt(h) * Y_l2_diameter
     # δ(ε) increases with μ = sensitivity/σ; find μ* with δ(ε, μ*) = δ.
     upper = 1.0
-    while gaussian_mechanism_delta(epsilon, upper) < delta:
+    while gaussian_delta(epsilon, mu=upper) < delta:
         upper *= 2.0
     mu_star = optimize.brentq(
-        lambda mu: gaussian_mechanism_delta(epsilon, mu) - delta, 1e-12, upper, xtol=1e-14
+        lambda mu: gaussian_delta(epsilon, mu=mu) - delta, 1e-12, upper, xtol=1e-14
     )
     return max(regret_branch, sensitivity / float(mu_star))
 

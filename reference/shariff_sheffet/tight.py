@@ -20,7 +20,7 @@ from typing import Literal
 from reference.accounting import (
     DEFAULT_INTERVAL,
     WishartRelation,
-    gaussian_dp_mu,
+    gaussian_mu_for,
     wishart_tree_meets,
 )
 from reference.shariff_sheffet.bounds import (
@@ -70,7 +70,7 @@ def gaussian_tree_mu(sigma_noise: float, n: int, L_tilde: float) -> float:
 def gaussian_tight_noise_std(n: int, L_tilde: float, epsilon: float, delta: float) -> float:
     """The smallest ``σ_noise`` whose tree is ``(ε, δ)``-DP under t-neighbours (module docstring)."""
     L_tilde = check_positive("L_tilde", L_tilde)
-    mu = gaussian_dp_mu(epsilon, delta)
+    mu = gaussian_mu_for(epsilon, delta)
     return math.sqrt(gaussian_tree_used_nodes(n)) * L_tilde**2 / mu
 
 

@@ -36,7 +36,6 @@ __all__ = [
     "LDPParams",
     "clip_reward",
     "ctl_privatize",
-    "laplace_exact_delta",
     "laplace_privacy_loss",
     "laplace_scale",
     "laplace_tail_probability",
@@ -158,28 +157,6 @@ def max_privacy_loss(y: float, y_prime: float, params: LDPParams) -> float:
     return abs(y_ - yp) / params.lap_scale
 
 
-def laplace_exact_delta(distance: float, lap_scale: float, eps: float) -> float:
-    """Smallest ``δ`` with ``P[M(y) ∈ E] ≤ e^ϵ P[M(y') ∈ E] + δ`` for all ``E`` (hockey stick).
-
-    For two Laplace laws with scale ``b`` whose centres are ``Δ = |y − y'|`` apart, with
-    ``μ = Δ/b``: ``δ(ϵ) = 1 − exp((ϵ − μ)/2)`` if ``ϵ < μ`` and ``0`` otherwise.  Derivation (in the
-    proof note ``ctl_lemma1.md``): the optimal event is ``{ℓ > ϵ}`` = a half-line, and integrating
-    the two densities over it gives the formula.  ``δ → 1`` as ``Δ → ∞``: no finite ``(ϵ, δ<1)``
-    covers an unbounded input range without clipping.
-    """
-    dist = check_finite("distance", distance)
-    if dist < 0:
-        raise ValueError(f"distance must be in [0, inf), got {distance!r}")
-    b = check_positive("lap_scale", lap_scale)
-    e = check_finite("eps", eps)
-    if e < 0:
-        raise ValueError(f"eps must be in [0, inf), got {eps!r}")
-    mu = dist / b
-    if e >= mu:
-        return 0.0
-    return -math.expm1((e - mu) / 2.0)
-
-
 def laplace_tail_probability(threshold: float, lap_scale: float) -> float:
     """``P(|L| > x) = exp(−x/𝓛)`` for ``L ~ Laplace(𝓛)``; at ``x = 𝓛 ln τ`` this is ``1/τ`` (Sec. 4.3)."""
     x = check_finite("threshold", threshold)
@@ -231,9 +208,10 @@ def paper_unbounded_noise_claim(eps: float, delta: float) -> tuple[float, float]
 
     Returned as the paper states it, for documentation.  It does **not** hold as an LDP guarantee:
     Definition 1 quantifies over *all* input pairs, and for inputs ``y, y'`` with
-    ``|y − y'| = Δ`` the exact ``δ`` is :func:`laplace_exact_delta` ``(Δ, 𝓛, ϵ)``, which tends to
-    1.  The failure event ``{∃t: |η_t| > R}`` of probability ``≤ δ`` is a statement about the data
-    distribution, not about neighbouring inputs.  Clipping (``LDPParams.clip = True``) makes the
-    mechanism pure ϵ-LDP; the probability-``δ`` event then only biases the clipped rewards.
+    ``|y − y'| = Δ`` the exact ``δ`` is :func:`reference.accounting.laplace.laplace_delta`
+    ``(ϵ, epsilon_0=Δ/𝓛)``, which tends to 1.  The failure event ``{∃t: |η_t| > R}`` of
+    probability ``≤ δ`` is a statement about the data distribution, not about neighbouring inputs.
+    Clipping (``LDPParams.clip = True``) makes the mechanism pure ϵ-LDP; the probability-``δ``
+    event then only biases the clipped rewards.
     """
     return check_epsilon(eps, "eps"), check_delta(delta, "delta")

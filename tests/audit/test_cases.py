@@ -18,14 +18,17 @@ from statsmodels.stats.multitest import multipletests
 from audit.cases import AuditCase, AuditResult, run_cases
 from audit.familywise import P_FLOOR, Bonferroni, FamilyWise, Holm, PerTest
 from audit.methods.binomial import RunAuditResult
-from audit.methods.white_box import gaussian_epsilon, gaussian_losses, privacy_loss_audit
+from audit.methods.white_box import gaussian_losses, privacy_loss_audit
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
+from reference.accounting import gaussian_epsilon
 from reference.rng import child_seeds, named_seed
 
 MU = 0.5  # correct Gaussian mechanism: L ~ N(mu^2/2, mu^2)
 DELTA = 1e-3
-EXACT = PrivacyClaim(gaussian_epsilon(MU, DELTA), DELTA, "replace_one", "exact (correct mechanism)")
+EXACT = PrivacyClaim(
+    gaussian_epsilon(DELTA, mu=MU), DELTA, "replace_one", "exact (correct mechanism)"
+)
 
 
 def _gaussian_case(name: str, mu: float, role: str, bug: str | None) -> AuditCase:

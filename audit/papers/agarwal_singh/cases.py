@@ -19,11 +19,11 @@ import numpy as np
 
 from audit.mechanisms import LaplaceMechanism
 from audit.methods.black_box import event_audit_from_samples
-from audit.methods.white_box import density_privacy_losses, laplace_epsilon, privacy_loss_audit
+from audit.methods.white_box import density_privacy_losses, privacy_loss_audit
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
-from reference.accounting import laplace_tree_epsilon
+from reference.accounting import laplace_composition_epsilon
 from reference.agarwal_singh.aggregation import (
     PaddedRelease,
     TreeBasedAggregation,
@@ -53,7 +53,6 @@ __all__ = [
     "AgarwalSinghCase",
     "ReleaseSource",
     "ReusedNoiseTree",
-    "composed_laplace_epsilon",
     "ftrl_action_cases",
     "tree_node_view_cases",
     "tree_release_cases",
@@ -125,30 +124,15 @@ class AgarwalSinghAuditConfig:
 # --------------------------------------------------------------------------------------------
 
 
-def composed_laplace_epsilon(epsilon_0: float, nodes: int, delta: float = DELTA_STAR) -> float:
-    """``ε(δ)`` of ``nodes`` independent Laplace mechanisms, each ``ε₀ = Δ/λ``-DP.
-
-    ``nodes = 1``: the closed form :func:`audit.methods.white_box.laplace_epsilon`.  Otherwise the composed
-    privacy-loss distribution (:func:`reference.accounting.laplace_tree_epsilon`: ``dp_accounting``,
-    pessimistic discretisation, interval ``10⁻⁴``), which upper-bounds the exact ``δ(ε)`` -- so the
-    returned ε is at least the exact one and a claim built from it holds for the correct
-    mechanism.  ``δ = 0`` gives ``nodes·ε₀``.
-    """
-    eps0 = check_positive("epsilon_0", epsilon_0)
-    nodes = check_int_at_least("nodes", nodes, 1)
-    delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
-    if nodes == 1 and delta > 0.0:
-        return laplace_epsilon(eps0, delta)
-    return laplace_tree_epsilon(delta, epsilon_0=eps0, nodes=nodes)
-
-
 def _pure(epsilon: float, label: str) -> PrivacyClaim:
     return PrivacyClaim(epsilon, 0.0, "replace_one", label)
 
 
 def _exact_laplace_claim(epsilon: float, nodes: int) -> PrivacyClaim:
-    """The correct strict mechanism: ``nodes`` Laplace nodes each ``ε/nodes``-DP."""
-    eps_star = composed_laplace_epsilon(epsilon / nodes, nodes, DELTA_STAR)
+    """The correct strict mechanism: ``nodes`` Laplace nodes each ``ε/nodes``-DP, claimed at
+    :func:`reference.accounting.laplace.laplace_composition_epsilon` (exact for one node, the
+    pessimistic PLD otherwise, so the claim holds for the correct mechanism)."""
+    eps_star = laplace_composition_epsilon(DELTA_STAR, epsilon_0=epsilon / nodes, nodes=nodes)
     return PrivacyClaim(eps_star, DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}")
 
 

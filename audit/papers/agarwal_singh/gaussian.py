@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from audit.methods.white_box import density_privacy_losses, gaussian_delta, gaussian_epsilon
+from audit.methods.white_box import density_privacy_losses
 from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
@@ -24,6 +24,7 @@ from audit.papers.agarwal_singh.cases import (
 )
 from audit.protocols import PrivacyClaim
 from reference._typing import FloatArray
+from reference.accounting import gaussian_delta, gaussian_epsilon
 from reference.agarwal_singh.aggregation import noise_draws_per_release, padding_count
 from reference.agarwal_singh.full_info import PrivateFTPL, run_full_info
 from reference.agarwal_singh.sets import Cube, DecisionSet
@@ -116,7 +117,7 @@ def _gaussian_case(
     mu_reference = GaussianReleaseView(T, reference_sigma).mu(x, x_prime)
     printed = PrivacyClaim(eps, delta, "replace_one", "printed (ε, δ)")
     exact = PrivacyClaim(
-        gaussian_epsilon(mu_reference, DELTA_STAR),
+        gaussian_epsilon(DELTA_STAR, mu=mu_reference),
         DELTA_STAR,
         "replace_one",
         f"exact at δ={DELTA_STAR:g}",
@@ -139,8 +140,8 @@ def _gaussian_case(
         printed=printed,
         exact=exact,
         case_epsilon=math.inf,
-        expected_printed_violation=gaussian_delta(mu, eps) > delta,
-        expected_exact_violation=gaussian_delta(mu, exact.epsilon) > DELTA_STAR * (1 + 1e-9),
+        expected_printed_violation=gaussian_delta(eps, mu=mu) > delta,
+        expected_exact_violation=gaussian_delta(exact.epsilon, mu=mu) > DELTA_STAR * (1 + 1e-9),
     )
 
 
@@ -302,7 +303,7 @@ def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
     cases = []
     for name, description, role, sigma, reference_sigma, reuse in variants:
         exact = PrivacyClaim(
-            gaussian_epsilon(mu_of(reference_sigma), DELTA_STAR),
+            gaussian_epsilon(DELTA_STAR, mu=mu_of(reference_sigma)),
             DELTA_STAR,
             "replace_one",
             f"exact at δ={DELTA_STAR:g}",
@@ -331,9 +332,9 @@ def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
                 printed=printed,
                 exact=exact,
                 case_epsilon=math.inf,
-                expected_printed_violation=reuse or gaussian_delta(mu, eps) > delta,
+                expected_printed_violation=reuse or gaussian_delta(eps, mu=mu) > delta,
                 expected_exact_violation=reuse
-                or gaussian_delta(mu, exact.epsilon) > DELTA_STAR * (1 + 1e-9),
+                or gaussian_delta(exact.epsilon, mu=mu) > DELTA_STAR * (1 + 1e-9),
             )
         )
     return cases

@@ -42,7 +42,7 @@ def _with_loss_set(kwargs: Params) -> Params:
 
 
 def _tree_node_delta_atol(kwargs: Params) -> float:
-    """Case tolerance of ``tree_node_delta_gaussian``: its ``μ = √h Δ₂/σ`` (0 when no node is used,
+    """Case tolerance of ``gaussian_tree_node_delta``: its ``μ = √h Δ₂/σ`` (0 when no node is used,
     where the output is a literal 0)."""
     h = as_agg.nodes_per_leaf(kwargs["T"], kwargs["view"])
     if h == 0:
@@ -137,7 +137,7 @@ def agarwal_singh_entries() -> list[GoldenFunction]:
         ),
         GoldenFunction(
             p,
-            as_agg.tree_node_epsilon_laplace,
+            as_agg.laplace_tree_node_max_loss,
             _grid(
                 [
                     dict({k: v for k, v in c.items() if k != "epsilon"}, scale=s)
@@ -258,15 +258,7 @@ def agarwal_singh_entries() -> list[GoldenFunction]:
         GoldenFunction(p, as_thm.cor32_rate_paper, _grid(instances)),
         GoldenFunction(
             p,
-            as_thm.gaussian_mechanism_delta,
-            _grid(_product(epsilon=(0.0, 1e-3, 1.0, 10.0), mu=(0.1, 1.0, 5.0))),
-            reason=DIFFERENCE_REASON,
-            case_atol=lambda kw: _gaussian_delta_atol(kw["mu"], kw["epsilon"]),
-            small_values=_BOTH_UNDERFLOW,
-        ),
-        GoldenFunction(
-            p,
-            as_thm.tree_node_delta_gaussian,
+            as_thm.gaussian_tree_node_delta,
             _grid(
                 _product(
                     sigma=(1.0, 100.0),

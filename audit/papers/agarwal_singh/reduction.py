@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from audit.methods.white_box import laplace_epsilon
 from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
@@ -23,6 +22,7 @@ from audit.papers.agarwal_singh.cases import (
 )
 from audit.protocols import PrivacyClaim
 from reference._typing import FloatArray
+from reference.accounting import laplace_epsilon
 from reference.agarwal_singh.bandits import BanditLearner, EXP2Exploration, PrivateBanditReduction
 from reference.agarwal_singh.theorems import lemma42_laplace_scale
 from reference.noise import LaplaceNoise
@@ -165,7 +165,10 @@ def _reduction_cases(
     losses_prime[0, 0] = -losses[0, 0]
     printed = _pure(eps, "printed pure ε")
     exact = PrivacyClaim(
-        laplace_epsilon(eps, DELTA_STAR), DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}"
+        laplace_epsilon(DELTA_STAR, epsilon_0=eps),
+        DELTA_STAR,
+        "replace_one",
+        f"exact at δ={DELTA_STAR:g}",
     )
     cases = []
     for name, description, role, scale, reuse in variants:
@@ -255,7 +258,7 @@ def exp2_reduction_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCa
     ``(η, γ)`` at ``T = 3`` (``η ≈ 0.06``) leave almost no trace of ``y_1`` in the actions.
 
     Claims: printed pure ``ε`` (Lemma 4.2) and the canary cases' exact claim
-    ``laplace_epsilon(Δ_B/λ_strict = ε, δ*)``.  That claim is valid for the real learner: the
+    ``laplace_epsilon(δ*, epsilon_0=Δ_B/λ_strict = ε)``.  That claim is valid for the real learner: the
     released arms are a randomised function (EXP2's coins) of the forwarded scalars, and given the
     common history only ``y_{t₀}`` has a data-dependent law, a Laplace mechanism with shift
     ``|l_{t₀}(i) − l'_{t₀}(i)| ≤ Δ_B``; so the transcript's privacy profile is dominated by that

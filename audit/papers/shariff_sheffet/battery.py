@@ -34,7 +34,6 @@ from audit.methods.stream import (
     collect_transcripts,
     worst_case_streams,
 )
-from audit.methods.white_box import gaussian_epsilon
 from audit.papers.shariff_sheffet.accuracy import regularizer_accuracy_audit
 from audit.papers.shariff_sheffet.cases import (
     DELTA_STAR,
@@ -60,6 +59,7 @@ from audit.papers.shariff_sheffet.theorems import (
 from audit.protocols import PrivacyClaim
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from audit.stats import clopper_pearson
+from reference.accounting import gaussian_epsilon
 from reference.files import atomic_savefig, atomic_write_text, write_json
 from reference.noise import WishartNoise
 from reference.rng import named_seed, seed_for
@@ -333,7 +333,7 @@ def slack_table(configs: list[TreeConfig] | None = None) -> list[SlackRow]:
                     c.epsilon,
                     c.delta,
                     delta,
-                    gaussian_epsilon(mu, delta),
+                    gaussian_epsilon(delta, mu=mu),
                     False,
                 )
             )
@@ -373,7 +373,7 @@ def _stream_tests(config: BatteryConfig, seed: int, confidence: float) -> list[P
     x, xp = stream_tree.replacement_difference()
     mu = math.sqrt(stream_tree.used_nodes) * gaussian_mu(x - xp, stream_tree.sigma)
     exact_eps: dict[str, float] = {
-        "gaussian": gaussian_epsilon(mu, DELTA_STAR),
+        "gaussian": gaussian_epsilon(DELTA_STAR, mu=mu),
         "wishart": wishart_exact_epsilon(stream_tree.k, stream_tree.p, stream_tree.used_nodes),
     }
     exact_eps["wishart_unshifted"] = exact_eps["wishart"]

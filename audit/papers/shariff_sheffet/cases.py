@@ -28,8 +28,6 @@ from audit.mechanisms import (
 from audit.methods.white_box import (
     compose_losses,
     density_privacy_losses,
-    gaussian_epsilon,
-    laplace_epsilon,
     privacy_loss_audit,
     wishart_add_remove_losses,
     wishart_replacement_losses,
@@ -38,6 +36,7 @@ from audit.protocols import DensityMechanism, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference._typing import FloatArray
+from reference.accounting import gaussian_epsilon, laplace_epsilon
 from reference.rng import as_seed_sequence
 from reference.shariff_sheffet.bounds import (
     gaussian_node_privacy,
@@ -214,7 +213,7 @@ def gaussian_tree_case(
     else:
         printed = PrivacyClaim(config.epsilon, config.delta, "replace_one", "printed (ε, δ)")
     exact = PrivacyClaim(
-        gaussian_epsilon(mu, DELTA_STAR), DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}"
+        gaussian_epsilon(DELTA_STAR, mu=mu), DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}"
     )
     return LossCase(
         name=name,
@@ -390,7 +389,7 @@ def laplace_case(
         loss_q=_density_sampler(mechanism, x_prime, x),
         printed=PrivacyClaim(epsilon, 0.0, "replace_one", "printed pure ε"),
         exact=PrivacyClaim(
-            laplace_epsilon(epsilon, DELTA_STAR),
+            laplace_epsilon(DELTA_STAR, epsilon_0=epsilon),
             DELTA_STAR,
             "replace_one",
             f"exact at δ={DELTA_STAR:g}",

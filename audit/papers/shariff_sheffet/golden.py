@@ -41,7 +41,7 @@ def _with_bounds(kwargs: Params) -> Params:
 
 
 def _gdp_delta_atol(kwargs: Params) -> float:
-    """Case tolerance of ``gaussian_dp_delta(mu, epsilon)``."""
+    """Case tolerance of ``gaussian_delta(epsilon, mu=mu)``."""
     return _gaussian_delta_atol(kwargs["mu"], kwargs["epsilon"])
 
 
@@ -270,7 +270,7 @@ def shariff_sheffet_entries() -> list[GoldenFunction]:
         GoldenFunction(p, sh_bounds.cor15_regret_lower_bound, cor15),
         GoldenFunction(p, sh_tight.gaussian_tree_used_nodes, used),
         GoldenFunction(p, sh_tight.gaussian_tree_mu, tree_mu),
-        # sigma = sqrt(h) L~^2 / mu with mu = gaussian_dp_mu (bisection); the bounds use that sigma
+        # sigma = sqrt(h) L~^2 / mu with mu = gaussian_mu_for (bisection); the bounds use that sigma
         GoldenFunction(
             p,
             sh_tight.gaussian_tight_noise_std,
@@ -287,7 +287,7 @@ def shariff_sheffet_entries() -> list[GoldenFunction]:
         ),
         GoldenFunction(
             p,
-            accounting.gaussian_dp_delta,
+            accounting.gaussian_delta,
             gdp_delta,
             reason=DIFFERENCE_REASON,
             case_atol=_gdp_delta_atol,
@@ -295,13 +295,13 @@ def shariff_sheffet_entries() -> list[GoldenFunction]:
         ),
         GoldenFunction(
             p,
-            accounting.gaussian_dp_epsilon,
+            accounting.gaussian_epsilon,
             gdp_eps,
             rtol=SOLVER_RTOL,
             reason=SOLVER_REASON,
             small_values="0.0 is the branch delta(0) <= delta (margins >= 23% of delta here)",
         ),
         GoldenFunction(
-            p, accounting.gaussian_dp_mu, gdp_mu, rtol=SOLVER_RTOL, reason=SOLVER_REASON
+            p, accounting.gaussian_mu_for, gdp_mu, rtol=SOLVER_RTOL, reason=SOLVER_REASON
         ),
     ]

@@ -19,11 +19,12 @@ from scipy import stats
 
 from audit.methods.black_box import event_audit, event_audit_from_samples
 from audit.methods.closed_form import closed_form_result
-from audit.methods.white_box import density_privacy_losses, laplace_delta, laplace_epsilon
+from audit.methods.white_box import density_privacy_losses
 from audit.papers.shariff_sheffet.cases import DELTA_STAR, LossCase
 from audit.protocols import NeighbouringPair, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray, IntArray
+from reference.accounting import laplace_delta, laplace_epsilon
 from reference.rng import as_generator, as_seed_sequence, check_seed
 from reference.validation import (
     check_array,
@@ -209,11 +210,11 @@ def exact_ctl_epsilon(randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArr
 
 def ctl_claims(params: LDPParams) -> tuple[PrivacyClaim, PrivacyClaim]:
     """``(printed, exact)``: pure ``ϵ`` (Lemma 1) and ``(ϵ + 2 ln(1 − δ*), δ*)``, the exact
-    guarantee of the correct randomiser at ``δ* = 10⁻³`` (:func:`audit.methods.white_box.laplace_epsilon`)."""
+    guarantee of the correct randomiser at ``δ* = 10⁻³`` (:func:`reference.accounting.laplace.laplace_epsilon`)."""
     _params(params)
     printed = PrivacyClaim(params.eps, 0.0, "replace_one", "printed pure ϵ (Lemma 1)")
     exact = PrivacyClaim(
-        laplace_epsilon(params.eps, DELTA_STAR),
+        laplace_epsilon(DELTA_STAR, epsilon_0=params.eps),
         DELTA_STAR,
         "replace_one",
         f"exact at δ={DELTA_STAR:g}",
@@ -233,7 +234,7 @@ def _pair_tag(pair_name: str) -> str:
 def ctl_closed_form_audit(
     randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray], claim: PrivacyClaim, *, name: str
 ) -> PrivacyAuditResult:
-    """Exact verdict from the randomiser's Laplace model: ``δ(ε_claim) = laplace_delta(μ, ε_claim)``
+    """Exact verdict from the randomiser's Laplace model: ``δ(ε_claim) = laplace_delta(ε_claim, epsilon_0=μ)``
     with ``μ`` = :func:`exact_ctl_epsilon`; a violation iff it exceeds ``δ_claim`` (no sampling,
     no error probability; ``epsilon_lower_bound`` is the exact ``ε(δ_claim)``)."""
     _randomiser(randomiser)
@@ -241,8 +242,8 @@ def ctl_closed_form_audit(
     check_instance("claim", claim, PrivacyClaim)
     t0 = time.perf_counter()
     mu = exact_ctl_epsilon(randomiser, pair)
-    delta_exact = laplace_delta(mu, claim.epsilon) if mu > 0 else 0.0
-    eps_exact = laplace_epsilon(mu, claim.delta) if mu > 0 else 0.0
+    delta_exact = laplace_delta(claim.epsilon, epsilon_0=mu) if mu > 0 else 0.0
+    eps_exact = laplace_epsilon(claim.delta, epsilon_0=mu) if mu > 0 else 0.0
     violation = delta_exact > claim.delta + 1e-12
     return closed_form_result(
         claim,

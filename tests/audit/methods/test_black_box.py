@@ -15,8 +15,9 @@ from audit.methods.black_box import (
     event_audit,
     event_audit_from_samples,
 )
-from audit.methods.white_box import gaussian_epsilon, laplace_epsilon, white_box_audit
+from audit.methods.white_box import white_box_audit
 from audit.protocols import NeighbouringPair, PrivacyClaim
+from reference.accounting import gaussian_epsilon, laplace_epsilon
 
 PAIR = NeighbouringPair(np.zeros(1), np.ones(1))
 
@@ -24,7 +25,7 @@ PAIR = NeighbouringPair(np.zeros(1), np.ones(1))
 def test_false_alarm_rate_on_a_correct_mechanism_at_its_exact_guarantee() -> None:
     # 200 audits of the Gaussian mechanism (μ = 1) against its *exact* (ε(δ), δ): each rejects with
     # probability ≤ β = 0.05, so ≤ 21 rejections (the 0.999 quantile of Bin(200, 0.05)).
-    claim = PrivacyClaim(gaussian_epsilon(1.0, 1e-2), 1e-2)
+    claim = PrivacyClaim(gaussian_epsilon(1e-2, mu=1.0), 1e-2)
     rejections = sum(
         event_audit(GaussianMechanism(1.0), PAIR, claim, samples=4000, seed=s).violation
         for s in range(200)
@@ -34,7 +35,7 @@ def test_false_alarm_rate_on_a_correct_mechanism_at_its_exact_guarantee() -> Non
 
 def test_power_against_a_mechanism_with_half_the_noise() -> None:
     # σ = 0.5 instead of 1 (μ = 2): δ(ε_claim) is far above the claim; 30 of 30 audits reject
-    claim = PrivacyClaim(gaussian_epsilon(1.0, 1e-2), 1e-2)
+    claim = PrivacyClaim(gaussian_epsilon(1e-2, mu=1.0), 1e-2)
     hits = sum(
         event_audit(GaussianMechanism(0.5), PAIR, claim, samples=20000, seed=s).violation
         for s in range(30)
@@ -50,7 +51,7 @@ def test_black_box_lower_bound_never_exceeds_the_white_box_curve() -> None:
         bb = event_audit(mech, PAIR, claim, samples=100_000, seed=7)
         wb = white_box_audit(mech, PAIR, claim, samples=100_000, seed=7)
         assert not bb.violation and not wb.violation
-        assert bb.epsilon_lower_bound <= laplace_epsilon(1.0 / scale, 0.0) + 1e-12
+        assert bb.epsilon_lower_bound <= laplace_epsilon(0.0, epsilon_0=1.0 / scale) + 1e-12
         assert bb.epsilon_lower_bound > 0.5 / scale  # and it is informative (half the true ε)
 
 

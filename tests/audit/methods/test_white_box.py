@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from dp_accounting.pld import privacy_loss_distribution as pld
 from scipy import stats
 
 from audit.mechanisms import (
@@ -17,46 +16,15 @@ from audit.mechanisms import (
     gaussian_mu,
 )
 from audit.methods.white_box import (
-    gaussian_delta,
-    gaussian_epsilon,
-    laplace_delta,
-    laplace_epsilon,
     privacy_loss_audit,
     white_box_audit,
     wishart_add_remove_losses,
     wishart_replacement_losses,
 )
 from audit.protocols import NeighbouringPair, PrivacyClaim
+from reference.accounting import gaussian_delta, gaussian_epsilon
 
 KS_LEVEL = 1e-3
-
-
-@pytest.mark.parametrize("mu", [0.1, 0.5, 1.0, 2.0])
-def test_gaussian_curve_matches_dp_accounting(mu: float) -> None:
-    # independent implementation: Google's PLD accountant (pessimistic discretisation 1e-4)
-    accountant = pld.from_gaussian_mechanism(
-        standard_deviation=1.0 / mu, sensitivity=1.0, value_discretization_interval=1e-4
-    )
-    for eps in (0.0, 0.1, 0.5, 1.0, 2.0):
-        assert gaussian_delta(mu, eps) == pytest.approx(
-            accountant.get_delta_for_epsilon(eps), rel=1e-3, abs=1e-9
-        )
-    for delta in (1e-2, 1e-5):
-        eps = gaussian_epsilon(mu, delta)
-        assert gaussian_delta(mu, eps) == pytest.approx(delta, rel=1e-8)
-
-
-@pytest.mark.parametrize("eps0", [0.5, 1.0, 3.0])
-def test_laplace_curve_matches_dp_accounting(eps0: float) -> None:
-    accountant = pld.from_laplace_mechanism(
-        parameter=1.0 / eps0, sensitivity=1.0, value_discretization_interval=1e-5
-    )
-    for eps in (0.0, eps0 / 4, eps0 / 2, 0.9 * eps0, eps0, 2 * eps0):
-        assert laplace_delta(eps0, eps) == pytest.approx(
-            accountant.get_delta_for_epsilon(eps), rel=1e-4, abs=1e-9
-        )
-    assert laplace_epsilon(eps0, 0.0) == pytest.approx(eps0)
-    assert laplace_delta(eps0, laplace_epsilon(eps0, 0.01)) == pytest.approx(0.01, rel=1e-9)
 
 
 def _brute_force_losses(
@@ -118,7 +86,7 @@ def test_impossible_outputs_give_infinite_loss_at_the_exact_rate() -> None:
 
 def test_white_box_audit_passes_the_exact_claim_and_rejects_too_little_noise() -> None:
     pair = NeighbouringPair(np.zeros(1), np.ones(1))
-    exact = PrivacyClaim(gaussian_epsilon(1.0, 1e-3), 1e-3)  # σ = 1, Δ = 1 ⇒ μ = 1
+    exact = PrivacyClaim(gaussian_epsilon(1e-3, mu=1.0), 1e-3)  # σ = 1, Δ = 1 ⇒ μ = 1
     good = white_box_audit(GaussianMechanism(1.0), pair, exact, samples=200_000, seed=208)
     assert not good.violation
     assert good.delta_at_claim is not None
@@ -138,15 +106,11 @@ def test_node_view_white_box_estimate_matches_the_closed_form_curve() -> None:
     claim = PrivacyClaim(1.0, 0.5)
     result = white_box_audit(mech, NeighbouringPair(x, xp), claim, samples=100_000, seed=209)
     assert result.delta_at_claim is not None
-    assert result.delta_at_claim.delta_lower <= gaussian_delta(mu, 1.0)
-    assert gaussian_delta(mu, 1.0) <= result.delta_at_claim.delta_upper
+    assert result.delta_at_claim.delta_lower <= gaussian_delta(1.0, mu=mu)
+    assert gaussian_delta(1.0, mu=mu) <= result.delta_at_claim.delta_upper
 
 
 def test_bad_inputs() -> None:
-    with pytest.raises(ValueError, match=r"mu must be in \(0, inf\)"):
-        gaussian_delta(0.0, 1.0)
-    with pytest.raises(ValueError, match="epsilon must be in"):
-        laplace_delta(1.0, -1.0)
     with pytest.raises(ValueError, match="direction must be"):
         wishart_add_remove_losses(np.random.default_rng(0), 5, k=10, p=3, direction="both")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="k must be an integer >= 4"):

@@ -197,7 +197,7 @@ def test_a_difference_of_close_terms_has_a_case_atol_that_still_pins_tiny_values
     a change within the round-off of the terms still passes.  Where both terms underflow, δ is an
     exact 0.0 and the case states no atol."""
     document = _load("shariff_sheffet", copy_dir)
-    fn = _function(document, "gaussian_dp_delta")
+    fn = _function(document, "gaussian_delta")
     assert fn["tolerance"]["atol"] == 0.0 and fn["tolerance"]["reason"] == golden.DIFFERENCE_REASON
     values = [c for c in fn["cases"] if isinstance(c["output"], float)]
     for c in values:  # every value case states its tolerance, unless both terms underflow to 0
@@ -243,7 +243,7 @@ def test_solver_outputs_hold_to_the_solvers_precision_only(copy_dir: Path) -> No
     """The largest GDP ``μ`` (bisection) moved by 2e-11 relative under ±4-ulp changes of ``Φ``; that
     is accepted (``rtol = 1e-9``), a change of 1e-8 is not."""
     document = _load("shariff_sheffet", copy_dir)
-    fn = _function(document, "gaussian_dp_mu")
+    fn = _function(document, "gaussian_mu_for")
     assert fn["tolerance"] == {
         "rtol": golden.SOLVER_RTOL,
         "atol": 0.0,
@@ -365,9 +365,8 @@ def test_every_round_off_sized_output_has_an_absolute_tolerance_or_a_review() ->
     # the outputs compared absolutely: Lemma 6's two residuals, the clamped/tiny GDP deltas
     assert set(zero_valued) == {
         "reference.zhou_tan.bounds:lemma6_residuals",
-        "reference.accounting:gaussian_dp_delta",
-        "reference.agarwal_singh.theorems:gaussian_mechanism_delta",
-        "reference.agarwal_singh.theorems:tree_node_delta_gaussian",
+        "reference.accounting.gaussian:gaussian_delta",
+        "reference.agarwal_singh.theorems:gaussian_tree_node_delta",
     }
 
 
@@ -427,7 +426,7 @@ def test_the_documented_tolerance_rule_is_what_the_comparator_does(
 def test_case_atol_reaches_the_comparator(copy_dir: Path) -> None:
     """A case's stated ``atol`` (not the function's) is what :func:`check_paper` applies."""
     document = _load("agarwal_singh", copy_dir)
-    fn = _function(document, "tree_node_delta_gaussian")
+    fn = _function(document, "gaussian_tree_node_delta")
     case = next(c for c in fn["cases"] if "atol" in c and c["output"] > 0.1)
     case["output"] += 0.9 * case["atol"]
     _write(copy_dir, "agarwal_singh", document)
@@ -807,7 +806,7 @@ def test_shariff_sheffet_vectors_match_hand_formulas() -> None:
         exact = stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(
             -eps / mu - mu / 2
         )
-        assert _output("shariff_sheffet", "gaussian_dp_delta", mu=mu, epsilon=eps) == pytest.approx(
+        assert _output("shariff_sheffet", "gaussian_delta", mu=mu, epsilon=eps) == pytest.approx(
             exact, rel=1e-9, abs=1e-15
         )
 

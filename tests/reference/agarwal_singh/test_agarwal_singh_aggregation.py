@@ -25,6 +25,7 @@ from reference.agarwal_singh.aggregation import (
     laplace_sum_chernoff_sf,
     laplace_sum_ppf,
     laplace_sum_sf,
+    laplace_tree_node_max_loss,
     lemma33_uniform_error_bound,
     log_T,
     nodes_per_leaf,
@@ -32,7 +33,6 @@ from reference.agarwal_singh.aggregation import (
     padding_count,
     prefix_noise_shared_draws,
     prefix_noise_variance,
-    tree_node_epsilon_laplace,
 )
 from reference.noise import GaussianVectorNoise, LaplaceNoise, RandomSource, ZeroNoise
 
@@ -235,14 +235,14 @@ def test_paper_calibration_node_epsilon_matches_spec_table() -> None:
         for T, (e_act, e_pre) in table.items():
             lam = laplace_scale_tree_paper(1.0, T, 1.0, base)  # type: ignore[arg-type]
             assert lam == pytest.approx(math.log(T) if base == "e" else math.log2(T))
-            assert tree_node_epsilon_laplace(lam, T, 2.0, "actions") == pytest.approx(
+            assert laplace_tree_node_max_loss(lam, T, 2.0, "actions") == pytest.approx(
                 e_act, abs=6e-3
             )
-            assert tree_node_epsilon_laplace(lam, T, 2.0, "prefix_sums") == pytest.approx(
+            assert laplace_tree_node_max_loss(lam, T, 2.0, "prefix_sums") == pytest.approx(
                 e_pre, abs=6e-3
             )
             # [0,1] losses (Delta_1 = ||Y||_1 = 1): half
-            assert tree_node_epsilon_laplace(lam, T, 1.0, "actions") == pytest.approx(
+            assert laplace_tree_node_max_loss(lam, T, 1.0, "actions") == pytest.approx(
                 e_act / 2, abs=4e-3
             )
 
@@ -260,7 +260,7 @@ def test_strict_calibration_gives_exactly_epsilon(
     lam = laplace_scale_tree_strict(eps, T, diam, view)  # type: ignore[arg-type]
     h = nodes_per_leaf(T, view)  # type: ignore[arg-type]
     if h > 0:
-        assert tree_node_epsilon_laplace(lam, T, diam, view) == pytest.approx(eps, rel=1e-12)  # type: ignore[arg-type]
+        assert laplace_tree_node_max_loss(lam, T, diam, view) == pytest.approx(eps, rel=1e-12)  # type: ignore[arg-type]
     else:
         assert lam == pytest.approx(diam / eps)
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from audit.methods.white_box import gaussian_delta as audit_gaussian_delta
+from reference.accounting import gaussian_delta
 from reference.agarwal_singh.aggregation import nodes_per_leaf, noise_draws_per_release
 from reference.agarwal_singh.environments import (
     best_fixed_action,
@@ -38,8 +38,8 @@ from reference.agarwal_singh.theorems import (
     factC1_bound,
     factC1_tail_probability,
     factC1_threshold,
-    gaussian_mechanism_delta,
     gaussian_output_level_sensitivity,
+    gaussian_tree_node_delta,
     lemma42_laplace_scale,
     noise_width_upper_bound,
     thm31_laplace_scale,
@@ -58,7 +58,6 @@ from reference.agarwal_singh.theorems import (
     thm45_regret_bound_certified,
     thm45_regret_expression_paper,
     thmA1_min_sigma,
-    tree_node_delta_gaussian,
 )
 
 P_REJECT = 1e-6
@@ -194,14 +193,6 @@ def test_thm45_bounds_by_hand() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@given(eps=st.floats(0.0, 10.0), mu=st.floats(0.01, 20.0))
-@settings(max_examples=80)
-def test_gaussian_delta_matches_audit_implementation(eps: float, mu: float) -> None:
-    assert gaussian_mechanism_delta(eps, mu) == pytest.approx(
-        audit_gaussian_delta(mu, eps), abs=1e-13
-    )
-
-
 def test_thm35_sigma_formulas() -> None:
     eps, delta, T, N = 1.0, 1e-5, 1024, 4
     lt = math.log(T)
@@ -225,11 +216,13 @@ def test_thm35_strict_sigma_is_the_exact_delta_threshold() -> None:
     assert h == 6
     regret_branch = math.sqrt(T / (math.sqrt(N) * math.log(T)))
     if sigma > regret_branch * (1 + 1e-9):  # privacy branch active: delta(eps) == delta
-        assert tree_node_delta_gaussian(sigma, eps, T, 2.0) == pytest.approx(delta, rel=1e-6)
-        assert tree_node_delta_gaussian(0.99 * sigma, eps, T, 2.0) > delta
+        assert gaussian_tree_node_delta(eps, sigma=sigma, T=T, Y_l2_diameter=2.0) == pytest.approx(
+            delta, rel=1e-6
+        )
+        assert gaussian_tree_node_delta(eps, sigma=0.99 * sigma, T=T, Y_l2_diameter=2.0) > delta
     mu = math.sqrt(h) * 2.0 / sigma
-    assert tree_node_delta_gaussian(sigma, eps, T, 2.0) == pytest.approx(
-        audit_gaussian_delta(mu, eps), abs=1e-15
+    assert gaussian_tree_node_delta(eps, sigma=sigma, T=T, Y_l2_diameter=2.0) == gaussian_delta(
+        eps, mu=mu
     )
 
 

@@ -1,10 +1,7 @@
-"""The Wishart and Laplace PLD accountants and the tight Wishart calibration.
+"""The tight Wishart and Laplace-tree calibrations (the accountants themselves are tested in
+``tests/reference/accounting/``).
 
-Independent checks: the χ² location loss CDFs against a root-finding inversion of the loss; the
-add/remove accountant against the exact ``δ(ε)`` by quadrature; the replace-one upper and lower
-bounds around a Monte-Carlo estimate of the exact ``δ(ε)`` (the audit's closed-form loss sampler,
-with a 1e-6-level empirical-Bernstein interval); the spec's Gaussian-approximation numbers inside
-the certified bracket; the calibrated ``k`` certified and ``k − 1`` not; the white-box audit
+Checks: the spec's Gaussian-approximation numbers inside the certified bracket; the calibrated ``k`` certified and ``k − 1`` not; the white-box audit
 confirming the tight tree and catching it with four times fewer degrees of freedom.
 """
 
@@ -14,17 +11,10 @@ import math
 
 import numpy as np
 import pytest
-from scipy import integrate, optimize, stats
 
-from audit.methods.white_box import wishart_add_remove_losses, wishart_replacement_losses
-from audit.papers.agarwal_singh.cases import composed_laplace_epsilon
 from audit.papers.shariff_sheffet.cases import DELTA_STAR, TreeConfig, wishart_tree_case
-from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference.accounting import (
-    chi2_location_loss_cdf,
-    laplace_tree_delta,
     laplace_tree_epsilon,
-    laplace_tree_node_epsilon,
     wishart_tree_delta,
     wishart_tree_delta_lower,
     wishart_tree_epsilon,
@@ -53,96 +43,8 @@ from reference.shariff_sheffet.tight import (
 from reference.tree import tree_depth
 
 # --------------------------------------------------------------------------------------------
-# χ² location experiments
+# The paper's calibration
 # --------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("direction", ["add", "remove"])
-@pytest.mark.parametrize("df", [5, 40, 3000])
-def test_location_cdf_matches_root_finding_inversion(direction: str, df: int) -> None:
-    c = df / 2 - 1
-    sign = 1.0 if direction == "add" else -1.0
-
-    def loss(x: float) -> float:
-        return -c * math.log1p(sign / x) + sign / 2
-
-    quantiles = np.asarray(stats.chi2.ppf([0.01, 0.2, 0.5, 0.8, 0.99], df), dtype=float)
-    xs = [float(x) for x in quantiles if x > 1.01]
-    ells = np.array([loss(x) for x in xs])
-    below, above = chi2_location_loss_cdf(ells, df, direction)  # type: ignore[arg-type]
-    low_end = 1e-12 if direction == "add" else 1.0 + 1e-12
-    for ell, b, a in zip(ells.tolist(), below.tolist(), above.tolist(), strict=True):
-        root = optimize.brentq(lambda x, e=ell: loss(x) - e, low_end, 1e7, xtol=1e-13)
-        expected = stats.chi2.cdf(root, df) if direction == "add" else stats.chi2.sf(root, df)
-        assert b == pytest.approx(expected, rel=1e-7)
-        assert a + b == pytest.approx(1.0, abs=1e-12)
-
-
-def test_location_cdf_rejects_bad_input() -> None:
-    with pytest.raises(ValueError, match=r"^df must be"):
-        chi2_location_loss_cdf(np.zeros(1), 2, "add")
-    with pytest.raises(ValueError, match=r"^direction must be"):
-        chi2_location_loss_cdf(np.zeros(1), 5, "sideways")  # type: ignore[arg-type]
-
-
-def _exact_add_remove_delta(eps: float, k: int, p: int) -> float:
-    """δ(ε) of one Wishart node under add/remove by quadrature over X ~ χ²_{k−p+1}."""
-    nu, a = k - p + 1, (k - p - 1) / 2
-
-    def hockey(loss: float) -> float:
-        return max(0.0, 1.0 - math.exp(eps - loss))
-
-    add = integrate.quad(
-        lambda x: hockey(-a * math.log1p(1 / x) + 0.5) * stats.chi2.pdf(x, nu), 0, np.inf
-    )[0]
-    remove = (
-        stats.chi2.cdf(1.0, nu)
-        + integrate.quad(
-            lambda x: hockey(-a * math.log1p(-1 / x) - 0.5) * stats.chi2.pdf(x, nu), 1.0, np.inf
-        )[0]
-    )
-    return max(add, remove)
-
-
-@pytest.mark.parametrize(("k", "eps"), [(12, 0.1), (12, 0.5), (60, 0.05)])
-def test_add_remove_accountant_is_an_upper_bound_within_discretisation(k: int, eps: float) -> None:
-    exact = _exact_add_remove_delta(eps, k, 3)
-    upper = wishart_tree_delta(eps, k=k, p=3, nodes=1, relation="add_remove")
-    assert exact <= upper <= exact + 1e-3
-
-
-def _mc_delta_interval(losses: np.ndarray, eps: float) -> tuple[float, float]:
-    bounds = empirical_bernstein_bounds(hockey_stick_summands(losses, eps), 1e-6)
-    return bounds.lower, bounds.upper
-
-
-def test_replace_one_bounds_bracket_the_exact_delta() -> None:
-    # k = 37, d = 5, 17 nodes: the D.2 tight setting at n = 1e5.  200k composed losses; each
-    # inequality fails with probability <= 1e-6.
-    k, p, nodes = 37, 6, 17
-    rng = np.random.default_rng(11)
-    losses = sum(wishart_replacement_losses(rng, 200_000, k=k, p=p) for _ in range(nodes))
-    for eps in (0.0, 0.5, 1.0):
-        low, high = _mc_delta_interval(np.asarray(losses), eps)
-        assert wishart_tree_delta_lower(eps, k=k, p=p, nodes=nodes) <= high
-        assert wishart_tree_delta(eps, k=k, p=p, nodes=nodes) >= low
-
-
-def test_add_remove_accountant_matches_monte_carlo_of_both_directions() -> None:
-    k, p, nodes = 37, 6, 17
-    rng = np.random.default_rng(12)
-    for eps in (0.0, 0.5):
-        upper = wishart_tree_delta(eps, k=k, p=p, nodes=nodes, relation="add_remove")
-        worst = 0.0
-        for direction in ("add", "remove"):
-            losses = sum(
-                wishart_add_remove_losses(rng, 200_000, k=k, p=p, direction=direction)
-                for _ in range(nodes)
-            )
-            low, high = _mc_delta_interval(np.asarray(losses), eps)
-            assert low <= upper
-            worst = max(worst, high)
-        assert upper <= worst + 2e-3  # exact up to the 17e-4 pessimism of the grid
 
 
 @pytest.mark.parametrize(
@@ -160,19 +62,8 @@ def test_paper_calibration_slack_brackets_the_specs_gaussian_approximation(
     assert upper - lower < 0.006
 
 
-def test_accountant_rejects_bad_input() -> None:
-    with pytest.raises(ValueError, match=r"^k must be"):
-        wishart_tree_delta(1.0, k=4, p=3, nodes=2)
-    with pytest.raises(ValueError, match=r"^relation must be"):
-        wishart_tree_delta(1.0, k=40, p=3, nodes=2, relation="swap")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"^delta must be"):
-        wishart_tree_epsilon(0.0, k=40, p=3, nodes=2)
-    with pytest.raises(ValueError, match=r"^epsilon must be"):
-        wishart_tree_delta(-1.0, k=40, p=3, nodes=2)
-
-
 # --------------------------------------------------------------------------------------------
-# Calibration
+# Tight calibration
 # --------------------------------------------------------------------------------------------
 
 
@@ -236,21 +127,6 @@ def test_white_box_audit_confirms_the_tight_wishart_tree(divisor: int, rejected:
 # --------------------------------------------------------------------------------------------
 # Laplace trees
 # --------------------------------------------------------------------------------------------
-
-
-def test_laplace_tree_accountant() -> None:
-    assert laplace_tree_epsilon(0.0, epsilon_0=0.1, nodes=10) == pytest.approx(1.0)
-    assert laplace_tree_delta(1.0, epsilon_0=0.1, nodes=10) == 0.0
-    # the audit's accountant delegates to this one
-    assert composed_laplace_epsilon(0.1, 10, 1e-3) == laplace_tree_epsilon(
-        1e-3, epsilon_0=0.1, nodes=10
-    )
-    # composition at δ > 0 is far below the pure bound; the calibrated ε₀ meets the target
-    eps0 = laplace_tree_node_epsilon(1.0, 1e-3, nodes=10)
-    assert eps0 > 0.1 * 1.25
-    assert laplace_tree_epsilon(1e-3, epsilon_0=eps0, nodes=10) <= 1.0
-    assert laplace_tree_epsilon(1e-3, epsilon_0=eps0 * 1.01, nodes=10) > 1.0
-    assert laplace_tree_node_epsilon(1.0, 0.0, nodes=10) == pytest.approx(0.1)
 
 
 def test_laplace_tight_tree_scale_is_strict_at_pure_dp_and_smaller_with_delta() -> None:

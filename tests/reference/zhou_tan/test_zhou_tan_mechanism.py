@@ -1,7 +1,8 @@
 """Tests of ``reference.zhou_tan.mechanism``: CTL(ϵ) (Curator 1, Sec. 4.1), Lemma 1, §4.5.
 
 * exact Laplace privacy loss (closed form vs the densities of ``scipy.stats.laplace``);
-* the exact hockey-stick ``δ(ϵ)`` of the Laplace mechanism vs numerical integration;
+* the exact ``δ(ϵ)`` of unclipped inputs (``reference.accounting.laplace``, tested against
+  numerical integration in ``tests/reference/accounting/``) tends to 1 (§4.5);
 * range of the clipping and determinism of the randomiser;
 * Monte-Carlo checks with exact binomial tests (``scipy.stats.binomtest``); each test rejects only
   at p-value ``< 1e-6`` (false-positive rate ``≤ 1e-6`` per test; the seeds are fixed anyway);
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
+from reference.accounting import laplace_delta
 from reference.zhou_tan import mechanism as mc
 
 PROPS = settings(max_examples=40, deadline=None)
@@ -106,33 +108,13 @@ def test_clipping_bounds_the_loss_for_any_real_inputs() -> None:
     assert mc.max_privacy_loss(1e9, -1e9, clipped) == pytest.approx(eps)
 
 
-def _hockey_stick(mu: float, eps: float) -> float:
-    """∫ (p_0(z) − e^ϵ p_μ(z))₊ dz for unit-scale Laplace densities, by quadrature."""
-
-    def integrand(z: float) -> float:
-        return max(
-            stats.laplace.pdf(z, 0.0, 1.0) - math.exp(eps) * stats.laplace.pdf(z, mu, 1.0), 0.0
-        )
-
-    pts = [0.0, mu, (mu - eps) / 2]
-    a, _ = integrate.quad(integrand, -60.0, 60.0 + mu, points=pts, limit=400)
-    return float(a)
-
-
-@pytest.mark.parametrize(
-    ("mu", "eps"), [(1.0, 0.5), (2.0, 1.0), (5.0, 1.0), (1.0, 1.0), (0.5, 2.0), (20.0, 1.0)]
-)
-def test_exact_delta_matches_integration(mu: float, eps: float) -> None:
-    got = mc.laplace_exact_delta(mu * 3.0, 3.0, eps)
-    assert got == pytest.approx(_hockey_stick(mu, eps), abs=1e-8)
-
-
 def test_unbounded_claim_fails_without_clipping() -> None:
     """§4.5: (ϵ, δ) claimed; the exact δ for distant unclipped inputs exceeds any δ < 1."""
     eps, delta = mc.paper_unbounded_noise_claim(1.0, 0.05)
     lap = mc.laplace_scale(1.0, 1.0, eps)
-    assert mc.laplace_exact_delta(2.0 * 2.0, lap, eps) == 0.0  # inside the range: pure ϵ
-    far = [mc.laplace_exact_delta(dist, lap, eps) for dist in (10.0, 40.0, 200.0)]
+    # inside the range (Δ = 2(B+R), so ε₀ = Δ/𝓛 = ϵ up to rounding): pure ϵ
+    assert laplace_delta(eps, epsilon_0=2.0 * 2.0 / lap) == pytest.approx(0.0, abs=1e-15)
+    far = [laplace_delta(eps, epsilon_0=dist / lap) for dist in (10.0, 40.0, 200.0)]
     assert far[0] < far[1] < far[2] and far[-1] > 0.99 > delta
     assert far[0] > delta
 

@@ -23,8 +23,7 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from audit.mechanisms import LaplaceMechanism
-from audit.methods.white_box import density_privacy_losses, gaussian_epsilon, laplace_epsilon
+from audit.methods.white_box import density_privacy_losses
 from audit.papers.agarwal_singh.accuracy import node_count_audit, tree_error_audit
 from audit.papers.agarwal_singh.battery import privacy_cases, run_agarwal_singh_battery
 from audit.papers.agarwal_singh.cases import (
@@ -32,7 +31,6 @@ from audit.papers.agarwal_singh.cases import (
     AgarwalSinghAuditConfig,
     AgarwalSinghCase,
     ReusedNoiseTree,
-    composed_laplace_epsilon,
     tree_release_samples,
 )
 from audit.papers.agarwal_singh.gaussian import (
@@ -41,7 +39,7 @@ from audit.papers.agarwal_singh.gaussian import (
     ftpl_action_cases,
 )
 from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction_canary_cases
-from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
+from reference.accounting import gaussian_epsilon
 from reference.agarwal_singh.aggregation import laplace_sum_sf, noise_draws_per_release
 from reference.agarwal_singh.theorems import gaussian_output_level_sensitivity, thm35_sigma_strict
 from reference.noise import LaplaceNoise
@@ -63,28 +61,6 @@ def cases() -> dict[str, AgarwalSinghCase]:
 # --------------------------------------------------------------------------------------------
 # The exact guarantees the audits use, against independent derivations
 # --------------------------------------------------------------------------------------------
-
-
-def test_composed_laplace_epsilon_closed_forms() -> None:
-    assert composed_laplace_epsilon(0.25, 4, 0.0) == 1.0
-    assert composed_laplace_epsilon(0.7, 1, 1e-3) == laplace_epsilon(0.7, 1e-3)
-    # composition of h mechanisms of ε₀ = ε/h: between the single-mechanism value and hε₀
-    eps = composed_laplace_epsilon(0.25, 4, DELTA_STAR)
-    assert laplace_epsilon(0.25, DELTA_STAR) < eps < 1.0
-
-
-def test_composed_laplace_epsilon_is_valid_and_nearly_tight_by_monte_carlo() -> None:
-    # exact δ(ε) of 4 Laplace nodes (ε₀ = 1/4) estimated from 10⁶ exact privacy losses, with
-    # empirical-Bernstein bounds at 10⁻⁶: the claim (ε*, δ*) holds, and ε* − 0.02 would not
-    h, eps0 = 4, 0.25
-    eps_star = composed_laplace_epsilon(eps0, h, DELTA_STAR)
-    mech = LaplaceMechanism(2.0 / eps0)
-    rng = np.random.default_rng(3)
-    losses = density_privacy_losses(mech, np.ones(h), -np.ones(h), rng, 1_000_000)
-    at_claim = empirical_bernstein_bounds(hockey_stick_summands(losses, eps_star), 1e-6)
-    below = empirical_bernstein_bounds(hockey_stick_summands(losses, eps_star - 0.02), 1e-6)
-    assert at_claim.lower <= DELTA_STAR
-    assert below.lower > DELTA_STAR
 
 
 @pytest.mark.parametrize(("T", "expected"), [(16, 2.8846), (64, None), (8, None)])
@@ -270,7 +246,7 @@ def test_ftpl_exact_claim_is_the_gdp_curve_of_the_releases_it_reads() -> None:
     x[0], x_prime[0] = r, -r
     assert mu < GaussianReleaseView(T, sigma).mu(x, x_prime)
     exact = {c.name: c for c in ftpl_action_cases(SMALL)}["ftpl_strict"].exact
-    assert exact.epsilon == pytest.approx(gaussian_epsilon(mu, DELTA_STAR), rel=1e-9)
+    assert exact.epsilon == pytest.approx(gaussian_epsilon(DELTA_STAR, mu=mu), rel=1e-9)
     assert exact.delta == DELTA_STAR
 
 
