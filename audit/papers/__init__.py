@@ -6,8 +6,10 @@ A paper package ``audit/papers/<id>/`` holds:
 * ``battery.py`` -- its battery (the audit cases and deliberately broken variants in sibling
   modules such as ``cases.py`` and ``accuracy.py``); papers run by ``privonline audit papers``
   define ``tagged_results(seed, quick) -> list[Tagged]`` (:mod:`audit.cases`);
-* ``reproduce.py`` -- its experiments: ``EXPERIMENTS`` (names) and ``main(argv, prog) -> int``
-  (``privonline reproduce <cli name> ...``), the experiments themselves in ``repro_*.py``;
+* ``reproduce.py`` -- its experiments: ``EXPERIMENTS``, a tuple of
+  :class:`audit.reproduce.experiment.Experiment` (``privonline reproduce <cli name> ...`` runs
+  them through :func:`audit.reproduce.experiment.main`), the experiments themselves in
+  ``repro_*.py``;
 * ``golden.py`` -- its entries of the golden-vector registry (:mod:`audit.tools.golden`).
 
 Adding a paper is that folder plus one :class:`Paper` line in :data:`PAPERS`.
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from audit.cases import Tagged
+    from audit.reproduce.experiment import Experiment
 
 __all__ = ["PAPERS", "Paper", "by_name"]
 
@@ -63,14 +66,16 @@ class Paper:
         return importlib.import_module(f"{self.package}.{name}")
 
     @property
-    def experiments(self) -> tuple[str, ...]:
-        """The names of its reproductions."""
+    def experiments(self) -> tuple[Experiment, ...]:
+        """Its reproductions (``EXPERIMENTS`` of its ``reproduce.py``)."""
         return tuple(self.module("reproduce").EXPERIMENTS)
 
     def reproduce(self, argv: Sequence[str], prog: str) -> int:
-        """Run ``privonline reproduce <cli name> ARGV``; its exit code."""
-        main = cast(Callable[[Sequence[str], str], int], self.module("reproduce").main)
-        return main(argv, prog)
+        """Run ``privonline reproduce <cli name> ARGV``: its experiments into ``<out>/<id>/``; the
+        exit code (0 ok, 1 a gated check failed, 2 bad arguments)."""
+        from audit.reproduce.experiment import main
+
+        return main(self, argv, prog)
 
     def tagged_results(self, seed: int, quick: bool) -> list[Tagged]:
         """Run its battery (``privonline audit papers``): every result, tagged."""

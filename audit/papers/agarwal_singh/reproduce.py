@@ -9,7 +9,7 @@ runs (oblivious adversary, Sec. 2); every learner is the reference implementatio
 (:mod:`reference.agarwal_singh`), vectorised over replicates where the reference allows it (the
 replicate axis of the tree noise of Algorithm 1).
 
-* ``as_ftrl`` (E4; Thm 3.1/3.4, Cor. 3.2 experts): Algorithm 1 with negative entropy on the
+* ``ftrl`` (E4; Thm 3.1/3.4, Cor. 3.2 experts): Algorithm 1 with negative entropy on the
   simplex, strict Laplace calibration, ``η* = √(ln N/(2T))``, losses in ``[0,1]^N``.  Instances: the
   deterministic minimax-type sequence ``(1/2 − √(ln N/T), 1/2, …)``, a deterministic constant gap
   ``(0.3, 0.5, …)`` (the deterministic analogue of the ε-window test's Bernoulli gap) and,
@@ -19,19 +19,19 @@ replicate axis of the tree noise of Algorithm 1).
   same FTRL, noise ``≡ 0``); "privacy for free" (Thm 3.1: regret ``O(√T) + Õ(1/ε)``) shown as the
   gap to the baseline divided by ``√T`` shrinking with ``T``; fits against Cor. 3.2's certified
   bound and the paper's rate in ``T``, ``1/ε`` and ``N``.
-* ``as_ftpl`` (E5; Thm 3.5, Alg. 3): FTPL with Gaussian tree noise, strict σ (exact Gaussian
+* ``ftpl`` (E5; Thm 3.5, Alg. 3): FTPL with Gaussian tree noise, strict σ (exact Gaussian
   accounting, δ = 10⁻⁵), on the unit ball (sphere drift losses) and the cube (E4's signed-basis
   losses); baseline = σ's regret branch alone.
-* ``as_mab`` (E7; Thm 4.1, Alg. 4 + Alg. 5): EXP2 with uniform exploration behind the Laplace
+* ``mab`` (E7; Thm 4.1, Alg. 4 + Alg. 5): EXP2 with uniform exploration behind the Laplace
   reduction, deterministic constant gap ``(0.1, 0.5, …)``, paper preset of ``η, γ``
   (the preset the spec's scaling pilot uses; ``λ = 1/ε`` is the strict scale for ``[0,1]`` losses).
   Pseudo-regret ``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)``.
-* ``as_blo`` (E9; Thm 4.5, Alg. 4 + SCRiBLe): unit ball (``ν = 1``) and cube (``ν = 2N``,
+* ``blo`` (E9; Thm 4.5, Alg. 4 + SCRiBLe): unit ball (``ν = 1``) and cube (``ν = 2N``,
   ``‖X‖₂ = √N``), losses
   ``l_t = u/2 + s_t e_{j_t}/2`` (``u = 1/N``, ``‖l_t‖₁ ≤ 1``, ``M = 1``), strict ``λ = 2/ε``, clipped
   ``η``.  Regret of the FTRL centres ``Σ_t <l_t, x_t> − min_{‖x‖≤1} <Σ_t l_t, x>`` (same expectation
   as the played points since ``E[y_t | x_t] = x_t``, lower variance).
-* ``as_eps_window`` (the ε-window and privacy-term tests; :class:`EpsWindowConfig`): (b) the
+* ``eps_window`` (the ε-window and privacy-term tests; :class:`EpsWindowConfig`): (b) the
   ``1/ε`` law of the privacy term of Alg. 1 (experts ``N = 2``, Bernoulli gap 0.2, paired excess
   ``R̂(ε) − R̂(∞)``) inside its window ``5/η ≤ E[d₊] ≤ TΔ/4`` at ``T = 2^18`` (gated: slope in
   ``[−1.2, −0.8]``), with the spec's two counter-examples outside it (smoothing, saturation;
@@ -47,7 +47,7 @@ bare exponent of the scaled variable (with its CI) is compared with the theorem'
 -- ``T^{2/3}`` is the *previous* best (Table 2) and is reported only for comparison.
 
 Results survive interruption: each cell ``(instance, N, T, ε)`` is written to
-``out/<name>_cells/<key>.json`` with the parameters that determine it, reused on rerun, and refused
+``<out>/agarwal_singh/<name>_cells/<key>.json`` with the parameters that determine it, reused on rerun, and refused
 (``ValueError``) if its stored parameters differ.  Seeds: one config seed; a cell's seed is the
 :class:`numpy.random.SeedSequence` child ``(experiment, instance, N, T)`` (independent of ``ε``:
 common random numbers across ``ε``), replicates are its children (:func:`reference.rng.child_seeds`).
@@ -55,99 +55,80 @@ common random numbers across ``ε``), replicates are its children (:func:`refere
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import sys
-from collections.abc import Sequence
-from typing import Any
-
 from audit.papers.agarwal_singh.repro_bandits import (
-    reproduce_as_blo,
-    reproduce_as_ftpl,
-    reproduce_as_mab,
+    reproduce_blo,
+    reproduce_ftpl,
+    reproduce_mab,
 )
 from audit.papers.agarwal_singh.repro_common import BLOConfig, FTPLConfig, FullInfoConfig, MABConfig
-from audit.papers.agarwal_singh.repro_eps_window import EpsWindowConfig, reproduce_as_eps_window
-from audit.papers.agarwal_singh.repro_ftrl import reproduce_as_ftrl
-from audit.reproduce.common import reproduction_parser, selected_experiments
+from audit.papers.agarwal_singh.repro_eps_window import EpsWindowConfig, reproduce_eps_window
+from audit.papers.agarwal_singh.repro_ftrl import reproduce_ftrl
+from audit.reproduce.experiment import Experiment, Report, failed_checks
 
-__all__ = [
-    "EXPERIMENTS",
-    "build_parser",
-    "main",
-]
+__all__ = ["EXPERIMENTS"]
 
 
-EXPERIMENTS = ("as_ftrl", "as_ftpl", "as_mab", "as_blo", "as_eps_window")
-"""Experiment names (positional arguments of :func:`main`; output files ``<name>.{json,png,md}``)."""
+def _summary(report: Report) -> list[str]:
+    """A line per fitted exponent (or slope against a window) and per check."""
+    lines: list[str] = []
+    for fit in report["fits"]:
+        if fit["fitted"] and "slope" in fit:  # eps_window: slope against a window
+            low, high = fit["ci"]
+            lines.append(
+                f"{fit['name']}: slope {fit['slope']:.3f} [{low:.3f}, {high:.3f}] "
+                f"(window [{fit['window'][0]:g}, {fit['window'][1]:g}])"
+            )
+        elif fit["fitted"]:
+            low, high = fit["exponent_ci"]
+            lines.append(
+                f"{fit['name']}: exponent {fit['exponent']:.3f} [{low:.3f}, {high:.3f}] "
+                f"(stated {fit['stated_exponent']:g})"
+            )
+    for check in report["checks"]:
+        lines.append(f"{check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
+    return lines
 
 
-# --------------------------------------------------------------------------------------------
-# Command line
-# --------------------------------------------------------------------------------------------
-
-
-def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
-    """The command-line interface (experiments ``as_ftrl``, ``as_ftpl``, ``as_mab``, ``as_blo``,
-    ``as_eps_window``)."""
-    return reproduction_parser(
-        prog,
-        "Agarwal & Singh (ICML 2017) regret experiments E4, E5, E7, E9 of the implementation spec "
-        "and its ε-window and privacy-term tests (reduced scale by default); writes JSON, PNG and a "
-        "Markdown comparison per experiment.",
-        EXPERIMENTS,
-        paper_scale_help="the spec's sizes (hours)",
-    )
-
-
-def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") -> int:
-    """Entry point; exit code 1 if a gate fails, 2 on bad arguments."""
-    args = build_parser(prog).parse_args(argv)
-    experiments = selected_experiments(args, EXPERIMENTS)
-    if experiments is None:
-        return 2
-    overrides: dict[str, Any] = {} if args.runs is None else {"runs": args.runs}
-    failed = False
-    try:
-        for name in experiments:
-            report: dict[str, Any]
-            if name == "as_ftrl":
-                ftrl = FullInfoConfig.paper() if args.paper_scale else FullInfoConfig()
-                report = reproduce_as_ftrl(dataclasses.replace(ftrl, **overrides), args.out)
-            elif name == "as_ftpl":
-                ftpl = FTPLConfig.paper() if args.paper_scale else FTPLConfig()
-                report = reproduce_as_ftpl(dataclasses.replace(ftpl, **overrides), args.out)
-            elif name == "as_mab":
-                mab = MABConfig.paper() if args.paper_scale else MABConfig()
-                report = reproduce_as_mab(dataclasses.replace(mab, **overrides), args.out)
-            elif name == "as_blo":
-                blo = BLOConfig.paper() if args.paper_scale else BLOConfig()
-                report = reproduce_as_blo(dataclasses.replace(blo, **overrides), args.out)
-            else:
-                window = EpsWindowConfig.paper() if args.paper_scale else EpsWindowConfig()
-                report = reproduce_as_eps_window(dataclasses.replace(window, **overrides), args.out)
-            for fit in report["fits"]:
-                if fit["fitted"] and "slope" in fit:  # as_eps_window: slope against a window
-                    low, high = fit["ci"]
-                    print(
-                        f"{name} {fit['name']}: slope {fit['slope']:.3f} [{low:.3f}, {high:.3f}] "
-                        f"(window [{fit['window'][0]:g}, {fit['window'][1]:g}])"
-                    )
-                elif fit["fitted"]:
-                    low, high = fit["exponent_ci"]
-                    print(
-                        f"{name} {fit['name']}: exponent {fit['exponent']:.3f} "
-                        f"[{low:.3f}, {high:.3f}] (stated {fit['stated_exponent']:g})"
-                    )
-            for check in report["checks"]:
-                print(f"{name} {check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
-                failed |= check["gate"] and not check["holds"]
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.out}/{{{','.join(experiments)}}}.{{json,png,md}}")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        "ftrl",
+        "E4 (Thm 3.1/3.4, Cor. 3.2): private FTRL (Alg. 1) on the simplex, sphere and cube vs T, ε, N",
+        FullInfoConfig,
+        reproduce_ftrl,
+        _summary,
+        gate=failed_checks,
+    ),
+    Experiment(
+        "ftpl",
+        "E5 (Thm 3.5): FTPL (Alg. 3) with Gaussian tree noise on the ball and the cube",
+        FTPLConfig,
+        reproduce_ftpl,
+        _summary,
+        gate=failed_checks,
+    ),
+    Experiment(
+        "mab",
+        "E7 (Thm 4.1): EXP2 (Alg. 5) behind the Laplace reduction (Alg. 4), constant gap",
+        MABConfig,
+        reproduce_mab,
+        _summary,
+        gate=failed_checks,
+    ),
+    Experiment(
+        "blo",
+        "E9 (Thm 4.5): SCRiBLe behind the reduction (Alg. 4) on the ball and the cube",
+        BLOConfig,
+        reproduce_blo,
+        _summary,
+        gate=failed_checks,
+    ),
+    Experiment(
+        "eps_window",
+        "the 1/ε law of Alg. 1's privacy term inside its window, and Cor. 3.2's D_{D'}(T, N)",
+        EpsWindowConfig,
+        reproduce_eps_window,
+        _summary,
+        gate=failed_checks,
+    ),
+)
+"""The experiments of ``privonline reproduce agarwal-singh`` (outputs ``<name>.{json,png,md}``)."""
