@@ -24,7 +24,15 @@ from reference.validation import int_at_least
 if TYPE_CHECKING:
     from audit.papers import Paper
 
-__all__ = ["EXECUTOR_HELP", "Experiment", "Report", "executor_argument", "failed_checks", "main"]
+__all__ = [
+    "EXECUTOR_HELP",
+    "Experiment",
+    "Report",
+    "check_lines",
+    "executor_argument",
+    "failed_checks",
+    "main",
+]
 
 Report = dict[str, Any]
 """What an experiment's run returns: its JSON report as a dictionary."""
@@ -35,6 +43,11 @@ EXECUTOR_HELP = "'serial', 'processes' (default) or a Dask scheduler address ('t
 def failed_checks(report: Report) -> bool:
     """Whether a gated check of ``report["checks"]`` (``gate`` and not ``holds``) failed."""
     return any(c["gate"] and not c["holds"] for c in report.get("checks", ()))
+
+
+def check_lines(report: Report) -> list[str]:
+    """A console line per check of ``report["checks"]``: its claim and whether it holds."""
+    return [f"{c['claim']}: {'holds' if c['holds'] else 'does not hold'}" for c in report["checks"]]
 
 
 @dataclass(frozen=True)

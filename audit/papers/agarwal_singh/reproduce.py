@@ -63,7 +63,7 @@ from audit.papers.agarwal_singh.repro_bandits import (
 from audit.papers.agarwal_singh.repro_common import BLOConfig, FTPLConfig, FullInfoConfig, MABConfig
 from audit.papers.agarwal_singh.repro_eps_window import EpsWindowConfig, reproduce_eps_window
 from audit.papers.agarwal_singh.repro_ftrl import reproduce_ftrl
-from audit.reproduce.experiment import Experiment, Report, failed_checks
+from audit.reproduce.experiment import Experiment, Report, check_lines, failed_checks
 
 __all__ = ["EXPERIMENTS"]
 
@@ -84,9 +84,7 @@ def _summary(report: Report) -> list[str]:
                 f"{fit['name']}: exponent {fit['exponent']:.3f} [{low:.3f}, {high:.3f}] "
                 f"(stated {fit['stated_exponent']:g})"
             )
-    for check in report["checks"]:
-        lines.append(f"{check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
-    return lines
+    return lines + check_lines(report)
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (

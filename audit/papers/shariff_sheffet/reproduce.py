@@ -53,7 +53,7 @@ from audit.papers.shariff_sheffet.regret import (
     regret_scaling_in_privacy,
 )
 from audit.reproduce.common import CellStore
-from audit.reproduce.experiment import Experiment, Report, failed_checks
+from audit.reproduce.experiment import Experiment, Report, check_lines, failed_checks
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.blocks import run_blocks
@@ -622,10 +622,6 @@ def _d1_summary(report: Report) -> list[str]:
     ]
 
 
-def _checks_summary(report: Report) -> list[str]:
-    return [f"{c['claim']}: {'holds' if c['holds'] else 'does not hold'}" for c in report["checks"]]
-
-
 def _scaling_summary(report: Report) -> list[str]:
     lines = []
     for row in report["fits"]:
@@ -658,7 +654,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "App. D.2: the four variants over time, Δ ∈ {0, 0.1} (gate: NonPrivate smallest)",
         D2Config,
         reproduce_d2,
-        _checks_summary,
+        check_lines,
         horizon_field="n",
         parallel=True,
         gate=failed_checks,
@@ -668,7 +664,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "App. D.3: final regret vs the ρ_min of the shifted regularizer, per gap",
         D3Config,
         reproduce_d3,
-        _checks_summary,
+        check_lines,
         horizon_field="n",
         parallel=True,
     ),

@@ -39,13 +39,9 @@ from __future__ import annotations
 from audit.papers.zhou_tan.repro_common import Fig2Config, Fig3Config, ScalingConfig
 from audit.papers.zhou_tan.repro_figures import reproduce_fig2, reproduce_fig3
 from audit.papers.zhou_tan.repro_scaling import reproduce_scaling
-from audit.reproduce.experiment import Experiment, Report
+from audit.reproduce.experiment import Experiment, Report, check_lines
 
 __all__ = ["EXPERIMENTS"]
-
-
-def _checks_summary(report: Report) -> list[str]:
-    return [f"{c['claim']}: {'holds' if c['holds'] else 'does not hold'}" for c in report["checks"]]
 
 
 def _scaling_summary(report: Report) -> list[str]:
@@ -62,7 +58,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "Fig. 2 (Sec. 5.2): LDP panels (a)-(c) and non-private heavy-tailed panels (d)-(f)",
         Fig2Config,
         reproduce_fig2,
-        _checks_summary,
+        check_lines,
         runs_field="trials",
     ),
     Experiment(
@@ -70,7 +66,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "Fig. 3 (App. E): LDP on synthetic SE, light sensors and stocks",
         Fig3Config,
         reproduce_fig3,
-        _checks_summary,
+        check_lines,
         runs_field="trials",
     ),
     Experiment(
