@@ -158,3 +158,12 @@ def test_run_tasks_gives_the_same_results_on_every_executor(executor: str) -> No
     assert got == {3: 6, 5: 120, 7: 5040}
     with pytest.raises(ValueError, match="executor must be 'serial', 'processes' or a Dask"):
         run_tasks(math.factorial, [3, 5], "threads", got.__setitem__)
+
+
+def test_run_tasks_on_a_dask_cluster_gives_the_same_results() -> None:
+    from dask.distributed import LocalCluster
+
+    got: dict[int, int] = {}
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:  # type: ignore[no-untyped-call]
+        run_tasks(math.factorial, [3, 5, 7], cluster.scheduler_address, got.__setitem__)
+    assert got == {3: 6, 5: 120, 7: 5040}
