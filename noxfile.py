@@ -6,7 +6,7 @@
 * ``nox -s audit``      -- the main job: the privacy-audit battery, report in ``results/audit``.
 * ``nox -s experiment`` -- the reduced App. D experiment, report in ``results/experiment``.
 * ``nox -s bench``      -- engine vs reference benchmarks (+ MABWiser peer), ``results/bench``.
-* ``nox -s reproduce``  -- every paper's reproductions at reduced scale, ``results/reproduce``.
+* ``nox -s reproduce``  -- every paper's reproductions at reduced scale, ``results/reproduce/<paper id>``.
 * ``nox -s docs``       -- API reference, per-paper pages and proof notes (MkDocs), ``results/docs``.
 """
 
@@ -71,7 +71,8 @@ def bench(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def reproduce(session: nox.Session) -> None:
     """Every paper's reproductions at the documented reduced scale (``-- --paper-scale`` for the
-    paper's sizes): every paper of the registry (``audit.papers``), in turn."""
+    paper's sizes, ``-- --executor tcp://host:8786`` for a Dask cluster): every paper of the registry
+    (``audit.papers``), in turn, each into ``results/reproduce/<paper id>/``."""
     session.install("-e", ".")
     session.run("privonline", "reproduce", "all", "--out", "results/reproduce", *session.posargs)
 

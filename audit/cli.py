@@ -1,13 +1,13 @@
 """The ``privonline`` command line.
 
-* ``privonline audit privacy`` -- the default privacy-audit battery (:mod:`audit.papers.shariff_sheffet.battery`);
-  writes ``report.json``, ``report.md`` and ``privacy_curves.png``; exit code 1 on a violation.
-* ``privonline audit zoo`` -- power and false-alarm rates of the audit on the bug zoo.
-* ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`.
-* ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
-* ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (``audit.papers.<paper>.reproduce``).
-* ``privonline check`` -- audit a third-party policy (:mod:`audit.check`).
-* ``privonline golden`` -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.tools.golden`).
+* ``privonline audit privacy`` -- the default battery (:mod:`audit.papers.shariff_sheffet.battery`),
+  exit code 1 on a violation; ``audit zoo`` -- power and false alarms on the bug zoo.
+* ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`;
+  ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
+* ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (the ``EXPERIMENTS`` of
+  ``audit.papers.<paper>.reproduce``, run by :func:`audit.reproduce.experiment.main`).
+* ``privonline check`` -- audit a third-party policy (:mod:`audit.check`); ``privonline golden``
+  -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.tools.golden`).
 
 Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
@@ -28,8 +28,9 @@ __all__ = ["main"]
 
 
 def _run_reproduce(argv: Sequence[str]) -> int:
-    """``privonline reproduce [PAPER] ...``: the paper's own command line (Shariff & Sheffet's
-    when ``PAPER`` is left out); ``all`` runs every paper's with the same options."""
+    """``privonline reproduce [PAPER] ...``: the paper's experiments (Shariff & Sheffet's when
+    ``PAPER`` is left out), each paper into ``<out>/<paper id>/``; ``all`` runs every paper's with
+    the same options."""
     names = {name: p for p in registry.PAPERS for name in (p.cli_name, p.id)}
     if argv and argv[0] == "all":
         options = list(argv[1:])

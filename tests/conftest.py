@@ -25,7 +25,8 @@ settings.load_profile("privonline")
 
 # The reports the commands write (cells, runs, manifests and folder records are not reports).
 REPORT_NAME = re.compile(
-    r"(report|papers|zoo|check|bench|results|d[123]|scaling|ss_\w+|zhou_tan_\w+|as_\w+)\.json"
+    r"(report|papers|zoo|check|bench|results|d[123]|scaling|sec5|thm43|stopping|fig[23]|ftrl|ftpl"
+    r"|mab|blo|eps_window)\.json"
 )
 
 

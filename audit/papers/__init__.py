@@ -3,8 +3,8 @@ that the command line, nox, the golden vectors and the docs iterate.
 
 A paper package ``audit/papers/<id>/`` holds ``battery.py`` (its audit cases and broken variants;
 papers run by ``privonline audit papers`` define ``tagged_results(seed, quick)``, :mod:`audit.cases`),
-``reproduce.py`` (``EXPERIMENTS`` and ``main(argv, prog) -> int``, the experiments in
-``repro_*.py``) and ``golden.py`` (its golden-vector entries, :mod:`audit.tools.golden`).
+``reproduce.py`` (``EXPERIMENTS``, a tuple of :class:`audit.reproduce.experiment.Experiment`; the
+experiments in ``repro_*.py``) and ``golden.py`` (its golden-vector entries, :mod:`audit.tools.golden`).
 Adding a paper is that folder plus one :class:`Paper` line in :data:`PAPERS`.
 
 Proof note: ``proofs_notes/audit/README.md``.
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from audit.cases import Tagged
+    from audit.reproduce.experiment import Experiment
 
 __all__ = ["PAPERS", "Paper", "by_name"]
 
@@ -60,14 +61,16 @@ class Paper:
         return importlib.import_module(f"{self.package}.{name}")
 
     @property
-    def experiments(self) -> tuple[str, ...]:
-        """The names of its reproductions."""
+    def experiments(self) -> tuple[Experiment, ...]:
+        """Its reproductions (``EXPERIMENTS`` of its ``reproduce.py``)."""
         return tuple(self.module("reproduce").EXPERIMENTS)
 
     def reproduce(self, argv: Sequence[str], prog: str) -> int:
-        """Run ``privonline reproduce <cli name> ARGV``; its exit code."""
-        main = cast(Callable[[Sequence[str], str], int], self.module("reproduce").main)
-        return main(argv, prog)
+        """Run ``privonline reproduce <cli name> ARGV``: its experiments into ``<out>/<id>/``; the
+        exit code (0 ok, 1 a gated check failed, 2 bad arguments)."""
+        from audit.reproduce.experiment import main
+
+        return main(self, argv, prog)
 
     def tagged_results(self, seed: int, quick: bool) -> list[Tagged]:
         """Run its battery (``privonline audit papers``): every result, tagged."""

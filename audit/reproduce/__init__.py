@@ -1,6 +1,6 @@
-"""Shared machinery of the reproductions: the resumable cell store, the command-line options and
-the experiment selection (:mod:`.common`).  Each paper's experiments live in
-``audit.papers.<paper>.reproduce``.
+"""Shared machinery of the reproductions: the :class:`~.experiment.Experiment` type and the one
+``privonline reproduce PAPER`` command line (:mod:`.experiment`), the resumable cell store and the
+one executor (:mod:`.common`).  Each paper's experiments live in ``audit.papers.<paper>.reproduce``.
 
 Proof note: ``proofs_notes/audit/README.md``.
 """

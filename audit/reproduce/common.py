@@ -4,21 +4,21 @@
   reuses it (resume), a cell of another configuration is refused with ``ValueError``; writes are
   atomic (:mod:`reference.files`); a damaged cell is recomputed with a warning; arrays go to
   ``.npz`` (:meth:`CellStore.arrays`), JSON-able results to ``.json`` (:meth:`CellStore.json`).
-* :func:`reproduction_parser` and :func:`selected_experiments` -- the arguments and checks common
-  to the per-paper commands (experiments, ``--paper-scale``, ``--runs``, ``--out``).
-The App. D.1-D.3 runs resume through :func:`reference.engine.blocks.run_blocks` instead.
+* :func:`run_tasks` -- the one executor of the reproductions: cells run serially, in local
+  processes or on a Dask cluster (``--executor``), with the same results.
+The experiments and their command line are :mod:`audit.reproduce.experiment`; the App. D.1-D.3
+runs resume through :func:`reference.engine.blocks.run_blocks`.
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tqdm import tqdm
@@ -34,9 +34,11 @@ from reference.files import (
     warn_damaged,
     write_json,
 )
-from reference.validation import int_at_least
 
-__all__ = ["CellStore", "reproduction_parser", "selected_experiments"]
+__all__ = ["CellStore", "run_tasks"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class CellStore:
@@ -132,48 +134,43 @@ class CellStore:
         return result
 
 
-def reproduction_parser(
-    prog: str,
-    description: str,
-    experiments: Sequence[str],
-    *,
-    paper_scale_help: str = "the paper's sizes (very long)",
-    runs_help: str = "runs per cell (default: per config)",
-) -> argparse.ArgumentParser:
-    """The arguments every ``privonline reproduce`` command takes: the experiments to run (default
-    all), ``--paper-scale``, ``--runs`` and ``--out``; callers add their own."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument(
-        "experiments",
-        nargs="*",
-        metavar="{" + ",".join(experiments) + "}",
-        help="which experiments (default: all)",
-    )
-    parser.add_argument("--paper-scale", action="store_true", help=paper_scale_help)
-    parser.add_argument(
-        "--runs", type=int_at_least(2), default=None, help=runs_help + "; at least 2"
-    )
-    parser.add_argument("--out", type=Path, default=Path("results/reproduce"), help="output folder")
-    return parser
-
-
-def selected_experiments(args: argparse.Namespace, experiments: Sequence[str]) -> list[str] | None:
-    """The experiments ``args`` asks for (all by default), or ``None`` after printing the error
-    when one is unknown or ``--runs`` is below 2 (the caller then exits with 2)."""
-    chosen: list[str] = list(args.experiments or experiments)
-    unknown = sorted(set(chosen) - set(experiments))
-    if unknown:
-        print(
-            f"error: experiments must be among {', '.join(experiments)}, got {unknown}",
-            file=sys.stderr,
+def run_tasks(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    executor: str,
+    finish: Callable[[T, R], None],
+) -> None:
+    """Call ``function(item)`` for every item and ``finish(item, result)`` as each completes:
+    ``executor`` is ``"serial"``, ``"processes"`` (local processes, one per CPU) or a Dask scheduler
+    address (``"tcp://host:8786"``).  ``function`` and the items must be picklable (module level)
+    unless serial; the results do not depend on the executor, only the completion order does."""
+    if executor == "serial" or len(items) <= 1:
+        for item in items:
+            finish(item, function(item))
+    elif executor == "processes":
+        with ProcessPoolExecutor() as pool:
+            futures = {pool.submit(function, item): item for item in items}
+            try:
+                for future in as_completed(futures):
+                    finish(futures[future], future.result())
+            except BaseException:
+                for future in futures:  # a refusal or an interrupt stops the queued tasks
+                    future.cancel()
+                raise
+    elif "://" in executor:
+        try:
+            from dask.distributed import Client
+            from dask.distributed import as_completed as dask_completed
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise ValueError(
+                f"executor {executor!r} needs dask.distributed (pip install 'privonline[dask]')"
+            ) from error
+        with Client(executor) as client:  # type: ignore[no-untyped-call]
+            tasks = {client.submit(function, item, pure=False): item for item in items}
+            for task in dask_completed(list(tasks)):  # type: ignore[no-untyped-call]
+                finish(tasks[task], task.result())
+    else:
+        raise ValueError(
+            "executor must be 'serial', 'processes' or a Dask scheduler address "
+            f"('tcp://host:port'), got {executor!r}"
         )
-        return None
-    if args.runs is not None and args.runs < 2:
-        print(f"error: --runs must be >= 2, got {args.runs}", file=sys.stderr)
-        return None
-    try:
-        prepare_output_dir(args.out)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return None
-    return chosen

@@ -43,14 +43,32 @@ TOY_REPRODUCE = '''
 """A toy paper's reproductions."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-EXPERIMENTS = ("toy_figure",)
+from audit.reproduce.experiment import Experiment
+from reference.files import write_json
 
 
-def main(argv: Sequence[str], prog: str) -> int:
-    print(f"{prog}: ran {list(argv)}")
-    return 0
+@dataclass(frozen=True)
+class ToyConfig:
+    runs: int = 2
+
+    @classmethod
+    def paper(cls) -> ToyConfig:
+        return cls(runs=10)
+
+
+def run(config: ToyConfig, out: Path) -> dict[str, Any]:
+    report = {"schema_version": 1, "runs": config.runs, "checks": []}
+    write_json(out / "toy_figure.json", report)
+    return report
+
+
+EXPERIMENTS = (
+    Experiment("toy_figure", "a toy figure", ToyConfig, run, lambda r: [f"ran {r['runs']} runs"]),
+)
 '''
 
 
@@ -90,10 +108,13 @@ def toy_paper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Paper
 
 
 def test_a_registered_toy_paper_is_reproduced(
-    toy_paper: Paper, capsys: pytest.CaptureFixture[str]
+    toy_paper: Paper, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli_main(["reproduce", "toy-paper", "toy_figure"]) == 0
-    assert "privonline reproduce toy-paper: ran ['toy_figure']" in capsys.readouterr().out
+    out = tmp_path / "out"
+    assert cli_main(["reproduce", "toy-paper", "toy_figure", "--runs", "3", "--out", str(out)]) == 0
+    assert "toy_figure ran 3 runs" in capsys.readouterr().out
+    assert json.loads((out / "toy_paper" / "toy_figure.json").read_text())["runs"] == 3
+    assert [e.name for e in toy_paper.experiments] == ["toy_figure"]
 
 
 def test_a_registered_toy_paper_joins_the_papers_battery(

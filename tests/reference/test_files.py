@@ -149,7 +149,7 @@ BAD_FLAGS: list[tuple[list[str], str, str]] = [
     *[(argv, "--runs", v) for argv in REPRODUCE.values() for v in ("1", "0", "-1")],
     (REPRODUCE["reproduce"], "--n", "0"),
     (REPRODUCE["reproduce"], "--executor", "threads"),
-    (REPRODUCE["reproduce sajed-sheffet"], "--workers", "0"),
+    (REPRODUCE["reproduce sajed-sheffet"], "--executor", "threads"),
 ]
 
 
@@ -195,34 +195,11 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "audit papers": (["audit", "papers"], ["audit.papers.combined.run_paper_audits"]),
     "bench": (["bench"], ["audit.tools.bench.run_benchmarks"]),
     "check": (CHECK, ["audit.check.run_check"]),
-    "reproduce": (
-        REPRODUCE["reproduce"],
-        [
-            f"audit.papers.shariff_sheffet.reproduce.reproduce_{e}"
-            for e in ("d1", "d2", "d3", "scaling")
-        ],
-    ),
-    "reproduce zhou-tan": (
-        REPRODUCE["reproduce zhou-tan"],
-        [
-            "audit.papers.zhou_tan.reproduce._reproduce_figure",
-            "audit.papers.zhou_tan.reproduce.reproduce_scaling",
-        ],
-    ),
-    "reproduce agarwal-singh": (
-        REPRODUCE["reproduce agarwal-singh"],
-        [
-            f"audit.papers.agarwal_singh.reproduce.reproduce_as_{e}"
-            for e in ("ftrl", "ftpl", "mab", "blo", "eps_window")
-        ],
-    ),
-    "reproduce sajed-sheffet": (
-        REPRODUCE["reproduce sajed-sheffet"],
-        [
-            f"audit.papers.sajed_sheffet.reproduce.reproduce_ss_{e}"
-            for e in ("sec5", "thm43", "stopping")
-        ],
-    ),
+    # every paper's experiments run through Experiment.execute (audit.reproduce.experiment.main)
+    **{
+        name: (argv, ["audit.reproduce.experiment.Experiment.execute"])
+        for name, argv in REPRODUCE.items()
+    },
 }
 
 
@@ -398,13 +375,13 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
             zt_common.Fig2Config(T=20, trials=2, panels=(ZT_PANEL,), algorithms=("tgp", "moma")),
             out,
         ),
-        ["zhou_tan_fig2.json"],
+        ["fig2.json"],
     ),
     "reproduce zhou-tan fig3": (
         lambda out: zt_figures.reproduce_fig3(
             zt_common.Fig3Config(T=20, trials=2, algorithms=("tgp", "moma")), out
         ),
-        ["zhou_tan_fig3.json"],
+        ["fig3.json"],
     ),
     "reproduce zhou-tan scaling": (
         lambda out: zt_scaling.reproduce_scaling(
@@ -418,28 +395,28 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
             ),
             out,
         ),
-        ["zhou_tan_scaling.json"],
+        ["scaling.json"],
     ),
-    "reproduce agarwal-singh as_ftrl": (
-        lambda out: ags_ftrl.reproduce_as_ftrl(
+    "reproduce agarwal-singh ftrl": (
+        lambda out: ags_ftrl.reproduce_ftrl(
             ags_common.FullInfoConfig(**AS_GRID, set_horizons=(16, 32), set_dims=(2, 3)), out
         ),
-        ["as_ftrl.json"],
+        ["ftrl.json"],
     ),
-    "reproduce agarwal-singh as_ftpl": (
-        lambda out: ags_bandits.reproduce_as_ftpl(ags_common.FTPLConfig(**AS_GRID), out),
-        ["as_ftpl.json"],
+    "reproduce agarwal-singh ftpl": (
+        lambda out: ags_bandits.reproduce_ftpl(ags_common.FTPLConfig(**AS_GRID), out),
+        ["ftpl.json"],
     ),
-    "reproduce agarwal-singh as_mab": (
-        lambda out: ags_bandits.reproduce_as_mab(ags_common.MABConfig(**AS_GRID), out),
-        ["as_mab.json"],
+    "reproduce agarwal-singh mab": (
+        lambda out: ags_bandits.reproduce_mab(ags_common.MABConfig(**AS_GRID), out),
+        ["mab.json"],
     ),
-    "reproduce agarwal-singh as_blo": (
-        lambda out: ags_bandits.reproduce_as_blo(ags_common.BLOConfig(**AS_GRID), out),
-        ["as_blo.json"],
+    "reproduce agarwal-singh blo": (
+        lambda out: ags_bandits.reproduce_blo(ags_common.BLOConfig(**AS_GRID), out),
+        ["blo.json"],
     ),
-    "reproduce agarwal-singh as_eps_window": (
-        lambda out: ags_eps_window.reproduce_as_eps_window(
+    "reproduce agarwal-singh eps_window": (
+        lambda out: ags_eps_window.reproduce_eps_window(
             ags_eps_window.EpsWindowConfig(
                 horizon=64,
                 epsilons=(0.5, 1.0),
@@ -456,10 +433,10 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
             ),
             out,
         ),
-        ["as_eps_window.json"],
+        ["eps_window.json"],
     ),
-    "reproduce sajed-sheffet ss_sec5": (
-        lambda out: ss_sec5.reproduce_ss_sec5(
+    "reproduce sajed-sheffet sec5": (
+        lambda out: ss_sec5.reproduce_sec5(
             ss_cells.Sec5Config(
                 T=300,
                 runs=2,
@@ -471,12 +448,12 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
                 seed=1,
             ),
             out,
-            workers=1,
+            executor="serial",
         ),
-        ["ss_sec5.json"],
+        ["sec5.json"],
     ),
-    "reproduce sajed-sheffet ss_thm43": (
-        lambda out: ss_thm43.reproduce_ss_thm43(
+    "reproduce sajed-sheffet thm43": (
+        lambda out: ss_thm43.reproduce_thm43(
             ss_cells.Thm43Config(
                 Ts=(10**4, 10**5),
                 runs=2,
@@ -489,12 +466,12 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
                 seed=2,
             ),
             out,
-            workers=1,
+            executor="serial",
         ),
-        ["ss_thm43.json"],
+        ["thm43.json"],
     ),
-    "reproduce sajed-sheffet ss_stopping": (
-        lambda out: ss_stopping.reproduce_ss_stopping(
+    "reproduce sajed-sheffet stopping": (
+        lambda out: ss_stopping.reproduce_stopping(
             ss_stopping_times.StoppingConfig(
                 alpha=0.5,
                 epsilon=0.2,
@@ -505,9 +482,9 @@ REPORTS: dict[str, tuple[Callable[[Path], object], list[str]]] = {
                 seed=3,
             ),
             out,
-            workers=1,
+            executor="serial",
         ),
-        ["ss_stopping.json"],
+        ["stopping.json"],
     ),
 }
 
@@ -531,9 +508,9 @@ import os, sys, time, warnings
 from pathlib import Path
 from audit.papers.shariff_sheffet.reproduce import D1Config, reproduce_d1
 from audit.papers.agarwal_singh.repro_common import MABConfig
-from audit.papers.agarwal_singh.repro_bandits import reproduce_as_mab
+from audit.papers.agarwal_singh.repro_bandits import reproduce_mab
 from audit.papers.sajed_sheffet.repro_cells import Sec5Config
-from audit.papers.sajed_sheffet.repro_sec5 import reproduce_ss_sec5
+from audit.papers.sajed_sheffet.repro_sec5 import reproduce_sec5
 
 from reference.files import DamagedFileWarning
 
@@ -545,10 +522,10 @@ while len(list(sync.iterdir())) < count and time.monotonic() < deadline:
     time.sleep(0.01)  # start together, so the runs write the same files at the same time
 reproduce_d1(D1Config(n=60, dims=(2, 3), runs=3, block_size=1, reward_models=("rademacher",)),
              out, executor="serial")
-reproduce_as_mab(MABConfig(horizons=(16, 32), epsilons=(1.0, float("inf")), dims=(2, 3),
+reproduce_mab(MABConfig(horizons=(16, 32), epsilons=(1.0, float("inf")), dims=(2, 3),
                            dim_T=16, runs=2), out)
-reproduce_ss_sec5(Sec5Config(T=300, runs=2, instances=("C1", "C2"), Ks=(3,), epsilons=(1.0,),
-                             dpse_paper_T=0, prefix_rounds=0, seed=1), out, workers=1)
+reproduce_sec5(Sec5Config(T=300, runs=2, instances=("C1", "C2"), Ks=(3,), epsilons=(1.0,),
+                             dpse_paper_T=0, prefix_rounds=0, seed=1), out, executor="serial")
 """
 # counts of computed / reused cells differ between runs by design
 _VOLATILE = {"cells_computed", "cells_reused", "cells", "runtime_seconds"}
@@ -597,7 +574,7 @@ def test_three_runs_on_one_folder_all_succeed_and_lose_nothing(tmp_path: Path) -
     got, want = _contents(shared), _contents(single)
     assert sorted(got) == sorted(want)
     assert got == want
-    assert {"d1.json", "as_mab.json", "ss_sec5.json"} <= set(got)
+    assert {"d1.json", "mab.json", "sec5.json"} <= set(got)
 
 
 # ------------------------------------------------------------------------------------------------

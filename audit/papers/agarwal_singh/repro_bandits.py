@@ -1,5 +1,5 @@
-"""Agarwal & Singh (ICML 2017) experiments ``as_ftpl`` (E5; Thm 3.5, Algorithm 3), ``as_mab``
-(E7; Thm 4.1, Algorithms 4 and 5) and ``as_blo`` (E9; Thm 4.5, Algorithm 4 with SCRiBLe).
+"""Agarwal & Singh (ICML 2017) experiments ``ftpl`` (E5; Thm 3.5, Algorithm 3), ``mab``
+(E7; Thm 4.1, Algorithms 4 and 5) and ``blo`` (E9; Thm 4.5, Algorithm 4 with SCRiBLe).
 Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
 Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
@@ -84,9 +84,9 @@ __all__ = [
     "mab_cell",
     "mab_losses",
     "mab_nonprivate_parameters",
-    "reproduce_as_blo",
-    "reproduce_as_ftpl",
-    "reproduce_as_mab",
+    "reproduce_blo",
+    "reproduce_ftpl",
+    "reproduce_mab",
 ]
 
 
@@ -349,7 +349,7 @@ def blo_cell(
 
 
 # --------------------------------------------------------------------------------------------
-# as_mab and as_blo (same layout)
+# mab and blo (same layout)
 # --------------------------------------------------------------------------------------------
 
 
@@ -365,7 +365,7 @@ def _bandit_report(
     out: Path,
     cells: CellStore,
 ) -> dict[str, Any]:
-    """Tables, fits, plot and files shared by ``as_ftpl``, ``as_mab`` and ``as_blo``."""
+    """Tables, fits, plot and files shared by ``ftpl``, ``mab`` and ``blo``."""
     horizons = np.array(config.horizons, dtype=np.float64)
     finite = [e for e in config.epsilons if not math.isinf(e)]
     fits: list[dict[str, Any]] = []
@@ -480,7 +480,7 @@ def _bandit_report(
         "of terms with different rates (compare the regret and rate columns), which says "
         "nothing about the bound's validity -- the level checks below are the gates.",
     ]
-    if name != "as_ftpl":
+    if name != "ftpl":
         lines += [
             "",
             "Previous best rates (Table 2) grow like T^{2/3}; T fits whose whole CI lies below "
@@ -519,9 +519,9 @@ def _bandit_set_cells(
     return CellStore(out / f"{name}_cells", bar), bar
 
 
-def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
-    """Run E5 (Thm 3.5) and write ``as_ftpl.json``, ``as_ftpl.png`` and ``as_ftpl.md`` into ``out``."""
-    name = "as_ftpl"
+def reproduce_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
+    """Run E5 (Thm 3.5) and write ``ftpl.json``, ``ftpl.png`` and ``ftpl.md`` into ``out``."""
+    name = "ftpl"
     cells, bar = _bandit_set_cells(config, out, name)
 
     def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
@@ -599,13 +599,13 @@ def reproduce_as_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
     )
 
 
-def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
-    """Run E7 (Thm 4.1) and write ``as_mab.json``, ``as_mab.png`` and ``as_mab.md`` into ``out``."""
+def reproduce_mab(config: MABConfig, out: Path) -> dict[str, Any]:
+    """Run E7 (Thm 4.1) and write ``mab.json``, ``mab.png`` and ``mab.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
         raise ValueError("horizons and dims must have at least two values (fits)")
-    name = "as_mab"
+    name = "mab"
     total = len(config.instances) * (len(config.horizons) * len(config.epsilons) + len(config.dims))
     bar = _progress(total, name)
     cells = CellStore(out / f"{name}_cells", bar)
@@ -674,9 +674,9 @@ def reproduce_as_mab(config: MABConfig, out: Path) -> dict[str, Any]:
     )
 
 
-def reproduce_as_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
-    """Run E9 (Thm 4.5) and write ``as_blo.json``, ``as_blo.png`` and ``as_blo.md`` into ``out``."""
-    name = "as_blo"
+def reproduce_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
+    """Run E9 (Thm 4.5) and write ``blo.json``, ``blo.png`` and ``blo.md`` into ``out``."""
+    name = "blo"
     cells, bar = _bandit_set_cells(config, out, name)
 
     def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:

@@ -51,11 +51,11 @@ CUBE_BIAS = 0.1
 """E4/E5 cube losses ``l_t = s_t e_{j_t}``, ``P(s_t = +1) = 0.5 + 0.1·(−1)^{j_t}``."""
 _MAB_CODES: dict[str, int] = {"constant_gap": 0, "switching": 1}
 _EXPERIMENT_CODES: dict[str, int] = {
-    "as_ftrl": 1,
-    "as_mab": 2,
-    "as_blo": 3,
-    "as_ftpl": 4,
-    "as_eps_window": 5,
+    "ftrl": 1,
+    "mab": 2,
+    "blo": 3,
+    "ftpl": 4,
+    "eps_window": 5,
 }
 INF = math.inf
 

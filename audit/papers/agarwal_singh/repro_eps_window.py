@@ -1,4 +1,4 @@
-"""Agarwal & Singh (ICML 2017) experiment ``as_eps_window``: the ε-window test (the ``1/ε`` law
+"""Agarwal & Singh (ICML 2017) experiment ``eps_window``: the ε-window test (the ``1/ε`` law
 of the privacy term of Algorithm 1 inside its window, Thm 3.1) and the privacy-term test
 (``D_{D'}(T, N)`` of Cor. 3.2).  Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
@@ -57,13 +57,13 @@ __all__ = [
     "eps_window_fit",
     "noise_width_cell",
     "predicted_excess",
-    "reproduce_as_eps_window",
+    "reproduce_eps_window",
     "window_verdict",
 ]
 
 
 # --------------------------------------------------------------------------------------------
-# as_eps_window: ε-exponent inside its window (b) and D_{D'} in T and N (c)
+# eps_window: ε-exponent inside its window (b) and D_{D'} in T and N (c)
 # --------------------------------------------------------------------------------------------
 
 NoiseSet: TypeAlias = Literal["experts", "sphere", "cube"]
@@ -277,8 +277,8 @@ def _noise_fit(
     }
 
 
-def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any]:
-    """Run the ε-window (b) and privacy-term (c) tests; write ``as_eps_window.{json,png,md}`` to ``out``."""
+def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any]:
+    """Run the ε-window (b) and privacy-term (c) tests; write ``eps_window.{json,png,md}`` to ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors of the widths
     out.mkdir(parents=True, exist_ok=True)
     for label, grid in (
@@ -290,7 +290,7 @@ def reproduce_as_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any
     ):
         if len(set(grid)) < 2:
             raise ValueError(f"{label} must hold at least two distinct values (fits)")
-    name = "as_eps_window"
+    name = "eps_window"
     regimes: dict[str, tuple[int, tuple[float, ...]]] = {
         "window": (config.horizon, config.epsilons),
         "smoothing": (config.counter_horizon, config.smoothing_epsilons),

@@ -1,4 +1,4 @@
-"""Agarwal & Singh (ICML 2017) experiment ``as_ftrl`` (E4): private FTRL, Algorithm 1
+"""Agarwal & Singh (ICML 2017) experiment ``ftrl`` (E4): private FTRL, Algorithm 1
 (Thm 3.1 / 3.4, Cor. 3.2), regret against ``T``, ``ε`` and ``N`` with the non-private baseline.
 Overview in :mod:`audit.papers.agarwal_singh.reproduce`.
 
@@ -66,7 +66,7 @@ __all__ = [
     "ftrl_cell",
     "ftrl_set_cell",
     "full_info_losses",
-    "reproduce_as_ftrl",
+    "reproduce_ftrl",
     "set_losses",
 ]
 
@@ -215,12 +215,12 @@ def ftrl_set_cell(
 
 
 # --------------------------------------------------------------------------------------------
-# as_ftrl
+# ftrl
 # --------------------------------------------------------------------------------------------
 
 
-def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
-    """Run E4 and write ``as_ftrl.json``, ``as_ftrl.png`` and ``as_ftrl.md`` into ``out``."""
+def reproduce_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
+    """Run E4 and write ``ftrl.json``, ``ftrl.png`` and ``ftrl.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
@@ -228,7 +228,7 @@ def reproduce_as_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
     uses_sets = "sphere" in config.decision_sets or "cube" in config.decision_sets
     if uses_sets and (len(config.set_horizons) < 2 or len(config.set_dims) < 2):
         raise ValueError("set_horizons and set_dims must have at least two values (fits)")
-    name = "as_ftrl"
+    name = "ftrl"
     # (group, decision set, horizons, dims): the experts instances, then the sphere and cube
     groups: list[tuple[str, FullInfoSet, tuple[int, ...], tuple[int, ...]]] = []
     if "experts" in config.decision_sets:

@@ -1,5 +1,5 @@
-"""Sajed & Sheffet (ICML 2019) reproductions, shared parts: the configurations of ``ss_sec5``
-(Sec. 5) and ``ss_thm43`` (Theorem 4.3), their seeds, and the resumable cells (DP-SE, Algorithm 3,
+"""Sajed & Sheffet (ICML 2019) reproductions, shared parts: the configurations of ``sec5``
+(Sec. 5) and ``thm43`` (Theorem 4.3), their seeds, and the resumable cells (DP-SE, Algorithm 3,
 and the DP-UCB baseline through the replicate-vectorised engines; the stopping cells of Theorem 3.3)
 computed in worker processes.  Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
@@ -12,7 +12,6 @@ import dataclasses
 import json
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from audit.papers.sajed_sheffet.repro_stopping_times import StoppingCell, _compute_stopping_cell
-from audit.reproduce.common import CellStore
+from audit.reproduce.common import CellStore, run_tasks
 from reference._typing import FloatArray
 from reference.engine.mab import (
     INSTANCES,
@@ -241,12 +240,13 @@ def _compute_cell(spec: CellSpec | StoppingCell) -> dict[str, FloatArray]:
 
 class SpecCellStore(CellStore):
     """:class:`~audit.reproduce.common.CellStore` of cells named and described by their specs, with
-    the missing ones computed in ``workers`` processes."""
+    the missing ones computed by ``executor`` (:func:`~audit.reproduce.common.run_tasks`)."""
 
     def run(
-        self, specs: Sequence[CellSpec | StoppingCell], workers: int
+        self, specs: Sequence[CellSpec | StoppingCell], executor: str = "serial"
     ) -> dict[str, dict[str, FloatArray]]:
-        """Load finished cells, compute the others (``workers`` processes), save each at once."""
+        """Load finished cells, compute the others (``serial``, ``processes`` or a Dask scheduler
+        address), save each at once."""
         results: dict[str, dict[str, FloatArray]] = {}
         todo: list[CellSpec | StoppingCell] = []
         for spec in specs:
@@ -256,21 +256,14 @@ class SpecCellStore(CellStore):
             else:
                 results[spec.name] = found
 
-        def finish(spec: CellSpec | StoppingCell, arrays: dict[str, FloatArray]) -> None:
-            self.save_arrays(spec.name, spec.describe(), arrays)
-            results[spec.name] = arrays
-
         with tqdm(total=len(todo), desc="cells", disable=not sys.stderr.isatty()) as bar:
-            if workers <= 1 or len(todo) <= 1:
-                for spec in todo:
-                    finish(spec, _compute_cell(spec))
-                    bar.update()
-            else:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
-                    futures = {pool.submit(_compute_cell, spec): spec for spec in todo}
-                    for future in as_completed(futures):
-                        finish(futures[future], future.result())
-                        bar.update()
+
+            def finish(spec: CellSpec | StoppingCell, arrays: dict[str, FloatArray]) -> None:
+                self.save_arrays(spec.name, spec.describe(), arrays)
+                results[spec.name] = arrays
+                bar.update()
+
+            run_tasks(_compute_cell, todo, executor, finish)
         return results
 
 

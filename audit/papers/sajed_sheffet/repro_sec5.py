@@ -1,4 +1,4 @@
-"""Sajed & Sheffet (ICML 2019) experiment ``ss_sec5``: the paper's experiments (Sec. 5), DP-SE
+"""Sajed & Sheffet (ICML 2019) experiment ``sec5``: the paper's experiments (Sec. 5), DP-SE
 (Algorithm 3) against the DP-UCB baseline in both calibrations on the instances C1-C4.
 Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
@@ -36,12 +36,12 @@ from reference.engine.mab import regret_checkpoints
 from reference.validation import check_int_at_least
 
 __all__ = [
-    "reproduce_ss_sec5",
+    "reproduce_sec5",
 ]
 
 
 # --------------------------------------------------------------------------------------------
-# ss_sec5: DP-SE vs DP-UCB
+# sec5: DP-SE vs DP-UCB
 # --------------------------------------------------------------------------------------------
 
 
@@ -104,12 +104,12 @@ def _stats(values: FloatArray) -> dict[str, float]:
     return {"mean": float(v.mean()), "sd": sd, "se": sd / math.sqrt(v.size)}
 
 
-def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dict[str, Any]:
-    """Run Sec. 5 and write ``ss_sec5.json``, ``ss_sec5.png`` and ``ss_sec5.md`` into ``out``."""
+def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -> dict[str, Any]:
+    """Run Sec. 5 and write ``sec5.json``, ``sec5.png`` and ``sec5.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)
     out.mkdir(parents=True, exist_ok=True)
-    store = SpecCellStore(out / "ss_sec5_cells")
-    cells = store.run(_sec5_specs(config), workers)
+    store = SpecCellStore(out / "sec5_cells")
+    cells = store.run(_sec5_specs(config), executor)
     marks = regret_checkpoints(config.T)
     n_set = len(config.instances) * len(config.epsilons)
     settings: list[dict[str, Any]] = []
@@ -172,7 +172,7 @@ def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dic
     prefix = _prefix_bounds(config, cells, settings)
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
-        "experiment": "ss_sec5",
+        "experiment": "sec5",
         "config": to_jsonable(config),
         "checkpoints": marks.tolist(),
         "settings": settings,
@@ -181,9 +181,9 @@ def reproduce_ss_sec5(config: Sec5Config, out: Path, *, workers: int = 1) -> dic
         "paper_T_ratio_lower_bounds": prefix,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / "ss_sec5.json", report, indent=1)
-    _sec5_plot(config, settings, marks, out / "ss_sec5.png")
-    _sec5_markdown(config, report, out / "ss_sec5.md")
+    write_json(out / "sec5.json", report, indent=1)
+    _sec5_plot(config, settings, marks, out / "sec5.png")
+    _sec5_markdown(config, report, out / "sec5.md")
     return report
 
 
@@ -348,6 +348,6 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any], path: Path) -> No
     lines += [
         "",
         "Curve shapes (paper Sec. 5): DP-SE's regret is piecewise linear (flat once every "
-        "suboptimal arm is eliminated); DP-UCB's is smooth (see `ss_sec5.png`).",
+        "suboptimal arm is eliminated); DP-UCB's is smooth (see `sec5.png`).",
     ]
     atomic_write_text(path, "\n".join(lines) + "\n")

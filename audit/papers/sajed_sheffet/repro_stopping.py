@@ -1,4 +1,4 @@
-"""Sajed & Sheffet (ICML 2019) experiment ``ss_stopping``: the halting times of Algorithms 1 and 2
+"""Sajed & Sheffet (ICML 2019) experiment ``stopping``: the halting times of Algorithms 1 and 2
 fitted against Theorem 3.3's forms, and the binomial test of ``Pr[τ > bound] ≤ β``.
 Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
@@ -38,7 +38,7 @@ from reference._typing import FloatArray
 from reference.validation import check_int_at_least
 
 __all__ = [
-    "reproduce_ss_stopping",
+    "reproduce_stopping",
 ]
 
 
@@ -95,9 +95,11 @@ def _zero_width(fit: dict[str, Any]) -> bool:
     return bool(fit["ci_high"] - fit["ci_low"] <= 1e-9 * max(1.0, abs(fit["slope"])))
 
 
-def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1) -> dict[str, Any]:
+def reproduce_stopping(
+    config: StoppingConfig, out: Path, *, executor: str = "serial"
+) -> dict[str, Any]:
     """Fit the halting times of Algorithms 1 and 2 against Theorem 3.3's forms; write
-    ``ss_stopping.json``, ``.png`` and ``.md`` into ``out``.
+    ``stopping.json``, ``.png`` and ``.md`` into ``out``.
 
     For each rule, variable (``1/α``, ``1/ε``, ``R``) and form (``thm33``, ``tau_E``,
     :func:`stopping_forms`): :func:`audit.methods.scaling.fit_against_form` of ``ln τ`` on ``ln form``
@@ -116,9 +118,9 @@ def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1
         if value not in grid:
             raise ValueError(f"{name} must be one of {grid}, got {value!r}")
     out.mkdir(parents=True, exist_ok=True)
-    store = SpecCellStore(out / "ss_stopping_cells")
+    store = SpecCellStore(out / "stopping_cells")
     specs = _stopping_specs(config)
-    cells = store.run(specs, workers)
+    cells = store.run(specs, executor)
     fits: dict[str, dict[str, Any]] = {}
     points: dict[str, Any] = {}
     for spec in specs:
@@ -173,7 +175,7 @@ def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1
     }
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
-        "experiment": "ss_stopping",
+        "experiment": "stopping",
         "config": to_jsonable(config),
         "scaling_fits": fits,
         "points": points,
@@ -188,9 +190,9 @@ def reproduce_ss_stopping(config: StoppingConfig, out: Path, *, workers: int = 1
         },
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / "ss_stopping.json", report, indent=1)
-    _stopping_plot(points, out / "ss_stopping.png")
-    _stopping_markdown(config, report, out / "ss_stopping.md")
+    write_json(out / "stopping.json", report, indent=1)
+    _stopping_plot(points, out / "stopping.png")
+    _stopping_markdown(config, report, out / "stopping.md")
     return report
 
 

@@ -1,6 +1,6 @@
 """Sajed & Sheffet (ICML 2019) Theorem 3.3: halting times of DP-NAS (Algorithm 1, exact two-point
 fast path) and DP exponential NAS (Algorithm 2) on the two-point law, the theorem's forms, and the
-planted rule with noise ``∝ 1/ε²``; the configuration and cells of ``ss_stopping``.
+planted rule with noise ``∝ 1/ε²``; the configuration and cells of ``stopping``.
 Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
 Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
@@ -37,11 +37,11 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------------------
-# ss_stopping: stopping time of Algorithms 1 and 2 against Theorem 3.3's forms
+# stopping: stopping time of Algorithms 1 and 2 against Theorem 3.3's forms
 # --------------------------------------------------------------------------------------------
 
 STOPPING_VARIABLES = ("1/α", "1/ε", "R")
-"""The scaled variables of ``ss_stopping`` (one grid each, the others at the base point)."""
+"""The scaled variables of ``stopping`` (one grid each, the others at the base point)."""
 STOPPING_RULES = ("alg1", "alg2")
 STOPPING_VARIANTS = ("correct", "planted_eps2")
 _STOPPING_KEY = 4  # spawn-key slot after _ALGORITHMS' ids
@@ -257,7 +257,7 @@ def stopping_forms(
 
 @dataclass(frozen=True)
 class StoppingCell:
-    """One resumable unit of ``ss_stopping``: one rule, one variant, one grid (``runs × points``)."""
+    """One resumable unit of ``stopping``: one rule, one variant, one grid (``runs × points``)."""
 
     name: str
     rule: str

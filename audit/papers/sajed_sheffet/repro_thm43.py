@@ -1,4 +1,4 @@
-"""Sajed & Sheffet (ICML 2019) experiment ``ss_thm43``: DP-SE's regret (Algorithm 3) against
+"""Sajed & Sheffet (ICML 2019) experiment ``thm43``: DP-SE's regret (Algorithm 3) against
 Theorem 4.3's own form (two-term OLS and one-variable fits in ``log T``, ``K`` and ``1/ε``).
 Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
@@ -31,14 +31,14 @@ from reference.sajed_sheffet.bounds import thm43_regret_bound_paper_form
 from reference.validation import check_int_at_least
 
 __all__ = [
-    "reproduce_ss_thm43",
+    "reproduce_thm43",
     "thm43_linear_fit",
     "thm43_proof_form",
 ]
 
 
 # --------------------------------------------------------------------------------------------
-# ss_thm43: scaling of DP-SE against Theorem 4.3's form
+# thm43: scaling of DP-SE against Theorem 4.3's form
 # --------------------------------------------------------------------------------------------
 
 
@@ -112,8 +112,8 @@ def _fit_dict(fit: ScalingFit) -> dict[str, Any]:
     return dict(to_jsonable(fit))
 
 
-def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> dict[str, Any]:
-    """Run the Theorem 4.3 scaling fits; write ``ss_thm43.json``, ``.png`` and ``.md`` into ``out``."""
+def reproduce_thm43(config: Thm43Config, out: Path, *, executor: str = "serial") -> dict[str, Any]:
+    """Run the Theorem 4.3 scaling fits; write ``thm43.json``, ``.png`` and ``.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)
     if len(config.Ts) < 2 or len(config.Ks) < 2 or len(config.epsilons) < 2:
         raise ValueError("Ts, Ks and epsilons need at least two values each for the fits")
@@ -125,8 +125,8 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
         if value not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
     out.mkdir(parents=True, exist_ok=True)
-    store = SpecCellStore(out / "ss_thm43_cells")
-    cells = store.run(_thm43_specs(config), workers)
+    store = SpecCellStore(out / "thm43_cells")
+    cells = store.run(_thm43_specs(config), executor)
     n_set = len(config.instances) * len(config.epsilons)
     finals: dict[tuple[int, int, Instance, float], FloatArray] = {}
     finished: dict[tuple[int, int, Instance, float], bool] = {}
@@ -204,16 +204,16 @@ def reproduce_ss_thm43(config: Thm43Config, out: Path, *, workers: int = 1) -> d
             points[label][f"form_{form_name}"] = form.tolist()
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
-        "experiment": "ss_thm43",
+        "experiment": "thm43",
         "config": to_jsonable(config),
         "linear_fit": linear,
         "scaling_fits": fits,
         "points": points,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / "ss_thm43.json", report, indent=1)
-    _thm43_plot(points, out / "ss_thm43.png")
-    _thm43_markdown(config, report, out / "ss_thm43.md")
+    write_json(out / "thm43.json", report, indent=1)
+    _thm43_plot(points, out / "thm43.png")
+    _thm43_markdown(config, report, out / "thm43.md")
     return report
 
 

@@ -13,21 +13,17 @@ Proof note: ``proofs_notes/audit/regret.md``.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import math
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import matplotlib
 
-import audit.papers as registry
 from audit.results import SCHEMA_VERSION
 from reference.files import atomic_savefig, atomic_write_text, write_json
-from reference.validation import check_int_at_least, int_at_least
+from reference.validation import check_int_at_least
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -40,7 +36,8 @@ from audit.papers.shariff_sheffet.regret import (
     regret_scaling_in_n,
     regret_scaling_in_privacy,
 )
-from audit.reproduce.common import CellStore, reproduction_parser, selected_experiments
+from audit.reproduce.common import CellStore
+from audit.reproduce.experiment import Experiment, Report, check_lines, failed_checks
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.blocks import run_blocks
@@ -62,13 +59,12 @@ from reference.shariff_sheffet.tight import (
 from reference.tree import tree_depth
 
 __all__ = [
+    "EXPERIMENTS",
     "D1Config",
     "D2Config",
     "D3Config",
     "ScalingConfig",
-    "build_parser",
     "d3_rho_grid",
-    "main",
     "reproduce_d1",
     "reproduce_d2",
     "reproduce_d3",
@@ -603,94 +599,68 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
     return report
 
 
-EXPERIMENTS = ("d1", "d2", "d3", "scaling")
-"""The Shariff & Sheffet experiments of ``privonline reproduce``."""
+def _d1_summary(report: Report) -> list[str]:
+    return [
+        f"{model}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] (paper ≈ 2)"
+        for model, f in ((m, r["fit"]) for m, r in report["results"].items())
+    ]
 
 
-def _executor_argument(text: str) -> str:
-    """An argparse ``type=`` for ``--executor``: ``serial``, ``processes`` or a Dask scheduler
-    address (``scheme://host:port``), checked before any work starts."""
-    if text in ("serial", "processes") or "://" in text:
-        return text
-    raise argparse.ArgumentTypeError(
-        "must be 'serial', 'processes' or a Dask scheduler address such as "
-        f"'tcp://host:8786', got {text!r}"
-    )
+def _scaling_summary(report: Report) -> list[str]:
+    lines = []
+    for row in report["fits"]:
+        verdict = "" if row["gate"] == "report" else (" holds" if row["holds"] else " FAILS")
+        lines.append(
+            f"{row['key']}: b = {row['slope']:.2f} [{row['ci_low']:.2f}, {row['ci_high']:.2f}] "
+            f"({row['gate']}){verdict}"
+        )
+    return lines
 
 
-def build_parser(prog: str = "privonline reproduce") -> argparse.ArgumentParser:
-    """The command-line interface."""
-    parser = reproduction_parser(
-        prog,
-        "Reproduce Shariff & Sheffet App. D.1, D.2, D.3 and the theorem-form scaling fits of the "
-        "private variants (reduced scale by default); writes JSON, PNG and a Markdown comparison "
-        "with the paper per experiment.  'privonline reproduce PAPER --help' for every paper "
-        f"({', '.join(p.cli_name for p in registry.PAPERS)}); 'privonline reproduce all' runs "
-        "them all.",
-        EXPERIMENTS,
-    )
-    parser.add_argument(
-        "--n", type=int_at_least(2), default=None, help="horizon (default: per config)"
-    )
-    parser.add_argument(
-        "--executor",
-        type=_executor_argument,
-        default="processes",
-        help="'serial', 'processes' (default) or a Dask scheduler address",
-    )
-    return parser
+def _scaling_failed(report: Report) -> bool:
+    """A gated fit (consistent for the correct calibrations, inconsistent for the planted one)
+    that does not hold."""
+    return not all(row["holds"] for row in report["fits"])
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "privonline reproduce") -> int:
-    """Entry point of ``privonline reproduce [shariff-sheffet] [d1 d2 d3 scaling]``; exit code 1 if
-    a gate fails, 2 on bad arguments (the command line dispatches the other papers,
-    :mod:`audit.cli`)."""
-    args = build_parser(prog).parse_args(argv)
-    experiments = selected_experiments(args, EXPERIMENTS)
-    if experiments is None:
-        return 2
-    overrides: dict[str, Any] = {  # Any: replace() checks the fields at run time
-        name: getattr(args, name) for name in ("runs", "n") if getattr(args, name) is not None
-    }
-    failed = False
-    try:
-        if "d1" in experiments:
-            d1 = D1Config.paper() if args.paper_scale else D1Config()
-            d1 = dataclasses.replace(d1, **overrides)
-            report = reproduce_d1(d1, args.out, executor=args.executor)
-            for model, res in report["results"].items():
-                f = res["fit"]
-                print(
-                    f"D.1 {model}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] (paper ≈ 2)"
-                )
-        if "d2" in experiments:
-            d2 = D2Config.paper() if args.paper_scale else D2Config()
-            d2 = dataclasses.replace(d2, **overrides)
-            report = reproduce_d2(d2, args.out, executor=args.executor)
-            for check in report["checks"]:
-                print(f"D.2 {check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
-                failed |= check["gate"] and not check["holds"]
-        if "d3" in experiments:
-            d3 = D3Config.paper() if args.paper_scale else D3Config()
-            d3 = dataclasses.replace(d3, **overrides)
-            report = reproduce_d3(d3, args.out, executor=args.executor)
-            for check in report["checks"]:
-                print(f"D.3 {check['claim']}: {'holds' if check['holds'] else 'does not hold'}")
-        if "scaling" in experiments:
-            scaling = ScalingConfig.paper() if args.paper_scale else ScalingConfig()
-            scaling = dataclasses.replace(scaling, **overrides)
-            report = reproduce_scaling(scaling, args.out)
-            for row in report["fits"]:
-                verdict = (
-                    "" if row["gate"] == "report" else (" holds" if row["holds"] else " FAILS")
-                )
-                print(
-                    f"scaling {row['key']}: b = {row['slope']:.2f} "
-                    f"[{row['ci_low']:.2f}, {row['ci_high']:.2f}] ({row['gate']}){verdict}"
-                )
-                failed |= not row["holds"]
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.out}/{{d1,d2,d3,scaling}}.{{json,png,md}}")
-    return 1 if failed else 0
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        "d1",
+        "App. D.1: non-private LinUCB, final regret vs d (paper: log-log slope roughly 2)",
+        D1Config,
+        reproduce_d1,
+        _d1_summary,
+        horizon_field="n",
+        parallel=True,
+    ),
+    Experiment(
+        "d2",
+        "App. D.2: the four variants over time, Δ ∈ {0, 0.1} (gate: NonPrivate smallest)",
+        D2Config,
+        reproduce_d2,
+        check_lines,
+        horizon_field="n",
+        parallel=True,
+        gate=failed_checks,
+    ),
+    Experiment(
+        "d3",
+        "App. D.3: final regret vs the ρ_min of the shifted regularizer, per gap",
+        D3Config,
+        reproduce_d3,
+        check_lines,
+        horizon_field="n",
+        parallel=True,
+    ),
+    Experiment(
+        "scaling",
+        "(not in the paper) private excess regret vs ε, d and n against Thm 5/6's forms",
+        ScalingConfig,
+        reproduce_scaling,
+        _scaling_summary,
+        horizon_field="n",
+        gate=_scaling_failed,
+    ),
+)
+"""The experiments of ``privonline reproduce shariff-sheffet`` (the default paper of
+``privonline reproduce``)."""

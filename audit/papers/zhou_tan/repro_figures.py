@@ -280,10 +280,10 @@ def _figure_markdown(
 
 
 def reproduce_fig2(config: Fig2Config, out: Path) -> dict[str, Any]:
-    """Fig. 2 (Sec. 5.2): writes ``zhou_tan_fig2.{json,png,md}`` and cells into ``out``."""
-    return _reproduce_figure("zhou_tan_fig2", config, out)
+    """Fig. 2 (Sec. 5.2): writes ``fig2.{json,png,md}`` and cells into ``out``."""
+    return _reproduce_figure("fig2", config, out)
 
 
 def reproduce_fig3(config: Fig3Config, out: Path) -> dict[str, Any]:
-    """Fig. 3 (App. E): writes ``zhou_tan_fig3.{json,png,md}`` and cells into ``out``."""
-    return _reproduce_figure("zhou_tan_fig3", config, out)
+    """Fig. 3 (App. E): writes ``fig3.{json,png,md}`` and cells into ``out``."""
+    return _reproduce_figure("fig3", config, out)

@@ -95,8 +95,8 @@ _THEOREM = {"tgp": "Thm 3", "ata": "Thm 2", "moma": "Cor. 1", "moma_theory": "Co
 
 
 def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
-    """Regret vs ``T`` and vs ``ϵ`` fitted against the theorems' forms; ``zhou_tan_scaling.*``."""
-    name = "zhou_tan_scaling"
+    """Regret vs ``T`` and vs ``ϵ`` fitted against the theorems' forms; ``scaling.*``."""
+    name = "scaling"
     T = check_int_at_least("T", config.T, 2)
     reps = check_int_at_least("replicates", config.replicates, 2)
     eps_grid = tuple(check_epsilon(e, "eps_grid") for e in config.eps_grid)
@@ -244,7 +244,7 @@ def _dimension_fit(
         ranks.append(int(np.sum(np.linalg.eigvalsh(K) > 1e-3)))
         panel = Panel("scaling_dim", "synthetic_se", eps)
         cell_config = {
-            "experiment": "zhou_tan_scaling_dim",
+            "experiment": "scaling_dim",
             "version": CELL_VERSION,
             "algorithm": alg,
             "eps": eps,

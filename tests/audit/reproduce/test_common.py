@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audit.reproduce.common import CellStore, reproduction_parser, selected_experiments
+from audit.reproduce.common import CellStore
 from reference.files import DamagedFileWarning
 
 
@@ -43,28 +43,6 @@ def test_json_cells_round_trip_and_count(tmp_path: Path) -> None:
     assert (store.computed, store.reused) == (1, 1)
     with pytest.raises(ValueError, match="config changed"):
         store.json("fit", {"n": 11}, lambda: {"slope": 0.0})
-
-
-def test_selected_experiments_defaults_and_refusals(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    parser = reproduction_parser("prog", "demo", ("a", "b"))
-    out = ["--out", str(tmp_path / "out")]
-    assert selected_experiments(parser.parse_args(out), ("a", "b")) == ["a", "b"]
-    assert selected_experiments(parser.parse_args(["b", *out]), ("a", "b")) == ["b"]
-    assert selected_experiments(parser.parse_args(["c", *out]), ("a", "b")) is None
-    assert "experiments must be among a, b, got ['c']" in capsys.readouterr().err
-    for runs in ("1", "0", "-2", "x"):
-        with pytest.raises(SystemExit) as exc:
-            parser.parse_args(["--runs", runs, *out])
-        assert exc.value.code == 2
-        assert "argument --runs: must be an integer >= 2" in capsys.readouterr().err
-    args = parser.parse_args(["--paper-scale", "--out", "x"])
-    assert args.paper_scale and args.out == Path("x") and args.runs is None
-    file = tmp_path / "file"
-    file.write_text("")
-    assert selected_experiments(parser.parse_args(["--out", str(file)]), ("a", "b")) is None
-    assert "--out must be a folder" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("kind", ["npz", "json"])

@@ -8,13 +8,14 @@
   Thm 4.1's formulas at ``λ = 0``; the BLO loss sequence lies in the declared loss set;
 * :func:`scaling_fits` recovers a known exponent and a known slope against a theorem form on
   synthetic data generated from the form (fixed seed), and flags growth faster than the form;
-* ``as_eps_window``: the window's formulas reproduce the hand-computed numbers; its
+* ``eps_window``: the window's formulas reproduce the hand-computed numbers; its
   ε-slope verdict accepts the spec's in-window design and rejects the two planted regimes outside
   it (smoothing, saturation) on excesses from an independent closed form of one-shot FTRL.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -24,6 +25,7 @@ import numpy as np
 import pytest
 from scipy import special
 
+from audit.papers import by_name
 from audit.papers.agarwal_singh.repro_bandits import (
     blo_cell,
     blo_constants,
@@ -31,9 +33,9 @@ from audit.papers.agarwal_singh.repro_bandits import (
     ftpl_cell,
     ftpl_sigma,
     mab_nonprivate_parameters,
-    reproduce_as_blo,
-    reproduce_as_ftpl,
-    reproduce_as_mab,
+    reproduce_blo,
+    reproduce_ftpl,
+    reproduce_mab,
 )
 from audit.papers.agarwal_singh.repro_common import (
     CUBE_BIAS,
@@ -50,17 +52,17 @@ from audit.papers.agarwal_singh.repro_eps_window import (
     eps_window_bounds,
     eps_window_fit,
     predicted_excess,
-    reproduce_as_eps_window,
+    reproduce_eps_window,
     window_verdict,
 )
 from audit.papers.agarwal_singh.repro_ftrl import (
     ftrl_cell,
     ftrl_set_cell,
     full_info_losses,
-    reproduce_as_ftrl,
+    reproduce_ftrl,
     set_losses,
 )
-from audit.papers.agarwal_singh.reproduce import build_parser, main
+from audit.papers.agarwal_singh.reproduce import EXPERIMENTS
 from reference.agarwal_singh.theorems import (
     cor32_parameters,
     cor32_regret_bound,
@@ -103,11 +105,11 @@ def _mtimes(folder: Path) -> dict[str, int]:
 @pytest.mark.parametrize(
     ("name", "run", "config"),
     [
-        ("as_ftrl", reproduce_as_ftrl, TINY_FTRL),
-        ("as_ftpl", reproduce_as_ftpl, TINY_FTPL),
-        ("as_mab", reproduce_as_mab, TINY_MAB),
-        ("as_blo", reproduce_as_blo, TINY_BLO),
-        ("as_eps_window", reproduce_as_eps_window, TINY_WINDOW),
+        ("ftrl", reproduce_ftrl, TINY_FTRL),
+        ("ftpl", reproduce_ftpl, TINY_FTPL),
+        ("mab", reproduce_mab, TINY_MAB),
+        ("blo", reproduce_blo, TINY_BLO),
+        ("eps_window", reproduce_eps_window, TINY_WINDOW),
     ],
 )
 def test_tiny_run_writes_files_and_resumes(
@@ -133,7 +135,7 @@ def test_tiny_run_writes_files_and_resumes(
     assert again["results"] == report["results"]
     assert "| fit |" in (tmp_path / f"{name}.md").read_text()
     # the default decision sets are all run, each with its own rows, fits and bound checks
-    sets = {"as_ftrl": ("sphere", "cube"), "as_ftpl": ("ball", "cube"), "as_blo": ("ball", "cube")}
+    sets = {"ftrl": ("sphere", "cube"), "ftpl": ("ball", "cube"), "blo": ("ball", "cube")}
     for dset in sets.get(name, ()):
         assert stored["results"][dset]["rows"]
         assert any(f["name"].startswith(f"{dset} ") for f in stored["fits"])
@@ -142,33 +144,31 @@ def test_tiny_run_writes_files_and_resumes(
 
 def test_decision_sets_option_selects_the_groups(tmp_path: Path) -> None:
     only_cube = FullInfoConfig(**{**TINY_FTRL.__dict__, "decision_sets": ("cube",)})
-    report = reproduce_as_ftrl(only_cube, tmp_path / "e4")
+    report = reproduce_ftrl(only_cube, tmp_path / "e4")
     assert list(report["results"]) == ["cube"]
     assert report["results"]["cube"]["horizons"] == [16, 64]
-    ball = reproduce_as_blo(
-        BLOConfig(**{**TINY_BLO.__dict__, "decision_sets": ("ball",)}), tmp_path
-    )
+    ball = reproduce_blo(BLOConfig(**{**TINY_BLO.__dict__, "decision_sets": ("ball",)}), tmp_path)
     assert list(ball["results"]) == ["ball"]
     with pytest.raises(ValueError, match="decision_sets"):
-        reproduce_as_ftpl(FTPLConfig(**{**TINY_FTPL.__dict__, "decision_sets": ()}), tmp_path)
+        reproduce_ftpl(FTPLConfig(**{**TINY_FTPL.__dict__, "decision_sets": ()}), tmp_path)
 
 
 def test_changed_config_is_refused(tmp_path: Path) -> None:
-    reproduce_as_mab(TINY_MAB, tmp_path)
+    reproduce_mab(TINY_MAB, tmp_path)
     with pytest.raises(ValueError, match="config changed"):
-        reproduce_as_mab(MABConfig(**{**TINY_MAB.__dict__, "runs": 3}), tmp_path)
+        reproduce_mab(MABConfig(**{**TINY_MAB.__dict__, "runs": 3}), tmp_path)
     with pytest.raises(ValueError, match="config changed"):
-        reproduce_as_mab(MABConfig(**{**TINY_MAB.__dict__, "seed": 1}), tmp_path)
+        reproduce_mab(MABConfig(**{**TINY_MAB.__dict__, "seed": 1}), tmp_path)
 
 
 @pytest.mark.parametrize(
     ("run", "config"),
     [
-        (reproduce_as_ftrl, TINY_FTRL),
-        (reproduce_as_ftpl, TINY_FTPL),
-        (reproduce_as_mab, TINY_MAB),
-        (reproduce_as_blo, TINY_BLO),
-        (reproduce_as_eps_window, TINY_WINDOW),
+        (reproduce_ftrl, TINY_FTRL),
+        (reproduce_ftpl, TINY_FTPL),
+        (reproduce_mab, TINY_MAB),
+        (reproduce_blo, TINY_BLO),
+        (reproduce_eps_window, TINY_WINDOW),
     ],
 )
 def test_a_single_run_is_refused_before_any_work(
@@ -183,11 +183,11 @@ def test_a_single_run_is_refused_before_any_work(
 
 
 def test_same_seed_same_result_and_common_numbers_across_epsilon() -> None:
-    seed = cell_seed(7, "as_ftrl", 1, 2, 64)
+    seed = cell_seed(7, "ftrl", 1, 2, 64)
     a = ftrl_cell("gap", 2, 64, 1.0, 4, "strict", seed)
-    b = ftrl_cell("gap", 2, 64, 1.0, 4, "strict", cell_seed(7, "as_ftrl", 1, 2, 64))
+    b = ftrl_cell("gap", 2, 64, 1.0, 4, "strict", cell_seed(7, "ftrl", 1, 2, 64))
     assert a == b
-    c = ftrl_cell("gap", 2, 64, 1.0, 4, "strict", cell_seed(8, "as_ftrl", 1, 2, 64))
+    c = ftrl_cell("gap", 2, 64, 1.0, 4, "strict", cell_seed(8, "ftrl", 1, 2, 64))
     assert a["regret"] != c["regret"]
 
 
@@ -196,7 +196,7 @@ def test_nonprivate_ftrl_matches_closed_form_exponential_weights() -> None:
     T, N = 256, 3
     for instance in ("minimax", "gap"):
         losses = full_info_losses(instance, N, T)
-        cell = ftrl_cell(instance, N, T, INF, 2, "strict", cell_seed(0, "as_ftrl", 0, N, T))
+        cell = ftrl_cell(instance, N, T, INF, 2, "strict", cell_seed(0, "ftrl", 0, N, T))
         eta = math.sqrt(math.log(N) / (2 * T))  # η* = √(D_R/(2TG²)), D_R = ln N, G² = 1
         prefix = np.vstack([np.zeros(N), np.cumsum(losses, axis=0)[:-1]])
         w = np.exp(-eta * (prefix - prefix.min(axis=1, keepdims=True)))
@@ -210,7 +210,7 @@ def test_nonprivate_ftrl_matches_closed_form_exponential_weights() -> None:
 
 def test_private_ftrl_cell_uses_cor32_strict_scale_and_bound() -> None:
     T, N, eps = 64, 2, 0.5
-    cell = ftrl_cell("gap", N, T, eps, 3, "strict", cell_seed(0, "as_ftrl", 1, N, T))
+    cell = ftrl_cell("gap", N, T, eps, 3, "strict", cell_seed(0, "ftrl", 1, N, T))
     # strict: λ = Δ₁(Y)·h/ε with Y = [0,1]^N (Δ₁ = N) and h = ⌈log₂ T⌉ = 6 (actions view)
     assert cell["lam"] == pytest.approx(N * 6 / eps)
     params = cor32_parameters("experts", N, T, eps, experts_losses="box01")
@@ -351,14 +351,16 @@ def test_eps_window_fit_accepts_the_window_and_rejects_planted_regimes_outside_i
 
 
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    parser = build_parser("prog")
-    args = parser.parse_args(["as_mab", "--runs", "3", "--paper-scale"])
-    assert args.experiments == ["as_mab"] and args.runs == 3 and args.paper_scale
-    assert parser.parse_args([]).out == Path("results/reproduce")
-    assert main(["nope", "--out", str(tmp_path)]) == 2
+    assert [e.name for e in EXPERIMENTS] == ["ftrl", "ftpl", "mab", "blo", "eps_window"]
+    mab = next(e for e in EXPERIMENTS if e.name == "mab")
+    config = mab.make_config(paper_scale=True, runs=3, n=None)
+    assert config == dataclasses.replace(MABConfig.paper(), runs=3)
+    assert all(e.gate is not None for e in EXPERIMENTS)  # failed gated checks fail the exit code
+    main = by_name("agarwal_singh").reproduce
+    assert main(["nope", "--out", str(tmp_path)], "prog") == 2
     assert "error" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
-        main(["as_mab", "--runs", "1", "--out", str(tmp_path)])
+        main(["mab", "--runs", "1", "--out", str(tmp_path)], "prog")
     assert exc.value.code == 2
     assert "argument --runs" in capsys.readouterr().err
 
@@ -399,7 +401,7 @@ def test_set_ftrl_cell_matches_hand_computation(dset: Literal["sphere", "cube"])
     λ = Δ₁·h/ε (Δ₁ = 2√N sphere, 2 cube; h = K = 6 at T = 64), bound = 2√(2T D_R G²) + D̄ with
     D̄ = 2λ√(2KN) (sphere), 2Nλ√(2K) (cube), D_R = 1 resp. N, G² = 1/2."""
     N, T, eps = 3, 64, 0.5
-    seed = cell_seed(0, "as_ftrl", 3, N, T)
+    seed = cell_seed(0, "ftrl", 3, N, T)
     cell = ftrl_set_cell(dset, N, T, INF, 2, "strict", seed)
     env_seed = np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 0))  # env child
     losses = set_losses(dset, N, T, np.random.default_rng(env_seed))
@@ -434,7 +436,7 @@ def test_cube_blo_and_ftpl_cells_use_the_cube_constants() -> None:
     N, T, eps = 3, 32, 1.0
     assert blo_constants("cube", N) == (6.0, math.sqrt(3.0))
     assert blo_constants("ball", N) == (1.0, 1.0)
-    cell = blo_cell(N, T, eps, 2, cell_seed(0, "as_blo", 1, N, T), "cube")
+    cell = blo_cell(N, T, eps, 2, cell_seed(0, "blo", 1, N, T), "cube")
     nu, x2, M, lam = 2.0 * N, math.sqrt(N), 1.0, 2.0 / eps
     lnt = math.log(N * T)
     L = 4 * lam * x2 * math.sqrt(N) * lnt
@@ -445,7 +447,7 @@ def test_cube_blo_and_ftpl_cells_use_the_cube_constants() -> None:
     assert cell["nu"] == nu and cell["lam"] == pytest.approx(lam)
     assert cell["eta"] == pytest.approx(eta, rel=1e-12)
     assert cell["bound_certified"] == pytest.approx(bound, rel=1e-12)
-    f = ftpl_cell(N, T, eps, 1e-5, 3, cell_seed(0, "as_ftpl", 1, N, T), "cube")
+    f = ftpl_cell(N, T, eps, 1e-5, 3, cell_seed(0, "ftpl", 1, N, T), "cube")
     assert f["sigma"] == ftpl_sigma(N, T, eps, 1e-5)
     s_eff = f["sigma"] * math.sqrt(5)  # K = ⌈log₂ 32⌉ = 5
     assert f["bound_certified"] == pytest.approx(s_eff * math.sqrt(N) * x2 + T * x2 / (2 * s_eff))

@@ -6,7 +6,7 @@ written with another configuration is refused; the DP-SE paper-scale cell reprod
 value computed by hand (``(2743 + 11676 + 48362)·0.2``); the ratio table is the ratio
 of the per-setting means; the two-term fit and the form fits recover known coefficients and a
 known exponent on synthetic data generated from Theorem 4.3's form (fixed seed); the Sec. 4 form by
-hand; the command line's argument errors.  ``ss_stopping``: the Algorithm 1 fast path gives the
+hand; the command line's argument errors.  ``stopping``: the Algorithm 1 fast path gives the
 reference ``dp_nas``'s halting times; a tiny run writes and resumes; on the ``1/ε`` grid the correct
 rules are consistent with Theorem 3.3's form and never exceed it, while the planted rule (noise
 ``∝ 1/ε²``) is flagged by the slope test and by the exceedance test; the exceedance p-value by hand.
@@ -22,20 +22,21 @@ import numpy as np
 import pytest
 
 from audit.methods.scaling import fit_against_form
+from audit.papers import by_name
 from audit.papers.sajed_sheffet.repro_cells import Sec5Config, Thm43Config
-from audit.papers.sajed_sheffet.repro_sec5 import reproduce_ss_sec5
-from audit.papers.sajed_sheffet.repro_stopping import bound_exceedance_test, reproduce_ss_stopping
+from audit.papers.sajed_sheffet.repro_sec5 import reproduce_sec5
+from audit.papers.sajed_sheffet.repro_stopping import bound_exceedance_test, reproduce_stopping
 from audit.papers.sajed_sheffet.repro_stopping_times import (
     StoppingConfig,
     dp_nas_two_point_halting_time,
     stopping_seeds,
 )
 from audit.papers.sajed_sheffet.repro_thm43 import (
-    reproduce_ss_thm43,
+    reproduce_thm43,
     thm43_linear_fit,
     thm43_proof_form,
 )
-from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS, build_parser, main
+from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS
 from audit.results import to_jsonable
 from reference.engine.mab import section5_means
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
@@ -71,20 +72,20 @@ def _outputs(out: Path, name: str) -> None:
 
 
 def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path: Path) -> None:
-    report = reproduce_ss_sec5(TINY_SEC5, tmp_path)
-    _outputs(tmp_path, "ss_sec5")
-    cells = sorted((tmp_path / "ss_sec5_cells").glob("*.npz"))
+    report = reproduce_sec5(TINY_SEC5, tmp_path)
+    _outputs(tmp_path, "sec5")
+    cells = sorted((tmp_path / "sec5_cells").glob("*.npz"))
     assert len(cells) == 2 * 3 + 1 and report["cells"] == {"computed": 7, "reused": 0}
-    loaded = json.loads((tmp_path / "ss_sec5.json").read_text())
+    loaded = json.loads((tmp_path / "sec5.json").read_text())
     assert loaded == json.loads(json.dumps(to_jsonable(report)))
     assert len(loaded["settings"]) == 2 * 2 * 2
     mtimes = {p: p.stat().st_mtime_ns for p in cells}
-    again = reproduce_ss_sec5(TINY_SEC5, tmp_path)
+    again = reproduce_sec5(TINY_SEC5, tmp_path)
     assert again["cells"] == {"computed": 0, "reused": 7}
     assert {p: p.stat().st_mtime_ns for p in cells} == mtimes
     assert again["settings"] == report["settings"]
     with pytest.raises(ValueError, match="another configuration"):
-        reproduce_ss_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "runs": 3}), tmp_path)
+        reproduce_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "runs": 3}), tmp_path)
     # By hand: C1/K=5 at T = 5·10⁷ is deterministic, (r_1 + r_2 + r_3)·0.05·4.
     c1k5 = next(
         s for s in report["settings"] if (s["instance"], s["K"], s["epsilon"]) == ("C1", 5, 0.25)
@@ -110,26 +111,26 @@ def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path
             assert b[f"ratio_lower_bound_{cal}"] == pytest.approx(
                 prefix / b["dpse_final_regret_at_T"]
             )
-    md = (tmp_path / "ss_sec5.md").read_text()
+    md = (tmp_path / "sec5.md").read_text()
     assert "≥ 5×" in md and "per_tree" in md and "split" in md
 
 
 def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
-    report = reproduce_ss_thm43(TINY_THM43, tmp_path)
-    _outputs(tmp_path, "ss_thm43")
+    report = reproduce_thm43(TINY_THM43, tmp_path)
+    _outputs(tmp_path, "thm43")
     assert report["cells"] == {"computed": 4, "reused": 0}
-    loaded = json.loads((tmp_path / "ss_thm43.json").read_text())
+    loaded = json.loads((tmp_path / "thm43.json").read_text())
     assert loaded == json.loads(json.dumps(to_jsonable(report)))
     assert set(report["scaling_fits"]) == {
         f"{v} / {f}" for v in ("log T", "K", "1/ε") for f in ("proof", "paper")
     }
     lin = report["linear_fit"]
     assert lin["c1_ci"][0] <= lin["c1"] <= lin["c1_ci"][1]
-    again = reproduce_ss_thm43(TINY_THM43, tmp_path)
+    again = reproduce_thm43(TINY_THM43, tmp_path)
     assert again["cells"] == {"computed": 0, "reused": 4}
     assert again["linear_fit"] == report["linear_fit"]
     with pytest.raises(ValueError, match="fit_T"):
-        reproduce_ss_thm43(Thm43Config(**{**TINY_THM43.__dict__, "fit_T": 5}), tmp_path)
+        reproduce_thm43(Thm43Config(**{**TINY_THM43.__dict__, "fit_T": 5}), tmp_path)
 
 
 def test_thm43_proof_form_by_hand() -> None:
@@ -170,12 +171,14 @@ def test_form_fit_recovers_a_known_exponent_on_synthetic_data() -> None:
 
 
 def test_command_line_errors_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
-    args = build_parser("x").parse_args([])
-    assert args.out == Path("results/reproduce") and not args.paper_scale and args.runs is None
+    sec5 = EXPERIMENTS[0]
+    assert sec5.make_config(paper_scale=False, runs=None, n=None) == Sec5Config()
+    assert all(e.parallel and e.gate is None for e in EXPERIMENTS)  # reported, not gated
+    main = by_name("sajed_sheffet").reproduce
     assert main(["nope"], "x") == 2
     assert "error" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
-        main(["ss_sec5", "--runs", "1"], "x")
+        main(["sec5", "--runs", "1"], "x")
     assert exc.value.code == 2
     assert "argument --runs" in capsys.readouterr().err
     assert Sec5Config.paper().T == 50_000_000 and Sec5Config.paper().runs == 30
@@ -238,11 +241,11 @@ def test_stopping_tiny_run_flags_the_planted_rule_and_resumes(tmp_path: Path) ->
     (reported, not a sampling statement): its planted slope 2.44 is still flagged; its correct
     slope (1.22) is not asserted.  Exceedance test (level 5%): no correct run exceeds ``τ_E`` or
     ``t_U``; the planted rule exceeds ``τ_E`` in 16 of 16 runs (p ≈ 1.5e-21)."""
-    report = reproduce_ss_stopping(TINY_STOPPING, tmp_path)
-    _outputs(tmp_path, "ss_stopping")
+    report = reproduce_stopping(TINY_STOPPING, tmp_path)
+    _outputs(tmp_path, "stopping")
     n_cells = 2 * 4  # 2 rules × (α, ε correct, ε planted, R)
     assert report["cells"] == {"computed": n_cells, "reused": 0}
-    loaded = json.loads((tmp_path / "ss_stopping.json").read_text())
+    loaded = json.loads((tmp_path / "stopping.json").read_text())
     assert loaded == json.loads(json.dumps(to_jsonable(report)))
     fits = report["scaling_fits"]
     assert len(fits) == n_cells * 2
@@ -260,17 +263,15 @@ def test_stopping_tiny_run_flags_the_planted_rule_and_resumes(tmp_path: Path) ->
     for key, f in fits.items():
         if "/ correct /" in key:
             assert f["max_over_form"] <= 1.0 and not f["bound_violated"]  # τ ≤ τ_E ≤ t_U
-    md = (tmp_path / "ss_stopping.md").read_text()
+    md = (tmp_path / "stopping.md").read_text()
     assert "planted_eps2" in md and "Theorem 3.3" in md and "zero-width CI" in md
-    again = reproduce_ss_stopping(TINY_STOPPING, tmp_path)
+    again = reproduce_stopping(TINY_STOPPING, tmp_path)
     assert again["cells"] == {"computed": 0, "reused": n_cells}
     assert again["scaling_fits"] == report["scaling_fits"]
     with pytest.raises(ValueError, match="another configuration"):
-        reproduce_ss_stopping(StoppingConfig(**{**TINY_STOPPING.__dict__, "runs": 3}), tmp_path)
+        reproduce_stopping(StoppingConfig(**{**TINY_STOPPING.__dict__, "runs": 3}), tmp_path)
     with pytest.raises(ValueError, match="epsilon must be one of"):
-        reproduce_ss_stopping(
-            StoppingConfig(**{**TINY_STOPPING.__dict__, "epsilon": 0.3}), tmp_path
-        )
+        reproduce_stopping(StoppingConfig(**{**TINY_STOPPING.__dict__, "epsilon": 0.3}), tmp_path)
 
 
 def test_bound_exceedance_test_by_hand() -> None:
@@ -287,5 +288,5 @@ def test_bound_exceedance_test_by_hand() -> None:
 
 
 def test_stopping_registered_in_command_line() -> None:
-    assert "ss_stopping" in EXPERIMENTS
+    assert "stopping" in [e.name for e in EXPERIMENTS]
     assert StoppingConfig.paper().runs == 30 and StoppingConfig().runs == 10

@@ -19,6 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from audit.methods.scaling import fit_against_form
+from audit.papers import by_name
 from audit.papers.zhou_tan.repro_common import (
     Fig2Config,
     Fig3Config,
@@ -28,7 +29,7 @@ from audit.papers.zhou_tan.repro_common import (
 )
 from audit.papers.zhou_tan.repro_figures import reproduce_fig2, reproduce_fig3
 from audit.papers.zhou_tan.repro_scaling import eps_log_axis, reproduce_scaling, theorem_form
-from audit.papers.zhou_tan.reproduce import build_parser, main
+from audit.papers.zhou_tan.reproduce import EXPERIMENTS
 from audit.results import to_jsonable
 from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel, unit_grid
 from reference.zhou_tan.schedules import rho_nys
@@ -55,9 +56,9 @@ def fig3_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 def test_fig3_writes_json_png_md(fig3_run: tuple[Path, dict[str, object]]) -> None:
     out, report = fig3_run
     for ext in ("json", "png", "md"):
-        assert (out / f"zhou_tan_fig3.{ext}").stat().st_size > 0
-    assert json.loads((out / "zhou_tan_fig3.json").read_text()) == to_jsonable(report)
-    md = (out / "zhou_tan_fig3.md").read_text()
+        assert (out / f"fig3.{ext}").stat().st_size > 0
+    assert json.loads((out / "fig3.json").read_text()) == to_jsonable(report)
+    md = (out / "fig3.md").read_text()
     assert "lowest final regret" in md and "stand-ins" in md
     assert report["cells"] == {"computed": 9, "reused": 0}
 
@@ -96,7 +97,7 @@ def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None
     b = reproduce_fig2(TINY2, tmp_path / "b")
     assert a["results"] == b["results"]
     assert a["cells"] == {"computed": 6, "reused": 0}
-    cells = tmp_path / "a" / "zhou_tan_fig2_cells"
+    cells = tmp_path / "a" / "fig2_cells"
     # the synthetic objective (hence B) of trial i is the same for every algorithm
     Bs = [np.load(cells / f"2d_{alg}.npz")["B"] for alg in TINY2.algorithms]
     assert all(np.array_equal(Bs[0], B) for B in Bs[1:])
@@ -146,8 +147,8 @@ def test_fit_recovers_a_known_exponent(exponent: float, consistent: bool) -> Non
 def test_scaling_run_writes_fits_and_resumes(tmp_path: Path) -> None:
     report = reproduce_scaling(TINY_SCALING, tmp_path)
     for ext in ("json", "png", "md"):
-        assert (tmp_path / f"zhou_tan_scaling.{ext}").stat().st_size > 0
-    assert json.loads((tmp_path / "zhou_tan_scaling.json").read_text()) == to_jsonable(report)
+        assert (tmp_path / f"scaling.{ext}").stat().st_size > 0
+    assert json.loads((tmp_path / "scaling.json").read_text()) == to_jsonable(report)
     fits = report["fits"]
     assert len(fits) == 2 * len(TINY_SCALING.algorithms) + 1  # T and ϵ per algorithm, plus d
     points = {"vs T": len(report["checkpoints"]), "vs 1/ϵ": len(TINY_SCALING.eps_grid), "vs d": 3}
@@ -214,12 +215,16 @@ def test_configs_and_cli() -> None:
         ("light", 1.0),
         ("stock", 0.5),
     ]
-    args = build_parser("x").parse_args(["fig2", "--paper-scale", "--runs", "3"])
-    assert args.experiments == ["fig2"] and args.paper_scale and args.runs == 3
-    assert args.out == Path("results/reproduce")
-    assert main(["nonsense"], prog="x") == 2
+    fig2 = EXPERIMENTS[0]
+    assert fig2.name == "fig2" and fig2.runs_field == "trials"
+    assert fig2.make_config(paper_scale=True, runs=3, n=None) == dataclasses.replace(
+        Fig2Config.paper(), trials=3
+    )
+    assert EXPERIMENTS[2].runs_field == "replicates"
+    main = by_name("zhou_tan").reproduce
+    assert main(["nonsense"], "x") == 2
     with pytest.raises(SystemExit) as exc:
-        main(["fig3", "--runs", "1"], prog="x")
+        main(["fig3", "--runs", "1"], "x")
     assert exc.value.code == 2
     with pytest.raises(ValueError, match="trials"):
         reproduce_fig3(dataclasses.replace(TINY3, trials=1), Path("unused"))

@@ -1,0 +1,216 @@
+"""One experiment of a paper's reproductions (:class:`Experiment`) and the one command line that
+runs a paper's experiments (:func:`main`, ``privonline reproduce PAPER``).
+
+A paper's ``reproduce.py`` declares ``EXPERIMENTS: tuple[Experiment, ...]``; :func:`main` builds
+the parser from them, checks the arguments and the output folder before any work, runs the chosen
+experiments into ``<out>/<paper id>/``, prints their summaries and returns the exit code (0 ok,
+1 a gated check failed, 2 bad arguments).
+
+Proof note: ``proofs_notes/audit/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reference.files import prepare_output_dir
+from reference.validation import int_at_least
+
+if TYPE_CHECKING:
+    from audit.papers import Paper
+
+__all__ = [
+    "EXECUTOR_HELP",
+    "Experiment",
+    "Report",
+    "check_lines",
+    "executor_argument",
+    "failed_checks",
+    "main",
+]
+
+Report = dict[str, Any]
+"""What an experiment's run returns: its JSON report as a dictionary."""
+
+EXECUTOR_HELP = "'serial', 'processes' (default) or a Dask scheduler address ('tcp://host:8786')"
+
+
+def failed_checks(report: Report) -> bool:
+    """Whether a gated check of ``report["checks"]`` (``gate`` and not ``holds``) failed."""
+    return any(c["gate"] and not c["holds"] for c in report.get("checks", ()))
+
+
+def check_lines(report: Report) -> list[str]:
+    """A console line per check of ``report["checks"]``: its claim and whether it holds."""
+    return [f"{c['claim']}: {'holds' if c['holds'] else 'does not hold'}" for c in report["checks"]]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One reproduction of a paper.
+
+    Attributes:
+        name: its name on the command line and of its outputs ``<name>.{json,md,png}`` (no paper
+            prefix: the outputs go to a per-paper folder).
+        description: one line, shown in ``--help``.
+        config: its configuration dataclass: ``config()`` is the reduced scale, ``config.paper()``
+            the paper's.
+        run: ``run(config, out)`` (or ``run(config, out, executor=...)`` when ``parallel``) runs it,
+            writes its outputs into ``out`` and returns its report.
+        summary: the console lines of a report.
+        runs_field: the config field ``--runs`` sets (``None``: the option does not apply).
+        horizon_field: the config field ``--n`` sets (``None``: the option does not apply).
+        parallel: ``run`` takes the ``executor`` (``serial``, ``processes`` or a Dask address).
+        gate: ``gate(report)`` is true when a failed check must fail the exit code (``None``:
+            every check is reported only).
+    """
+
+    name: str
+    description: str
+    config: type[Any]
+    run: Callable[..., Report]
+    summary: Callable[[Report], list[str]]
+    runs_field: str | None = "runs"
+    horizon_field: str | None = None
+    parallel: bool = False
+    gate: Callable[[Report], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"name must be a Python identifier, got {self.name!r}")
+        if not dataclasses.is_dataclass(self.config) or not hasattr(self.config, "paper"):
+            raise ValueError(f"config must be a dataclass with paper(), got {self.config!r}")
+        fields = {f.name for f in dataclasses.fields(self.config)}
+        for option, field in (
+            ("runs_field", self.runs_field),
+            ("horizon_field", self.horizon_field),
+        ):
+            if field is not None and field not in fields:
+                raise ValueError(
+                    f"{option} must be a field of {self.config.__name__}, got {field!r}"
+                )
+
+    def make_config(self, *, paper_scale: bool, runs: int | None, n: int | None) -> Any:
+        """The configuration at the chosen scale with the ``--runs`` / ``--n`` overrides."""
+        config = self.config.paper() if paper_scale else self.config()
+        overrides = {
+            field: value
+            for field, value in ((self.runs_field, runs), (self.horizon_field, n))
+            if field is not None and value is not None
+        }
+        return dataclasses.replace(config, **overrides)
+
+    def execute(self, config: Any, out: Path, executor: str) -> Report:
+        """Run it into ``out`` (the executor only if it parallelises)."""
+        if self.parallel:
+            return self.run(config, out, executor=executor)
+        return self.run(config, out)
+
+
+def executor_argument(text: str) -> str:
+    """An argparse ``type=`` for ``--executor``: ``serial``, ``processes`` or a Dask scheduler
+    address (``scheme://host:port``), checked before any work starts."""
+    if text in ("serial", "processes") or "://" in text:
+        return text
+    raise argparse.ArgumentTypeError(
+        "must be 'serial', 'processes' or a Dask scheduler address such as "
+        f"'tcp://host:8786', got {text!r}"
+    )
+
+
+def _parser(paper: Paper, experiments: Sequence[Experiment], prog: str) -> argparse.ArgumentParser:
+    import audit.papers as registry  # the registry imports this module's users
+
+    listing = "\n".join(f"  {e.name:<12} {e.description}" for e in experiments)
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=textwrap.fill(
+            f"Reproduce {paper.label}, {paper.title!r} (reduced scale by default); writes "
+            f"<out>/{paper.id}/<experiment>.{{json,md,png}}."
+        )
+        + f"\n\nexperiments:\n{listing}",
+        epilog="'privonline reproduce PAPER --help' for every paper ("
+        + ", ".join(p.cli_name for p in registry.PAPERS)
+        + "); 'privonline reproduce all' runs them all, each into <out>/<paper id>.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "experiments",
+        nargs="*",
+        metavar="{" + ",".join(e.name for e in experiments) + "}",
+        help="which experiments (default: all)",
+    )
+    parser.add_argument("--paper-scale", action="store_true", help="the paper's sizes (long)")
+    runs = [f"{e.name}: {e.runs_field}" for e in experiments if e.runs_field]
+    parser.add_argument(
+        "--runs",
+        type=int_at_least(2),
+        default=None,
+        help=f"runs per cell, at least 2 (default: per config; sets {', '.join(runs)})",
+    )
+    horizons = [e.name for e in experiments if e.horizon_field]
+    if horizons:
+        parser.add_argument(
+            "--n",
+            type=int_at_least(2),
+            default=None,
+            help=f"horizon (default: per config; {', '.join(horizons)})",
+        )
+    parser.add_argument(
+        "--executor",
+        type=executor_argument,
+        default="processes",
+        help=f"where cells run: {EXECUTOR_HELP}; results do not depend on it (used by "
+        f"{', '.join(e.name for e in experiments if e.parallel) or 'none of these experiments'})",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/reproduce"),
+        help=f"output folder (default results/reproduce; this paper writes into <out>/{paper.id})",
+    )
+    return parser
+
+
+def main(
+    paper: Paper, argv: Sequence[str] | None = None, prog: str = "privonline reproduce"
+) -> int:
+    """``privonline reproduce PAPER [EXPERIMENT ...]``: run ``paper``'s experiments; exit code 1 if a
+    gated check fails, 2 on bad arguments (argparse exits with 2 itself on a malformed option)."""
+    experiments: tuple[Experiment, ...] = paper.experiments
+    args = _parser(paper, experiments, prog).parse_args(argv)
+    by_name = {e.name: e for e in experiments}
+    chosen = list(dict.fromkeys(args.experiments or by_name))
+    unknown = sorted(set(chosen) - set(by_name))
+    if unknown:
+        print(
+            f"error: experiments must be among {', '.join(by_name)}, got {unknown}", file=sys.stderr
+        )
+        return 2
+    n = getattr(args, "n", None)
+    failed = False
+    try:
+        prepare_output_dir(args.out)
+        out = prepare_output_dir(args.out / paper.id)
+        configs = [
+            by_name[name].make_config(paper_scale=args.paper_scale, runs=args.runs, n=n)
+            for name in chosen
+        ]
+        for name, config in zip(chosen, configs, strict=True):
+            experiment = by_name[name]
+            report = experiment.execute(config, out, args.executor)
+            for line in experiment.summary(report):
+                print(f"{name} {line}")
+            failed |= experiment.gate is not None and experiment.gate(report)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}/{{{','.join(chosen)}}}.{{json,md,png}}")
+    return 1 if failed else 0
