@@ -58,17 +58,13 @@ Features = Callable[[FloatArray], FloatArray]
 ExactRule = Callable[[FloatArray, FloatArray], float]
 
 
-def _one_above(d: int) -> FloatArray:
-    return np.array([0.0] + [1.0] * (d - 1))
-
-
 def _first_half(d: int, a: float, b: float) -> FloatArray:
     return np.array([a] * (d // 2) + [b] * (d - d // 2))
 
 
 PATTERNS: dict[str, Callable[[int], tuple[FloatArray, FloatArray]]] = {
-    "one_above": lambda d: (np.ones(d), _one_above(d)),
-    "one_below": lambda d: (np.ones(d), np.array([2.0] + [1.0] * (d - 1))),
+    "one_above": lambda d: (np.ones(d), np.array([2.0] + [1.0] * (d - 1))),
+    "one_below": lambda d: (np.ones(d), np.array([0.0] + [1.0] * (d - 1))),
     "one_above_rest_below": lambda d: (np.ones(d), np.array([2.0] + [0.0] * (d - 1))),
     "one_below_rest_above": lambda d: (np.ones(d), np.array([0.0] + [2.0] * (d - 1))),
     "half_half": lambda d: (np.ones(d), _first_half(d, 2.0, 0.0)),
@@ -78,7 +74,9 @@ PATTERNS: dict[str, Callable[[int], tuple[FloatArray, FloatArray]]] = {
 }
 """StatDP's input patterns (Ding et al. CCS 2018, the database categories of its input generator,
 Table 1): ``(x, x')`` of ``d`` queries, each query moving by at most 1. The first two change one
-query only."""
+query only. The names say where ``x'`` lies against ``x`` (StatDP's own naming; DP-Sniper's
+pattern generator swaps the comments of the first two).
+"""
 
 SINGLE_ENTRY = ("one_above", "one_below")
 
