@@ -3,8 +3,8 @@
 Pure ε-DP on a pair is ``sup_o |ln p_x(o) − ln p_x'(o)|`` over outputs ``o`` (``inf`` if an output
 is possible under one input only). Discrete laws (noisy-max index, sparse-vector answers) are
 computed as one-dimensional integrals by composite Gauss–Legendre quadrature, split at every kink;
-the noisy-max value law is a density evaluated in log space on a grid reaching 60 noise scales
-past the data, where the log-ratio has reached its limit.
+the noisy-max value law and SVT's released-value law are densities evaluated in log space on
+grids reaching past the data until the log-ratio has reached its tail limits.
 Proof note: proofs_notes/audit/benchmark.md
 """
 
@@ -26,6 +26,8 @@ __all__ = [
     "svt_bits_law",
     "svt_first_above_law",
     "svt_no_query_noise_law",
+    "svt_released_value_epsilon",
+    "svt_released_value_log_density",
 ]
 
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(24)
@@ -209,3 +211,75 @@ def svt_no_query_noise_law(
         p = (1.0 if hi == math.inf else cdf(hi)) - (0.0 if lo == -math.inf else cdf(lo))
         law[answers] = law.get(answers, 0.0) + p
     return {k: math.log(v) for k, v in law.items() if v > 0.0}
+
+
+def _released_value_table(
+    x: FloatArray, threshold: float, rho_scale: float, nu_scale: float, cuts: Sequence[float]
+) -> tuple[FloatArray, FloatArray]:
+    """Panel edges ``s`` (60 scales past ``cuts``) and ``ln H_i(s)``, shape ``(n, edges)``, with
+    ``H_i(s) = ∫_{−∞}^{s} f_ρ(r) Π_{j<i} F_ν(r + T − x_j) dr`` accumulated panel by panel (the part
+    left of the grid is neglected)."""
+    scale = max(rho_scale, nu_scale)
+    lo, hi = min(cuts) - 60.0 * scale, max(cuts) + 60.0 * scale
+    edges = sorted({lo, hi, *(b for b in cuts if lo < b < hi)})
+    width = min(rho_scale, nu_scale) / 32.0
+    bounds = np.concatenate(
+        [
+            np.linspace(a, b, max(1, math.ceil((b - a) / width)) + 1)[:-1]
+            for a, b in itertools.pairwise(edges)
+        ]
+        + [np.array([hi])]
+    )
+    half = np.diff(bounds) / 2.0
+    r = bounds[:-1, None] + half[:, None] * (_NODES[None, :] + 1.0)  # (panels, nodes)
+    u = r[None, :, :] + threshold - x[:, None, None]
+    below = np.cumsum(_log_laplace_cdf(u, nu_scale), axis=0)
+    prefix = np.concatenate([np.zeros((1, *r.shape)), below[:-1]], axis=0)
+    rows = prefix + _log_laplace_pdf(r, rho_scale)[None, :, :]
+    panels = logsumexp(rows + np.log(half[:, None] * _WEIGHTS[None, :])[None, :, :], axis=2)
+    log_h = np.logaddexp.accumulate(panels, axis=1)
+    return bounds[1:], np.asarray(log_h, dtype=np.float64)
+
+
+def svt_released_value_log_density(
+    x: FloatArray, threshold: float, rho_scale: float, nu_scale: float, values: FloatArray
+) -> FloatArray:
+    """``ln p(i, v)`` at each ``v`` in ``values`` for SVT with cutoff ``c = 1`` that releases the
+    noisy answer of its ⊤ (Lyu Alg. 3): shape ``(n, len(values))``.
+
+    ``p(i, v) = f_ν(v − x_i) H_i(v − T)`` (:func:`_released_value_table`), ``ln H`` interpolated
+    linearly between panel edges a 32nd of the smaller noise scale apart.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    grid, log_h = _released_value_table(
+        x, threshold, rho_scale, nu_scale, [0.0, *(float(v) - threshold for v in x)]
+    )
+    s = values - threshold
+    if s.min() < grid[0] or s.max() > grid[-1]:
+        raise ValueError(f"values must lie in [{grid[0] + threshold}, {grid[-1] + threshold}]")
+    at = np.vstack([np.interp(s, grid, row) for row in log_h])
+    return at + _log_laplace_pdf(values[None, :] - x[:, None], nu_scale)
+
+
+def svt_released_value_epsilon(
+    x: FloatArray, x_prime: FloatArray, threshold: float, rho_scale: float, nu_scale: float
+) -> float:
+    """Exact ε of a pair for Lyu Alg. 3 with ``c = 1``: the larger of the "no ⊤" log-ratio and
+    ``sup_{i, v} |ln p_x(i, v) − ln p_x'(i, v)|`` (:func:`svt_released_value_log_density`), the
+    supremum taken at the common panel edges from 40 scales left of the data (where the left
+    tail has reached its limit and the neglected part of ``H`` is below ``e⁻²⁰`` of it) to 60
+    scales right of it."""
+    x, xp = np.asarray(x, dtype=np.float64), np.asarray(x_prime, dtype=np.float64)
+    none = discrete_epsilon(
+        svt_first_above_law(x, threshold, rho_scale, nu_scale)[-1:],
+        svt_first_above_law(xp, threshold, rho_scale, nu_scale)[-1:],
+    )
+    cuts = [0.0, *(float(v) - threshold for v in np.concatenate([x, xp]))]
+    grid, log_h = _released_value_table(x, threshold, rho_scale, nu_scale, cuts)
+    _, log_h_prime = _released_value_table(xp, threshold, rho_scale, nu_scale, cuts)
+    keep = grid >= grid[0] + 20.0 * max(rho_scale, nu_scale)
+    v = grid[keep] + threshold
+    p = log_h[:, keep] + _log_laplace_pdf(v[None, :] - x[:, None], nu_scale)
+    q = log_h_prime[:, keep] + _log_laplace_pdf(v[None, :] - xp[:, None], nu_scale)
+    return max(none, float(np.max(np.abs(p - q))))

@@ -15,6 +15,7 @@ from audit.benchmarks.exact import (
     svt_bits_law,
     svt_first_above_law,
     svt_no_query_noise_law,
+    svt_released_value_log_density,
 )
 from audit.benchmarks.mechanisms import ReportNoisyMax, SparseVector, lyu_svt
 from audit.benchmarks.run import main, run_benchmark, select_cases
@@ -130,6 +131,27 @@ def test_bits_and_no_noise_laws_match_the_sampler() -> None:
     )
 
 
+def test_released_value_density_matches_the_sampler_and_the_answer_law() -> None:
+    mech = lyu_svt(3, 0.1, c=1, threshold=1.0)
+    x = PATTERNS["half_half"](10)[1]
+    v = np.linspace(-1100.0, 1100.0, 400_001)
+    density = np.exp(svt_released_value_log_density(x, 1.0, mech.rho_scale, mech.nu_scale, v))
+    law = np.exp(svt_first_above_law(x, 1.0, mech.rho_scale, mech.nu_scale))
+    # integrating out the value gives the answer law of the same thresholds and noises
+    np.testing.assert_allclose(np.trapezoid(density, v, axis=1), law[:-1], atol=3e-5)
+    out = mech.sample(x, _rng("svt3"), 200_000)
+    codes, values = out[:, 0, :], out[:, 1, :]
+    first = np.argmax(codes == 1.0, axis=1)
+    top = (codes == 1.0).any(axis=1)
+    released = values[np.arange(len(out)), first]
+    for i in (0, 5):
+        for lo, hi in ((-60.0, 0.0), (0.0, 30.0), (30.0, 120.0)):
+            inside = (v >= lo) & (v <= hi)
+            p = float(np.trapezoid(density[i, inside], v[inside]))
+            freq = float(np.mean(top & (first == i) & (released >= lo) & (released < hi)))
+            assert abs(freq - p) <= 5.0 * math.sqrt(p * (1 - p) / len(out)) + 1e-4, (i, lo, p)
+
+
 def test_exact_epsilons_agree_with_closed_forms() -> None:
     assert exact_epsilon("LaplaceMechanism/one_above") == pytest.approx(0.1)
     assert exact_epsilon("NoisyHist2/one_below") == pytest.approx(10.0)
@@ -143,7 +165,9 @@ def test_exact_epsilons_agree_with_closed_forms() -> None:
     assert exact_epsilon("SVT5/one_above") == math.inf
     # Lyu et al.: Alg. 4 is ((1 + 6c)/4)ε-DP, 0.175 at c = 1; its worst pattern comes close
     assert 0.17 < exact_epsilon("SVT4/half_half") <= 0.175  # type: ignore[operator]
-    assert exact_epsilon("SVT3/one_above") is None
+    # Alg. 3, c = 1: the left tail of "⊤ at the last query" moves by (n − 1 + 1)/b_ν = 10/20
+    assert exact_epsilon("SVT3/all_above") == pytest.approx(0.5, abs=1e-9)
+    assert exact_epsilon("NumericalSVT/one_above") is None
     for name, case in CASES.items():
         if case.correct and case.bench.exact is not None and "SVT6" not in name:
             assert exact_epsilon(name) <= 0.1 + 1e-6, name  # type: ignore[operator]
