@@ -18,6 +18,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from reference._typing import FloatArray
+from reference.validation import check_array, check_finite, check_nonempty, check_positive
 
 __all__ = [
     "discrete_epsilon",
@@ -31,6 +32,19 @@ __all__ = [
 ]
 
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(24)
+
+
+def _checked(
+    x: object, scales: dict[str, float], threshold: float = 0.0, noise: str = "laplace"
+) -> FloatArray:
+    """``x`` as a non-empty 1-D float array after checking the scales (> 0), the threshold
+    (finite) and the noise law; ``ValueError`` naming the argument otherwise."""
+    for name, value in scales.items():
+        check_positive(name, value)
+    check_finite("threshold", threshold)
+    if noise not in ("laplace", "exponential"):
+        raise ValueError(f"noise must be 'laplace' or 'exponential', got {noise!r}")
+    return check_nonempty("x", check_array("x", x, ndim=1), what="query")
 
 
 def _log_laplace_cdf(u: FloatArray, b: float) -> FloatArray:
@@ -91,6 +105,16 @@ def discrete_epsilon(log_p: FloatArray, log_q: FloatArray) -> float:
     """``max_o |ln p(o) − ln q(o)|`` over outcomes possible under either law (``inf`` if one is
     possible under one law only)."""
     log_p, log_q = np.asarray(log_p, dtype=np.float64), np.asarray(log_q, dtype=np.float64)
+    if (
+        log_p.shape != log_q.shape
+        or log_p.ndim != 1
+        or np.isnan(log_p).any()
+        or np.isnan(log_q).any()
+    ):
+        raise ValueError(
+            f"log_p and log_q must be 1-D log-probabilities of one shape without NaN, got shapes "
+            f"{log_p.shape} and {log_q.shape}"
+        )
     seen = np.isfinite(log_p) | np.isfinite(log_q)
     if np.any(np.isfinite(log_p[seen]) != np.isfinite(log_q[seen])):
         return math.inf
@@ -100,7 +124,7 @@ def discrete_epsilon(log_p: FloatArray, log_q: FloatArray) -> float:
 def noisy_max_index_law(x: FloatArray, scale: float, noise: str) -> FloatArray:
     """``ln P[argmax_i (x_i + η_i) = i]`` for i.i.d. Laplace or exponential ``η`` of ``scale``:
     ``∫ f(z − x_i) Π_{j≠i} F(z − x_j) dz`` (ties have probability 0)."""
-    x = np.asarray(x, dtype=np.float64)
+    x = _checked(x, {"scale": scale}, noise=noise)
     lo = float(x.min()) - (60.0 * scale if noise == "laplace" else 0.0)
     hi = float(x.max()) + 60.0 * scale
     z, log_w = _quadrature(lo, hi, list(x), scale / 4.0)
@@ -134,7 +158,8 @@ def noisy_max_value_epsilon(x: FloatArray, x_prime: FloatArray, scale: float, no
     ratio is unbounded (``inf``). Otherwise, and for Laplace noise, the log-ratio is evaluated on a
     grid to 60 scales past the data (its tails have converged there).
     """
-    x, xp = np.asarray(x, dtype=np.float64), np.asarray(x_prime, dtype=np.float64)
+    x = _checked(x, {"scale": scale}, noise=noise)
+    xp = check_array("x_prime", x_prime, shape=(x.size,))
     if noise == "exponential":
         m, mp = float(x.max()), float(xp.max())
         if m != mp or int(np.sum(x == m)) != int(np.sum(xp == mp)):
@@ -162,7 +187,7 @@ def svt_first_above_law(
 ) -> FloatArray:
     """``ln P`` of the answers of SVT with cutoff ``c = 1``: outcome ``i < n`` is "first ⊤ at query
     ``i``", outcome ``n`` is "no ⊤". ``P(i) = ∫ f_ρ(r) Π_{j<i} F_ν(r + T − x_j) S_ν(r + T − x_i) dr``."""
-    x = np.asarray(x, dtype=np.float64)
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
     r, log_w = _rho_grid(x, threshold, rho_scale, nu_scale)
     u = r[None, :] + threshold - x[:, None]
     below, above = _log_laplace_cdf(u, nu_scale), _log_laplace_sf(u, nu_scale)
@@ -178,7 +203,7 @@ def svt_bits_law(
 ) -> tuple[FloatArray, FloatArray]:
     """``(outcomes, ln P)`` for SVT without cutoff (Lyu Alg. 6): every ``2ⁿ`` answer vector ``b``,
     ``P(b) = ∫ f_ρ(r) Π_i S_ν(r + T − x_i)^{b_i} F_ν(r + T − x_i)^{1−b_i} dr``."""
-    x = np.asarray(x, dtype=np.float64)
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
     r, log_w = _rho_grid(x, threshold, rho_scale, nu_scale)
     u = r[None, :] + threshold - x[:, None]
     below, above = _log_laplace_cdf(u, nu_scale), _log_laplace_sf(u, nu_scale)
@@ -198,7 +223,7 @@ def svt_no_query_noise_law(
     """``{answers: ln P}`` for SVT without query noise or cutoff (Lyu Alg. 5): ``b_i = 1`` iff
     ``ρ ≤ x_i − T``, so each answer vector is an interval of ``ρ`` between consecutive cut points
     (Laplace CDF differences, exact)."""
-    x = np.asarray(x, dtype=np.float64)
+    x = _checked(x, {"rho_scale": rho_scale}, threshold)
     cuts = np.unique(x - threshold)
     cdf: Callable[[float], float] = lambda t: (  # noqa: E731
         0.5 * math.exp(t / rho_scale) if t < 0 else 1.0 - 0.5 * math.exp(-t / rho_scale)
@@ -250,8 +275,8 @@ def svt_released_value_log_density(
     ``p(i, v) = f_ν(v − x_i) H_i(v − T)`` (:func:`_released_value_table`), ``ln H`` interpolated
     linearly between panel edges a 32nd of the smaller noise scale apart.
     """
-    x = np.asarray(x, dtype=np.float64)
-    values = np.asarray(values, dtype=np.float64)
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
+    values = check_array("values", values, ndim=1)
     grid, log_h = _released_value_table(
         x, threshold, rho_scale, nu_scale, [0.0, *(float(v) - threshold for v in x)]
     )
@@ -270,7 +295,8 @@ def svt_released_value_epsilon(
     supremum taken at the common panel edges from 40 scales left of the data (where the left
     tail has reached its limit and the neglected part of ``H`` is below ``e⁻²⁰`` of it) to 60
     scales right of it."""
-    x, xp = np.asarray(x, dtype=np.float64), np.asarray(x_prime, dtype=np.float64)
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
+    xp = check_array("x_prime", x_prime, shape=(x.size,))
     none = discrete_epsilon(
         svt_first_above_law(x, threshold, rho_scale, nu_scale)[-1:],
         svt_first_above_law(xp, threshold, rho_scale, nu_scale)[-1:],

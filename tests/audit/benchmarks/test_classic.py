@@ -230,10 +230,18 @@ def test_run_writes_the_table_and_the_cli_refuses_unknown_cases(tmp_path: Path) 
         main(["--cases", "NoSuchMechanism", "--out", str(tmp_path)])
 
 
-def test_sparse_vector_checks_its_parameters() -> None:
+def test_samplers_and_exact_laws_check_their_parameters() -> None:
     with pytest.raises(ValueError, match="c must be"):
         SparseVector(0.1, 0, 1.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="nu_scale"):
         SparseVector(0.1, 1, 1.0, 1.0, -1.0)
     with pytest.raises(ValueError, match="data"):
         lyu_svt(1).sample(np.array([[1.0]]), np.random.default_rng(0), 3)
+    with pytest.raises(ValueError, match="scale"):
+        noisy_max_index_law(np.ones(3), -1.0, "laplace")
+    with pytest.raises(ValueError, match="noise"):
+        noisy_max_index_law(np.ones(3), 1.0, "gauss")
+    with pytest.raises(ValueError, match="x must have at least one query"):
+        svt_first_above_law(np.array([]), 1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="threshold"):
+        svt_bits_law(np.ones(2), math.nan, 1.0, 1.0)
