@@ -5,7 +5,7 @@ One :class:`BenchmarkCase` per (mechanism, neighbouring pair), in the registry :
 mechanism is correct, the exact ε of its pair where it is computable (else ``None`` and why), and
 the lower bounds DP-Sniper and StatDP reported for the mechanism (DP-Sniper's evaluation, 2·10⁸
 samples, confidence 0.9).
-Proof note: proofs_notes/audit/benchmark.md
+Proof note: ``proofs_notes/audit/benchmark.md``.
 """
 
 from __future__ import annotations

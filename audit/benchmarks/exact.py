@@ -5,7 +5,7 @@ is possible under one input only). Discrete laws (noisy-max index, sparse-vector
 computed as one-dimensional integrals by composite Gauss–Legendre quadrature, split at every kink;
 the noisy-max value law and SVT's released-value law are densities evaluated in log space on
 grids reaching past the data until the log-ratio has reached its tail limits.
-Proof note: proofs_notes/audit/benchmark.md
+Proof note: ``proofs_notes/audit/benchmark.md``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each ``sample(data, rng, size)`` returns ``size`` independent outputs stacked al
 randomness from ``rng``. Sparse-vector outputs encode ⊤ as 1, ⊥ as 0 and "not answered" (after the
 cutoff) as -1; the numeric variants return a ``(size, 2, n)`` stack of those codes and the released
 values (0 where nothing is released).
-Proof note: proofs_notes/audit/benchmark.md
+Proof note: ``proofs_notes/audit/benchmark.md``.
 """
 
 from __future__ import annotations

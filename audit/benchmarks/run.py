@@ -3,7 +3,7 @@
 ``python -m audit.benchmarks.run --n 100000 --seed 2026 --out results/benchmarks/classic`` writes
 ``report.json`` (``schema_version``) and ``report.md`` atomically. Each case draws from its own
 seed, ``seed_for(seed, case name)``, so adding or removing cases leaves the others unchanged.
-Proof note: proofs_notes/audit/benchmark.md
+Proof note: ``proofs_notes/audit/benchmark.md``.
 """
 
 from __future__ import annotations
