@@ -374,6 +374,36 @@ def _as_config() -> Any:
     )
 
 
+def _ss_config() -> Any:
+    from audit.papers.sajed_sheffet.battery import SajedSheffetConfig
+
+    return SajedSheffetConfig(seed=1, samples=200, accuracy_runs=2, black_box=False)
+
+
+def _zt_config() -> Any:
+    from audit.papers.zhou_tan.battery import ZhouTanConfig
+
+    return ZhouTanConfig(
+        mechanism_samples=200,
+        learner_runs=20,
+        learner_rounds=2,
+        confidence_runs=2,
+        confidence_rounds=3,
+        ata_runs=2,
+        ata_rounds=3,
+        nystrom_runs=2,
+        nystrom_rounds=3,
+        lemma10_estimators=5,
+        lemma11_runs=5,
+        lemma11_k=5,
+        mom_runs=5,
+        moma_runs=2,
+        moma_rounds=3,
+        lemma92_runs=2,
+        lemma92_rounds=3,
+    )
+
+
 def _ctl() -> Any:
     from audit.papers.zhou_tan.cases import ctl_variants
 
@@ -1358,9 +1388,11 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "dpse_two_arm_log_pmf": _b(config=_se_config, variant=_se_variant, arm1_sum=384),
         m + "laplace_difference_log_tail": _b(y=0.5, scale=1.0),
-        m + "run_sajed_sheffet_battery": _b(
+        m + "SajedSheffetConfig": _b(
             seed=1, samples=200, family_alpha=0.05, accuracy_runs=2, black_box=False
         ),
+        m + "cases": _b(config=_ss_config),
+        m + "run_sajed_sheffet_battery": _b(config=_ss_config, strategy=None),
     }
     m = "audit.papers.sajed_sheffet.nas:"
     out |= {
@@ -1495,27 +1527,8 @@ def _baselines() -> dict[str, Baseline]:
         "audit.papers.zhou_tan.accuracy:nystrom_lemma8_audit": _b(
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
-        m + "run_zhou_tan_battery": _b(
-            config=lambda: importlib.import_module("audit.papers.zhou_tan.battery").ZhouTanConfig(
-                mechanism_samples=200,
-                learner_runs=20,
-                learner_rounds=2,
-                confidence_runs=2,
-                confidence_rounds=3,
-                ata_runs=2,
-                ata_rounds=3,
-                nystrom_runs=2,
-                nystrom_rounds=3,
-                lemma10_estimators=5,
-                lemma11_runs=5,
-                lemma11_k=5,
-                mom_runs=5,
-                moma_runs=2,
-                moma_rounds=3,
-                lemma92_runs=2,
-                lemma92_rounds=3,
-            )
-        ),
+        m + "cases": _b(config=_zt_config),
+        m + "run_zhou_tan_battery": _b(config=_zt_config, strategy=None),
         "audit.papers.zhou_tan.cases:student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
         "audit.papers.zhou_tan.accuracy:tgp_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05
@@ -1562,8 +1575,9 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "privacy_cases": _b(config=_as_config),
         "audit.papers.agarwal_singh.reduction:reduction_canary_cases": _b(config=_as_config),
+        m + "cases": _b(config=_as_config, include_broken=False, names=["tree_strict_node_view"]),
         m + "run_agarwal_singh_battery": _b(
-            config=_as_config, include_broken=False, names=["tree_strict_node_view"]
+            config=_as_config, include_broken=False, names=["tree_strict_node_view"], strategy=None
         ),
         m + "run_agarwal_singh_power": _b(
             config=_as_config, reps=1, seed=1, names=["tree_strict_node_view"]
@@ -1606,8 +1620,8 @@ _PROTOCOL = "a typing.Protocol (an interface users implement, not a function to 
 _RECORD = "a result record the library returns (frozen dataclass); its inputs are checked by the function that builds it"
 _EXCEPTION = "an exception class"
 _TAGGED = (
-    "the registry's entry point of a whole paper battery (minutes per call); its seed is checked by "
-    "the battery function it calls, which is swept"
+    "the registry's entry point of a whole paper battery at full or quick size; its seed and sizes "
+    "are checked by the configuration it builds, which is swept"
 )
 
 NOT_CALLED: dict[str, str] = {
@@ -1616,7 +1630,7 @@ NOT_CALLED: dict[str, str] = {
         "run_gap_batch (swept) when a block runs, before any block or manifest is written"
     ),
     **{
-        f"audit.papers.{paper}.battery:tagged_results": _TAGGED
+        f"audit.papers.{paper}.battery:papers_cases": _TAGGED
         for paper in ("sajed_sheffet", "zhou_tan", "agarwal_singh")
     },
     **{
@@ -1672,9 +1686,7 @@ NOT_CALLED: dict[str, str] = {
             "audit.papers.shariff_sheffet.regret:RegressionCheckResult",
             "audit.methods.scaling:ScalingFit",
             "audit.methods.binomial:RunAuditResult",
-            "audit.papers.sajed_sheffet.battery:SajedSheffetBattery",
             "audit.papers.agarwal_singh.cases:AgarwalSinghCase",
-            "audit.papers.agarwal_singh.battery:AgarwalSinghReport",
             "audit.papers.agarwal_singh.battery:PowerRow",
         )
     },
@@ -1739,6 +1751,11 @@ _DEFAULT_BATTERY = (
 )
 NOT_CALLED_CASES: dict[tuple[str, str, str], str] = {
     ("audit.papers.zhou_tan.battery:run_zhou_tan_battery", "config", "None"): _DEFAULT_BATTERY,
+    (
+        "audit.papers.sajed_sheffet.battery:run_sajed_sheffet_battery",
+        "config",
+        "None",
+    ): _DEFAULT_BATTERY,
     (
         "audit.papers.agarwal_singh.battery:run_agarwal_singh_battery",
         "config",

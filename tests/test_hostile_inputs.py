@@ -266,6 +266,13 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.agarwal_singh.reduction:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
     ("audit.papers.agarwal_singh.cases:composed_laplace_epsilon", "delta", {"zero"}, "delta = 0: the pure composition"),
     ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
+    ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "strategy", {"None"}, _DEFAULT + ": Holm at config.family_alpha"),
+    ("audit.papers.agarwal_singh.battery:cases", "names", {"None"}, _DEFAULT + ": every case"),
+    ("audit.papers.agarwal_singh.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
+    ("audit.papers.zhou_tan.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
+    ("audit.papers.zhou_tan.battery:run_zhou_tan_battery", "strategy", {"None"}, _DEFAULT + ": PerTest at 1 - config.confidence"),
+    ("audit.papers.sajed_sheffet.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
+    ("audit.papers.sajed_sheffet.battery:run_sajed_sheffet_battery", "strategy", {"None"}, _DEFAULT + ": Holm at config.family_alpha"),
     ("audit.papers.agarwal_singh.accuracy:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
 ]  # fmt: skip
 """Documented values the api family accepts: ``(function, parameter, categories, reason)``."""

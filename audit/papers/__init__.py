@@ -5,7 +5,7 @@ A paper package ``audit/papers/<id>/`` holds:
 
 * ``battery.py`` -- its battery (the audit cases and deliberately broken variants in sibling
   modules such as ``cases.py`` and ``accuracy.py``); papers run by ``privonline audit papers``
-  define ``tagged_results(seed, quick) -> list[Tagged]`` (:mod:`audit.cases`);
+  define ``papers_cases(seed, quick) -> list[AuditCase]`` (:mod:`audit.cases`);
 * ``reproduce.py`` -- its experiments: ``EXPERIMENTS`` (names) and ``main(argv, prog) -> int``
   (``privonline reproduce <cli name> ...``), the experiments themselves in ``repro_*.py``;
 * ``golden.py`` -- its entries of the golden-vector registry (:mod:`audit.tools.golden`).
@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from audit.cases import Tagged
+    from audit.cases import AuditCase
 
 __all__ = ["PAPERS", "Paper", "by_name"]
 
@@ -72,10 +72,10 @@ class Paper:
         main = cast(Callable[[Sequence[str], str], int], self.module("reproduce").main)
         return main(argv, prog)
 
-    def tagged_results(self, seed: int, quick: bool) -> list[Tagged]:
-        """Run its battery (``privonline audit papers``): every result, tagged."""
-        run = cast(Callable[[int, bool], "list[Tagged]"], self.module("battery").tagged_results)
-        return run(seed, quick)
+    def papers_cases(self, seed: int, quick: bool) -> list[AuditCase]:
+        """Its battery's cases as ``privonline audit papers`` runs them, for the root ``seed``."""
+        build = cast(Callable[[int, bool], "list[AuditCase]"], self.module("battery").papers_cases)
+        return build(seed, quick)
 
 
 PAPERS: tuple[Paper, ...] = (

@@ -19,6 +19,7 @@ from audit.papers.sajed_sheffet.battery import (
     NAS_VARIANTS,
     DPSEConfig,
     NASConfig,
+    SajedSheffetConfig,
     dpse_accuracy_audit,
     dpse_blackbox_audit,
     dpse_exact_epsilon,
@@ -300,14 +301,25 @@ def test_query_values_follow_the_reference_sum_form() -> None:
 
 
 def test_battery_structure_and_family_wise_control() -> None:
-    battery = run_sajed_sheffet_battery(accuracy_runs=30, black_box=False)
-    assert not any(battery.holm_reject)
-    caught = {r.name.split("/")[1] for r in battery.broken if r.violation and "exact (" in r.name}
-    assert caught == {
-        "A_drawn_once",
-        "noise_12R_to_4R",
-        "L_forgotten",
-        "noise_third",
-        "shared_noise",
+    report = run_sajed_sheffet_battery(SajedSheffetConfig(accuracy_runs=30, black_box=False))
+    assert report.false_alarms == [] and report.verdict == "pass"
+    assert all(r.in_family for r in report.rows if r.role == "correct" and r.kind == "privacy")
+    caught = {
+        r.bug for r in report.rows if r.rejected and r.counts_for_power and r.kind == "privacy"
     }
-    assert [a.violation for a in battery.accuracy] == [False, True, False]
+    assert caught == {
+        "dp_nas/A_drawn_once",
+        "dp_nas/noise_12R_to_4R",
+        "dp_nas/L_forgotten",
+        "dpse/noise_third",
+        "dpse/shared_noise",
+    }
+    # a NAS bug is judged on Alg. 1 and Alg. 2 (one case, both rules)
+    rules = {r.name.split("/")[0] for r in report.rows if r.bug == "dp_nas/L_forgotten"}
+    assert rules == {"dp_nas", "dp_exp_nas"}
+    accuracy = [r for r in report.rows if r.kind == "accuracy"]
+    assert [(r.rejected, r.bug) for r in accuracy] == [
+        (False, None),
+        (True, "dp_exp_nas/c_dropped"),
+        (False, None),
+    ]

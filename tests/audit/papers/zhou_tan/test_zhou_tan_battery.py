@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
+from audit.cases import CaseReport
 from audit.methods.binomial import RunAuditResult
 from audit.papers.zhou_tan.accuracy import (
     ata_confidence_event_audit,
@@ -194,8 +195,23 @@ def test_invalid_variants_raise() -> None:
 
 
 @pytest.fixture(scope="module")
-def battery() -> list[PrivacyAuditResult | RunAuditResult]:
+def report() -> CaseReport:
     return run_zhou_tan_battery(ZhouTanConfig())
+
+
+@pytest.fixture(scope="module")
+def battery(report: CaseReport) -> list[PrivacyAuditResult | RunAuditResult]:
+    return [r.result for r in report.rows]
+
+
+def test_battery_cases_name_their_bugs(report: CaseReport) -> None:
+    """Every broken case names its bug on the case (no result name is parsed); the runner's
+    verdict: no false alarm (Holm over the correct privacy tests) and every bug caught."""
+    for row in report.rows:
+        assert (row.bug is not None) == _is_broken(row.name), row.name
+        assert row.bug is None or row.bug in row.name, row.name
+    assert report.false_alarms == [] and report.missed == [] and report.verdict == "pass"
+    assert len(report.bugs()) == 10
 
 
 def _is_broken(name: str) -> bool:
