@@ -1381,8 +1381,10 @@ def _baselines() -> dict[str, Baseline]:
             seed=1,
             confidence=0.95,
         ),
-        m + "dpse_exact_audit": _b(config=_se_config, variant=_se_variant, claims=_pure_claims),
-        m + "dpse_exact_epsilon": _b(config=_se_config, variant=_se_variant),
+        m + "dpse_closed_form_audit": _b(
+            config=_se_config, variant=_se_variant, claims=_pure_claims
+        ),
+        m + "dpse_closed_form_epsilon": _b(config=_se_config, variant=_se_variant),
         m + "dpse_sample_outcomes": _b(
             config=_se_config, variant=_se_variant, arm1_sum=384, rng=lambda: _g(), size=10
         ),
@@ -1396,7 +1398,7 @@ def _baselines() -> dict[str, Baseline]:
     }
     m = "audit.papers.sajed_sheffet.nas:"
     out |= {
-        m + "ExactNAS": _b(
+        m + "ClosedFormNAS": _b(
             log_pmf=A([-0.5, -1.0]),
             log_pmf_prime=A([-0.6, -0.9]),
             halting_epsilon=0.2,
@@ -1410,8 +1412,12 @@ def _baselines() -> dict[str, Baseline]:
             name="v", sigma1=12.0, sigma2=12.0, release_scale=4.0, fresh_A=True, drop_c=False
         ),
         m + "check_claims": _b(claims=_pure_claims),
-        m + "exact_audit_result": _b(
-            exact_epsilon=0.5, claim=lambda: _pure_claims()[0], name="e", mechanism="m", started=0.0
+        m + "closed_form_audit_result": _b(
+            closed_form_epsilon=0.5,
+            claim=lambda: _pure_claims()[0],
+            name="e",
+            mechanism="m",
+            started=0.0,
         ),
         m + "halting_time_log_pmf": _b(
             query_values=A([0.5, 1.0]),
@@ -1435,14 +1441,14 @@ def _baselines() -> dict[str, Baseline]:
             view="halting",
             confidence=0.95,
         ),
-        m + "nas_exact_audit": _b(
+        m + "nas_closed_form_audit": _b(
             config=_nas_config,
             variant=_nas_variant,
             claims=_pure_claims,
             pair=_nas_pair,
             part="output",
         ),
-        m + "nas_exact_epsilon": _b(
+        m + "nas_closed_form_epsilon": _b(
             x=lambda: _nas_pair().x,
             x_prime=lambda: _nas_pair().x_prime,
             config=_nas_config,
@@ -1502,7 +1508,7 @@ def _baselines() -> dict[str, Baseline]:
         "audit.papers.zhou_tan.cases:ctl_white_box_audits": _b(
             randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
         ),
-        "audit.papers.zhou_tan.cases:exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
+        "audit.papers.zhou_tan.cases:ctl_closed_form_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
         "audit.papers.zhou_tan.cases:learner_arm_transcripts": _b(
             params=_ldp, variant="ctl", first_reward=0.5, runs=2, rounds=2, seed=1, beta_scale=0.03
         ),
@@ -1739,7 +1745,7 @@ NOT_SWEPT: dict[tuple[str, str], str] = {
         for p in ("low", "high", "low_open", "high_open")
     },
     ("reference.validation:int_at_least", "minimum"): _ARGPARSE,
-    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "mechanism"): (
+    ("audit.papers.sajed_sheffet.nas:closed_form_audit_result", "mechanism"): (
         "a free-text description of the mechanism copied into the result"
     ),
 }

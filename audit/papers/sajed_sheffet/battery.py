@@ -21,14 +21,14 @@ Neighbouring pairs (one sample / one reward replaced within the support):
   ``s`` (``x``) or ``s − 1`` (``x'``); later epochs are identical, so the transcript's law differs
   only through epoch 1's elimination outcome (none / remove arm 0 / remove arm 1).
 
-Exact calculators (no Monte Carlo):
+Closed-form calculators (no Monte Carlo):
 
 * :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
   numerical integration over the threshold noise ``B`` in log space: given ``B = b``, fresh query
   noises make the checks independent,
   ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
   ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
-* :func:`nas_exact_epsilon` -- the exact pure ε of the output ``(τ, μ̂)`` on a pair: given
+* :func:`nas_closed_form_epsilon` -- the pure ε, in closed form, of the output ``(τ, μ̂)`` on a pair: given
   ``τ = t``, ``μ̂ = X̄_t + L/t`` with ``L ~ Lap(σ₃)``, whose log-density ratio has supremum
   ``|X_{1:t} − X'_{1:t}|/σ₃``; so ``ε = max_j max_± (±ln(p_j/p'_j) + Δ_j/σ₃)`` and
   ``|ln(p/p')|`` for "not halted" (``∞`` without release noise when ``Δ_j > 0``).
@@ -37,8 +37,8 @@ Exact calculators (no Monte Carlo):
   ``G`` the upper tail of the difference of two independent ``Lap(b)``:
   ``G(y) = (2 + y/b) e^{−y/b}/4`` for ``y ≥ 0``.
 
-Each exact calculator is compared with the printed claim ``ε`` *and* with the exact ε of the correct
-mechanism on the same pair (the printed calibration has slack, e.g. the halting time of DP-NAS uses
+Each closed-form calculator is compared with the printed claim ``ε`` *and* with the exact ε of the
+correct mechanism on the same pair (the printed calibration has slack, e.g. the halting time of DP-NAS uses
 far less than ε/2 on P-NAS-1); a bug is *caught* when the exact guarantee is rejected.
 
 Black-box audits (:func:`audit.methods.black_box.event_audit_from_samples`, Clopper-Pearson on a
@@ -74,19 +74,19 @@ from audit.familywise import FamilyWise, Holm
 from audit.methods.binomial import RunAuditResult
 from audit.methods.black_box import Features, event_audit_from_samples
 from audit.papers.sajed_sheffet.nas import (
-    EXACT_TOLERANCE,
+    CLOSED_FORM_TOLERANCE,
     NAS_VARIANTS,
-    ExactNAS,
+    ClosedFormNAS,
     NASConfig,
     NASVariant,
     check_claims,
-    exact_audit_result,
+    closed_form_audit_result,
     halting_time_log_pmf,
     max_abs_log_ratio,
     nas_accuracy_audit,
     nas_blackbox_audit,
-    nas_exact_audit,
-    nas_exact_epsilon,
+    nas_closed_form_audit,
+    nas_closed_form_epsilon,
     nas_query_values,
     nas_sample_outputs,
     nas_sign_flip_pair,
@@ -118,30 +118,30 @@ from reference.validation import (
 )
 
 __all__ = [
+    "CLOSED_FORM_TOLERANCE",
     "DPSE_VARIANTS",
-    "EXACT_TOLERANCE",
     "NAS_VARIANTS",
+    "ClosedFormNAS",
     "DPSEConfig",
     "DPSEVariant",
-    "ExactNAS",
     "NASConfig",
     "NASVariant",
     "SajedSheffetConfig",
     "cases",
+    "closed_form_audit_result",
     "dpse_accuracy_audit",
     "dpse_blackbox_audit",
-    "dpse_exact_audit",
-    "dpse_exact_epsilon",
+    "dpse_closed_form_audit",
+    "dpse_closed_form_epsilon",
     "dpse_sample_outcomes",
     "dpse_two_arm_log_pmf",
-    "exact_audit_result",
     "halting_time_log_pmf",
     "laplace_difference_log_tail",
     "max_abs_log_ratio",
     "nas_accuracy_audit",
     "nas_blackbox_audit",
-    "nas_exact_audit",
-    "nas_exact_epsilon",
+    "nas_closed_form_audit",
+    "nas_closed_form_epsilon",
     "nas_query_values",
     "nas_sample_outputs",
     "nas_sign_flip_pair",
@@ -277,8 +277,8 @@ def _check_sum(arm1_sum: int, rounds: int) -> int:
     return s
 
 
-def dpse_exact_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
-    """Exact pure ε of DP-SE's pulled-arm sequence on P-SE-1 (the ratio of epoch 1's outcome; later
+def dpse_closed_form_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
+    """Pure ε, in closed form, of DP-SE's pulled-arm sequence on P-SE-1 (the ratio of epoch 1's outcome; later
     epochs see identical data)."""
     _check_case(config, variant)
     lp = dpse_two_arm_log_pmf(config, variant, config.arm1_sum)
@@ -286,19 +286,19 @@ def dpse_exact_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
     return max_abs_log_ratio(lp, lq, np.zeros(3))
 
 
-def dpse_exact_audit(
+def dpse_closed_form_audit(
     config: DPSEConfig, variant: DPSEVariant, claims: Sequence[PrivacyClaim]
 ) -> list[PrivacyAuditResult]:
-    """Exact audits of DP-SE's epoch-1 elimination decision on P-SE-1 against each claim."""
+    """Closed-form audits of DP-SE's epoch-1 elimination decision on P-SE-1 against each claim."""
     t0 = time.perf_counter()
     _check_case(config, variant)
     claims = check_claims(claims)
-    value = dpse_exact_epsilon(config, variant)
+    value = dpse_closed_form_epsilon(config, variant)
     return [
-        exact_audit_result(
+        closed_form_audit_result(
             value,
             claim,
-            name=f"dpse/{variant.name}/exact vs {claim.label}",
+            name=f"dpse/{variant.name}/closed_form vs {claim.label}",
             mechanism=f"DP-SE {variant.name}, P-SE-1, {config}",
             started=t0,
         )
@@ -456,11 +456,11 @@ def cases(config: SajedSheffetConfig | None = None) -> list[AuditCase]:
         (alg1_flip, nas_sign_flip_pair(alg1_flip, 400, 0.25), False),
     ]
     se = DPSEConfig()
-    se_claims = _claims(se.epsilon, dpse_exact_epsilon(se, DPSE_VARIANTS["correct"]), "eps")
+    se_claims = _claims(se.epsilon, dpse_closed_form_epsilon(se, DPSE_VARIANTS["correct"]), "eps")
 
     claims = []
     for cfg, pair, _ in setups:
-        correct = nas_exact_epsilon(pair.x, pair.x_prime, cfg)
+        correct = nas_closed_form_epsilon(pair.x, pair.x_prime, cfg)
         claims.append(
             (
                 _claims(cfg.epsilon, correct.epsilon, "eps"),
@@ -474,9 +474,11 @@ def cases(config: SajedSheffetConfig | None = None) -> list[AuditCase]:
         for k, ((cfg, pair, sampled), (out_claims, halt_claims)) in enumerate(
             zip(setups, claims, strict=True)
         ):
-            exact = nas_exact_epsilon(pair.x, pair.x_prime, cfg, v)
-            res += nas_exact_audit(cfg, v, out_claims, pair, exact=exact)
-            res += nas_exact_audit(cfg, v, halt_claims, pair, part="halting", exact=exact)
+            form = nas_closed_form_epsilon(pair.x, pair.x_prime, cfg, v)
+            res += nas_closed_form_audit(cfg, v, out_claims, pair, closed_form=form)
+            res += nas_closed_form_audit(
+                cfg, v, halt_claims, pair, part="halting", closed_form=form
+            )
             if not (sampled and c.black_box):
                 continue
             res += nas_blackbox_audit(
@@ -496,7 +498,7 @@ def cases(config: SajedSheffetConfig | None = None) -> list[AuditCase]:
         return res
 
     def se_tests(seed: np.random.SeedSequence, v: DPSEVariant) -> list[AuditResult]:
-        res: list[AuditResult] = list(dpse_exact_audit(se, v, se_claims))
+        res: list[AuditResult] = list(dpse_closed_form_audit(se, v, se_claims))
         if c.black_box:
             res += dpse_blackbox_audit(
                 se, v, se_claims, samples=c.samples, seed=case_seed(seed), confidence=conf
@@ -562,7 +564,7 @@ def run_sajed_sheffet_battery(
 
     Every mechanism is tested against its printed claim and the exact ε of the correct mechanism on
     the worst-case pair.  ``strategy`` (default Holm at ``config.family_alpha``) over the
-    correct-mechanism privacy tests bounds the family-wise false-alarm rate (exact tests have
+    correct-mechanism privacy tests bounds the family-wise false-alarm rate (closed-form tests have
     p-values 0/1 and cannot raise false alarms); broken variants are judged at their own level.
     """
     c = (

@@ -47,7 +47,7 @@ from audit.papers.shariff_sheffet.cases import (
     gaussian_tree_case,
     laplace_case,
     privacy_zoo,
-    wishart_exact_epsilon,
+    wishart_epsilon_bound,
     wishart_tree_case,
 )
 from audit.papers.shariff_sheffet.regret import (
@@ -381,7 +381,7 @@ def slack_table(configs: list[TreeConfig] | None = None) -> list[SlackRow]:
                     c.epsilon,
                     c.delta,
                     delta,
-                    wishart_exact_epsilon(c.k, c.p, c.used_nodes, delta=delta, samples=400_000),
+                    wishart_epsilon_bound(c.k, c.p, c.used_nodes, delta=delta, samples=400_000),
                     True,
                 )
             )
@@ -409,7 +409,7 @@ def _stream_tests(config: BatteryConfig, seed: int, confidence: float) -> list[P
     mu = math.sqrt(stream_tree.used_nodes) * gaussian_mu(x - xp, stream_tree.sigma)
     exact_eps: dict[str, float] = {
         "gaussian": gaussian_epsilon(mu, DELTA_STAR),
-        "wishart": wishart_exact_epsilon(stream_tree.k, stream_tree.p, stream_tree.used_nodes),
+        "wishart": wishart_epsilon_bound(stream_tree.k, stream_tree.p, stream_tree.used_nodes),
     }
     exact_eps["wishart_unshifted"] = exact_eps["wishart"]
     constants = ProblemConstants(d=2)

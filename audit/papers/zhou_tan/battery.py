@@ -6,7 +6,7 @@ Proof note: ``proofs_notes/audit/zhou_tan.md``.
 
 Privacy (pure ϵ-LDP of CTL(ϵ), Curator 1 and Lemma 1, Sec. 4.1, and of the learner's transcript):
 
-* :func:`ctl_closed_form_audit` -- the exact privacy curve of a (possibly broken) randomiser on a
+* :func:`ctl_closed_form_audit` -- the privacy curve, in closed form, of a (possibly broken) randomiser on a
   pair of raw rewards: two Laplace laws ``μ = |c(y) − c(y')|/𝓛`` apart (``c`` = the clip map, or
   the identity if clipping is missing), ``δ(ε) = max(0, 1 − e^{(ε − μ)/2})``
   (:func:`audit.methods.white_box.laplace_delta`).
@@ -213,7 +213,7 @@ def _ctl_cases(c: ZhouTanConfig) -> list[AuditCase]:
                         rand,
                         pair,
                         claim,
-                        name=f"ctl_{rand.name} {pair_name} exact vs {claim.label}",
+                        name=f"ctl_{rand.name} {pair_name} closed form vs {claim.label}",
                     )
                     for claim in (printed, exact)
                 ]

@@ -36,8 +36,8 @@ from audit.papers.zhou_tan.cases import (
     BROKEN_NAMES,
     ctl_claims,
     ctl_closed_form_audit,
+    ctl_closed_form_epsilon,
     ctl_variants,
-    exact_ctl_epsilon,
     student_t_pair,
     worst_case_pair,
 )
@@ -73,11 +73,13 @@ def test_exact_epsilon_of_each_variant_by_hand() -> None:
     heavy = student_t_pair(PARAMS, 3.0, 0.999)
     tq = stats.t.ppf(0.999, 3)
     assert tq == pytest.approx(10.2145, abs=1e-4)
-    assert exact_ctl_epsilon(correct, worst) == pytest.approx(1.0, abs=1e-12)
-    assert exact_ctl_epsilon(correct, heavy) == pytest.approx(1.0, abs=1e-12)  # clipped
-    assert exact_ctl_epsilon(wrong, worst) == pytest.approx(2.0, abs=1e-12)
-    assert exact_ctl_epsilon(unclipped, worst) == pytest.approx(1.0, abs=1e-12)  # no-op inside
-    assert exact_ctl_epsilon(unclipped, heavy) == pytest.approx(2 * (1 + tq) / 4.0, rel=1e-12)
+    assert ctl_closed_form_epsilon(correct, worst) == pytest.approx(1.0, abs=1e-12)
+    assert ctl_closed_form_epsilon(correct, heavy) == pytest.approx(1.0, abs=1e-12)  # clipped
+    assert ctl_closed_form_epsilon(wrong, worst) == pytest.approx(2.0, abs=1e-12)
+    assert ctl_closed_form_epsilon(unclipped, worst) == pytest.approx(
+        1.0, abs=1e-12
+    )  # no-op inside
+    assert ctl_closed_form_epsilon(unclipped, heavy) == pytest.approx(2 * (1 + tq) / 4.0, rel=1e-12)
 
 
 @pytest.mark.parametrize("which", [0, 1, 2])
@@ -91,7 +93,7 @@ def test_closed_form_audit_matches_quadrature(which: int) -> None:
     for claim in (printed, exact):
         res = ctl_closed_form_audit(rand, pair, claim, name="t")
         quad = _hockey_stick_quad(c1, c2, rand.params.lap_scale, claim.epsilon)
-        assert res.details["exact_delta_at_claim"] == pytest.approx(quad, abs=1e-7)
+        assert res.details["closed_form_delta_at_claim"] == pytest.approx(quad, abs=1e-7)
         assert res.violation == (quad > claim.delta + 1e-7)
         assert res.violation == rand.broken
 
