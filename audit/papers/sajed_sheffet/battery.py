@@ -21,17 +21,10 @@ Neighbouring pairs (one sample / one reward replaced within the support):
   ``s`` (``x``) or ``s − 1`` (``x'``); later epochs are identical, so the transcript's law differs
   only through epoch 1's elimination outcome (none / remove arm 0 / remove arm 1).
 
-Closed-form calculators (no Monte Carlo):
+Closed-form calculators (no Monte Carlo): the DP-NAS halting-time law and output ε
+(:func:`halting_time_log_pmf`, :func:`nas_closed_form_epsilon`) are described in
+:mod:`audit.papers.sajed_sheffet.nas`; DP-SE's is
 
-* :func:`halting_time_log_pmf` -- ``P[τ = t_j]`` and ``P[not halted]`` for a fixed stream by
-  numerical integration over the threshold noise ``B`` in log space: given ``B = b``, fresh query
-  noises make the checks independent,
-  ``P[τ = t_j | b] = Π_{i<j}(1 − F_A(q_i − b)) · F_A(q_j − b)``; with one ``A`` reused (a bug),
-  ``P[τ = t_j | b] = (F_A(q_j − b) − F_A(max_{i<j} q_i − b))₊``.
-* :func:`nas_closed_form_epsilon` -- the pure ε, in closed form, of the output ``(τ, μ̂)`` on a pair: given
-  ``τ = t``, ``μ̂ = X̄_t + L/t`` with ``L ~ Lap(σ₃)``, whose log-density ratio has supremum
-  ``|X_{1:t} − X'_{1:t}|/σ₃``; so ``ε = max_j max_± (±ln(p_j/p'_j) + Δ_j/σ₃)`` and
-  ``|ln(p/p')|`` for "not halted" (``∞`` without release noise when ``Δ_j > 0``).
 * :func:`dpse_two_arm_log_pmf` -- the epoch-1 elimination outcome of DP-SE with two arms:
   ``P[remove arm 1] = G(θ − D)``, ``P[remove arm 0] = G(θ + D)`` with ``D = μ̄₀ − μ̄₁`` and
   ``G`` the upper tail of the difference of two independent ``Lap(b)``:

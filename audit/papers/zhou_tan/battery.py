@@ -65,7 +65,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any
 
 import numpy as np
 
@@ -84,13 +84,7 @@ from audit.papers.zhou_tan.accuracy import (
 from audit.papers.zhou_tan.cases import (
     CTLRandomiser,
     LearnerVariant,
-    Lemma11Bound,
     Lemma92Variant,
-    MomaWidthVariant,
-    NystromVariant,
-    RadiusVariant,
-    Selection,
-    WidthVariant,
     ctl_black_box_audits,
     ctl_claims,
     ctl_closed_form_audit,
@@ -284,148 +278,73 @@ def _learner_cases(c: ZhouTanConfig) -> list[AuditCase]:
 
 
 def _accuracy_cases(c: ZhouTanConfig) -> list[AuditCase]:
-    """The correctness audits (module docstring).  They draw from ``config.seed`` itself (each audit
-    its own streams), as they did before the case runner, so their results are unchanged."""
-    params = c.params
-    specs: list[tuple[str, str | None, Callable[[], AuditResult]]] = []
-    for width, bug in (("theory", None), ("width_ignores_laplace", "width_ignores_laplace")):
-        w = cast(WidthVariant, width)
-        specs += [
-            (
-                f"tgp_confidence_event/{width}",
-                bug,
-                functools.partial(
-                    tgp_confidence_event_audit,
-                    params,
-                    w,
-                    runs=c.confidence_runs,
-                    rounds=c.confidence_rounds,
-                    seed=c.seed,
-                    confidence=c.confidence,
-                ),
-            )
-        ]
-    for width, bug in (("theory", None), ("width_ignores_laplace", "width_ignores_laplace")):
-        specs.append(
-            (
-                f"ata_confidence_event/{width}",
-                bug,
-                functools.partial(
-                    ata_confidence_event_audit,
-                    params,
-                    cast(WidthVariant, width),
-                    runs=c.ata_runs,
-                    rounds=c.ata_rounds,
-                    eps_nys=c.eps_nys,
-                    seed=c.seed,
-                    confidence=c.confidence,
-                ),
-            )
-        )
-    for nys, bug in (("theory_q", None), ("q_ref7_too_few", "q_ref7_too_few")):
-        specs.append(
-            (
-                f"nystrom_lemma8/{nys}",
-                bug,
-                functools.partial(
-                    nystrom_lemma8_audit,
-                    cast(NystromVariant, nys),
-                    runs=c.nystrom_runs,
-                    rounds=c.nystrom_rounds,
-                    eps_nys=c.eps_nys,
-                    delta=c.nystrom_delta,
-                    seed=c.seed,
-                    confidence=c.confidence,
-                ),
-            )
-        )
-    for moma, bug in (("theory", None), ("width_drops_radius", "width_drops_radius")):
-        specs.append(
-            (
-                f"moma_confidence_event/{moma}",
-                bug,
-                functools.partial(
-                    moma_confidence_event_audit,
-                    LDPParams(c.moma_eps, c.B, c.R),
-                    cast(MomaWidthVariant, moma),
-                    runs=c.moma_runs,
-                    rounds=c.moma_rounds,
-                    eps_nys=c.eps_nys,
-                    seed=c.seed,
-                    confidence=c.confidence,
-                ),
-            )
-        )
-    out = [AuditCase(name, _role(bug), _single(run), bug) for name, bug, run in specs]
-    for l92, bug in (("theory_q", None), ("q_one", "q_one_unconditional")):
+    """The correctness audits (module docstring), each a correct case and its broken twin.  They
+    draw from ``config.seed`` itself (each audit its own streams), as they did before the case
+    runner, so their results are unchanged."""
+    common: dict[str, Any] = {"seed": c.seed, "confidence": c.confidence}
+    nys: dict[str, Any] = {"eps_nys": c.eps_nys, **common}
+    lemma11: dict[str, Any] = {"k": c.lemma11_k, "p": c.lemma11_p, **common}
+    params, moma = (c.params,), (LDPParams(c.moma_eps, c.B, c.R),)
+    width = ("theory", "width_ignores_laplace")
+    cases = [
+        *_twins("tgp_confidence_event", tgp_confidence_event_audit, params, width, width[1],
+                runs=c.confidence_runs, rounds=c.confidence_rounds, **common),
+        *_twins("ata_confidence_event", ata_confidence_event_audit, params, width, width[1],
+                runs=c.ata_runs, rounds=c.ata_rounds, **nys),
+        *_twins("nystrom_lemma8", nystrom_lemma8_audit, (), ("theory_q", "q_ref7_too_few"),
+                "q_ref7_too_few", runs=c.nystrom_runs, rounds=c.nystrom_rounds,
+                delta=c.nystrom_delta, **nys),
+        *_twins("moma_confidence_event", moma_confidence_event_audit, moma,
+                ("theory", "width_drops_radius"), "width_drops_radius", runs=c.moma_runs,
+                rounds=c.moma_rounds, **nys),
+    ]  # fmt: skip
+    lemma92: tuple[tuple[Lemma92Variant, str | None], ...] = (
+        ("theory_q", None),
+        ("q_one", "q_one_unconditional"),
+    )
+    for l92, bug in lemma92:
         # one run gives both results: the implication on the accuracy event (which holds for any
         # q: a correct claim) and the unconditional claim (the bug for q = 1)
         both = _once(
             functools.partial(
-                lemma92_variance_ratio_audit,
-                cast(Lemma92Variant, l92),
-                runs=c.lemma92_runs,
-                rounds=c.lemma92_rounds,
-                eps_nys=c.eps_nys,
-                delta=c.nystrom_delta,
-                seed=c.seed,
-                confidence=c.confidence,
+                lemma92_variance_ratio_audit, l92, runs=c.lemma92_runs, rounds=c.lemma92_rounds,
+                delta=c.nystrom_delta, **nys,
             )
-        )
-        out += [
+        )  # fmt: skip
+        cases += [
             AuditCase(f"lemma92/{l92}/on_accurate", "correct", _part(both, 0)),
             AuditCase(f"lemma92/{l92}/unconditional", _role(bug), _part(both, 1), bug),
         ]
-    specs = [
-        (
-            f"lemma10_radius/{radius}",
-            bug,
-            functools.partial(
-                lemma10_radius_audit,
-                params,
-                cast(RadiusVariant, radius),
-                estimators=c.lemma10_estimators,
-                seed=c.seed,
-                confidence=c.confidence,
-            ),
+    return [
+        *cases,
+        *_twins("lemma10_radius", lemma10_radius_audit, params, ("paper", "c_without_laplace"),
+                "c_without_laplace", estimators=c.lemma10_estimators, **common),
+        *_twins("lemma11_count", lemma11_count_audit, params, ("corrected", "paper"),
+                "lemma11_paper_constant", runs=c.lemma11_runs, **lemma11),
+        *_twins("mom_selection", mom_selection_audit, params, ("argmin", "argmax"), "mom_argmax",
+                runs=c.mom_runs, **lemma11),
+    ]  # fmt: skip
+
+
+def _twins(
+    stem: str,
+    audit: Callable[..., AuditResult],
+    lead: tuple[Any, ...],
+    variants: tuple[str, str],
+    bug: str,
+    **kwargs: Any,
+) -> list[AuditCase]:
+    """``audit(*lead, variant, **kwargs)`` for the correct variant and for the broken one (whose
+    case names ``bug``), cases ``<stem>/<variant>``; the audits check the variant names."""
+    return [
+        AuditCase(
+            f"{stem}/{variant}",
+            _role(b),
+            _single(functools.partial(audit, *lead, variant, **kwargs)),
+            b,
         )
-        for radius, bug in (("paper", None), ("c_without_laplace", "c_without_laplace"))
+        for variant, b in ((variants[0], None), (variants[1], bug))
     ]
-    specs += [
-        (
-            f"lemma11_count/{bound}",
-            bug,
-            functools.partial(
-                lemma11_count_audit,
-                params,
-                cast(Lemma11Bound, bound),
-                k=c.lemma11_k,
-                p=c.lemma11_p,
-                runs=c.lemma11_runs,
-                seed=c.seed,
-                confidence=c.confidence,
-            ),
-        )
-        for bound, bug in (("corrected", None), ("paper", "lemma11_paper_constant"))
-    ]
-    specs += [
-        (
-            f"mom_selection/{selection}",
-            bug,
-            functools.partial(
-                mom_selection_audit,
-                params,
-                cast(Selection, selection),
-                k=c.lemma11_k,
-                p=c.lemma11_p,
-                runs=c.mom_runs,
-                seed=c.seed,
-                confidence=c.confidence,
-            ),
-        )
-        for selection, bug in (("argmin", None), ("argmax", "mom_argmax"))
-    ]
-    return out + [AuditCase(name, _role(bug), _single(run), bug) for name, bug, run in specs]
 
 
 def _single(
