@@ -33,7 +33,6 @@ __all__ = [
     "CaseReport",
     "CaseRow",
     "Role",
-    "Tagged",
     "bugs_caught",
     "case_seed",
     "caught_by_exact_or_accuracy",
@@ -43,10 +42,6 @@ __all__ = [
 
 AuditResult: TypeAlias = PrivacyAuditResult | RunAuditResult
 """The result of one test: a privacy test or a binomial (accuracy) test."""
-
-Tagged: TypeAlias = tuple[AuditResult, str | None, bool]
-"""A result, the broken variant it runs (``None``: a correct mechanism), and whether its rejection
-counts as catching that variant."""
 
 Role: TypeAlias = Literal["correct", "paper_calibration", "broken"]
 ROLES: tuple[Role, ...] = ("correct", "paper_calibration", "broken")
