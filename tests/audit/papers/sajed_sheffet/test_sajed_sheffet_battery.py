@@ -186,7 +186,7 @@ def test_dpse_pmf_matches_the_reference_policy() -> None:
         ),
     ],
 )
-def test_exact_nas_audits(config: NASConfig, pair: NeighbouringPair[FloatArray]) -> None:
+def test_closed_form_nas_audits(config: NASConfig, pair: NeighbouringPair[FloatArray]) -> None:
     correct = nas_closed_form_epsilon(pair.x, pair.x_prime, config)
     out = _claims(config.epsilon, correct.epsilon)
     halt = _claims(config.epsilon / 2.0, correct.halting_epsilon)
@@ -247,7 +247,7 @@ def test_black_box_nas_passes_correct_and_catches_reuse_and_forgotten_release() 
     assert all(r.violation for r in bad)
 
 
-def test_dpse_exact_and_black_box() -> None:
+def test_dpse_closed_form_and_black_box() -> None:
     exact = dpse_closed_form_epsilon(SE, DPSE_VARIANTS["correct"])
     assert exact <= SE.epsilon
     # the far tail of the difference of Laplaces: G(y)/G(y + εb) → e^ε
