@@ -84,7 +84,7 @@ from audit.papers.agarwal_singh.gaussian import ftpl_action_cases, gaussian_rele
 from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction_canary_cases
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
-from reference.rng import as_seed_sequence, child_seeds
+from reference.rng import as_seed_sequence, named_seed
 from reference.validation import check_bool, check_int_at_least
 
 __all__ = [
@@ -248,7 +248,9 @@ def run_agarwal_singh_power(
     seed: int = 13,
     names: Sequence[str] | None = None,
 ) -> list[PowerRow]:
-    """Audit every case (or those in ``names``) ``reps`` times with independent seeds."""
+    """Audit every case (or those in ``names``) ``reps`` times with independent seeds: case ``c``'s
+    repetitions take the first ``reps`` words of ``named_seed(seed, c)``, so they follow its name,
+    not its place in the list."""
     c = _config_or_default(config)
     reps = check_int_at_least("reps", reps, 1)
     as_seed_sequence(seed, "seed")
@@ -256,10 +258,10 @@ def run_agarwal_singh_power(
     _check_names(names, every)
     chosen = [k for k in every if names is None or k.name in names]
     rows = []
-    # child_seeds = SeedSequence(seed).spawn(len(cases)), without advancing a SeedSequence argument
-    for case, child in zip(chosen, child_seeds(seed, 0, len(chosen)), strict=True):
+    for case in chosen:
         hits_exact = hits_printed = 0
-        for s in child.generate_state(reps):
+        # seeds follow names: a case's repetitions do not depend on which other cases run
+        for s in named_seed(seed, case.name).generate_state(reps):
             exact, printed = case.audit_claims(
                 [case.exact, case.printed],
                 samples=_samples_for(case, c),

@@ -27,7 +27,11 @@ from audit.cases import CaseReport, CaseRow
 from audit.mechanisms import LaplaceMechanism
 from audit.methods.white_box import density_privacy_losses, gaussian_epsilon, laplace_epsilon
 from audit.papers.agarwal_singh.accuracy import node_count_audit, tree_error_audit
-from audit.papers.agarwal_singh.battery import privacy_cases, run_agarwal_singh_battery
+from audit.papers.agarwal_singh.battery import (
+    privacy_cases,
+    run_agarwal_singh_battery,
+    run_agarwal_singh_power,
+)
 from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
@@ -472,3 +476,15 @@ def test_node_counts_every_release_has_exactly_K_draws() -> None:
     # without padding only releases with popcount(t) = K = 3 are right: t = 7
     assert unpadded.violation and unpadded.failures == 8
     assert shared.violation and shared.failures == shared.runs == 9
+
+
+def test_power_seeds_follow_case_names() -> None:
+    # a case's repetitions draw from named_seed(seed, case name): running it alone or after
+    # another case gives the same counts
+    config = AgarwalSinghAuditConfig(white_box_samples=2_000)
+    alone = run_agarwal_singh_power(config, reps=3, seed=5, names=["tree_noise_x0.5_node_view"])
+    both = run_agarwal_singh_power(
+        config, reps=3, seed=5, names=["tree_strict_node_view", "tree_noise_x0.5_node_view"]
+    )
+    assert [r.name for r in both] == ["tree_strict_node_view", "tree_noise_x0.5_node_view"]
+    assert both[1] == alone[0]
