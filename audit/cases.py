@@ -13,7 +13,7 @@ Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
@@ -22,7 +22,7 @@ import numpy as np
 from audit.familywise import FamilyWise
 from audit.methods.binomial import RunAuditResult
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
-from reference.rng import SeedLike, as_seed_sequence, named_seed
+from reference.rng import SeedLike, as_seed_sequence, named_seed, seed_for
 from reference.validation import check_callable, check_choice
 
 __all__ = [
@@ -32,18 +32,15 @@ __all__ = [
     "CaseReport",
     "CaseRow",
     "Role",
-    "Tagged",
     "bugs_caught",
+    "case_seed",
     "caught_by_exact_or_accuracy",
+    "run_case_groups",
     "run_cases",
 ]
 
 AuditResult: TypeAlias = PrivacyAuditResult | RunAuditResult
 """The result of one test: a privacy test or a binomial (accuracy) test."""
-
-Tagged: TypeAlias = tuple[AuditResult, str | None, bool]
-"""A result, the broken variant it runs (``None``: a correct mechanism), and whether its rejection
-counts as catching that variant."""
 
 Role: TypeAlias = Literal["correct", "paper_calibration", "broken"]
 ROLES: tuple[Role, ...] = ("correct", "paper_calibration", "broken")
@@ -125,7 +122,8 @@ class CaseRow:
     """One test of one case, with its final verdict.
 
     ``rejected`` is the family-wise verdict for the privacy tests of correct cases and the test's
-    own verdict otherwise; ``in_family`` says which.
+    own verdict otherwise; ``in_family`` says which, and ``adjusted_p_value`` is the strategy's
+    adjusted p-value of a family member (``None`` outside the family).
     """
 
     case: str
@@ -138,6 +136,7 @@ class CaseRow:
     in_family: bool
     counts_for_power: bool
     result: AuditResult = field(repr=False)
+    adjusted_p_value: float | None = None
 
 
 @dataclass
@@ -185,14 +184,18 @@ class CaseReport:
         }
 
 
-def run_cases(cases: Sequence[AuditCase], *, seed: SeedLike, strategy: FamilyWise) -> CaseReport:
-    """Run every case with its name-derived seed and judge the results (module docstring)."""
-    t0 = time.perf_counter()
-    root = as_seed_sequence(seed)
-    if not isinstance(strategy, FamilyWise):
-        raise ValueError(
-            f"strategy must be a FamilyWise strategy (Holm, Bonferroni, PerTest), got {strategy!r:.80}"
-        )
+def case_seed(seed: np.random.SeedSequence) -> int:
+    """The integer seed a case passes to a tester that takes an ``int``: the first word of its
+    :class:`~numpy.random.SeedSequence`, so ``case_seed(named_seed(root, name))`` equals
+    :func:`reference.rng.seed_for` ``(root, name)``."""
+    if not isinstance(seed, np.random.SeedSequence):
+        raise ValueError(f"seed must be a numpy SeedSequence, got {seed!r:.80}")
+    return int(seed.generate_state(1)[0])
+
+
+def _draw(
+    cases: Sequence[AuditCase], root: np.random.SeedSequence
+) -> list[tuple[AuditCase, AuditResult]]:
     names = [c.name for c in cases]
     if len(set(names)) != len(names):
         raise ValueError(f"case names must be distinct, got {names}")
@@ -203,14 +206,21 @@ def run_cases(cases: Sequence[AuditCase], *, seed: SeedLike, strategy: FamilyWis
             if not isinstance(r, PrivacyAuditResult | RunAuditResult):
                 raise ValueError(f"case {case.name!r} returned {r!r:.80}, not an audit result")
         drawn += [(case, r) for r in results]
-    family = [
-        (j, float(r.p_value))
-        for j, (case, r) in enumerate(drawn)
-        if case.role == "correct" and isinstance(r, PrivacyAuditResult)
-    ]
-    rejected = strategy.reject([p for _, p in family])
-    verdicts = {j: bool(rej) for (j, _), rej in zip(family, rejected, strict=True)}
-    rows = [
+    return drawn
+
+
+def _check_strategy(strategy: object) -> FamilyWise:
+    if not isinstance(strategy, FamilyWise):
+        raise ValueError(
+            f"strategy must be a FamilyWise strategy (Holm, Bonferroni, PerTest), got {strategy!r:.80}"
+        )
+    return strategy
+
+
+def _judge(
+    drawn: list[tuple[AuditCase, AuditResult]], verdicts: dict[int, tuple[bool, float]]
+) -> list[CaseRow]:
+    return [
         CaseRow(
             case=case.name,
             role=case.role,
@@ -218,12 +228,66 @@ def run_cases(cases: Sequence[AuditCase], *, seed: SeedLike, strategy: FamilyWis
             name=r.name,
             kind="privacy" if isinstance(r, PrivacyAuditResult) else "accuracy",
             p_value=float(r.p_value) if isinstance(r, PrivacyAuditResult) else None,
-            rejected=verdicts.get(j, bool(r.violation)),
+            rejected=verdicts[j][0] if j in verdicts else bool(r.violation),
             in_family=j in verdicts,
             counts_for_power=case.bug is not None and case.counts_for_power(r, case.bug),
             result=r,
+            adjusted_p_value=verdicts[j][1] if j in verdicts else None,
         )
         for j, (case, r) in enumerate(drawn)
     ]
-    entropy = root.entropy if isinstance(root.entropy, int) else None
-    return CaseReport(rows, strategy, entropy, time.perf_counter() - t0)
+
+
+def _family(drawn: Sequence[tuple[AuditCase, AuditResult]]) -> list[tuple[int, float]]:
+    """Indices and p-values of the privacy tests of correct cases."""
+    return [
+        (j, float(r.p_value))
+        for j, (case, r) in enumerate(drawn)
+        if case.role == "correct" and isinstance(r, PrivacyAuditResult)
+    ]
+
+
+def _entropy(root: np.random.SeedSequence) -> int | None:
+    entropy = root.entropy
+    return entropy if isinstance(entropy, int) else None
+
+
+def run_cases(cases: Sequence[AuditCase], *, seed: SeedLike, strategy: FamilyWise) -> CaseReport:
+    """Run every case with its name-derived seed and judge the results (module docstring)."""
+    return run_case_groups({"": cases}, seed=seed, strategy=strategy, group_seeds=False)[""]
+
+
+def run_case_groups(
+    groups: Mapping[str, Sequence[AuditCase]],
+    *,
+    seed: SeedLike,
+    strategy: FamilyWise,
+    group_seeds: bool = True,
+) -> dict[str, CaseReport]:
+    """Run several named groups of cases (e.g. one per paper) as one family: group ``g``'s root
+    seed is :func:`reference.rng.seed_for` ``(seed, g)`` (``group_seeds``; else ``seed`` itself),
+    each case's seed is named from that root, and the privacy tests of correct cases of *every*
+    group are corrected together by ``strategy``.  One :class:`CaseReport` per group, in order."""
+    t0 = time.perf_counter()
+    root = as_seed_sequence(seed)
+    strategy = _check_strategy(strategy)
+    drawn: dict[str, list[tuple[AuditCase, AuditResult]]] = {}
+    roots: dict[str, np.random.SeedSequence] = {}
+    for group, cases in groups.items():
+        roots[group] = as_seed_sequence(seed_for(root, group)) if group_seeds else root
+        drawn[group] = _draw(cases, roots[group])
+    keyed = [(g, j, p) for g, rows in drawn.items() for j, p in _family(rows)]
+    decision = strategy.decide([p for _, _, p in keyed])
+    verdicts: dict[str, dict[int, tuple[bool, float]]] = {g: {} for g in drawn}
+    for (g, j, _), rej, adj in zip(keyed, decision.reject, decision.adjusted, strict=True):
+        verdicts[g][j] = (bool(rej), float(adj))
+    runtime = time.perf_counter() - t0
+    return {
+        g: CaseReport(
+            _judge(rows, verdicts[g]),
+            strategy,
+            _entropy(roots[g]),
+            runtime,
+        )
+        for g, rows in drawn.items()
+    }

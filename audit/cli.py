@@ -189,7 +189,8 @@ def _run_audit(argv: Sequence[str]) -> int:
         papers_report.write(args.out)
         bugs = papers_report.bugs()
         print(
-            f"{sum(1 for r in papers_report.rows if not r.broken)} tests of correct mechanisms, "
+            f"{sum(1 for _, r in papers_report.rows if r.role == 'correct')} tests of correct "
+            "mechanisms, "
             f"{len(papers_report.false_alarms)} false alarms; {sum(bugs.values())}/{len(bugs)} "
             f"broken variants caught"
         )

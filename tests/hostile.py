@@ -374,6 +374,36 @@ def _as_config() -> Any:
     )
 
 
+def _ss_config() -> Any:
+    from audit.papers.sajed_sheffet.battery import SajedSheffetConfig
+
+    return SajedSheffetConfig(seed=1, samples=200, accuracy_runs=2, black_box=False)
+
+
+def _zt_config() -> Any:
+    from audit.papers.zhou_tan.battery import ZhouTanConfig
+
+    return ZhouTanConfig(
+        mechanism_samples=200,
+        learner_runs=20,
+        learner_rounds=2,
+        confidence_runs=2,
+        confidence_rounds=3,
+        ata_runs=2,
+        ata_rounds=3,
+        nystrom_runs=2,
+        nystrom_rounds=3,
+        lemma10_estimators=5,
+        lemma11_runs=5,
+        lemma11_k=5,
+        mom_runs=5,
+        moma_runs=2,
+        moma_rounds=3,
+        lemma92_runs=2,
+        lemma92_rounds=3,
+    )
+
+
 def _ctl() -> Any:
     from audit.papers.zhou_tan.cases import ctl_variants
 
@@ -1359,20 +1389,24 @@ def _baselines() -> dict[str, Baseline]:
             seed=1,
             confidence=0.95,
         ),
-        m + "dpse_exact_audit": _b(config=_se_config, variant=_se_variant, claims=_pure_claims),
-        m + "dpse_exact_epsilon": _b(config=_se_config, variant=_se_variant),
+        m + "dpse_closed_form_audit": _b(
+            config=_se_config, variant=_se_variant, claims=_pure_claims
+        ),
+        m + "dpse_closed_form_epsilon": _b(config=_se_config, variant=_se_variant),
         m + "dpse_sample_outcomes": _b(
             config=_se_config, variant=_se_variant, arm1_sum=384, rng=lambda: _g(), size=10
         ),
         m + "dpse_two_arm_log_pmf": _b(config=_se_config, variant=_se_variant, arm1_sum=384),
         m + "laplace_difference_log_tail": _b(y=0.5, scale=1.0),
-        m + "run_sajed_sheffet_battery": _b(
+        m + "SajedSheffetConfig": _b(
             seed=1, samples=200, family_alpha=0.05, accuracy_runs=2, black_box=False
         ),
+        m + "cases": _b(config=_ss_config),
+        m + "run_sajed_sheffet_battery": _b(config=_ss_config, strategy=None),
     }
     m = "audit.papers.sajed_sheffet.nas:"
     out |= {
-        m + "ExactNAS": _b(
+        m + "ClosedFormNAS": _b(
             log_pmf=A([-0.5, -1.0]),
             log_pmf_prime=A([-0.6, -0.9]),
             halting_epsilon=0.2,
@@ -1386,8 +1420,12 @@ def _baselines() -> dict[str, Baseline]:
             name="v", sigma1=12.0, sigma2=12.0, release_scale=4.0, fresh_A=True, drop_c=False
         ),
         m + "check_claims": _b(claims=_pure_claims),
-        m + "exact_audit_result": _b(
-            exact_epsilon=0.5, claim=lambda: _pure_claims()[0], name="e", mechanism="m", started=0.0
+        m + "closed_form_audit_result": _b(
+            closed_form_epsilon=0.5,
+            claim=lambda: _pure_claims()[0],
+            name="e",
+            mechanism="m",
+            started=0.0,
         ),
         m + "halting_time_log_pmf": _b(
             query_values=A([0.5, 1.0]),
@@ -1411,14 +1449,14 @@ def _baselines() -> dict[str, Baseline]:
             view="halting",
             confidence=0.95,
         ),
-        m + "nas_exact_audit": _b(
+        m + "nas_closed_form_audit": _b(
             config=_nas_config,
             variant=_nas_variant,
             claims=_pure_claims,
             pair=_nas_pair,
             part="output",
         ),
-        m + "nas_exact_epsilon": _b(
+        m + "nas_closed_form_epsilon": _b(
             x=lambda: _nas_pair().x,
             x_prime=lambda: _nas_pair().x_prime,
             config=_nas_config,
@@ -1478,7 +1516,7 @@ def _baselines() -> dict[str, Baseline]:
         "audit.papers.zhou_tan.cases:ctl_white_box_audits": _b(
             randomiser=_ctl, pair=_ctl_pair, params=_ldp, samples=200, **common, pair_name="p"
         ),
-        "audit.papers.zhou_tan.cases:exact_ctl_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
+        "audit.papers.zhou_tan.cases:ctl_closed_form_epsilon": _b(randomiser=_ctl, pair=_ctl_pair),
         "audit.papers.zhou_tan.cases:learner_arm_transcripts": _b(
             params=_ldp, variant="ctl", first_reward=0.5, runs=2, rounds=2, seed=1, beta_scale=0.03
         ),
@@ -1503,27 +1541,8 @@ def _baselines() -> dict[str, Baseline]:
         "audit.papers.zhou_tan.accuracy:nystrom_lemma8_audit": _b(
             variant="theory_q", runs=2, rounds=3, **common, eps_nys=0.5, delta=0.2, n_arms=3
         ),
-        m + "run_zhou_tan_battery": _b(
-            config=lambda: importlib.import_module("audit.papers.zhou_tan.battery").ZhouTanConfig(
-                mechanism_samples=200,
-                learner_runs=20,
-                learner_rounds=2,
-                confidence_runs=2,
-                confidence_rounds=3,
-                ata_runs=2,
-                ata_rounds=3,
-                nystrom_runs=2,
-                nystrom_rounds=3,
-                lemma10_estimators=5,
-                lemma11_runs=5,
-                lemma11_k=5,
-                mom_runs=5,
-                moma_runs=2,
-                moma_rounds=3,
-                lemma92_runs=2,
-                lemma92_rounds=3,
-            )
-        ),
+        m + "cases": _b(config=_zt_config),
+        m + "run_zhou_tan_battery": _b(config=_zt_config, strategy=None),
         "audit.papers.zhou_tan.cases:student_t_pair": _b(params=_ldp, df=3.0, quantile=0.999),
         "audit.papers.zhou_tan.accuracy:tgp_confidence_event_audit": _b(
             params=_ldp, variant="theory", runs=2, rounds=3, **common, delta=0.05
@@ -1567,8 +1586,9 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "privacy_cases": _b(config=_as_config),
         "audit.papers.agarwal_singh.reduction:reduction_canary_cases": _b(config=_as_config),
+        m + "cases": _b(config=_as_config, include_broken=False, names=["tree_strict_node_view"]),
         m + "run_agarwal_singh_battery": _b(
-            config=_as_config, include_broken=False, names=["tree_strict_node_view"]
+            config=_as_config, include_broken=False, names=["tree_strict_node_view"], strategy=None
         ),
         m + "run_agarwal_singh_power": _b(
             config=_as_config, reps=1, seed=1, names=["tree_strict_node_view"]
@@ -1611,8 +1631,8 @@ _PROTOCOL = "a typing.Protocol (an interface users implement, not a function to 
 _RECORD = "a result record the library returns (frozen dataclass); its inputs are checked by the function that builds it"
 _EXCEPTION = "an exception class"
 _TAGGED = (
-    "the registry's entry point of a whole paper battery (minutes per call); its seed is checked by "
-    "the battery function it calls, which is swept"
+    "the registry's entry point of a whole paper battery at full or quick size; its seed and sizes "
+    "are checked by the configuration it builds, which is swept"
 )
 
 NOT_CALLED: dict[str, str] = {
@@ -1621,7 +1641,7 @@ NOT_CALLED: dict[str, str] = {
         "run_gap_batch (swept) when a block runs, before any block or manifest is written"
     ),
     **{
-        f"audit.papers.{paper}.battery:tagged_results": _TAGGED
+        f"audit.papers.{paper}.battery:papers_cases": _TAGGED
         for paper in ("sajed_sheffet", "zhou_tan", "agarwal_singh")
     },
     **{
@@ -1677,9 +1697,7 @@ NOT_CALLED: dict[str, str] = {
             "audit.papers.shariff_sheffet.regret:RegressionCheckResult",
             "audit.methods.scaling:ScalingFit",
             "audit.methods.binomial:RunAuditResult",
-            "audit.papers.sajed_sheffet.battery:SajedSheffetBattery",
             "audit.papers.agarwal_singh.cases:AgarwalSinghCase",
-            "audit.papers.agarwal_singh.battery:AgarwalSinghReport",
             "audit.papers.agarwal_singh.battery:PowerRow",
         )
     },
@@ -1732,7 +1750,7 @@ NOT_SWEPT: dict[tuple[str, str], str] = {
         for p in ("low", "high", "low_open", "high_open")
     },
     ("reference.validation:int_at_least", "minimum"): _ARGPARSE,
-    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "mechanism"): (
+    ("audit.papers.sajed_sheffet.nas:closed_form_audit_result", "mechanism"): (
         "a free-text description of the mechanism copied into the result"
     ),
 }
@@ -1744,6 +1762,11 @@ _DEFAULT_BATTERY = (
 )
 NOT_CALLED_CASES: dict[tuple[str, str, str], str] = {
     ("audit.papers.zhou_tan.battery:run_zhou_tan_battery", "config", "None"): _DEFAULT_BATTERY,
+    (
+        "audit.papers.sajed_sheffet.battery:run_sajed_sheffet_battery",
+        "config",
+        "None",
+    ): _DEFAULT_BATTERY,
     (
         "audit.papers.agarwal_singh.battery:run_agarwal_singh_battery",
         "config",

@@ -247,13 +247,13 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.sajed_sheffet.battery:dpse_sample_outcomes", "arm1_sum", {"zero"}, "a reward sum in [0, r_1]"),
     ("audit.papers.sajed_sheffet.battery:dpse_two_arm_log_pmf", "arm1_sum", {"zero"}, "a reward sum in [0, r_1]"),
     ("audit.papers.sajed_sheffet.battery:laplace_difference_log_tail", "y", {"negative", "zero"}, _REAL),
-    ("audit.papers.sajed_sheffet.nas:ExactNAS", "log_pmf", {"-inf"}, _NEG_INF_LOG),
-    ("audit.papers.sajed_sheffet.nas:ExactNAS", "log_pmf_prime", {"-inf"}, _NEG_INF_LOG),
-    ("audit.papers.sajed_sheffet.nas:ExactNAS", "halting_epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
-    ("audit.papers.sajed_sheffet.nas:ExactNAS", "epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
+    ("audit.papers.sajed_sheffet.nas:ClosedFormNAS", "log_pmf", {"-inf"}, _NEG_INF_LOG),
+    ("audit.papers.sajed_sheffet.nas:ClosedFormNAS", "log_pmf_prime", {"-inf"}, _NEG_INF_LOG),
+    ("audit.papers.sajed_sheffet.nas:ClosedFormNAS", "halting_epsilon", {"inf", "zero"}, "a closed-form epsilon in [0, inf]"),
+    ("audit.papers.sajed_sheffet.nas:ClosedFormNAS", "epsilon", {"inf", "zero"}, "a closed-form epsilon in [0, inf]"),
     ("audit.papers.sajed_sheffet.nas:NASVariant", "release_scale", {"zero"}, "0: the L-forgotten bug variant (documented)"),
-    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "exact_epsilon", {"inf", "zero"}, "an exact epsilon in [0, inf]"),
-    ("audit.papers.sajed_sheffet.nas:exact_audit_result", "started", {"negative", "zero"}, "a perf_counter timestamp (any real)"),
+    ("audit.papers.sajed_sheffet.nas:closed_form_audit_result", "closed_form_epsilon", {"inf", "zero"}, "a closed-form epsilon in [0, inf]"),
+    ("audit.papers.sajed_sheffet.nas:closed_form_audit_result", "started", {"negative", "zero"}, "a perf_counter timestamp (any real)"),
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "lp", {"-inf"}, _NEG_INF_LOG),
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "lq", {"-inf"}, _NEG_INF_LOG),
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "extra", {"inf"}, _INF_RATIO + " (a release without L)"),
@@ -265,6 +265,13 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.zhou_tan.cases:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
     ("audit.papers.agarwal_singh.reduction:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
     ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
+    ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "strategy", {"None"}, _DEFAULT + ": Holm at config.family_alpha"),
+    ("audit.papers.agarwal_singh.battery:cases", "names", {"None"}, _DEFAULT + ": every case"),
+    ("audit.papers.agarwal_singh.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
+    ("audit.papers.zhou_tan.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
+    ("audit.papers.zhou_tan.battery:run_zhou_tan_battery", "strategy", {"None"}, _DEFAULT + ": PerTest at 1 - config.confidence"),
+    ("audit.papers.sajed_sheffet.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
+    ("audit.papers.sajed_sheffet.battery:run_sajed_sheffet_battery", "strategy", {"None"}, _DEFAULT + ": Holm at config.family_alpha"),
     ("audit.papers.agarwal_singh.accuracy:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
 ]  # fmt: skip
 """Documented values the api family accepts: ``(function, parameter, categories, reason)``."""
@@ -434,7 +441,7 @@ def test_messages_name_the_users_parameter() -> None:
     from audit.papers.sajed_sheffet.nas import (
         NAS_VARIANTS,
         NASConfig,
-        nas_exact_epsilon,
+        nas_closed_form_epsilon,
         nas_worst_case_pair,
     )
     from audit.papers.shariff_sheffet.regret import regret_regression_check
@@ -463,7 +470,7 @@ def test_messages_name_the_users_parameter() -> None:
     config = NASConfig(cap=3)
     pair = nas_worst_case_pair(config)
     with pytest.raises(ValueError, match=r"^x_prime must"):  # was "stream must ..."
-        nas_exact_epsilon(pair.x, pair.x_prime[:2], config, NAS_VARIANTS["correct"])
+        nas_closed_form_epsilon(pair.x, pair.x_prime[:2], config, NAS_VARIANTS["correct"])
     with pytest.raises(ValueError, match=r"^switches\[0\] must"):  # was "switch must ..."
         mab_switching(2, 4, 0.2, [0])
     with pytest.raises(ValueError, match="rounds=4"):  # was "T=4" for the rounds cap
@@ -498,7 +505,7 @@ def test_no_raw_exception_escapes() -> None:
 
 
 def test_empty_inputs_are_refused() -> None:
-    from audit.papers.sajed_sheffet.battery import DPSE_VARIANTS, DPSEConfig, dpse_exact_audit
+    from audit.papers.sajed_sheffet.battery import DPSE_VARIANTS, DPSEConfig, dpse_closed_form_audit
     from reference.agarwal_singh.environments import best_fixed_action, experts_bernoulli
     from reference.agarwal_singh.sets import Simplex
     from reference.sajed_sheffet.bandits import dpse_eliminate
@@ -513,7 +520,7 @@ def test_empty_inputs_are_refused() -> None:
     with pytest.raises(ValueError, match=r"^ucb must"):
         ucb_argmax(np.zeros(0))
     with pytest.raises(ValueError, match=r"^claims must hold at least one"):  # was an empty list
-        dpse_exact_audit(DPSEConfig(), DPSE_VARIANTS["correct"], [])
+        dpse_closed_form_audit(DPSEConfig(), DPSE_VARIANTS["correct"], [])
 
 
 def test_no_silent_index_wrap_or_integer_truncation() -> None:

@@ -2,7 +2,7 @@
 that the command line, nox, the golden vectors and the docs iterate.
 
 A paper package ``audit/papers/<id>/`` holds ``battery.py`` (its audit cases and broken variants;
-papers run by ``privonline audit papers`` define ``tagged_results(seed, quick)``, :mod:`audit.cases`),
+papers run by ``privonline audit papers`` define ``papers_cases(seed, quick)``, :mod:`audit.cases`),
 ``reproduce.py`` (``EXPERIMENTS``, a tuple of :class:`audit.reproduce.experiment.Experiment`; the
 experiments in ``repro_*.py``) and ``golden.py`` (its golden-vector entries, :mod:`audit.tools.golden`).
 Adding a paper is that folder plus one :class:`Paper` line in :data:`PAPERS`.
@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from audit.cases import Tagged
+    from audit.cases import AuditCase
     from audit.reproduce.experiment import Experiment
 
 __all__ = ["PAPERS", "Paper", "by_name"]
@@ -72,10 +72,10 @@ class Paper:
 
         return main(self, argv, prog)
 
-    def tagged_results(self, seed: int, quick: bool) -> list[Tagged]:
-        """Run its battery (``privonline audit papers``): every result, tagged."""
-        run = cast(Callable[[int, bool], "list[Tagged]"], self.module("battery").tagged_results)
-        return run(seed, quick)
+    def papers_cases(self, seed: int, quick: bool) -> list[AuditCase]:
+        """Its battery's cases as ``privonline audit papers`` runs them, for the root ``seed``."""
+        build = cast(Callable[[int, bool], "list[AuditCase]"], self.module("battery").papers_cases)
+        return build(seed, quick)
 
 
 PAPERS: tuple[Paper, ...] = (

@@ -1,103 +1,84 @@
 """The audit batteries of the other papers, run together (``privonline audit papers``).
 
-Runs the batteries of :mod:`audit.papers.sajed_sheffet.battery`, :mod:`audit.papers.zhou_tan.battery`
-and :mod:`audit.papers.agarwal_singh.battery` with fixed seeds and reports two verdicts:
-**false alarms** (privacy tests of correct mechanisms as one Holm family across papers at
-``family_alpha``; their accuracy tests at their own levels) and **power** (every broken variant
-rejected at its own level against the exact guarantee of the correct mechanism; the printed
-claim's verdict is reported too).  Exit code 1 if a correct mechanism is rejected or a broken one
-is missed.
+Every registered paper's :class:`~audit.cases.AuditCase` list runs through one runner
+(:func:`audit.cases.run_case_groups`, seeds named by paper and case), one
+:class:`~audit.cases.CaseReport` per paper, with two verdicts: **false alarms** (privacy tests of
+correct mechanisms as one Holm family across papers at ``family_alpha``) and **power** (every
+broken variant rejected against the exact guarantee of the correct mechanism; the printed claim's
+verdict is reported too).  Exit code 1 if a correct mechanism is rejected or a broken one is missed.
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import audit.papers as registry
-from audit.cases import AuditResult, bugs_caught
-from audit.familywise import Holm
+from audit.cases import CaseReport, CaseRow, run_case_groups
+from audit.familywise import FamilyWise, Holm
 from audit.methods.binomial import RunAuditResult
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult
 from reference.files import atomic_write_text, write_json
 from reference.rng import seed_for
 
-__all__ = ["PaperRow", "PapersReport", "run_paper_audits"]
-
-
-@dataclass(frozen=True)
-class PaperRow:
-    """One audit of one paper's battery.
-
-    Attributes:
-        paper: which paper.
-        name: the test's name.
-        kind: ``"privacy"`` or ``"accuracy"``.
-        bug: the deliberately broken variant this test runs (``None`` for a correct mechanism).
-        counts_for_power: for a broken variant, whether this test's rejection catches the bug (a
-            privacy test against the *exact* claim, or an accuracy test); a test against the
-            printed claim, or on a pair where the bug is invisible, is reported only.
-        rejected: the test's own verdict at its level (Holm-adjusted for correct privacy tests).
-        p_value: raw p-value (privacy tests), else ``None``.
-        detail: the claim, or the failure count, for the report.
-    """
-
-    paper: str
-    name: str
-    kind: str
-    bug: str | None
-    counts_for_power: bool
-    rejected: bool
-    p_value: float | None
-    detail: str
-
-    @property
-    def broken(self) -> bool:
-        """A deliberately broken variant."""
-        return self.bug is not None
+__all__ = ["PapersReport", "run_paper_audits"]
 
 
 @dataclass
 class PapersReport:
-    """All rows, with the family-wise settings and the runtime."""
+    """Every paper's :class:`~audit.cases.CaseReport` (keyed by the paper's label; one family of
+    correct-mechanism privacy tests across them), the strategy and the runtime."""
 
-    rows: list[PaperRow]
-    family_alpha: float
+    reports: dict[str, CaseReport]
+    strategy: FamilyWise
     runtime_seconds: float
-    seeds: dict[str, int] = field(default_factory=dict)
+    seeds: dict[str, int]
+
+    @property
+    def rows(self) -> list[tuple[str, CaseRow]]:
+        """Every row with its paper's label."""
+        return [(paper, r) for paper, report in self.reports.items() for r in report.rows]
 
     @property
     def false_alarms(self) -> list[str]:
-        """Correct mechanisms rejected."""
-        return [f"{r.paper}: {r.name}" for r in self.rows if not r.broken and r.rejected]
+        """Tests of correct mechanisms rejected."""
+        return [f"{paper}: {a}" for paper, rep in self.reports.items() for a in rep.false_alarms]
 
     def bugs(self) -> dict[tuple[str, str], bool]:
-        """Every broken variant ``(paper, bug)`` and whether one of its power tests rejected."""
-        return bugs_caught(self.rows, lambda row, bug: (row.paper, bug))
+        """Every bug ``(paper, bug)`` and whether one of its power tests rejected."""
+        return {
+            (paper, bug): hit
+            for paper, rep in self.reports.items()
+            for bug, hit in rep.bugs().items()
+        }
 
     @property
     def missed(self) -> list[str]:
-        """Broken variants none of whose power tests rejected."""
+        """Bugs none of whose power tests rejected."""
         return [f"{paper}: {bug}" for (paper, bug), hit in self.bugs().items() if not hit]
 
+    @property
+    def verdict(self) -> str:
+        """``"pass"`` when no correct mechanism is rejected and every bug is caught."""
+        return "FAIL" if self.false_alarms or self.missed else "pass"
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready report."""
+        """JSON-ready report: the verdicts, then every paper's case report."""
         return {
             "schema_version": SCHEMA_VERSION,
             "kind": "paper_batteries",
-            "family_wise": {"method": "holm", "alpha": self.family_alpha},
-            "verdict": "pass" if not (self.false_alarms or self.missed) else "FAIL",
+            "family_wise": {"method": self.strategy.method, "alpha": self.strategy.alpha},
+            "verdict": self.verdict,
             "false_alarms": self.false_alarms,
             "missed": self.missed,
             "bugs": [
                 {"paper": paper, "bug": bug, "caught": hit}
                 for (paper, bug), hit in self.bugs().items()
             ],
-            "rows": to_jsonable(self.rows),
+            "papers": {paper: rep.to_dict() for paper, rep in self.reports.items()},
             "seeds": self.seeds,
             "runtime_seconds": self.runtime_seconds,
         }
@@ -105,16 +86,15 @@ class PapersReport:
     def markdown(self) -> str:
         """Per paper: counts, then every row."""
         lines = ["# privonline audits of the other papers", ""]
-        verdict = "pass" if not (self.false_alarms or self.missed) else "**FAIL**"
+        verdict = "pass" if self.verdict == "pass" else "**FAIL**"
         lines.append(
-            f"Verdict: {verdict}. Correct-mechanism privacy tests: one Holm family at "
-            f"α = {self.family_alpha}; broken variants must be rejected against the exact claim. "
-            f"Runtime {self.runtime_seconds:.0f} s."
+            f"Verdict: {verdict}. Correct-mechanism privacy tests: one {self.strategy.method} "
+            f"family at α = {self.strategy.alpha}; broken variants must be rejected against the "
+            f"exact claim. Runtime {self.runtime_seconds:.0f} s."
         )
-        for paper in dict.fromkeys(r.paper for r in self.rows):
-            rows = [r for r in self.rows if r.paper == paper]
-            correct = [r for r in rows if not r.broken]
-            bugs = {bug: hit for (pp, bug), hit in self.bugs().items() if pp == paper}
+        for paper, report in self.reports.items():
+            correct = [r for r in report.rows if r.role == "correct"]
+            bugs = report.bugs()
             lines += [
                 "",
                 f"## {paper}",
@@ -126,7 +106,7 @@ class PapersReport:
                 "| test | kind | bug | verdict | counts for power | p | detail |",
                 "|---|---|---|---|---|---|---|",
             ]
-            for r in rows:
+            for r in report.rows:
                 verdict_row = "rejected" if r.rejected else "pass"
                 if r.bug is None and r.rejected:
                     verdict_row = "**rejected (false alarm)**"
@@ -134,7 +114,7 @@ class PapersReport:
                 power = "–" if r.bug is None else ("yes" if r.counts_for_power else "reported")
                 lines.append(
                     f"| {r.name} | {r.kind} | {r.bug or '–'} | {verdict_row} | {power} | {p} | "
-                    f"{r.detail} |"
+                    f"{_detail(r)} |"
                 )
         return "\n".join(lines) + "\n"
 
@@ -145,51 +125,36 @@ class PapersReport:
         atomic_write_text(out / "papers.md", self.markdown())
 
 
-def _privacy_detail(r: PrivacyAuditResult) -> str:
-    return (
-        f"claim ({r.claim.epsilon:.4g}, {r.claim.delta:.3g}) {r.claim.label}; "
-        f"ε_LB {r.epsilon_lower_bound:.4g}"
-    )
-
-
-def _accuracy_detail(r: RunAuditResult) -> str:
+def _detail(row: CaseRow) -> str:
+    r = row.result
+    if isinstance(r, PrivacyAuditResult):
+        return (
+            f"claim ({r.claim.epsilon:.4g}, {r.claim.delta:.3g}) {r.claim.label}; "
+            f"ε_LB {r.epsilon_lower_bound:.4g}"
+        )
+    assert isinstance(r, RunAuditResult)
     return f"{r.failures}/{r.runs} failing (nominal {r.nominal_failure_rate:.3g})"
 
 
 def run_paper_audits(
     *, seed: int = 2026, family_alpha: float = 0.05, quick: bool = False
 ) -> PapersReport:
-    """Run every available paper battery (module docstring); ``quick`` uses smaller samples."""
-    t0 = time.perf_counter()
+    """Run every available paper's cases (module docstring) with
+    :func:`audit.cases.run_case_groups`: paper ``p``'s root seed is ``seed_for(seed, p)``; the
+    privacy tests of correct cases of all papers form one Holm family at ``family_alpha``;
+    ``quick`` uses smaller samples."""
     papers = [p for p in registry.PAPERS if p.in_papers_battery]
     seeds = {paper.id: seed_for(seed, paper.id) for paper in papers}  # seeds follow names
-    collected: list[tuple[str, AuditResult, str | None, bool]] = []
-    for paper in papers:
-        for result, bug, power in paper.tagged_results(seeds[paper.id], quick):
-            collected.append((paper.label, result, bug, power))
-    correct_privacy = [
-        (j, r)
-        for j, (_, r, bug, _) in enumerate(collected)
-        if bug is None and isinstance(r, PrivacyAuditResult)
-    ]
-    reject = Holm(family_alpha).reject([r.p_value for _, r in correct_privacy])
-    holm = {j: rej for (j, _), rej in zip(correct_privacy, reject, strict=True)}
-    rows = [
-        PaperRow(
-            paper=paper,
-            name=r.name,
-            kind="privacy" if isinstance(r, PrivacyAuditResult) else "accuracy",
-            bug=bug,
-            counts_for_power=power,
-            rejected=holm.get(j, bool(r.violation)),
-            p_value=float(r.p_value) if isinstance(r, PrivacyAuditResult) else None,
-            detail=_privacy_detail(r) if isinstance(r, PrivacyAuditResult) else _accuracy_detail(r),
-        )
-        for j, (paper, r, bug, power) in enumerate(collected)
-    ]
+    strategy = Holm(family_alpha)
+    reports = run_case_groups(
+        {paper.id: paper.papers_cases(seeds[paper.id], quick) for paper in papers},
+        seed=seed,
+        strategy=strategy,
+    )
+    runtime = max((r.runtime_seconds for r in reports.values()), default=0.0)
     return PapersReport(
-        rows=rows,
-        family_alpha=family_alpha,
-        runtime_seconds=time.perf_counter() - t0,
+        reports={paper.label: reports[paper.id] for paper in papers},
+        strategy=strategy,
+        runtime_seconds=runtime,
         seeds=seeds,
     )

@@ -15,14 +15,14 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from audit.cases import AuditCase, AuditResult, run_cases
+from audit.cases import AuditCase, AuditResult, case_seed, run_case_groups, run_cases
 from audit.familywise import P_FLOOR, Bonferroni, FamilyWise, Holm, PerTest
 from audit.methods.binomial import RunAuditResult
 from audit.methods.white_box import gaussian_losses, privacy_loss_audit
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference.accounting import gaussian_epsilon
-from reference.rng import child_seeds, named_seed
+from reference.rng import child_seeds, named_seed, seed_for
 
 MU = 0.5  # correct Gaussian mechanism: L ~ N(mu^2/2, mu^2)
 DELTA = 1e-3
@@ -152,3 +152,31 @@ def test_family_wise_false_alarm_rate_by_simulation(
     rate = alarms / families
     assert rate <= bound + 3 * math.sqrt(bound * (1 - bound) / families)
     assert rate >= bound / 2  # and the strategy is not vacuous
+
+
+def test_case_seed_is_the_integer_seed_of_the_name() -> None:
+    root = 2026
+    for name in ("gaussian", "dp_nas/A_drawn_once", "ctl_correct/worst_case/white_box"):
+        assert case_seed(named_seed(root, name)) == seed_for(root, name)
+    with pytest.raises(ValueError, match="seed must be a numpy SeedSequence"):
+        case_seed(7)  # type: ignore[arg-type]
+
+
+def test_case_groups_share_one_family_and_name_their_roots() -> None:
+    groups = {"paper_a": CASES[:1], "paper_b": [*CASES[:1], CASES[2]]}
+    reports = run_case_groups(groups, seed=11, strategy=Bonferroni(0.05))
+    assert list(reports) == ["paper_a", "paper_b"]
+    for group, report in reports.items():
+        # each group's draws are those of run_cases from the group's named root
+        alone = run_cases(groups[group], seed=seed_for(11, group), strategy=PerTest(0.05))
+        assert report.seed == seed_for(11, group)
+        assert [r.p_value for r in report.rows] == [r.p_value for r in alone.rows]
+        for row in report.rows:
+            if row.in_family:
+                # one family of 2 correct privacy tests across the groups
+                assert row.p_value is not None and row.adjusted_p_value is not None
+                assert row.adjusted_p_value == pytest.approx(
+                    min(1.0, 2 * max(row.p_value, P_FLOOR))
+                )
+            else:
+                assert row.adjusted_p_value is None

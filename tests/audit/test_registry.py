@@ -24,19 +24,24 @@ import time
 
 import numpy as np
 
-from audit.cases import Tagged
+from audit.cases import AuditCase, AuditResult
 from audit.methods.binomial import RunAuditResult
 
 
-def tagged_results(seed: int, quick: bool) -> list[Tagged]:
-    started = time.perf_counter()
-    good = RunAuditResult.from_ratios(
-        "toy/correct", {"x": np.full(50, 0.5)}, 0.05, confidence=0.95, seed=seed, started=started
-    )
-    bad = RunAuditResult.from_ratios(
-        "toy/broken", {"x": np.full(50, 2.0)}, 0.05, confidence=0.95, seed=seed, started=started
-    )
-    return [(good, None, False), (bad, "toy_bug", True)]
+def _ratio(name: str, value: float, seed: int) -> list[AuditResult]:
+    return [
+        RunAuditResult.from_ratios(
+            name, {"x": np.full(50, value)}, 0.05, confidence=0.95, seed=seed,
+            started=time.perf_counter(),
+        )
+    ]
+
+
+def papers_cases(seed: int, quick: bool) -> list[AuditCase]:
+    return [
+        AuditCase("toy/correct", "correct", lambda s: _ratio("toy/correct", 0.5, seed)),
+        AuditCase("toy/broken", "broken", lambda s: _ratio("toy/broken", 2.0, seed), "toy_bug"),
+    ]
 '''
 
 TOY_REPRODUCE = '''

@@ -15,37 +15,37 @@ Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from audit.cases import Tagged
-from audit.familywise import Holm
-from audit.methods.binomial import RunAuditResult
+import numpy as np
+
+from audit.cases import AuditCase, AuditResult, CaseReport, Role, case_seed, run_cases
+from audit.familywise import FamilyWise, Holm
 from audit.papers.agarwal_singh.accuracy import accuracy_cases
 from audit.papers.agarwal_singh.cases import (
     AgarwalSinghAuditConfig,
     AgarwalSinghCase,
-    Role,
     _config_or_default,
     ftrl_action_cases,
     tree_node_view_cases,
     tree_release_cases,
 )
+from audit.papers.agarwal_singh.cases import Role as AgarwalSinghRole
 from audit.papers.agarwal_singh.gaussian import ftpl_action_cases, gaussian_release_cases
 from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction_canary_cases
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
-from reference.rng import as_seed_sequence, child_seeds, seed_for
+from reference.rng import as_seed_sequence, named_seed
 from reference.validation import check_bool, check_int_at_least
 
 __all__ = [
-    "AgarwalSinghReport",
     "PowerRow",
+    "cases",
+    "papers_cases",
     "privacy_cases",
     "run_agarwal_singh_battery",
     "run_agarwal_singh_power",
-    "tagged_results",
 ]
 
 
@@ -75,46 +75,69 @@ def _samples_for(case: AgarwalSinghCase, config: AgarwalSinghAuditConfig) -> int
     return config.black_box_samples
 
 
-# --------------------------------------------------------------------------------------------
-# Battery and power
-# --------------------------------------------------------------------------------------------
+def _case_role(case: AgarwalSinghCase) -> tuple[Role, str | None]:
+    """The case's role and bug in :mod:`audit.cases`: a paper-calibrated case whose claims the exact
+    accountant predicts to hold is a correct mechanism here; one predicted to fail one of them is the
+    paper's erratum; a broken variant's bug is shared by its views (node view, releases)."""
+    base = case.name.removesuffix("_node_view").removesuffix("_releases")
+    if case.role == "broken":
+        return "broken", base
+    predicted = case.expected_printed_violation or case.expected_exact_violation
+    if case.role == "paper" and predicted:
+        return "paper_calibration", f"{base} (paper calibration, erratum)"
+    return "correct", None
 
 
-@dataclass(frozen=True)
-class AgarwalSinghReport:
-    """Results of :func:`run_agarwal_singh_battery`.
+def _audit_case(case: AgarwalSinghCase, config: AgarwalSinghAuditConfig) -> AuditCase:
+    """``case`` as an :class:`~audit.cases.AuditCase`: one draw per side tested against the printed
+    and the exact claim at confidence ``1 − family_alpha``; a rejection counts for power exactly
+    where the exact accountant predicts a violation (``details["expected_violation"]``)."""
 
-    ``results[i].details`` carries ``holm_p_value`` and ``family_violation`` (Holm over all
-    privacy tests at ``config.family_alpha``); ``expected_violation`` is ``True`` exactly for the
-    paper-calibrated cases whose printed claim fails by the exact accountant."""
+    def run(seed: np.random.SeedSequence) -> list[PrivacyAuditResult]:
+        results = case.audit_claims(
+            [case.printed, case.exact],
+            samples=_samples_for(case, config),
+            seed=case_seed(seed),  # = seed_for(root, case.name): seeds follow names
+            confidence=1.0 - config.family_alpha,
+        )
+        out = []
+        for r in results:
+            details = dict(r.details)
+            details["expected_violation"] = case.expected_violation(r.claim)
+            out.append(dataclasses.replace(r, details=details))
+        return out
 
-    config: AgarwalSinghAuditConfig
-    results: list[PrivacyAuditResult]
-    accuracy: list[RunAuditResult]
-    runtime_seconds: float
+    def counts_for_power(result: AuditResult, _bug: str | None) -> bool:
+        return isinstance(result, PrivacyAuditResult) and case.expected_violation(result.claim)
 
-    @property
-    def family_violations(self) -> list[str]:
-        return [r.name for r in self.results if r.details["family_violation"]]
+    role, bug = _case_role(case)
+    return AuditCase(case.name, role, run, bug, counts_for_power)
 
-    @property
-    def missed(self) -> list[str]:
-        """Tests the exact accountant predicts to fail that were not rejected (lack of power)."""
-        return [
-            r.name
-            for r in self.results
-            if r.details["expected_violation"] and not r.details["family_violation"]
-        ]
 
-    @property
-    def unexpected(self) -> list[str]:
-        """Tests whose family-wise verdict differs from the exact accountant's prediction where
-        the prediction is certain (correct cases must pass; see ``expected_violation``)."""
-        return [
-            r.name
-            for r in self.results
-            if r.details["family_violation"] and not r.details["expected_violation"]
-        ] + [a.name for a in self.accuracy if a.violation]
+def _accuracy_case(config: AgarwalSinghAuditConfig) -> AuditCase:
+    """The accuracy audits of the correct tree (:func:`accuracy_cases`, seeded by
+    ``config.seed`` as before the case runner)."""
+    return AuditCase("accuracy", "correct", lambda _seed: accuracy_cases(config))
+
+
+def cases(
+    config: AgarwalSinghAuditConfig | None = None,
+    *,
+    include_broken: bool = True,
+    names: Sequence[str] | None = None,
+) -> list[AuditCase]:
+    """Every privacy case (:func:`privacy_cases`, or those in ``names``; the broken variants only
+    with ``include_broken``) as :class:`~audit.cases.AuditCase`, then the accuracy audits."""
+    c = _config_or_default(config)
+    include_broken = check_bool("include_broken", include_broken)
+    every = privacy_cases(c)
+    _check_names(names, every)
+    chosen = [
+        _audit_case(k, c)
+        for k in every
+        if (include_broken or not k.broken) and (names is None or k.name in names)
+    ]
+    return [*chosen, _accuracy_case(c)]
 
 
 def _check_names(names: Sequence[str] | None, cases: Sequence[AgarwalSinghCase]) -> None:
@@ -137,48 +160,20 @@ def run_agarwal_singh_battery(
     *,
     include_broken: bool = False,
     names: Sequence[str] | None = None,
-) -> AgarwalSinghReport:
+    strategy: FamilyWise | None = None,
+) -> CaseReport:
     """Audit the correct and the paper-calibrated mechanisms against their printed and exact
-    claims, apply Holm's correction over all privacy tests, and run the accuracy audits.
+    claims (:func:`cases`), run by :func:`audit.cases.run_cases` with ``strategy`` (default
+    Holm at ``config.family_alpha``) over the privacy tests of correct cases.
 
-    The paper-calibrated Laplace cases are *expected* to be rejected against the printed pure ε
-    (their exact ε is ``h·Δ₁/λ > ε``); ``report.unexpected`` lists only surprises.
-    ``include_broken`` adds the deliberately broken variants (power demonstration); ``names``
-    restricts the battery to the named cases (Holm is then over that sub-family)."""
-    t0 = time.perf_counter()
+    The paper-calibrated Laplace cases are the paper's errata: expected to be rejected against the
+    printed pure ε (their exact ε is ``h·Δ₁/λ > ε``), and ``report.missed`` lists those that were
+    not.  ``include_broken`` adds the deliberately broken variants (power demonstration);
+    ``names`` restricts the privacy cases to the named ones."""
     c = _config_or_default(config)
-    include_broken = check_bool("include_broken", include_broken)
-    every = privacy_cases(c)
-    _check_names(names, every)
-    cases = [
-        k for k in every if (include_broken or not k.broken) and (names is None or k.name in names)
-    ]
-    raw: list[tuple[AgarwalSinghCase, PrivacyAuditResult]] = []
-    for case in cases:
-        claims = [case.printed, case.exact]
-        results = case.audit_claims(
-            claims,
-            samples=_samples_for(case, c),
-            seed=seed_for(c.seed, case.name),  # seeds follow names, not list positions
-            confidence=1.0 - c.family_alpha,
-        )
-        raw.extend((case, r) for r in results)
-    pvalues = [r.p_value for _, r in raw]
-    family = Holm(c.family_alpha).decide(pvalues)
-    final = []
-    for (case, r), rej, p_adj in zip(raw, family.reject, family.adjusted, strict=True):
-        details = dict(r.details)
-        details.update(
-            holm_p_value=float(p_adj),
-            family_violation=bool(rej),
-            expected_violation=case.expected_violation(r.claim),
-        )
-        final.append(dataclasses.replace(r, details=details))
-    return AgarwalSinghReport(
-        config=c,
-        results=final,
-        accuracy=accuracy_cases(c),
-        runtime_seconds=time.perf_counter() - t0,
+    strategy = Holm(c.family_alpha) if strategy is None else strategy
+    return run_cases(
+        cases(c, include_broken=include_broken, names=names), seed=c.seed, strategy=strategy
     )
 
 
@@ -189,7 +184,7 @@ class PowerRow:
     false-alarm rate for correct ones)."""
 
     name: str
-    role: Role
+    role: AgarwalSinghRole
     method: str
     reps: int
     rejected_exact: int
@@ -205,18 +200,20 @@ def run_agarwal_singh_power(
     seed: int = 13,
     names: Sequence[str] | None = None,
 ) -> list[PowerRow]:
-    """Audit every case (or those in ``names``) ``reps`` times with independent seeds."""
+    """Audit every case (or those in ``names``) ``reps`` times with independent seeds: case ``c``'s
+    repetitions take the first ``reps`` words of ``named_seed(seed, c)``, so they follow its name,
+    not its place in the list."""
     c = _config_or_default(config)
     reps = check_int_at_least("reps", reps, 1)
     as_seed_sequence(seed, "seed")
     every = privacy_cases(c)
     _check_names(names, every)
-    cases = [k for k in every if names is None or k.name in names]
+    chosen = [k for k in every if names is None or k.name in names]
     rows = []
-    # child_seeds = SeedSequence(seed).spawn(len(cases)), without advancing a SeedSequence argument
-    for case, child in zip(cases, child_seeds(seed, 0, len(cases)), strict=True):
+    for case in chosen:
         hits_exact = hits_printed = 0
-        for s in child.generate_state(reps):
+        # seeds follow names: a case's repetitions do not depend on which other cases run
+        for s in named_seed(seed, case.name).generate_state(reps):
             exact, printed = case.audit_claims(
                 [case.exact, case.printed],
                 samples=_samples_for(case, c),
@@ -232,27 +229,11 @@ def run_agarwal_singh_power(
     return rows
 
 
-def tagged_results(seed: int, quick: bool) -> list[Tagged]:
-    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers`): every result,
-    tagged with its case's bug; one bug has several views (white-box node view, black-box
-    releases) and is judged across them."""
+def papers_cases(seed: int, quick: bool) -> list[AuditCase]:
+    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers.combined`): every
+    case, broken variants included, for the root ``seed``; ``quick`` uses smaller samples."""
     sizes = (
         # black-box samples stay at 200k: below that the paper-FTRL erratum loses its power
         {"white_box_samples": 20_000, "bandit_samples": 5_000} if quick else {}
     )
-    report = run_agarwal_singh_battery(
-        AgarwalSinghAuditConfig(seed=seed, **sizes), include_broken=True
-    )
-    out: list[Tagged] = []
-    for r in report.results:
-        case = r.name.split(" vs ")[0].removesuffix("_node_view").removesuffix("_releases")
-        role, predicted = r.details["role"], bool(r.details["expected_violation"])
-        if role == "broken":
-            out.append((r, case, predicted))
-        elif role == "paper" and predicted:
-            # the paper's own calibration, which its printed claim does not cover
-            out.append((r, f"{case} (paper calibration, erratum)", True))
-        else:
-            out.append((r, None, False))
-    out += [(a, None, False) for a in report.accuracy]
-    return out
+    return cases(AgarwalSinghAuditConfig(seed=seed, **sizes), include_broken=True)

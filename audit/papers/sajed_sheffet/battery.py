@@ -3,42 +3,43 @@
 Holds the DP-SE audits and :func:`run_sajed_sheffet_battery`; the stopping-rule audits live in
 :mod:`audit.papers.sajed_sheffet.nas` and are re-exported here.  Audited: Algorithms 1 and 2
 (Sec. 3; pure ε-DP, Thm 3.1, Cor. 3.2) and Algorithm 3, DP-SE (Sec. 4; pure ε-DP, Thm 4.1), by
-exact calculators (:func:`halting_time_log_pmf`, :func:`nas_exact_epsilon`,
+closed-form calculators (:func:`halting_time_log_pmf`, :func:`nas_closed_form_epsilon`,
 :func:`dpse_two_arm_log_pmf`) and black-box audits, against the printed claim and the exact ε of
 the correct mechanism; broken variants in :data:`NAS_VARIANTS` and :data:`DPSE_VARIANTS`; accuracy
-events by binomial tests.  Holm's correction over the privacy tests of correct mechanisms.
+events by binomial tests.  :func:`cases` are run by :func:`audit.cases.run_cases` (Holm).
 
 Proof note: ``proofs_notes/audit/sajed_sheffet.md``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from audit.cases import AuditResult, Tagged, caught_by_exact_or_accuracy
-from audit.familywise import Holm
+from audit.cases import AuditCase, AuditResult, CaseReport, Role, case_seed, run_cases
+from audit.familywise import FamilyWise, Holm
 from audit.methods.binomial import RunAuditResult
 from audit.methods.black_box import Features, event_audit_from_samples
 from audit.papers.sajed_sheffet.nas import (
-    EXACT_TOLERANCE,
+    CLOSED_FORM_TOLERANCE,
     NAS_VARIANTS,
-    ExactNAS,
+    ClosedFormNAS,
     NASConfig,
     NASVariant,
     check_claims,
-    exact_audit_result,
+    closed_form_audit_result,
     halting_time_log_pmf,
     max_abs_log_ratio,
     nas_accuracy_audit,
     nas_blackbox_audit,
-    nas_exact_audit,
-    nas_exact_epsilon,
+    nas_closed_form_audit,
+    nas_closed_form_epsilon,
     nas_query_values,
     nas_sample_outputs,
     nas_sign_flip_pair,
@@ -53,7 +54,6 @@ from reference.rng import (
     as_generator,
     check_seed,
     child_seeds,
-    seed_for,
 )
 from reference.sajed_sheffet.bandits import simulate_dpse_bernoulli
 from reference.sajed_sheffet.constants import dpse_epoch_parameters
@@ -71,36 +71,37 @@ from reference.validation import (
 )
 
 __all__ = [
+    "CLOSED_FORM_TOLERANCE",
     "DPSE_VARIANTS",
-    "EXACT_TOLERANCE",
     "NAS_VARIANTS",
+    "ClosedFormNAS",
     "DPSEConfig",
     "DPSEVariant",
-    "ExactNAS",
     "NASConfig",
     "NASVariant",
-    "SajedSheffetBattery",
+    "SajedSheffetConfig",
+    "cases",
+    "closed_form_audit_result",
     "dpse_accuracy_audit",
     "dpse_blackbox_audit",
-    "dpse_exact_audit",
-    "dpse_exact_epsilon",
+    "dpse_closed_form_audit",
+    "dpse_closed_form_epsilon",
     "dpse_sample_outcomes",
     "dpse_two_arm_log_pmf",
-    "exact_audit_result",
     "halting_time_log_pmf",
     "laplace_difference_log_tail",
     "max_abs_log_ratio",
     "nas_accuracy_audit",
     "nas_blackbox_audit",
-    "nas_exact_audit",
-    "nas_exact_epsilon",
+    "nas_closed_form_audit",
+    "nas_closed_form_epsilon",
     "nas_query_values",
     "nas_sample_outputs",
     "nas_sign_flip_pair",
     "nas_threshold_noise_calibration",
     "nas_worst_case_pair",
+    "papers_cases",
     "run_sajed_sheffet_battery",
-    "tagged_results",
 ]
 
 
@@ -229,8 +230,8 @@ def _check_sum(arm1_sum: int, rounds: int) -> int:
     return s
 
 
-def dpse_exact_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
-    """Exact pure ε of DP-SE's pulled-arm sequence on P-SE-1 (the ratio of epoch 1's outcome; later
+def dpse_closed_form_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
+    """Pure ε, in closed form, of DP-SE's pulled-arm sequence on P-SE-1 (the ratio of epoch 1's outcome; later
     epochs see identical data)."""
     _check_case(config, variant)
     lp = dpse_two_arm_log_pmf(config, variant, config.arm1_sum)
@@ -238,19 +239,19 @@ def dpse_exact_epsilon(config: DPSEConfig, variant: DPSEVariant) -> float:
     return max_abs_log_ratio(lp, lq, np.zeros(3))
 
 
-def dpse_exact_audit(
+def dpse_closed_form_audit(
     config: DPSEConfig, variant: DPSEVariant, claims: Sequence[PrivacyClaim]
 ) -> list[PrivacyAuditResult]:
-    """Exact audits of DP-SE's epoch-1 elimination decision on P-SE-1 against each claim."""
+    """Closed-form audits of DP-SE's epoch-1 elimination decision on P-SE-1 against each claim."""
     t0 = time.perf_counter()
     _check_case(config, variant)
     claims = check_claims(claims)
-    value = dpse_exact_epsilon(config, variant)
+    value = dpse_closed_form_epsilon(config, variant)
     return [
-        exact_audit_result(
+        closed_form_audit_result(
             value,
             claim,
-            name=f"dpse/{variant.name}/exact vs {claim.label}",
+            name=f"dpse/{variant.name}/closed_form vs {claim.label}",
             mechanism=f"DP-SE {variant.name}, P-SE-1, {config}",
             started=t0,
         )
@@ -361,23 +362,23 @@ def dpse_accuracy_audit(
 
 
 @dataclass(frozen=True)
-class SajedSheffetBattery:
-    """All results of :func:`run_sajed_sheffet_battery`.
+class SajedSheffetConfig:
+    """Budget of the battery: root ``seed``, black-box ``samples`` per side, ``family_alpha``
+    (every single test runs at confidence ``1 − family_alpha``), accuracy ``accuracy_runs``, and
+    whether the black-box audits run."""
 
-    ``privacy`` holds the tests of *correct* mechanisms (Holm-corrected family, ``holm_reject``);
-    ``broken`` the same tests on broken variants (expected to reject; not part of the family);
-    ``accuracy`` the accuracy audits.
-    """
+    seed: int = 2026
+    samples: int = 200_000
+    family_alpha: float = 0.05
+    accuracy_runs: int = 400
+    black_box: bool = True
 
-    privacy: list[PrivacyAuditResult]
-    holm_pvalues: list[float]
-    holm_reject: list[bool]
-    broken: list[PrivacyAuditResult]
-    accuracy: list[RunAuditResult] = field(default_factory=list)
-
-    @property
-    def all_results(self) -> list[PrivacyAuditResult]:
-        return self.privacy + self.broken
+    def __post_init__(self) -> None:
+        check_seed(self.seed)
+        check_int_at_least("samples", self.samples, 1)
+        check_in_range("family_alpha", self.family_alpha, 0.0, 1.0)
+        check_int_at_least("accuracy_runs", self.accuracy_runs, 1)
+        check_bool("black_box", self.black_box)
 
 
 def _claims(printed: float, exact: float, label: str) -> tuple[PrivacyClaim, PrivacyClaim]:
@@ -387,27 +388,16 @@ def _claims(printed: float, exact: float, label: str) -> tuple[PrivacyClaim, Pri
     )
 
 
-def run_sajed_sheffet_battery(
-    *,
-    seed: int = 2026,
-    samples: int = 200_000,
-    family_alpha: float = 0.05,
-    accuracy_runs: int = 400,
-    black_box: bool = True,
-) -> SajedSheffetBattery:
-    """Run the Sajed & Sheffet battery (module docstring) with fixed seeds.
-
-    Every correct mechanism is tested against its printed claim and its exact ε on the worst-case
-    pair; broken variants against both claims too.  Holm's step-down correction at
-    ``family_alpha`` over the correct-mechanism tests bounds the family-wise false-alarm rate by
-    ``family_alpha`` (exact tests have p-values 0/1 and cannot raise false alarms).
-    """
-    check_seed(seed)
-    samples = check_int_at_least("samples", samples, 1)
-    family_alpha = check_in_range("family_alpha", family_alpha, 0.0, 1.0)
-    accuracy_runs = check_int_at_least("accuracy_runs", accuracy_runs, 1)
-    black_box = check_bool("black_box", black_box)
-    conf = 1.0 - family_alpha
+def cases(config: SajedSheffetConfig | None = None) -> list[AuditCase]:
+    """Every Sajed & Sheffet audit (module docstring) as an :class:`~audit.cases.AuditCase`:
+    DP-NAS (Alg. 1 and Alg. 2 on their pairs) and DP-SE, correct and broken, then the accuracy
+    audits.  A NAS variant's case covers both stopping rules (its bug is one planted bug)."""
+    c = (
+        SajedSheffetConfig()
+        if config is None
+        else check_instance("config", config, SajedSheffetConfig)
+    )
+    conf = 1.0 - c.family_alpha
     nas1 = NASConfig(rule="exponential", cap=12)
     nas4 = NASConfig(rule="exponential", cap=9, alpha=0.9, beta=0.9)
     alg1 = NASConfig(rule="every_step", cap=64)
@@ -419,11 +409,11 @@ def run_sajed_sheffet_battery(
         (alg1_flip, nas_sign_flip_pair(alg1_flip, 400, 0.25), False),
     ]
     se = DPSEConfig()
-    se_claims = _claims(se.epsilon, dpse_exact_epsilon(se, DPSE_VARIANTS["correct"]), "eps")
+    se_claims = _claims(se.epsilon, dpse_closed_form_epsilon(se, DPSE_VARIANTS["correct"]), "eps")
 
     claims = []
     for cfg, pair, _ in setups:
-        correct = nas_exact_epsilon(pair.x, pair.x_prime, cfg)
+        correct = nas_closed_form_epsilon(pair.x, pair.x_prime, cfg)
         claims.append(
             (
                 _claims(cfg.epsilon, correct.epsilon, "eps"),
@@ -431,18 +421,21 @@ def run_sajed_sheffet_battery(
             )
         )
 
-    def nas_tests(v: NASVariant, s: int) -> list[PrivacyAuditResult]:
-        res: list[PrivacyAuditResult] = []
+    def nas_tests(seed: np.random.SeedSequence, v: NASVariant) -> list[AuditResult]:
+        s = case_seed(seed)  # = seed_for(c.seed, case name): seeds follow names
+        res: list[AuditResult] = []
         for k, ((cfg, pair, sampled), (out_claims, halt_claims)) in enumerate(
             zip(setups, claims, strict=True)
         ):
-            exact = nas_exact_epsilon(pair.x, pair.x_prime, cfg, v)
-            res += nas_exact_audit(cfg, v, out_claims, pair, exact=exact)
-            res += nas_exact_audit(cfg, v, halt_claims, pair, part="halting", exact=exact)
-            if not (sampled and black_box):
+            form = nas_closed_form_epsilon(pair.x, pair.x_prime, cfg, v)
+            res += nas_closed_form_audit(cfg, v, out_claims, pair, closed_form=form)
+            res += nas_closed_form_audit(
+                cfg, v, halt_claims, pair, part="halting", closed_form=form
+            )
+            if not (sampled and c.black_box):
                 continue
             res += nas_blackbox_audit(
-                cfg, v, halt_claims, pair, samples=samples, seed=s + 2 * k, confidence=conf
+                cfg, v, halt_claims, pair, samples=c.samples, seed=s + 2 * k, confidence=conf
             )
             if k == 0:
                 res += nas_blackbox_audit(
@@ -450,74 +443,97 @@ def run_sajed_sheffet_battery(
                     v,
                     out_claims,
                     pair,
-                    samples=samples,
+                    samples=c.samples,
                     seed=s + 1,
                     view="release",
                     confidence=conf,
                 )
         return res
 
-    def se_tests(v: DPSEVariant, s: int) -> list[PrivacyAuditResult]:
-        res = dpse_exact_audit(se, v, se_claims)
-        if black_box:
-            res += dpse_blackbox_audit(se, v, se_claims, samples=samples, seed=s, confidence=conf)
+    def se_tests(seed: np.random.SeedSequence, v: DPSEVariant) -> list[AuditResult]:
+        res: list[AuditResult] = list(dpse_closed_form_audit(se, v, se_claims))
+        if c.black_box:
+            res += dpse_blackbox_audit(
+                se, v, se_claims, samples=c.samples, seed=case_seed(seed), confidence=conf
+            )
         return res
 
-    def named(name: str) -> int:  # seeds follow names, not list positions
-        return seed_for(seed, name)
+    def nas_case(name: str, role: Role) -> AuditCase:
+        bug = None if role == "correct" else f"dp_nas/{name}"
+        run = functools.partial(nas_tests, v=NAS_VARIANTS[name])
+        return AuditCase(f"dp_nas/{name}", role, run, bug)
 
-    privacy = nas_tests(NAS_VARIANTS["correct"], named("dp_nas/correct"))
-    privacy += se_tests(DPSE_VARIANTS["correct"], named("dp_se/correct"))
-    privacy += se_tests(DPSE_VARIANTS["noise_on_R_e"], named("dp_se/noise_on_R_e"))
-    broken: list[PrivacyAuditResult] = []
-    for name in ("A_drawn_once", "noise_12R_to_4R", "L_forgotten"):
-        broken += nas_tests(NAS_VARIANTS[name], named(f"dp_nas/{name}"))
-    for name in ("noise_third", "shared_noise"):
-        broken += se_tests(DPSE_VARIANTS[name], named(f"dp_se/{name}"))
-    family = Holm(family_alpha).decide([r.p_value for r in privacy])
-    accuracy = [
-        nas_accuracy_audit(
-            nas1, 0.5, runs=accuracy_runs, seed=named("accuracy/dp_nas"), confidence=conf
+    def se_case(name: str, role: Role) -> AuditCase:
+        bug = None if role == "correct" else f"dpse/{name}"
+        return AuditCase(
+            f"dp_se/{name}", role, functools.partial(se_tests, v=DPSE_VARIANTS[name]), bug
+        )
+
+    def nas_accuracy(seed: np.random.SeedSequence, v: NASVariant | None) -> list[AuditResult]:
+        return [
+            nas_accuracy_audit(
+                nas1, 0.5, runs=c.accuracy_runs, seed=case_seed(seed), variant=v, confidence=conf
+            )
+        ]
+
+    def se_accuracy(seed: np.random.SeedSequence) -> list[AuditResult]:
+        return [
+            dpse_accuracy_audit(
+                [0.9, 0.4, 0.65, 0.775, 0.8375],
+                epsilon=1.0,
+                beta=0.5,
+                T=10**6,
+                runs=c.accuracy_runs,
+                seed=case_seed(seed),
+                confidence=conf,
+            )
+        ]
+
+    return [
+        nas_case("correct", "correct"),
+        se_case("correct", "correct"),
+        se_case("noise_on_R_e", "correct"),  # more noise (proof of Thm 4.1): not a bug
+        *(nas_case(n, "broken") for n in ("A_drawn_once", "noise_12R_to_4R", "L_forgotten")),
+        *(se_case(n, "broken") for n in ("noise_third", "shared_noise")),
+        AuditCase(
+            "accuracy/dp_nas",
+            "correct",
+            functools.partial(nas_accuracy, v=None),  # the reference implementation
         ),
-        nas_accuracy_audit(
-            nas1,
-            0.5,
-            runs=accuracy_runs,
-            seed=named("accuracy/dp_nas_c_dropped"),
-            variant=NAS_VARIANTS["c_dropped"],
-            confidence=conf,
+        AuditCase(
+            "accuracy/dp_nas_c_dropped",
+            "broken",
+            functools.partial(nas_accuracy, v=NAS_VARIANTS["c_dropped"]),
+            "dp_exp_nas/c_dropped",
         ),
-        dpse_accuracy_audit(
-            [0.9, 0.4, 0.65, 0.775, 0.8375],
-            epsilon=1.0,
-            beta=0.5,
-            T=10**6,
-            runs=accuracy_runs,
-            seed=named("accuracy/dp_se"),
-            confidence=conf,
-        ),
+        AuditCase("accuracy/dp_se", "correct", se_accuracy),
     ]
-    return SajedSheffetBattery(
-        privacy=privacy,
-        holm_pvalues=family.adjusted,
-        holm_reject=family.reject,
-        broken=broken,
-        accuracy=accuracy,
+
+
+def run_sajed_sheffet_battery(
+    config: SajedSheffetConfig | None = None, *, strategy: FamilyWise | None = None
+) -> CaseReport:
+    """Run :func:`cases` with :func:`audit.cases.run_cases` from ``config.seed``.
+
+    Every mechanism is tested against its printed claim and the exact ε of the correct mechanism on
+    the worst-case pair.  ``strategy`` (default Holm at ``config.family_alpha``) over the
+    correct-mechanism privacy tests bounds the family-wise false-alarm rate (closed-form tests have
+    p-values 0/1 and cannot raise false alarms); broken variants are judged at their own level.
+    """
+    c = (
+        SajedSheffetConfig()
+        if config is None
+        else check_instance("config", config, SajedSheffetConfig)
     )
+    strategy = Holm(c.family_alpha) if strategy is None else strategy
+    return run_cases(cases(c), seed=c.seed, strategy=strategy)
 
 
-def tagged_results(seed: int, quick: bool) -> list[Tagged]:
-    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers`): every result,
-    tagged with the broken variant it runs (``"dp_exp_nas/A_drawn_once"`` from the result
-    ``"dp_exp_nas/A_drawn_once/P-NAS-4/..."``) and whether its rejection catches it."""
-    battery = run_sajed_sheffet_battery(
-        seed=seed, samples=40_000 if quick else 200_000, accuracy_runs=100 if quick else 400
+def papers_cases(seed: int, quick: bool) -> list[AuditCase]:
+    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers.combined`) for the
+    root ``seed``; ``quick`` uses smaller samples."""
+    return cases(
+        SajedSheffetConfig(
+            seed=seed, samples=40_000 if quick else 200_000, accuracy_runs=100 if quick else 400
+        )
     )
-
-    def bug(name: str) -> str:
-        return "/".join(name.split("/")[:2])
-
-    tagged: list[tuple[AuditResult, str | None]] = [(r, None) for r in battery.privacy]
-    tagged += [(r, bug(r.name)) for r in battery.broken]
-    tagged += [(r, None if "/reference/" in r.name else bug(r.name)) for r in battery.accuracy]
-    return [(r, b, caught_by_exact_or_accuracy(r, b)) for r, b in tagged]

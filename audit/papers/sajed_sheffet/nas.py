@@ -1,8 +1,8 @@
 """Privacy and accuracy audits of the private stopping rules of Sajed & Sheffet, Sec. 3.
 
 Algorithm 1 (DP-NAS) and Algorithm 2 (DP exponential NAS) are pure ε-DP (Thm 3.1, Cor. 3.2) with
-output ``(τ, μ̂)`` or "not halted".  Pairs P-NAS-1 and P-NAS-4 (:func:`nas_sign_flip_pair`); exact
-calculators :func:`halting_time_log_pmf` and :func:`nas_exact_epsilon`; black-box audits of the
+output ``(τ, μ̂)`` or "not halted".  Pairs P-NAS-1 and P-NAS-4 (:func:`nas_sign_flip_pair`); closed-form
+calculators :func:`halting_time_log_pmf` and :func:`nas_closed_form_epsilon`; black-box audits of the
 halting time and of the release noise; broken variants :data:`NAS_VARIANTS`; accuracy: the
 ``±α|μ|`` event and ``Pr[|B| > σ₁ ln(4/β)] = β/4`` (proof of Thm 3.1).  Entry point and DP-SE:
 :mod:`audit.papers.sajed_sheffet.battery`.
@@ -58,19 +58,19 @@ from reference.validation import (
 )
 
 __all__ = [
-    "EXACT_TOLERANCE",
+    "CLOSED_FORM_TOLERANCE",
     "NAS_VARIANTS",
-    "ExactNAS",
+    "ClosedFormNAS",
     "NASConfig",
     "NASVariant",
     "check_claims",
-    "exact_audit_result",
+    "closed_form_audit_result",
     "halting_time_log_pmf",
     "max_abs_log_ratio",
     "nas_accuracy_audit",
     "nas_blackbox_audit",
-    "nas_exact_audit",
-    "nas_exact_epsilon",
+    "nas_closed_form_audit",
+    "nas_closed_form_epsilon",
     "nas_query_values",
     "nas_sample_outputs",
     "nas_sign_flip_pair",
@@ -78,8 +78,8 @@ __all__ = [
     "nas_worst_case_pair",
 ]
 
-EXACT_TOLERANCE = 1e-4
-"""Slack of the exact audits: violation iff ``ε_exact > ε_claim + 1e-4`` (not 1e-6:
+CLOSED_FORM_TOLERANCE = 1e-4
+"""Slack of the closed-form audits: violation iff ``ε_closed_form > ε_claim + 1e-4`` (not 1e-6:
 the numerical integration of :func:`halting_time_log_pmf` is accurate to ≈ 1e-5 in log ratios
 (the tests compare 100 and 400 grid points per noise scale), so 1e-4 is the honest tolerance)."""
 
@@ -389,13 +389,13 @@ def halting_time_log_pmf(
 
 
 @dataclass(frozen=True)
-class ExactNAS:
-    """Exact output law of a stopping rule on a neighbouring pair.
+class ClosedFormNAS:
+    """Closed-form output law of a stopping rule on a neighbouring pair.
 
     Attributes:
         log_pmf, log_pmf_prime: ``ln P[τ = t_j]`` (and "not halted", last) under ``x`` and ``x'``.
         halting_epsilon: ``max |ln(p/p')|`` over outcomes of the halting time alone.
-        epsilon: exact pure ε of the whole output ``(τ, μ̂)`` (module docstring).
+        epsilon: pure ε (closed form) of the whole output ``(τ, μ̂)`` (module docstring).
         prefix_shift: ``|X_{1:t_j} − X'_{1:t_j}|`` at each check.
     """
 
@@ -472,15 +472,15 @@ def max_abs_log_ratio(lp: FloatArray, lq: FloatArray, extra: FloatArray) -> floa
     return worst
 
 
-def nas_exact_epsilon(
+def nas_closed_form_epsilon(
     x: FloatArray,
     x_prime: FloatArray,
     config: NASConfig,
     variant: NASVariant = NAS_VARIANTS["correct"],
     *,
     points_per_scale: int = 100,
-) -> ExactNAS:
-    """Exact pure ε of ``(τ, μ̂)`` of ``variant`` on the streams ``x, x'`` (module docstring).
+) -> ClosedFormNAS:
+    """Pure ε, in closed form, of ``(τ, μ̂)`` of ``variant`` on the streams ``x, x'`` (module docstring).
 
     The release ``μ̂ = X̄_τ + L/τ`` given ``τ = t`` is Laplace with location ``X_{1:t}/t`` and scale
     ``σ₃/t`` (Alg. 1 lines 11-12), so its log-density ratio ranges over
@@ -500,7 +500,7 @@ def nas_exact_epsilon(
     release = shift / s3 if s3 > 0.0 else np.where(shift > 0.0, math.inf, 0.0)
     extra = np.append(release, 0.0)
     zeros = np.zeros_like(extra)
-    return ExactNAS(
+    return ClosedFormNAS(
         log_pmf=lp,
         log_pmf_prime=lq,
         halting_epsilon=max_abs_log_ratio(lp, lq, zeros),
@@ -509,59 +509,67 @@ def nas_exact_epsilon(
     )
 
 
-def exact_audit_result(
-    exact_epsilon: float, claim: PrivacyClaim, *, name: str, mechanism: str, started: float
+def closed_form_audit_result(
+    closed_form_epsilon: float,
+    claim: PrivacyClaim,
+    *,
+    name: str,
+    mechanism: str,
+    started: float,
 ) -> PrivacyAuditResult:
-    """A ``closed_form`` result: violation iff ``exact_epsilon > claim.epsilon + EXACT_TOLERANCE``.
+    """A ``closed_form`` result: violation iff
+    ``closed_form_epsilon > claim.epsilon + CLOSED_FORM_TOLERANCE``.
 
     Pure ε-DP (``δ = 0``) on a pair is ``max_o |ln p(o)/p'(o)| ≤ ε`` (singletons suffice for
     discrete outputs).  No sampling, so the p-value is 0 or 1.
     """
-    exact_epsilon = _epsilon_value("exact_epsilon", exact_epsilon)
+    closed_form_epsilon = _epsilon_value("closed_form_epsilon", closed_form_epsilon)
     check_instance("claim", claim, PrivacyClaim)
     started = check_finite("started", started)
     if claim.delta != 0.0:
-        raise ValueError(f"exact audits here are for pure ε-DP (delta = 0), got {claim.delta}")
-    violation = exact_epsilon > claim.epsilon + EXACT_TOLERANCE
+        raise ValueError(
+            f"closed-form audits here are for pure ε-DP (delta = 0), got {claim.delta}"
+        )
+    violation = closed_form_epsilon > claim.epsilon + CLOSED_FORM_TOLERANCE
     return closed_form_result(
         claim,
         name=name,
         mechanism=mechanism,
         violation=violation,
-        exact_epsilon=exact_epsilon,
+        exact_epsilon=closed_form_epsilon,  # audit.methods.closed_form's name for it
         started=started,
-        details={"exact_epsilon": exact_epsilon, "tolerance": EXACT_TOLERANCE},
+        details={"closed_form_epsilon": closed_form_epsilon, "tolerance": CLOSED_FORM_TOLERANCE},
     )
 
 
-def nas_exact_audit(
+def nas_closed_form_audit(
     config: NASConfig,
     variant: NASVariant,
     claims: Sequence[PrivacyClaim],
     pair: NeighbouringPair[FloatArray],
     *,
     part: Literal["output", "halting"] = "output",
-    exact: ExactNAS | None = None,
+    closed_form: ClosedFormNAS | None = None,
 ) -> list[PrivacyAuditResult]:
-    """Exact audits of ``variant`` on ``pair`` against each claim: ``part="output"`` (``(τ, μ̂)``)
-    or ``"halting"`` (the halting time alone, the ε/2 sparse-vector part of the proof of Thm 3.1).  ``exact``
-    may pass a precomputed :func:`nas_exact_epsilon` of this variant and pair."""
+    """Closed-form audits of ``variant`` on ``pair`` against each claim: ``part="output"`` (``(τ, μ̂)``)
+    or ``"halting"`` (the halting time alone, the ε/2 sparse-vector part of the proof of Thm 3.1).  ``closed_form``
+    may pass a precomputed :func:`nas_closed_form_epsilon` of this variant and pair."""
     t0 = time.perf_counter()
     _check_config(config)
     _check_variant(variant)
     claims = check_claims(claims)
     pair = _check_pair(pair)
     check_choice("part", part, ("output", "halting"))
-    if exact is not None:
-        check_instance("exact", exact, ExactNAS)
-    if exact is None:
-        exact = nas_exact_epsilon(pair.x, pair.x_prime, config, variant)
-    value = exact.epsilon if part == "output" else exact.halting_epsilon
+    if closed_form is not None:
+        check_instance("closed_form", closed_form, ClosedFormNAS)
+    if closed_form is None:
+        closed_form = nas_closed_form_epsilon(pair.x, pair.x_prime, config, variant)
+    value = closed_form.epsilon if part == "output" else closed_form.halting_epsilon
     return [
-        exact_audit_result(
+        closed_form_audit_result(
             value,
             claim,
-            name=f"{_rule_name(config)}/{variant.name}/{pair.description}/exact_{part} "
+            name=f"{_rule_name(config)}/{variant.name}/{pair.description}/closed_form_{part} "
             f"vs {claim.label}",
             mechanism=f"{_rule_name(config)} {variant.name}, {pair.description}, {config}",
             started=t0,

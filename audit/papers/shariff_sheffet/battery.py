@@ -2,19 +2,20 @@
 
 :func:`run_privacy_battery` audits the Shariff & Sheffet mechanisms -- per-node mechanisms, the
 whole tree (node-level view) and Algorithm 1 end to end on t-neighbouring streams -- against both
-the printed claim and the exact guarantee of the correct mechanism, with Holm's family-wise
-correction over all tests (:class:`audit.familywise.Holm`), and reports the *slack* of each printed
-calibration.  :func:`run_zoo` measures the audit's power (on each deliberately broken mechanism)
-and false-alarm rate (on each correct mechanism) with Clopper–Pearson bounds on both rates.
+the printed claim and the exact guarantee of the correct mechanism: its :func:`cases` are run by
+:func:`audit.cases.run_cases` with Holm's family-wise correction over all privacy tests
+(:class:`audit.familywise.Holm`).  It also reports
+the *slack* of each printed calibration: the exact ε at the claimed δ next to the claimed ε.
 
 Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from audit.cases import AuditCase, AuditResult, CaseReport, CaseRow, case_seed, run_cases
 from audit.familywise import Holm
 from audit.mechanisms import NodeViewMechanism, SymmetricGaussianMatrixMechanism, gaussian_mu
 from audit.methods.billboard import RedrawingTree, billboard_audit
@@ -42,7 +44,7 @@ from audit.papers.shariff_sheffet.cases import (
     gaussian_tree_case,
     laplace_case,
     privacy_zoo,
-    wishart_exact_epsilon,
+    wishart_epsilon_bound,
     wishart_tree_case,
 )
 from audit.papers.shariff_sheffet.regret import (
@@ -82,6 +84,7 @@ __all__ = [
     "BatteryReport",
     "SlackRow",
     "ZooRow",
+    "cases",
     "quick_accuracy_audits",
     "run_billboard_zoo",
     "run_privacy_battery",
@@ -129,23 +132,50 @@ class SlackRow:
 
 @dataclass
 class BatteryReport:
-    """All results of one battery run, with Holm-adjusted p-values and the slack table."""
+    """One battery run: its :class:`~audit.cases.CaseReport` (the verdicts: Holm over the privacy
+    tests, every accuracy and regret test at its own level), plus what this paper's report adds --
+    the slack table and the regret scaling fits."""
 
     config: BatteryConfig
-    results: list[PrivacyAuditResult]
-    holm_pvalues: list[float]
-    holm_reject: list[bool]
+    cases: CaseReport
     slack: list[SlackRow]
     runtime_seconds: float
-    accuracy: list[RunAuditResult] = field(default_factory=list)
     scaling: list[ScalingFit] = field(default_factory=list)
+
+    @property
+    def _privacy_rows(self) -> list[CaseRow]:
+        return [r for r in self.cases.rows if r.kind == "privacy"]
+
+    @property
+    def results(self) -> list[PrivacyAuditResult]:
+        """The privacy tests, in order."""
+        return [r.result for r in self._privacy_rows if isinstance(r.result, PrivacyAuditResult)]
+
+    @property
+    def holm_pvalues(self) -> list[float]:
+        """Holm-adjusted p-values of the privacy tests."""
+        return [
+            r.adjusted_p_value if r.adjusted_p_value is not None else float(r.result.p_value)
+            for r in self._privacy_rows
+            if isinstance(r.result, PrivacyAuditResult)
+        ]
+
+    @property
+    def holm_reject(self) -> list[bool]:
+        """Family-wise verdicts of the privacy tests."""
+        return [r.rejected for r in self._privacy_rows]
+
+    @property
+    def accuracy(self) -> list[RunAuditResult]:
+        """The accuracy and regret-containment tests."""
+        return [r.result for r in self.cases.rows if isinstance(r.result, RunAuditResult)]
 
     @property
     def violations(self) -> list[str]:
         """Names of the privacy tests rejected after the family-wise correction, of the
         accuracy and regret audits that rejected their theorem, and of inconsistent scaling fits."""
-        privacy = [r.name for r, rej in zip(self.results, self.holm_reject, strict=True) if rej]
-        accuracy = [a.name for a in self.accuracy if a.violation]
+        privacy = [r.name for r in self._privacy_rows if r.rejected]
+        accuracy = [r.name for r in self.cases.rows if r.kind == "accuracy" and r.rejected]
         return privacy + accuracy + [f.name for f in self.scaling if not f.consistent]
 
     def to_dict(self) -> dict[str, Any]:
@@ -159,7 +189,10 @@ class BatteryReport:
             "schema_version": SCHEMA_VERSION,
             "kind": "privacy_battery",
             "config": to_jsonable(self.config),
-            "family_wise": {"method": "holm", "alpha": self.config.family_alpha},
+            "family_wise": {
+                "method": self.cases.strategy.method,
+                "alpha": self.cases.strategy.alpha,
+            },
             "verdict": "VIOLATION" if self.violations else "pass",
             "violations": self.violations,
             "tests": tests,
@@ -346,7 +379,7 @@ def slack_table(configs: list[TreeConfig] | None = None) -> list[SlackRow]:
                     c.epsilon,
                     c.delta,
                     delta,
-                    wishart_exact_epsilon(c.k, c.p, c.used_nodes, delta=delta, samples=400_000),
+                    wishart_epsilon_bound(c.k, c.p, c.used_nodes, delta=delta, samples=400_000),
                     True,
                 )
             )
@@ -374,7 +407,7 @@ def _stream_tests(config: BatteryConfig, seed: int, confidence: float) -> list[P
     mu = math.sqrt(stream_tree.used_nodes) * gaussian_mu(x - xp, stream_tree.sigma)
     exact_eps: dict[str, float] = {
         "gaussian": gaussian_epsilon(DELTA_STAR, mu=mu),
-        "wishart": wishart_exact_epsilon(stream_tree.k, stream_tree.p, stream_tree.used_nodes),
+        "wishart": wishart_epsilon_bound(stream_tree.k, stream_tree.p, stream_tree.used_nodes),
     }
     exact_eps["wishart_unshifted"] = exact_eps["wishart"]
     constants = ProblemConstants(d=2)
@@ -414,19 +447,17 @@ def _stream_tests(config: BatteryConfig, seed: int, confidence: float) -> list[P
     return out
 
 
-def run_privacy_battery(
-    config: BatteryConfig | None = None, *, progress: bool = True
-) -> BatteryReport:
-    """Run the default battery (module docstring)."""
+def cases(
+    config: BatteryConfig | None = None, *, scaling: list[ScalingFit] | None = None
+) -> list[AuditCase]:
+    """The battery (module docstring) as :class:`~audit.cases.AuditCase`, every one correct: the
+    white box of each node and tree mechanism, the billboard, the black boxes, Algorithm 1's
+    streams, then the accuracy and regret-containment audits.  Each case's seed is named after it;
+    the regret case appends its scaling fits to ``scaling`` when given."""
     config = config or BatteryConfig()
-    t0 = time.perf_counter()
     confidence = 1.0 - config.family_alpha
     tree = config.tree
-
-    def seed(name: str) -> int:  # seeds follow names (reference.rng.named_seed)
-        return seed_for(config.seed, name)
-
-    cases: list[LossCase] = [
+    loss_cases: list[LossCase] = [
         gaussian_tree_case(
             tree, name="gaussian_node", description="Gaussian node, paper σ_noise", per_node=True
         ),
@@ -445,26 +476,28 @@ def run_privacy_battery(
         ),
         laplace_case(name="laplace"),
     ]
-    by_name = {case.name: case for case in cases}
-    jobs: list[Callable[[], list[PrivacyAuditResult]]] = []
-    for case in cases:
+    by_name = {case.name: case for case in loss_cases}
+    out: list[AuditCase] = []
+    for case in loss_cases:
 
-        def white_box(case: LossCase = case, s: int = seed(case.name)) -> list[PrivacyAuditResult]:
-            return case.audit_claims(
-                [case.printed, case.exact],
-                samples=config.white_box_samples,
-                seed=s,
-                confidence=confidence,
+        def white_box(seed: np.random.SeedSequence, case: LossCase = case) -> list[AuditResult]:
+            return list(
+                case.audit_claims(
+                    [case.printed, case.exact],
+                    samples=config.white_box_samples,
+                    seed=case_seed(seed),  # = seed_for(config.seed, case name)
+                    confidence=confidence,
+                )
             )
 
-        jobs.append(white_box)
+        out.append(AuditCase(case.name, "correct", white_box))
 
-    def black_box_gaussian() -> list[PrivacyAuditResult]:
+    def black_box_gaussian(seed: np.random.SeedSequence) -> list[AuditResult]:
         x, xp = tree.replacement_difference()
         mech = NodeViewMechanism(
             SymmetricGaussianMatrixMechanism(tree.p, tree.sigma), tree.used_nodes
         )
-        s = seed("gaussian_tree_black_box")
+        s = case_seed(seed)
         rng_p, rng_q = (np.random.default_rng(c) for c in np.random.SeedSequence(s).spawn(2))
         out_p = mech.sample(x, rng_p, config.black_box_samples)
         out_q = mech.sample(xp, rng_q, config.black_box_samples)
@@ -483,8 +516,8 @@ def run_privacy_battery(
             for claim in (case.printed, case.exact)
         ]
 
-    def black_box_laplace() -> list[PrivacyAuditResult]:
-        case, s = by_name["laplace"], seed("laplace_black_box")
+    def black_box_laplace(seed: np.random.SeedSequence) -> list[AuditResult]:
+        case, s = by_name["laplace"], case_seed(seed)
         rng = np.random.default_rng(s)
         scale = 1.0 / tree.epsilon
         out_p = rng.laplace(0.0, scale, size=config.black_box_samples)
@@ -501,43 +534,76 @@ def run_privacy_battery(
             )
         ]
 
-    def billboard() -> list[PrivacyAuditResult]:
+    def billboard(seed: np.random.SeedSequence) -> list[AuditResult]:
         return [
             billboard_audit(
                 TreeAggregator,
-                seed=seed("gaussian_tree_billboard"),
+                seed=case_seed(seed),
                 name="gaussian_tree_billboard",
                 confidence=confidence,
                 replicates=max(1000, config.black_box_samples // 20),
             )
         ]
 
-    jobs += [
-        billboard,
-        black_box_gaussian,
-        black_box_laplace,
-        lambda: _stream_tests(config, seed("algorithm1_stream"), confidence),
-    ]
-    results: list[PrivacyAuditResult] = []
-    for job in tqdm(jobs, disable=not progress, desc="privacy audits"):
-        results.extend(job())
+    def streams(seed: np.random.SeedSequence) -> list[AuditResult]:
+        return list(_stream_tests(config, case_seed(seed), confidence))
+
     # accuracy (7 tests) and regret (4 containment + 2 scaling): one Bonferroni family
     family_confidence = 1.0 - config.family_alpha / 13.0
-    accuracy = quick_accuracy_audits(
-        seed=seed("accuracy"), runs=config.accuracy_runs, confidence=family_confidence
-    )
-    containment, scaling = quick_regret_audits(
-        seed=seed("regret"), runs=config.accuracy_runs, confidence=family_confidence
-    )
-    family = Holm(config.family_alpha).decide([r.p_value for r in results])
+
+    def accuracy(seed: np.random.SeedSequence) -> list[AuditResult]:
+        return list(
+            quick_accuracy_audits(
+                seed=case_seed(seed), runs=config.accuracy_runs, confidence=family_confidence
+            )
+        )
+
+    def regret(seed: np.random.SeedSequence) -> list[AuditResult]:
+        containment, fits = quick_regret_audits(
+            seed=case_seed(seed), runs=config.accuracy_runs, confidence=family_confidence
+        )
+        if scaling is not None:
+            scaling.extend(fits)
+        return list(containment)
+
+    return [
+        *out,
+        AuditCase("gaussian_tree_billboard", "correct", billboard),
+        AuditCase("gaussian_tree_black_box", "correct", black_box_gaussian),
+        AuditCase("laplace_black_box", "correct", black_box_laplace),
+        AuditCase("algorithm1_stream", "correct", streams),
+        AuditCase("accuracy", "correct", accuracy),
+        AuditCase("regret", "correct", regret),
+    ]
+
+
+def run_privacy_battery(
+    config: BatteryConfig | None = None, *, progress: bool = True
+) -> BatteryReport:
+    """Run the default battery (:func:`cases`) with :func:`audit.cases.run_cases`: Holm at
+    ``config.family_alpha`` over the privacy tests; the slack table and the scaling fits beside."""
+    config = config or BatteryConfig()
+    t0 = time.perf_counter()
+    scaling: list[ScalingFit] = []
+    bar = tqdm(total=None, disable=not progress, desc="privacy audits")
+
+    def ticking(case: AuditCase) -> AuditCase:
+        def run(seed: np.random.SeedSequence) -> Sequence[AuditResult]:
+            results = case.run(seed)
+            bar.update(1)
+            return results
+
+        return dataclasses.replace(case, run=run)
+
+    battery = [ticking(c) for c in cases(config, scaling=scaling)]
+    bar.total = len(battery)
+    report = run_cases(battery, seed=config.seed, strategy=Holm(config.family_alpha))
+    bar.close()
     return BatteryReport(
         config=config,
-        results=results,
-        holm_pvalues=family.adjusted,
-        holm_reject=family.reject,
+        cases=report,
         slack=slack_table(),
         runtime_seconds=time.perf_counter() - t0,
-        accuracy=accuracy + containment,
         scaling=scaling,
     )
 

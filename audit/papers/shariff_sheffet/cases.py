@@ -53,7 +53,7 @@ __all__ = [
     "gaussian_tree_case",
     "laplace_case",
     "privacy_zoo",
-    "wishart_exact_epsilon",
+    "wishart_epsilon_bound",
     "wishart_tree_case",
 ]
 
@@ -241,7 +241,7 @@ def _wishart_sampler(k: int, p: int, r: float, nodes: int) -> LossSampler:
     return draw
 
 
-def wishart_exact_epsilon(
+def wishart_epsilon_bound(
     k: int,
     p: int,
     nodes: int,
@@ -288,7 +288,7 @@ def wishart_exact_epsilon(
         eps = candidate * 1.05**j if candidate > 0 else (0.0 if j == 0 else 1e-6 * 2.0**j)
         if upper(check, eps, confidence_loss / 2.0 ** (j + 1)) <= delta:
             return float(eps)
-    raise RuntimeError("wishart_exact_epsilon: no candidate confirmed; increase samples")
+    raise RuntimeError("wishart_epsilon_bound: no candidate confirmed; increase samples")
 
 
 def wishart_tree_case(
@@ -318,7 +318,7 @@ def wishart_tree_case(
     else:
         printed = PrivacyClaim(config.epsilon, config.delta, "replace_one", "printed (ε, δ)")
     eps_star = (
-        wishart_exact_epsilon(config.k, config.p, used) if exact_epsilon is None else exact_epsilon
+        wishart_epsilon_bound(config.k, config.p, used) if exact_epsilon is None else exact_epsilon
     )
     exact = PrivacyClaim(eps_star, DELTA_STAR, "replace_one", f"exact at δ={DELTA_STAR:g}")
     sampler = _wishart_sampler(actual_k, config.p, r, used)
@@ -409,7 +409,7 @@ class _Zoo:
 
     @cached_property
     def wishart_exact(self) -> float:
-        return wishart_exact_epsilon(self.config.k, self.config.p, self.config.used_nodes)
+        return wishart_epsilon_bound(self.config.k, self.config.p, self.config.used_nodes)
 
     def cases(self) -> list[LossCase]:
         c = self.config

@@ -13,11 +13,15 @@ Proof note: ``proofs_notes/audit/zhou_tan.md``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from audit.cases import Tagged, caught_by_exact_or_accuracy
-from audit.methods.binomial import RunAuditResult
+import numpy as np
+
+from audit.cases import AuditCase, AuditResult, CaseReport, Role, case_seed, run_cases
+from audit.familywise import FamilyWise, PerTest
 from audit.papers.zhou_tan.accuracy import (
     ata_confidence_event_audit,
     lemma10_radius_audit,
@@ -29,11 +33,9 @@ from audit.papers.zhou_tan.accuracy import (
     tgp_confidence_event_audit,
 )
 from audit.papers.zhou_tan.cases import (
-    BROKEN_NAMES,
+    CTLRandomiser,
+    LearnerVariant,
     Lemma92Variant,
-    MomaWidthVariant,
-    NystromVariant,
-    WidthVariant,
     ctl_black_box_audits,
     ctl_claims,
     ctl_closed_form_audit,
@@ -46,14 +48,15 @@ from audit.papers.zhou_tan.cases import (
 from audit.protocols import NeighbouringPair
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
-from reference.rng import check_seed, seed_for
+from reference.rng import check_seed
 from reference.validation import check_in_range, check_instance, check_int_at_least, check_positive
 from reference.zhou_tan.mechanism import LDPParams
 
 __all__ = [
     "ZhouTanConfig",
+    "cases",
+    "papers_cases",
     "run_zhou_tan_battery",
-    "tagged_results",
 ]
 
 
@@ -124,175 +127,222 @@ class ZhouTanConfig:
 # --------------------------------------------------------------------------------------------
 
 
-def run_zhou_tan_battery(
-    config: ZhouTanConfig | None = None,
-) -> list[PrivacyAuditResult | RunAuditResult]:
-    """Every Zhou & Tan audit, correct cases and broken ones, in a fixed order.
+def _role(bug: str | None) -> Role:
+    return "correct" if bug is None else "broken"
 
-    Privacy results (:class:`PrivacyAuditResult`) carry ``details["broken"]``; a result whose name
-    contains one of :data:`BROKEN_NAMES` is a deliberately broken case (expected: violation of the
-    exact claim), every other one is expected to pass.  No family-wise correction is applied here:
-    each test is at level ``1 − config.confidence``; the caller may apply Holm over the p-values.
-    """
-    c = ZhouTanConfig() if config is None else check_instance("config", config, ZhouTanConfig)
+
+def _ctl_cases(c: ZhouTanConfig) -> list[AuditCase]:
+    """Per randomiser and pair: the closed form (no draws), the white box and the black box."""
     params = c.params
-    out: list[PrivacyAuditResult | RunAuditResult] = []
     printed, exact = ctl_claims(params)
     pairs: Sequence[tuple[str, NeighbouringPair[FloatArray]]] = (
         ("worst_case", worst_case_pair(params)),
         ("student_t", student_t_pair(params, c.student_t_df, c.student_t_quantile)),
     )
+    out: list[AuditCase] = []
     for rand in ctl_variants(params):
+        bug = rand.name if rand.broken else None
         for pair_name, pair in pairs:
             if rand.name == "missing_clipping" and pair_name == "worst_case":
                 continue  # clipping is a no-op inside the range
-            for claim in (printed, exact):
-                out.append(
+            stem = f"ctl_{rand.name}/{pair_name}"
+
+            def closed_form(
+                _seed: np.random.SeedSequence,
+                rand: CTLRandomiser = rand,
+                pair: NeighbouringPair[FloatArray] = pair,
+                pair_name: str = pair_name,
+            ) -> list[AuditResult]:
+                return [
                     ctl_closed_form_audit(
                         rand,
                         pair,
                         claim,
-                        name=f"ctl_{rand.name} {pair_name} exact vs {claim.label}",
+                        name=f"ctl_{rand.name} {pair_name} closed form vs {claim.label}",
                     )
+                    for claim in (printed, exact)
+                ]
+
+            def sampled(
+                seed: np.random.SeedSequence,
+                audits: Callable[..., list[PrivacyAuditResult]],
+                rand: CTLRandomiser = rand,
+                pair: NeighbouringPair[FloatArray] = pair,
+                pair_name: str = pair_name,
+            ) -> list[AuditResult]:
+                results = audits(
+                    rand,
+                    pair,
+                    params,
+                    samples=c.mechanism_samples,
+                    seed=case_seed(seed),  # = seed_for(c.seed, case name)
+                    confidence=c.confidence,
+                    pair_name=pair_name,
                 )
-            for res in ctl_white_box_audits(
-                rand,
-                pair,
-                params,
-                samples=c.mechanism_samples,
-                seed=seed_for(c.seed, f"ctl_{rand.name}/{pair_name}/white_box"),
-                confidence=c.confidence,
-                pair_name=pair_name,
-            ) + ctl_black_box_audits(
-                rand,
-                pair,
-                params,
-                samples=c.mechanism_samples,
-                seed=seed_for(c.seed, f"ctl_{rand.name}/{pair_name}/black_box"),
-                confidence=c.confidence,
-                pair_name=pair_name,
-            ):
-                res.details["broken"] = rand.broken
-                res.details["pair"] = pair.description
-                out.append(res)
-    for variant in ("ctl", "raw_rewards"):
-        out.extend(
-            learner_transcript_audit(
-                params,
-                variant,
-                runs=c.learner_runs,
-                rounds=c.learner_rounds,
-                seed=seed_for(c.seed, f"learner_transcript/{variant}"),
-                confidence=c.confidence,
-            )
-        )
-    for width in ("theory", "width_ignores_laplace"):
-        out.append(
-            tgp_confidence_event_audit(
-                params,
-                width,
-                runs=c.confidence_runs,
-                rounds=c.confidence_rounds,
-                seed=c.seed,
-                confidence=c.confidence,
-            )
-        )
-    ata_widths: tuple[WidthVariant, ...] = ("theory", "width_ignores_laplace")
-    for ata_width in ata_widths:
-        out.append(
-            ata_confidence_event_audit(
-                params,
-                ata_width,
-                runs=c.ata_runs,
-                rounds=c.ata_rounds,
-                seed=c.seed,
-                confidence=c.confidence,
-                eps_nys=c.eps_nys,
-            )
-        )
-    nys_variants: tuple[NystromVariant, ...] = ("theory_q", "q_ref7_too_few")
-    for nys in nys_variants:
-        out.append(
-            nystrom_lemma8_audit(
-                nys,
-                runs=c.nystrom_runs,
-                rounds=c.nystrom_rounds,
-                seed=c.seed,
-                confidence=c.confidence,
-                eps_nys=c.eps_nys,
-                delta=c.nystrom_delta,
-            )
-        )
-    moma_widths: tuple[MomaWidthVariant, ...] = ("theory", "width_drops_radius")
-    for moma_width in moma_widths:
-        out.append(
-            moma_confidence_event_audit(
-                LDPParams(c.moma_eps, c.B, c.R),
-                moma_width,
-                runs=c.moma_runs,
-                rounds=c.moma_rounds,
-                seed=c.seed,
-                confidence=c.confidence,
-                eps_nys=c.eps_nys,
-            )
-        )
-    l92_variants: tuple[Lemma92Variant, ...] = ("theory_q", "q_one")
-    for l92 in l92_variants:
-        out.extend(
-            lemma92_variance_ratio_audit(
-                l92,
-                runs=c.lemma92_runs,
-                rounds=c.lemma92_rounds,
-                seed=c.seed,
-                confidence=c.confidence,
-                eps_nys=c.eps_nys,
-                delta=c.nystrom_delta,
-            )
-        )
-    for radius in ("paper", "c_without_laplace"):
-        out.append(
-            lemma10_radius_audit(
-                params,
-                radius,
-                estimators=c.lemma10_estimators,
-                seed=c.seed,
-                confidence=c.confidence,
-            )
-        )
-    for bound in ("corrected", "paper"):
-        out.append(
-            lemma11_count_audit(
-                params,
-                bound,
-                k=c.lemma11_k,
-                p=c.lemma11_p,
-                runs=c.lemma11_runs,
-                seed=c.seed,
-                confidence=c.confidence,
-            )
-        )
-    for selection in ("argmin", "argmax"):
-        out.append(
-            mom_selection_audit(
-                params,
-                selection,
-                k=c.lemma11_k,
-                p=c.lemma11_p,
-                runs=c.mom_runs,
-                seed=c.seed,
-                confidence=c.confidence,
-            )
-        )
+                for res in results:
+                    res.details["broken"] = rand.broken
+                    res.details["pair"] = pair.description
+                return list(results)
+
+            out += [
+                AuditCase(f"{stem}/closed_form", _role(bug), closed_form, bug),
+                AuditCase(
+                    f"{stem}/white_box",
+                    _role(bug),
+                    functools.partial(sampled, audits=ctl_white_box_audits),
+                    bug,
+                ),
+                AuditCase(
+                    f"{stem}/black_box",
+                    _role(bug),
+                    functools.partial(sampled, audits=ctl_black_box_audits),
+                    bug,
+                ),
+            ]
     return out
 
 
-def tagged_results(seed: int, quick: bool) -> list[Tagged]:
-    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers`): every result,
-    tagged with the broken variant named in it (:data:`BROKEN_NAMES`) and whether its rejection
-    catches it."""
-    config = ZhouTanConfig(seed=seed, mechanism_samples=50_000 if quick else 200_000)
-    out: list[Tagged] = []
-    for r in run_zhou_tan_battery(config):
-        bug = next((b for b in BROKEN_NAMES if b in r.name), None)
-        out.append((r, bug, caught_by_exact_or_accuracy(r, bug)))
+def _learner_cases(c: ZhouTanConfig) -> list[AuditCase]:
+    out = []
+    learners: tuple[tuple[LearnerVariant, str | None], ...] = (
+        ("ctl", None),
+        ("raw_rewards", "raw_rewards"),
+    )
+    for variant, bug in learners:
+
+        def run(
+            seed: np.random.SeedSequence, variant: LearnerVariant = variant
+        ) -> list[AuditResult]:
+            return list(
+                learner_transcript_audit(
+                    c.params,
+                    variant,
+                    runs=c.learner_runs,
+                    rounds=c.learner_rounds,
+                    seed=case_seed(seed),  # = seed_for(c.seed, case name)
+                    confidence=c.confidence,
+                )
+            )
+
+        out.append(AuditCase(f"learner_transcript/{variant}", _role(bug), run, bug))
     return out
+
+
+def _accuracy_cases(c: ZhouTanConfig) -> list[AuditCase]:
+    """The correctness audits (module docstring), each a correct case and its broken twin.  They
+    draw from ``config.seed`` itself (each audit its own streams), as they did before the case
+    runner, so their results are unchanged."""
+    common: dict[str, Any] = {"seed": c.seed, "confidence": c.confidence}
+    nys: dict[str, Any] = {"eps_nys": c.eps_nys, **common}
+    lemma11: dict[str, Any] = {"k": c.lemma11_k, "p": c.lemma11_p, **common}
+    params, moma = (c.params,), (LDPParams(c.moma_eps, c.B, c.R),)
+    width = ("theory", "width_ignores_laplace")
+    cases = [
+        *_twins("tgp_confidence_event", tgp_confidence_event_audit, params, width, width[1],
+                runs=c.confidence_runs, rounds=c.confidence_rounds, **common),
+        *_twins("ata_confidence_event", ata_confidence_event_audit, params, width, width[1],
+                runs=c.ata_runs, rounds=c.ata_rounds, **nys),
+        *_twins("nystrom_lemma8", nystrom_lemma8_audit, (), ("theory_q", "q_ref7_too_few"),
+                "q_ref7_too_few", runs=c.nystrom_runs, rounds=c.nystrom_rounds,
+                delta=c.nystrom_delta, **nys),
+        *_twins("moma_confidence_event", moma_confidence_event_audit, moma,
+                ("theory", "width_drops_radius"), "width_drops_radius", runs=c.moma_runs,
+                rounds=c.moma_rounds, **nys),
+    ]  # fmt: skip
+    lemma92: tuple[tuple[Lemma92Variant, str | None], ...] = (
+        ("theory_q", None),
+        ("q_one", "q_one_unconditional"),
+    )
+    for l92, bug in lemma92:
+        # one run gives both results: the implication on the accuracy event (which holds for any
+        # q: a correct claim) and the unconditional claim (the bug for q = 1)
+        both = _once(
+            functools.partial(
+                lemma92_variance_ratio_audit, l92, runs=c.lemma92_runs, rounds=c.lemma92_rounds,
+                delta=c.nystrom_delta, **nys,
+            )
+        )  # fmt: skip
+        cases += [
+            AuditCase(f"lemma92/{l92}/on_accurate", "correct", _part(both, 0)),
+            AuditCase(f"lemma92/{l92}/unconditional", _role(bug), _part(both, 1), bug),
+        ]
+    return [
+        *cases,
+        *_twins("lemma10_radius", lemma10_radius_audit, params, ("paper", "c_without_laplace"),
+                "c_without_laplace", estimators=c.lemma10_estimators, **common),
+        *_twins("lemma11_count", lemma11_count_audit, params, ("corrected", "paper"),
+                "lemma11_paper_constant", runs=c.lemma11_runs, **lemma11),
+        *_twins("mom_selection", mom_selection_audit, params, ("argmin", "argmax"), "mom_argmax",
+                runs=c.mom_runs, **lemma11),
+    ]  # fmt: skip
+
+
+def _twins(
+    stem: str,
+    audit: Callable[..., AuditResult],
+    lead: tuple[Any, ...],
+    variants: tuple[str, str],
+    bug: str,
+    **kwargs: Any,
+) -> list[AuditCase]:
+    """``audit(*lead, variant, **kwargs)`` for the correct variant and for the broken one (whose
+    case names ``bug``), cases ``<stem>/<variant>``; the audits check the variant names."""
+    return [
+        AuditCase(
+            f"{stem}/{variant}",
+            _role(b),
+            _single(functools.partial(audit, *lead, variant, **kwargs)),
+            b,
+        )
+        for variant, b in ((variants[0], None), (variants[1], bug))
+    ]
+
+
+def _single(
+    run: Callable[[], AuditResult],
+) -> Callable[[np.random.SeedSequence], list[AuditResult]]:
+    return lambda _seed: [run()]
+
+
+def _once(run: Callable[[], Sequence[AuditResult]]) -> Callable[[], Sequence[AuditResult]]:
+    """``run`` computed on first call and remembered (two cases read one run)."""
+    memo: list[Sequence[AuditResult]] = []
+
+    def get() -> Sequence[AuditResult]:
+        if not memo:
+            memo.append(run())
+        return memo[0]
+
+    return get
+
+
+def _part(
+    run: Callable[[], Sequence[AuditResult]], index: int
+) -> Callable[[np.random.SeedSequence], list[AuditResult]]:
+    return lambda _seed: [run()[index]]
+
+
+def cases(config: ZhouTanConfig | None = None) -> list[AuditCase]:
+    """Every Zhou & Tan audit (module docstring) as an :class:`~audit.cases.AuditCase`, correct
+    and broken, in a fixed order: the CTL randomiser (closed form, white box, black box per pair),
+    the learner transcript, then the correctness audits."""
+    c = ZhouTanConfig() if config is None else check_instance("config", config, ZhouTanConfig)
+    return _ctl_cases(c) + _learner_cases(c) + _accuracy_cases(c)
+
+
+def run_zhou_tan_battery(
+    config: ZhouTanConfig | None = None, *, strategy: FamilyWise | None = None
+) -> CaseReport:
+    """Run :func:`cases` with :func:`audit.cases.run_cases` from ``config.seed``.  The default
+    ``strategy`` is :class:`~audit.familywise.PerTest` at ``1 − config.confidence``: every test at
+    its own level, as the proof note's error rates state (Bonferroni over the family); pass
+    :class:`~audit.familywise.Holm` for a family-wise verdict."""
+    c = ZhouTanConfig() if config is None else check_instance("config", config, ZhouTanConfig)
+    strategy = PerTest(1.0 - c.confidence) if strategy is None else strategy
+    return run_cases(cases(c), seed=c.seed, strategy=strategy)
+
+
+def papers_cases(seed: int, quick: bool) -> list[AuditCase]:
+    """The battery as ``privonline audit papers`` runs it (:mod:`audit.papers.combined`) for the
+    root ``seed``; ``quick`` uses smaller mechanism samples."""
+    return cases(ZhouTanConfig(seed=seed, mechanism_samples=50_000 if quick else 200_000))

@@ -53,10 +53,10 @@ __all__ = [
     "ctl_black_box_audits",
     "ctl_claims",
     "ctl_closed_form_audit",
+    "ctl_closed_form_epsilon",
     "ctl_loss_case",
     "ctl_variants",
     "ctl_white_box_audits",
-    "exact_ctl_epsilon",
     "learner_arm_transcripts",
     "learner_transcript_audit",
     "student_t_pair",
@@ -199,8 +199,8 @@ def student_t_pair(
     )
 
 
-def exact_ctl_epsilon(randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray]) -> float:
-    """``μ = |c(y) − c(y')|/𝓛``: the exact pure ε (maximal privacy loss) of the randomiser on ``pair``."""
+def ctl_closed_form_epsilon(randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray]) -> float:
+    """``μ = |c(y) − c(y')|/𝓛``: the pure ε in closed form (maximal privacy loss) of the randomiser on ``pair``."""
     _randomiser(randomiser)
     _ctl_pair(pair)
     c1 = randomiser.centre(float(pair.x[0]))
@@ -234,14 +234,14 @@ def _pair_tag(pair_name: str) -> str:
 def ctl_closed_form_audit(
     randomiser: CTLRandomiser, pair: NeighbouringPair[FloatArray], claim: PrivacyClaim, *, name: str
 ) -> PrivacyAuditResult:
-    """Exact verdict from the randomiser's Laplace model: ``δ(ε_claim) = laplace_delta(ε_claim, epsilon_0=μ)``
-    with ``μ`` = :func:`exact_ctl_epsilon`; a violation iff it exceeds ``δ_claim`` (no sampling,
+    """Closed-form verdict from the randomiser's Laplace model: ``δ(ε_claim) = laplace_delta(ε_claim, epsilon_0=μ)``
+    with ``μ`` = :func:`ctl_closed_form_epsilon`; a violation iff it exceeds ``δ_claim`` (no sampling,
     no error probability; ``epsilon_lower_bound`` is the exact ``ε(δ_claim)``)."""
     _randomiser(randomiser)
     _ctl_pair(pair)
     check_instance("claim", claim, PrivacyClaim)
     t0 = time.perf_counter()
-    mu = exact_ctl_epsilon(randomiser, pair)
+    mu = ctl_closed_form_epsilon(randomiser, pair)
     delta_exact = laplace_delta(claim.epsilon, epsilon_0=mu) if mu > 0 else 0.0
     eps_exact = laplace_epsilon(claim.delta, epsilon_0=mu) if mu > 0 else 0.0
     violation = delta_exact > claim.delta + 1e-12
@@ -255,7 +255,7 @@ def ctl_closed_form_audit(
         details={
             "pair": pair.description,
             "max_privacy_loss": mu,
-            "exact_delta_at_claim": delta_exact,
+            "closed_form_delta_at_claim": delta_exact,
             "broken": randomiser.broken,
         },
     )

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from audit.cases import CaseReport, CaseRow, Role
 from audit.cli import main as privonline_main
-from audit.papers.combined import PaperRow, PapersReport, run_paper_audits
+from audit.familywise import Holm
+from audit.methods.binomial import RunAuditResult
+from audit.papers.combined import PapersReport, run_paper_audits
 
 
 def test_quick_paper_batteries_pass_and_catch_every_bug(tmp_path: Path) -> None:
@@ -16,7 +20,7 @@ def test_quick_paper_batteries_pass_and_catch_every_bug(tmp_path: Path) -> None:
     assert report.false_alarms == [] and report.missed == []
     bugs = report.bugs()
     assert len(bugs) >= 30 and all(bugs.values())
-    papers = {r.paper for r in report.rows}
+    papers = {paper for paper, _ in report.rows}
     assert papers == {
         "Sajed & Sheffet (ICML 2019)",
         "Zhou & Tan (AAAI 2021)",
@@ -28,10 +32,15 @@ def test_quick_paper_batteries_pass_and_catch_every_bug(tmp_path: Path) -> None:
     payload = json.loads((tmp_path / "papers.json").read_text())
     assert payload["verdict"] == "pass" and payload["family_wise"]["method"] == "holm"
     assert "broken variants caught" in (tmp_path / "papers.md").read_text()
+    # one family across papers: every paper's report records the same strategy
+    assert {rep.strategy for rep in report.reports.values()} == {Holm(0.05)}
 
 
-def _row(name: str, bug: str | None, *, power: bool, rejected: bool) -> PaperRow:
-    return PaperRow("P", name, "privacy", bug, power, rejected, 0.5, "")
+def _row(name: str, bug: str | None, *, power: bool, rejected: bool) -> CaseRow:
+    ratios = {"x": np.full(10, 0.5)}
+    result = RunAuditResult.from_ratios(name, ratios, 0.05, confidence=0.95, seed=0, started=0.0)
+    role: Role = "correct" if bug is None else "broken"
+    return CaseRow(name, role, bug, name, "accuracy", None, rejected, False, power, result)
 
 
 def test_false_alarms_and_missed_bugs_are_reported() -> None:
@@ -42,8 +51,13 @@ def test_false_alarms_and_missed_bugs_are_reported() -> None:
         _row("bug B, invisible pair", "B", power=True, rejected=False),
         _row("bug B, good pair", "B", power=True, rejected=True),
     ]
-    report = PapersReport(rows=rows, family_alpha=0.05, runtime_seconds=0.0)
-    assert report.false_alarms == ["P: correct vs printed"]
+    report = PapersReport(
+        reports={"P": CaseReport(rows, Holm(0.05), 0, 0.0)},
+        strategy=Holm(0.05),
+        runtime_seconds=0.0,
+        seeds={},
+    )
+    assert report.false_alarms == ["P: correct vs printed: correct vs printed"]
     assert report.missed == ["P: A"]
     assert report.bugs() == {("P", "A"): False, ("P", "B"): True}
     assert "**rejected (false alarm)**" in report.markdown()

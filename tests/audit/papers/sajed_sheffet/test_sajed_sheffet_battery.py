@@ -19,17 +19,18 @@ from audit.papers.sajed_sheffet.battery import (
     NAS_VARIANTS,
     DPSEConfig,
     NASConfig,
+    SajedSheffetConfig,
     dpse_accuracy_audit,
     dpse_blackbox_audit,
-    dpse_exact_epsilon,
+    dpse_closed_form_epsilon,
     dpse_sample_outcomes,
     dpse_two_arm_log_pmf,
     halting_time_log_pmf,
     laplace_difference_log_tail,
     nas_accuracy_audit,
     nas_blackbox_audit,
-    nas_exact_audit,
-    nas_exact_epsilon,
+    nas_closed_form_audit,
+    nas_closed_form_epsilon,
     nas_query_values,
     nas_sample_outputs,
     nas_sign_flip_pair,
@@ -90,8 +91,8 @@ def test_reused_noise_pmf_is_the_increment_of_the_laplace_sum_cdf() -> None:
 
 def test_halting_pmf_is_grid_stable_and_normalised() -> None:
     pair = nas_worst_case_pair(NAS1)
-    coarse = nas_exact_epsilon(pair.x, pair.x_prime, NAS1, points_per_scale=100)
-    fine = nas_exact_epsilon(pair.x, pair.x_prime, NAS1, points_per_scale=400)
+    coarse = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS1, points_per_scale=100)
+    fine = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS1, points_per_scale=400)
     assert special.logsumexp(coarse.log_pmf) == pytest.approx(0.0, abs=1e-4)
     finite = np.isfinite(coarse.log_pmf)
     np.testing.assert_allclose(
@@ -105,7 +106,7 @@ def test_exact_pmf_matches_the_reference_implementation() -> None:
     # 3000 runs of reference.dp_exp_nas on P-NAS-1 (x): each outcome count is Bin(3000, p_exact);
     # two-sided exact binomial tests, Bonferroni over outcomes, each at LEVEL
     pair = nas_worst_case_pair(NAS1)
-    log_pmf = nas_exact_epsilon(pair.x, pair.x_prime, NAS1).log_pmf
+    log_pmf = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS1).log_pmf
     rng = np.random.default_rng(11)
     runs = 3000
     times = []
@@ -130,7 +131,7 @@ def test_vectorised_sampler_has_the_exact_law() -> None:
     rng = np.random.default_rng(5)
     pair = nas_sign_flip_pair(NAS4, 7)
     for variant in (NAS_VARIANTS["correct"], NAS_VARIANTS["A_drawn_once"]):
-        exact = nas_exact_epsilon(pair.x, pair.x_prime, NAS4, variant)
+        exact = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS4, variant)
         out = nas_sample_outputs(pair.x_prime, NAS4, variant, rng, 100_000)
         for t, lp in zip([*NAS4.check_times, 0], exact.log_pmf_prime, strict=True):
             count = int(np.sum(out[:, 0] == t))
@@ -141,7 +142,7 @@ def test_not_halted_loss_is_the_threshold_noise_shift() -> None:
     # not halting on x' is not halting on x with B + 2R in place of B (every query moves by 2R),
     # and f_B(b − 2R)/f_B(b) = e^{2R/σ₁} for b > 2R, where the mass sits: loss → −2R/σ₁ = −ε/6
     pair = nas_worst_case_pair(NAS1)
-    exact = nas_exact_epsilon(pair.x, pair.x_prime, NAS1)
+    exact = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS1)
     assert exact.log_pmf[-1] - exact.log_pmf_prime[-1] == pytest.approx(-1.0 / 6.0, abs=1e-4)
     # the whole output: halting part plus the release's 2R/σ₃ = ε/2
     assert exact.epsilon == pytest.approx(exact.halting_epsilon + 0.5, abs=1e-9)
@@ -185,19 +186,21 @@ def test_dpse_pmf_matches_the_reference_policy() -> None:
         ),
     ],
 )
-def test_exact_nas_audits(config: NASConfig, pair: NeighbouringPair[FloatArray]) -> None:
-    correct = nas_exact_epsilon(pair.x, pair.x_prime, config)
+def test_closed_form_nas_audits(config: NASConfig, pair: NeighbouringPair[FloatArray]) -> None:
+    correct = nas_closed_form_epsilon(pair.x, pair.x_prime, config)
     out = _claims(config.epsilon, correct.epsilon)
     halt = _claims(config.epsilon / 2.0, correct.halting_epsilon)
-    ok = nas_exact_audit(config, NAS_VARIANTS["correct"], out, pair)
-    ok += nas_exact_audit(config, NAS_VARIANTS["correct"], halt, pair, part="halting")
+    ok = nas_closed_form_audit(config, NAS_VARIANTS["correct"], out, pair)
+    ok += nas_closed_form_audit(config, NAS_VARIANTS["correct"], halt, pair, part="halting")
     assert not any(r.violation for r in ok)
     # smaller noise (12R/ε → 4R/ε): the halting loss triples; caught against the exact claim
-    small = nas_exact_audit(config, NAS_VARIANTS["noise_12R_to_4R"], halt, pair, part="halting")
+    small = nas_closed_form_audit(
+        config, NAS_VARIANTS["noise_12R_to_4R"], halt, pair, part="halting"
+    )
     assert small[1].violation
     assert small[1].epsilon_lower_bound == pytest.approx(3 * correct.halting_epsilon, rel=0.1)
     # release noise forgotten: the release is deterministic and moves by 2R -> infinite loss
-    forgot = nas_exact_audit(config, NAS_VARIANTS["L_forgotten"], out, pair)
+    forgot = nas_closed_form_audit(config, NAS_VARIANTS["L_forgotten"], out, pair)
     assert all(r.violation and r.epsilon_lower_bound == math.inf for r in forgot)
 
 
@@ -205,28 +208,28 @@ def test_reused_query_noise_is_caught_on_the_sign_flip_pair() -> None:
     # on P-NAS-1 every query moves the same way and reuse is harmless; on P-NAS-4 the loss is
     # ln((m + 4R)/m) = ln 5 at m = R whatever the noise scale (docstring of nas_sign_flip_pair)
     pair = nas_sign_flip_pair(NAS4, 7)
-    exact = nas_exact_epsilon(pair.x, pair.x_prime, NAS4, NAS_VARIANTS["A_drawn_once"])
+    exact = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS4, NAS_VARIANTS["A_drawn_once"])
     assert exact.halting_epsilon == pytest.approx(math.log(5.0), abs=0.01)
-    correct = nas_exact_epsilon(pair.x, pair.x_prime, NAS4)
-    res = nas_exact_audit(
+    correct = nas_closed_form_epsilon(pair.x, pair.x_prime, NAS4)
+    res = nas_closed_form_audit(
         NAS4,
         NAS_VARIANTS["A_drawn_once"],
         _claims(0.5, correct.halting_epsilon),
         pair,
         part="halting",
-        exact=exact,
+        closed_form=exact,
     )
     assert all(r.violation for r in res)
     alg1 = NASConfig(rule="every_step", cap=401, alpha=0.9, beta=0.9)
     flip = nas_sign_flip_pair(alg1, 400, 0.25)
-    assert nas_exact_epsilon(flip.x, flip.x_prime, alg1, NAS_VARIANTS["A_drawn_once"]).epsilon == (
-        math.inf
-    )
+    assert nas_closed_form_epsilon(
+        flip.x, flip.x_prime, alg1, NAS_VARIANTS["A_drawn_once"]
+    ).epsilon == (math.inf)
 
 
 def test_black_box_nas_passes_correct_and_catches_reuse_and_forgotten_release() -> None:
     pair4 = nas_sign_flip_pair(NAS4, 7)
-    c4 = nas_exact_epsilon(pair4.x, pair4.x_prime, NAS4)
+    c4 = nas_closed_form_epsilon(pair4.x, pair4.x_prime, NAS4)
     halt = _claims(0.5, c4.halting_epsilon)
     good = nas_blackbox_audit(NAS4, NAS_VARIANTS["correct"], halt, pair4, samples=30_000, seed=1)
     assert not any(r.violation for r in good)
@@ -235,7 +238,7 @@ def test_black_box_nas_passes_correct_and_catches_reuse_and_forgotten_release() 
     )
     assert all(r.violation for r in bad)
     pair1 = nas_worst_case_pair(NAS1)
-    c1 = nas_exact_epsilon(pair1.x, pair1.x_prime, NAS1)
+    c1 = nas_closed_form_epsilon(pair1.x, pair1.x_prime, NAS1)
     out = _claims(1.0, c1.epsilon)
     kw = {"samples": 20_000, "seed": 2, "view": "release"}
     good = nas_blackbox_audit(NAS1, NAS_VARIANTS["correct"], out, pair1, **kw)  # type: ignore[arg-type]
@@ -244,16 +247,16 @@ def test_black_box_nas_passes_correct_and_catches_reuse_and_forgotten_release() 
     assert all(r.violation for r in bad)
 
 
-def test_dpse_exact_and_black_box() -> None:
-    exact = dpse_exact_epsilon(SE, DPSE_VARIANTS["correct"])
+def test_dpse_closed_form_and_black_box() -> None:
+    exact = dpse_closed_form_epsilon(SE, DPSE_VARIANTS["correct"])
     assert exact <= SE.epsilon
     # the far tail of the difference of Laplaces: G(y)/G(y + εb) → e^ε
     assert exact > 0.95 * SE.epsilon
     claims = _claims(SE.epsilon, exact)
     # noise on R_e (proof of Thm 4.1): more noise, still private
-    assert dpse_exact_epsilon(SE, DPSE_VARIANTS["noise_on_R_e"]) <= exact
+    assert dpse_closed_form_epsilon(SE, DPSE_VARIANTS["noise_on_R_e"]) <= exact
     for name in ("noise_third", "shared_noise"):
-        assert dpse_exact_epsilon(SE, DPSE_VARIANTS[name]) > SE.epsilon
+        assert dpse_closed_form_epsilon(SE, DPSE_VARIANTS[name]) > SE.epsilon
     good = dpse_blackbox_audit(SE, DPSE_VARIANTS["correct"], claims, samples=20_000, seed=7)
     assert not any(r.violation for r in good)
     for name in ("noise_third", "shared_noise"):
@@ -300,14 +303,25 @@ def test_query_values_follow_the_reference_sum_form() -> None:
 
 
 def test_battery_structure_and_family_wise_control() -> None:
-    battery = run_sajed_sheffet_battery(accuracy_runs=30, black_box=False)
-    assert not any(battery.holm_reject)
-    caught = {r.name.split("/")[1] for r in battery.broken if r.violation and "exact (" in r.name}
-    assert caught == {
-        "A_drawn_once",
-        "noise_12R_to_4R",
-        "L_forgotten",
-        "noise_third",
-        "shared_noise",
+    report = run_sajed_sheffet_battery(SajedSheffetConfig(accuracy_runs=30, black_box=False))
+    assert report.false_alarms == [] and report.verdict == "pass"
+    assert all(r.in_family for r in report.rows if r.role == "correct" and r.kind == "privacy")
+    caught = {
+        r.bug for r in report.rows if r.rejected and r.counts_for_power and r.kind == "privacy"
     }
-    assert [a.violation for a in battery.accuracy] == [False, True, False]
+    assert caught == {
+        "dp_nas/A_drawn_once",
+        "dp_nas/noise_12R_to_4R",
+        "dp_nas/L_forgotten",
+        "dpse/noise_third",
+        "dpse/shared_noise",
+    }
+    # a NAS bug is judged on Alg. 1 and Alg. 2 (one case, both rules)
+    rules = {r.name.split("/")[0] for r in report.rows if r.bug == "dp_nas/L_forgotten"}
+    assert rules == {"dp_nas", "dp_exp_nas"}
+    accuracy = [r for r in report.rows if r.kind == "accuracy"]
+    assert [(r.rejected, r.bug) for r in accuracy] == [
+        (False, None),
+        (True, "dp_exp_nas/c_dropped"),
+        (False, None),
+    ]

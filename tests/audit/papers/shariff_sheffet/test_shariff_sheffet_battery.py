@@ -28,6 +28,10 @@ def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
     assert all(
         a >= r.p_value - 1e-15 for a, r in zip(report.holm_pvalues, report.results, strict=True)
     )
+    # the verdicts come from the case runner: every privacy test in one Holm family
+    privacy = [r for r in report.cases.rows if r.kind == "privacy"]
+    assert len(privacy) == len(report.results) and all(r.in_family for r in privacy)
+    assert report.cases.verdict == "pass" and report.cases.strategy.method == "holm"
     report.write(tmp_path)
     payload = json.loads((tmp_path / "report.json").read_text(), parse_constant=_refuse_constant)
     assert payload["schema_version"] == 1 and payload["verdict"] == "pass"

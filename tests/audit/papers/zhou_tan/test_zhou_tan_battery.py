@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
+from audit.cases import CaseReport
 from audit.methods.binomial import RunAuditResult
 from audit.papers.zhou_tan.accuracy import (
     ata_confidence_event_audit,
@@ -35,8 +36,8 @@ from audit.papers.zhou_tan.cases import (
     BROKEN_NAMES,
     ctl_claims,
     ctl_closed_form_audit,
+    ctl_closed_form_epsilon,
     ctl_variants,
-    exact_ctl_epsilon,
     student_t_pair,
     worst_case_pair,
 )
@@ -72,11 +73,13 @@ def test_exact_epsilon_of_each_variant_by_hand() -> None:
     heavy = student_t_pair(PARAMS, 3.0, 0.999)
     tq = stats.t.ppf(0.999, 3)
     assert tq == pytest.approx(10.2145, abs=1e-4)
-    assert exact_ctl_epsilon(correct, worst) == pytest.approx(1.0, abs=1e-12)
-    assert exact_ctl_epsilon(correct, heavy) == pytest.approx(1.0, abs=1e-12)  # clipped
-    assert exact_ctl_epsilon(wrong, worst) == pytest.approx(2.0, abs=1e-12)
-    assert exact_ctl_epsilon(unclipped, worst) == pytest.approx(1.0, abs=1e-12)  # no-op inside
-    assert exact_ctl_epsilon(unclipped, heavy) == pytest.approx(2 * (1 + tq) / 4.0, rel=1e-12)
+    assert ctl_closed_form_epsilon(correct, worst) == pytest.approx(1.0, abs=1e-12)
+    assert ctl_closed_form_epsilon(correct, heavy) == pytest.approx(1.0, abs=1e-12)  # clipped
+    assert ctl_closed_form_epsilon(wrong, worst) == pytest.approx(2.0, abs=1e-12)
+    assert ctl_closed_form_epsilon(unclipped, worst) == pytest.approx(
+        1.0, abs=1e-12
+    )  # no-op inside
+    assert ctl_closed_form_epsilon(unclipped, heavy) == pytest.approx(2 * (1 + tq) / 4.0, rel=1e-12)
 
 
 @pytest.mark.parametrize("which", [0, 1, 2])
@@ -90,7 +93,7 @@ def test_closed_form_audit_matches_quadrature(which: int) -> None:
     for claim in (printed, exact):
         res = ctl_closed_form_audit(rand, pair, claim, name="t")
         quad = _hockey_stick_quad(c1, c2, rand.params.lap_scale, claim.epsilon)
-        assert res.details["exact_delta_at_claim"] == pytest.approx(quad, abs=1e-7)
+        assert res.details["closed_form_delta_at_claim"] == pytest.approx(quad, abs=1e-7)
         assert res.violation == (quad > claim.delta + 1e-7)
         assert res.violation == rand.broken
 
@@ -194,8 +197,23 @@ def test_invalid_variants_raise() -> None:
 
 
 @pytest.fixture(scope="module")
-def battery() -> list[PrivacyAuditResult | RunAuditResult]:
+def report() -> CaseReport:
     return run_zhou_tan_battery(ZhouTanConfig())
+
+
+@pytest.fixture(scope="module")
+def battery(report: CaseReport) -> list[PrivacyAuditResult | RunAuditResult]:
+    return [r.result for r in report.rows]
+
+
+def test_battery_cases_name_their_bugs(report: CaseReport) -> None:
+    """Every broken case names its bug on the case (no result name is parsed); the runner's
+    verdict: no false alarm (Holm over the correct privacy tests) and every bug caught."""
+    for row in report.rows:
+        assert (row.bug is not None) == _is_broken(row.name), row.name
+        assert row.bug is None or row.bug in row.name, row.name
+    assert report.false_alarms == [] and report.missed == [] and report.verdict == "pass"
+    assert len(report.bugs()) == 10
 
 
 def _is_broken(name: str) -> bool:
