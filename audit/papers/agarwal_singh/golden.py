@@ -23,6 +23,7 @@ from audit.tools.golden.entries import (
     _gaussian_delta_atol,
     _grid,
     _product,
+    object_parameter,
 )
 from reference.agarwal_singh import aggregation as as_agg
 from reference.agarwal_singh import theorems as as_thm
@@ -32,13 +33,6 @@ __all__ = [
     "agarwal_singh_entries",
     "cor32_regret_bound_at",
 ]
-
-
-def _with_loss_set(kwargs: Params) -> Params:
-    """Adapter: the ``loss_set`` parameter is a JSON object of :class:`LossSet` fields."""
-    out = dict(kwargs)
-    out["loss_set"] = LossSet(**kwargs["loss_set"])
-    return out
 
 
 def _tree_node_delta_atol(kwargs: Params) -> float:
@@ -225,7 +219,7 @@ def agarwal_singh_entries() -> list[GoldenFunction]:
                     for c in ("strict", "paper")
                 ]
             ),
-            prepare=_with_loss_set,
+            prepare=object_parameter("loss_set", LossSet),
         ),
         GoldenFunction(
             p,

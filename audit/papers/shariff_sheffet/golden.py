@@ -22,6 +22,7 @@ from audit.tools.golden.entries import (
     _gaussian_delta_atol,
     _grid,
     _product,
+    object_parameter,
 )
 from reference import accounting
 from reference.shariff_sheffet import bounds as sh_bounds
@@ -33,11 +34,7 @@ __all__ = [
 ]
 
 
-def _with_bounds(kwargs: Params) -> Params:
-    """Adapter: the ``bounds`` parameter is a JSON object of :class:`RegularizerBounds` fields."""
-    out = dict(kwargs)
-    out["bounds"] = RegularizerBounds(**kwargs["bounds"])
-    return out
+_WITH_BOUNDS = object_parameter("bounds", RegularizerBounds)
 
 
 def _gdp_delta_atol(kwargs: Params) -> float:
@@ -261,11 +258,11 @@ def shariff_sheffet_entries() -> list[GoldenFunction]:
             _grid(_product(rho=(1e-3, 1.0, 1e6, 0.0, math.inf))),
             small_values="gamma is a literal 0.0",
         ),
-        GoldenFunction(p, sh_bounds.beta_t, beta_t_grid, prepare=_with_bounds),
-        GoldenFunction(p, sh_bounds.beta_t_batch, beta_batch_grid, prepare=_with_bounds),
-        GoldenFunction(p, sh_bounds.beta_bar, beta_bar_grid, prepare=_with_bounds),
-        GoldenFunction(p, sh_bounds.regret_bound_thm5, thm5_grid, prepare=_with_bounds),
-        GoldenFunction(p, sh_bounds.regret_bound_thm6, thm6_grid, prepare=_with_bounds),
+        GoldenFunction(p, sh_bounds.beta_t, beta_t_grid, prepare=_WITH_BOUNDS),
+        GoldenFunction(p, sh_bounds.beta_t_batch, beta_batch_grid, prepare=_WITH_BOUNDS),
+        GoldenFunction(p, sh_bounds.beta_bar, beta_bar_grid, prepare=_WITH_BOUNDS),
+        GoldenFunction(p, sh_bounds.regret_bound_thm5, thm5_grid, prepare=_WITH_BOUNDS),
+        GoldenFunction(p, sh_bounds.regret_bound_thm6, thm6_grid, prepare=_WITH_BOUNDS),
         GoldenFunction(p, sh_bounds.claim14_min_pulls, lower),
         GoldenFunction(p, sh_bounds.cor15_regret_lower_bound, cor15),
         GoldenFunction(p, sh_tight.gaussian_tree_used_nodes, used),

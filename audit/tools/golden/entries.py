@@ -108,6 +108,20 @@ class GoldenFunction:
         return f"{self.module}:{self.name}"
 
 
+def object_parameter(name: str, cls: Callable[..., object]) -> Callable[[Params], Params]:
+    """The adapter of an entry whose parameter ``name`` is an object: the JSON object of its fields
+    becomes ``cls(**fields)`` before the call (e.g. ``object_parameter("bounds",
+    RegularizerBounds)``)."""
+
+    def prepare(kwargs: Params) -> Params:
+        return {**kwargs, name: cls(**kwargs[name])}
+
+    prepare.__doc__ = (
+        f"Adapter: the ``{name}`` parameter is a JSON object of ``{cls.__name__}`` fields."
+    )
+    return prepare
+
+
 def evaluate_case(entry: GoldenFunction, parameters: Params) -> tuple[JSON, list[str]]:
     """Call ``entry`` on encoded ``parameters``; return the encoded outcome and warning names."""
     kwargs = {k: decode_value(v) for k, v in parameters.items()}
