@@ -147,12 +147,8 @@ def _audit_parser() -> argparse.ArgumentParser:
 
 
 def _run_audit(argv: Sequence[str]) -> int:
-    from audit.papers.shariff_sheffet.battery import (
-        BatteryConfig,
-        run_billboard_zoo,
-        run_privacy_battery,
-        run_zoo,
-    )
+    from audit.papers.shariff_sheffet.battery import BatteryConfig, run_privacy_battery
+    from audit.papers.shariff_sheffet.zoo import run_billboard_zoo, run_zoo
     from audit.results import SCHEMA_VERSION, to_jsonable
 
     args = _audit_parser().parse_args(argv)

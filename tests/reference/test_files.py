@@ -188,8 +188,8 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "audit zoo": (
         ["audit", "zoo"],
         [
-            "audit.papers.shariff_sheffet.battery.run_zoo",
-            "audit.papers.shariff_sheffet.battery.run_billboard_zoo",
+            "audit.papers.shariff_sheffet.zoo.run_zoo",
+            "audit.papers.shariff_sheffet.zoo.run_billboard_zoo",
         ],
     ),
     "audit papers": (["audit", "papers"], ["audit.papers.combined.run_paper_audits"]),

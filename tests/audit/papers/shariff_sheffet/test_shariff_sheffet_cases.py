@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from audit.methods.billboard import correct_billboard_mu
-from audit.papers.shariff_sheffet.battery import (
+from audit.papers.shariff_sheffet.cases import privacy_zoo
+from audit.papers.shariff_sheffet.zoo import (
     ZooRow,
     run_billboard_zoo,
     run_zoo,
     shift_forgotten_audit,
 )
-from audit.papers.shariff_sheffet.cases import privacy_zoo
 
 REPS = 60
 
