@@ -65,7 +65,7 @@ class BenchmarkTable:
     versions: dict[str, str]
     rows: tuple[BenchmarkRow, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready report (``schema_version``)."""
         return {
             "schema_version": SCHEMA_VERSION,
@@ -206,7 +206,7 @@ def run_benchmark(
 
 def write_table(table: BenchmarkTable, out: Path) -> None:
     """``out/report.json`` and ``out/report.md``, each written atomically."""
-    write_json(out / "report.json", table.to_json())
+    write_json(out / "report.json", table.to_dict())
     atomic_write_text(out / "report.md", table.markdown())
 
 
