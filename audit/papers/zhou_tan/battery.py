@@ -48,7 +48,7 @@ from audit.papers.zhou_tan.cases import (
 from audit.protocols import NeighbouringPair
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
-from reference.rng import check_seed
+from reference.rng import check_seed, seed_for
 from reference.validation import check_in_range, check_instance, check_int_at_least, check_positive
 from reference.zhou_tan.mechanism import LDPParams
 
@@ -229,10 +229,10 @@ def _learner_cases(c: ZhouTanConfig) -> list[AuditCase]:
 
 
 def _accuracy_cases(c: ZhouTanConfig) -> list[AuditCase]:
-    """The correctness audits (module docstring), each a correct case and its broken twin.  They
-    draw from ``config.seed`` itself (each audit its own streams), as they did before the case
-    runner, so their results are unchanged."""
-    common: dict[str, Any] = {"seed": c.seed, "confidence": c.confidence}
+    """The correctness audits (module docstring), each a correct case and its broken twin, each
+    drawing from its own name-keyed seed (:func:`audit.cases.case_seed`); the two Lemma 9.2 cases
+    of one variant read one run, seeded by the variant's name."""
+    common: dict[str, Any] = {"confidence": c.confidence}
     nys: dict[str, Any] = {"eps_nys": c.eps_nys, **common}
     lemma11: dict[str, Any] = {"k": c.lemma11_k, "p": c.lemma11_p, **common}
     params, moma = (c.params,), (LDPParams(c.moma_eps, c.B, c.R),)
@@ -259,7 +259,7 @@ def _accuracy_cases(c: ZhouTanConfig) -> list[AuditCase]:
         both = _once(
             functools.partial(
                 lemma92_variance_ratio_audit, l92, runs=c.lemma92_runs, rounds=c.lemma92_rounds,
-                delta=c.nystrom_delta, **nys,
+                delta=c.nystrom_delta, seed=seed_for(c.seed, f"lemma92/{l92}"), **nys,
             )
         )  # fmt: skip
         cases += [
@@ -299,9 +299,10 @@ def _twins(
 
 
 def _single(
-    run: Callable[[], AuditResult],
+    run: Callable[..., AuditResult],
 ) -> Callable[[np.random.SeedSequence], list[AuditResult]]:
-    return lambda _seed: [run()]
+    """The case's tester: ``run`` with the case's name-keyed integer seed."""
+    return lambda seed: [run(seed=case_seed(seed))]
 
 
 def _once(run: Callable[[], Sequence[AuditResult]]) -> Callable[[], Sequence[AuditResult]]:
