@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from audit.reproduce.report import ExperimentReport, write_report
 from reference.files import prepare_output_dir
 from reference.validation import int_at_least
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EXECUTOR_HELP",
     "Experiment",
+    "ExperimentReport",
     "Report",
     "check_lines",
     "executor_argument",
@@ -37,19 +39,26 @@ __all__ = [
 ]
 
 Report = dict[str, Any]
-"""What an experiment's run returns: its JSON report as a dictionary."""
+"""What an experiment not yet converted to :class:`~audit.reproduce.report.ExperimentReport`
+returns: its JSON report as a dictionary (it writes its own outputs)."""
 
 EXECUTOR_HELP = "'serial', 'processes' (default) or a Dask scheduler address ('tcp://host:8786')"
 
 
-def failed_checks(report: Report) -> bool:
-    """Whether a gated check of ``report["checks"]`` (``gate`` and not ``holds``) failed."""
+def failed_checks(report: ExperimentReport | Report) -> bool:
+    """Whether a gated check of the report (``gate`` and not ``holds``) failed."""
+    if isinstance(report, ExperimentReport):
+        return report.failed_checks()
     return any(c["gate"] and not c["holds"] for c in report.get("checks", ()))
 
 
-def check_lines(report: Report) -> list[str]:
-    """A console line per check of ``report["checks"]``: its claim and whether it holds."""
-    return [f"{c['claim']}: {'holds' if c['holds'] else 'does not hold'}" for c in report["checks"]]
+def check_lines(report: ExperimentReport | Report) -> list[str]:
+    """A console line per check of the report: its claim and whether it holds."""
+    if isinstance(report, ExperimentReport):
+        checks = [(c.claim, c.holds) for c in report.checks]
+    else:
+        checks = [(c["claim"], c["holds"]) for c in report["checks"]]
+    return [f"{claim}: {'holds' if holds else 'does not hold'}" for claim, holds in checks]
 
 
 @dataclass(frozen=True)
@@ -62,8 +71,9 @@ class Experiment:
         description: one line, shown in ``--help``.
         config: its configuration dataclass: ``config()`` is the reduced scale, ``config.paper()``
             the paper's.
-        run: ``run(config, out)`` (or ``run(config, out, executor=...)`` when ``parallel``) runs it,
-            writes its outputs into ``out`` and returns its report.
+        run: ``run(config, out)`` (or ``run(config, out, executor=...)`` when ``parallel``) runs it
+            (its cells go under ``out``) and returns its report, which :meth:`execute` writes (an
+            experiment not yet converted returns a :data:`Report` and writes its own outputs).
         summary: the console lines of a report.
         runs_field: the config field ``--runs`` sets (``None``: the option does not apply).
         horizon_field: the config field ``--n`` sets (``None``: the option does not apply).
@@ -75,12 +85,12 @@ class Experiment:
     name: str
     description: str
     config: type[Any]
-    run: Callable[..., Report]
-    summary: Callable[[Report], list[str]]
+    run: Callable[..., ExperimentReport | Report]
+    summary: Callable[[Any], list[str]]
     runs_field: str | None = "runs"
     horizon_field: str | None = None
     parallel: bool = False
-    gate: Callable[[Report], bool] | None = None
+    gate: Callable[[Any], bool] | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -107,11 +117,16 @@ class Experiment:
         }
         return dataclasses.replace(config, **overrides)
 
-    def execute(self, config: Any, out: Path, executor: str) -> Report:
-        """Run it into ``out`` (the executor only if it parallelises)."""
+    def execute(self, config: Any, out: Path, executor: str) -> ExperimentReport | Report:
+        """Run it into ``out`` (the executor only if it parallelises) and write its report there
+        (:func:`audit.reproduce.report.write_report`)."""
         if self.parallel:
-            return self.run(config, out, executor=executor)
-        return self.run(config, out)
+            report = self.run(config, out, executor=executor)
+        else:
+            report = self.run(config, out)
+        if isinstance(report, ExperimentReport):
+            write_report(report, out)
+        return report
 
 
 def executor_argument(text: str) -> str:

@@ -11,13 +11,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from audit.results import SCHEMA_VERSION
-from reference.files import atomic_savefig, atomic_write_text, write_json
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 from scipy import stats
 
@@ -34,6 +27,7 @@ from audit.papers.zhou_tan.repro_common import (
     _run_cell,
 )
 from audit.reproduce.common import CellStore
+from audit.reproduce.report import Check, ExperimentReport, Figure, Table
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.rng import child_seeds
@@ -80,7 +74,7 @@ def _paired_comparison(a: FloatArray, b: FloatArray) -> dict[str, float]:
     return {"mean_difference": mean, "ci_low": mean - half, "ci_high": mean + half}
 
 
-def _moma_check(panel: Panel, summary: dict[str, Any]) -> dict[str, Any] | None:
+def _moma_check(panel: Panel, summary: dict[str, Any]) -> Check | None:
     """The paper's claim (Sec. 5.2, App. E): (LDP-)MoMA-GP-UCB has the lowest regret of the three."""
     paper_algs = [a for a in ("tgp", "ata", "moma") if a in summary]
     if "moma" not in paper_algs or len(paper_algs) < 2:
@@ -91,16 +85,18 @@ def _moma_check(panel: Panel, summary: dict[str, Any]) -> dict[str, Any] | None:
         np.asarray(summary["moma"]["final"]), np.asarray(summary[best_other]["final"])
     )
     label = ALGORITHM_LABELS["moma"][0 if panel.eps is not None else 1]
-    return {
-        "claim": f"({panel.label}) {label} has the lowest final regret of the three",
-        "holds": finals["moma"] == min(finals.values()),
-        "best_other": best_other,
-        "moma_minus_best_other": cmp,
-        "significant": cmp["ci_high"] < 0.0 or cmp["ci_low"] > 0.0,
-    }
+    return Check(
+        f"({panel.label}) {label} has the lowest final regret of the three",
+        finals["moma"] == min(finals.values()),
+        details={
+            "best_other": best_other,
+            "moma_minus_best_other": cmp,
+            "significant": cmp["ci_high"] < 0.0 or cmp["ci_low"] > 0.0,
+        },
+    )
 
 
-def _reproduce_figure(name: str, config: Fig2Config, out: Path) -> dict[str, Any]:
+def _reproduce_figure(name: str, config: Fig2Config, out: Path) -> ExperimentReport:
     T = check_int_at_least("T", config.T, 2)
     trials = check_int_at_least("trials", config.trials, 2)
     for panel in config.panels:
@@ -148,7 +144,7 @@ def _reproduce_figure(name: str, config: Fig2Config, out: Path) -> dict[str, Any
         cells.setdefault(panel.label, {})[alg] = store.arrays(
             f"{panel.label}_{alg}", cell_config, compute
         )
-    checks: list[dict[str, Any]] = []
+    checks: list[Check] = []
     for panel in config.panels:
         summary = _summary(cells[panel.label])
         paper_algs: list[str] = [a for a in ("tgp", "ata", "moma") if a in summary]
@@ -169,21 +165,22 @@ def _reproduce_figure(name: str, config: Fig2Config, out: Path) -> dict[str, Any
         check = _moma_check(panel, summary)
         if check is not None:
             checks.append(check)
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": name,
-        "config": to_jsonable(config),
-        "results": results,
-        "checks": checks,
-        "cells": {"computed": store.computed, "reused": store.reused},
-    }
-    write_json(out / f"{name}.json", report, indent=1)
-    _plot_figure(name, config, results, out / f"{name}.png")
-    atomic_write_text(out / f"{name}.md", _figure_markdown(name, config, results, checks))
-    return report
+    return ExperimentReport(
+        name,
+        "zhou_tan",
+        to_jsonable(config),
+        Figure(lambda plt: _plot_figure(plt, name, config, results)),
+        _figure_markdown(name, config, results, checks),
+        checks=tuple(checks),
+        payload={
+            "results": results,
+            "cells": {"computed": store.computed, "reused": store.reused},
+        },
+        layout=("results", "checks", "cells"),
+    )
 
 
-def _plot_figure(name: str, config: Fig2Config, results: dict[str, Any], path: Path) -> None:
+def _plot_figure(plt: Any, name: str, config: Fig2Config, results: dict[str, Any]) -> Any:
     n = len(config.panels)
     cols = min(3, n)
     rows = math.ceil(n / cols)
@@ -206,15 +203,46 @@ def _plot_figure(name: str, config: Fig2Config, results: dict[str, Any], path: P
         ax.axis("off")
     fig.suptitle(f"Zhou & Tan {name}: mean ± s.e. over {config.trials} trials", fontsize=10)
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 def _figure_markdown(
-    name: str, config: Fig2Config, results: dict[str, Any], checks: list[dict[str, Any]]
-) -> str:
+    name: str, config: Fig2Config, results: dict[str, Any], checks: list[Check]
+) -> tuple[str | Table, ...]:
     p = config.presets
-    lines = [
+    regret_rows: list[tuple[str, ...]] = []
+    for panel in config.panels:
+        res = results[panel.label]
+        for alg, s in res["algorithms"].items():
+            label = ALGORITHM_LABELS[alg][0 if panel.eps is not None else 1]
+            regret_rows.append(
+                (
+                    panel.title(),
+                    label,
+                    f"{s['final_mean']:.1f} ± {s['final_se']:.1f}",
+                    f"{s['ratio_to_uniform']:.2f}",
+                )
+            )
+    noise_rows: list[tuple[str, ...]] = []
+    for panel in config.panels:
+        res = results[panel.label]
+        spread = "" if res["f_range_data"] is None else f"{res['f_range_data']:.1f}"
+        noise_rows.append(
+            (panel.label, f"{res['B_mean']:.2f}", f"{res['lap_scale_mean']:.1f}", spread)
+        )
+    claim_rows: list[tuple[str, ...]] = []
+    for c in checks:
+        d = c.details["moma_minus_best_other"]
+        claim_rows.append(
+            (
+                c.claim,
+                f"{'holds' if c.holds else 'does not hold'} "
+                f"({'significant' if c.details['significant'] else 'not significant'})",
+                f"{d['mean_difference']:.1f} [{d['ci_low']:.1f}, {d['ci_high']:.1f}] vs "
+                f"{c.details['best_other']}",
+            )
+        )
+    lines: list[str | Table] = [
         f"# Zhou & Tan {name} reproduction",
         "",
         f"T = {config.T}, {config.trials} trials per curve (paper: 10 trials, Sec. 5; T not "
@@ -224,31 +252,16 @@ def _figure_markdown(
         "sensor and stock panels use the seeded stand-ins of `reference/zhou_tan/datasets.py`, "
         "not the real data. The paper's figures have no numbers (only the ordering of the curves).",
         "",
-        "| panel | algorithm | final regret (mean ± s.e.) | / uniform play |",
-        "|---|---|---|---|",
-    ]
-    for panel in config.panels:
-        res = results[panel.label]
-        for alg, s in res["algorithms"].items():
-            label = ALGORITHM_LABELS[alg][0 if panel.eps is not None else 1]
-            lines.append(
-                f"| {panel.title()} | {label} | {s['final_mean']:.1f} ± {s['final_se']:.1f} | "
-                f"{s['ratio_to_uniform']:.2f} |"
-            )
-    lines += [
+        Table(
+            ("panel", "algorithm", "final regret (mean ± s.e.)", "/ uniform play"),
+            tuple(regret_rows),
+        ),
         "",
         "Noise scale per panel: CTL's Laplace scale 𝓛 = 2(B+R)/ϵ against the spread of f (B is the "
         "sup norm for the synthetic panels, max f for the data).",
         "",
-        "| panel | mean B | 𝓛 | spread of f (data) |",
-        "|---|---|---|---|",
+        Table(("panel", "mean B", "𝓛", "spread of f (data)"), tuple(noise_rows)),
     ]
-    for panel in config.panels:
-        res = results[panel.label]
-        spread = "" if res["f_range_data"] is None else f"{res['f_range_data']:.1f}"
-        lines.append(
-            f"| {panel.label} | {res['B_mean']:.2f} | {res['lap_scale_mean']:.1f} | {spread} |"
-        )
     k_prac = practical_k_rep(config.T, p.delta)
     k_theo = moma_k_rep(config.T, p.delta)
     lines += [
@@ -259,15 +272,13 @@ def _figure_markdown(
         "theory variant plays one uniformly drawn arm (tie at t = 1) for k rounds, so "
         "its expected regret is about that of uniform play and its spread across trials is large.",
     ]
-    lines += ["", "| paper's claim (Sec. 5.2, App. E) | here | MoMA − best other (95% CI) |"]
-    lines += ["|---|---|---|"]
-    for c in checks:
-        d = c["moma_minus_best_other"]
-        lines.append(
-            f"| {c['claim']} | {'holds' if c['holds'] else 'does not hold'} "
-            f"({'significant' if c['significant'] else 'not significant'}) | "
-            f"{d['mean_difference']:.1f} [{d['ci_low']:.1f}, {d['ci_high']:.1f}] vs {c['best_other']} |"
-        )
+    lines += [
+        "",
+        Table(
+            ("paper's claim (Sec. 5.2, App. E)", "here", "MoMA − best other (95% CI)"),
+            tuple(claim_rows),
+        ),
+    ]
     lines += [
         "",
         "Reading: a ratio near 1 to uniform play means the learner has not yet separated the arms. "
@@ -276,14 +287,14 @@ def _figure_markdown(
         "is decided by small differences. The claims are reported, not gated: the paper's constants "
         "are unknown (T-23).",
     ]
-    return "\n".join(lines) + "\n"
+    return tuple(lines)
 
 
-def reproduce_fig2(config: Fig2Config, out: Path) -> dict[str, Any]:
-    """Fig. 2 (Sec. 5.2): writes ``fig2.{json,png,md}`` and cells into ``out``."""
+def reproduce_fig2(config: Fig2Config, out: Path) -> ExperimentReport:
+    """Fig. 2 (Sec. 5.2): its report (``fig2.{json,png,md}``); cells go into ``out``."""
     return _reproduce_figure("fig2", config, out)
 
 
-def reproduce_fig3(config: Fig3Config, out: Path) -> dict[str, Any]:
-    """Fig. 3 (App. E): writes ``fig3.{json,png,md}`` and cells into ``out``."""
+def reproduce_fig3(config: Fig3Config, out: Path) -> ExperimentReport:
+    """Fig. 3 (App. E): its report (``fig3.{json,png,md}``); cells go into ``out``."""
     return _reproduce_figure("fig3", config, out)

@@ -12,15 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from audit.results import SCHEMA_VERSION
-from reference.files import atomic_savefig, atomic_write_text, write_json
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
 from audit.methods.scaling import ScalingFit, fit_against_form
 from audit.papers.zhou_tan.repro_common import (
@@ -35,6 +27,7 @@ from audit.papers.zhou_tan.repro_common import (
     product_grid,
 )
 from audit.reproduce.common import CellStore
+from audit.reproduce.report import ExperimentReport, Figure, Table
 from audit.results import to_jsonable
 from reference._typing import FloatArray, IntArray
 from reference.rng import child_seeds
@@ -94,8 +87,9 @@ def theorem_form(
 _THEOREM = {"tgp": "Thm 3", "ata": "Thm 2", "moma": "Cor. 1", "moma_theory": "Cor. 1"}
 
 
-def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
-    """Regret vs ``T`` and vs ``ϵ`` fitted against the theorems' forms; ``scaling.*``."""
+def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
+    """Regret vs ``T`` and vs ``ϵ`` fitted against the theorems' forms: the report of
+    ``scaling.*``; cells go into ``out``."""
     name = "scaling"
     T = check_int_at_least("T", config.T, 2)
     reps = check_int_at_least("replicates", config.replicates, 2)
@@ -190,10 +184,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
             )
         )
     dimension = _dimension_fit(config, store, B, R, runs_seed, reps, fits)
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": name,
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "B": B,
         "R": R,
         "gamma_bar_T": float(gbar[-1]),
@@ -201,13 +192,18 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
         "uniform_regret": T * float(np.max(f) - np.mean(f)),
         "checkpoints": ts.tolist(),
         "final_regret": {a: v.tolist() for a, v in finals.items()},
-        "fits": [to_jsonable(fit) for fit in fits],
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / f"{name}.json", report, indent=1)
-    _plot_scaling(config, eps_grid, finals, at_eps_for_T, out / f"{name}.png")
-    atomic_write_text(out / f"{name}.md", _scaling_markdown(config, report, fits))
-    return report
+    return ExperimentReport(
+        name,
+        "zhou_tan",
+        to_jsonable(config),
+        Figure(lambda plt: _plot_scaling(plt, config, eps_grid, finals, at_eps_for_T)),
+        _scaling_markdown(config, payload, fits),
+        fits=tuple(to_jsonable(fit) for fit in fits),
+        payload=payload,
+        layout=(*(k for k in payload if k != "cells"), "fits", "cells"),
+    )
 
 
 def _dimension_fit(
@@ -303,6 +299,8 @@ def eps_log_axis(ax: Any, eps_grid: Sequence[float]) -> None:
     spans less than about a decade, and those labels overlap; here the major ticks sit exactly on
     ``eps_grid``, minor ticks are unlabelled and the labels are rotated 45°.
     """
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
+
     grid = sorted(float(e) for e in eps_grid)
     ax.set_xscale("log")
     ax.xaxis.set_major_locator(FixedLocator(grid))
@@ -313,12 +311,12 @@ def eps_log_axis(ax: Any, eps_grid: Sequence[float]) -> None:
 
 
 def _plot_scaling(
+    plt: Any,
     config: ScalingConfig,
     eps_grid: tuple[float, ...],
     finals: dict[str, FloatArray],
     curves: dict[str, FloatArray],
-    path: Path,
-) -> None:
+) -> Any:
     fig, (ax_t, ax_e) = plt.subplots(1, 2, figsize=(9, 3.6))
     t = np.arange(1, config.T + 1)
     for alg, c in curves.items():
@@ -341,12 +339,13 @@ def _plot_scaling(
     ax_e.set_title("final regret vs ϵ", fontsize=9)
     ax_e.legend(fontsize=7)
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def _scaling_markdown(config: ScalingConfig, report: dict[str, Any], fits: list[ScalingFit]) -> str:
-    lines = [
+def _scaling_markdown(
+    config: ScalingConfig, report: dict[str, Any], fits: list[ScalingFit]
+) -> tuple[str | Table, ...]:
+    lines: list[str | Table] = [
         "# Zhou & Tan regret scaling against Theorems 2, 3 and Corollary 1",
         "",
         f"One synthetic SE objective (B = {report['B']:.3f}, R = {report['R']}), T = {config.T}, "
@@ -357,15 +356,20 @@ def _scaling_markdown(config: ScalingConfig, report: dict[str, Any], fits: list[
         f"slope ≤ 1 does not reject at level {1 - config.confidence:.2f}. The paper reports no "
         "scaling experiment; these fits are reported as diagnostics.",
         "",
-        "| fit | slope | 95% CI | bare power exponent | verdict |",
-        "|---|---|---|---|---|",
+        Table(
+            ("fit", "slope", "95% CI", "bare power exponent", "verdict"),
+            tuple(
+                (
+                    fit.name,
+                    f"{fit.slope:.3f}",
+                    f"[{fit.ci_low:.3f}, {fit.ci_high:.3f}]",
+                    f"{fit.bare_power_exponent:.3f}",
+                    "consistent" if fit.consistent else "inconsistent",
+                )
+                for fit in fits
+            ),
+        ),
     ]
-    for fit in fits:
-        lines.append(
-            f"| {fit.name} | {fit.slope:.3f} | [{fit.ci_low:.3f}, {fit.ci_high:.3f}] | "
-            f"{fit.bare_power_exponent:.3f} | "
-            f"{'consistent' if fit.consistent else 'inconsistent'} |"
-        )
     dim = report.get("dimension") or {}
     if dim:
         lines += [
@@ -374,28 +378,39 @@ def _scaling_markdown(config: ScalingConfig, report: dict[str, Any], fits: list[
             "with the same SE kernel, objectives rescaled to max|f| = B, so that Theorem 3's form "
             "depends on d only through γ̄_T.",
             "",
-            "| d | grid | γ̄_T | form | mean final regret | uniform play |",
-            "|---|---|---|---|---|---|",
         ]
         means = np.asarray(dim["final_regret"]).mean(axis=0)
-        for j, d in enumerate(dim["dims"]):
-            lines.append(
-                f"| {d} | {dim['sides'][j]}^{d} = {dim['points'][j]} | "
-                f"{dim['gamma_bar_T'][j]:.2f} | {dim['form'][j]:.0f} | {means[j]:.1f} | "
-                f"{dim['uniform_regret'][j]:.1f} |"
+        lines.append(
+            Table(
+                ("d", "grid", "γ̄_T", "form", "mean final regret", "uniform play"),
+                tuple(
+                    (
+                        str(d),
+                        f"{dim['sides'][j]}^{d} = {dim['points'][j]}",
+                        f"{dim['gamma_bar_T'][j]:.2f}",
+                        f"{dim['form'][j]:.0f}",
+                        f"{means[j]:.1f}",
+                        f"{dim['uniform_regret'][j]:.1f}",
+                    )
+                    for j, d in enumerate(dim["dims"])
+                ),
             )
-    eps_header = " | ".join(f"ϵ = {e:g}" for e in config.eps_grid)
+        )
     lines += [
         "",
         f"Mean final regret at T = {config.T} (uniform play: {report['uniform_regret']:.1f}):",
         "",
-        f"| algorithm | {eps_header} |",
-        "|---|" + "---|" * len(config.eps_grid),
+        Table(
+            ("algorithm", *(f"ϵ = {e:g}" for e in config.eps_grid)),
+            tuple(
+                (
+                    ALGORITHM_LABELS[alg][0],
+                    *(f"{m:.1f}" for m in np.asarray(values).mean(axis=0)),
+                )
+                for alg, values in report["final_regret"].items()
+            ),
+        ),
     ]
-    for alg, values in report["final_regret"].items():
-        means = np.asarray(values).mean(axis=0)
-        row = " | ".join(f"{m:.1f}" for m in means)
-        lines.append(f"| {ALGORITHM_LABELS[alg][0]} | {row} |")
     lines += [
         "",
         "The theorems are O(·) upper bounds: a slope below 1 (regret growing more slowly than the "
@@ -404,4 +419,4 @@ def _scaling_markdown(config: ScalingConfig, report: dict[str, Any], fits: list[
         "and the form's own local exponent in T (√T times growing γ̄_t and logs) is close to 1, "
         "so the T fits test little; the ϵ fits are capped by linear regret at small ϵ.",
     ]
-    return "\n".join(lines) + "\n"
+    return tuple(lines)

@@ -16,16 +16,17 @@ from __future__ import annotations
 from audit.papers.zhou_tan.repro_common import Fig2Config, Fig3Config, ScalingConfig
 from audit.papers.zhou_tan.repro_figures import reproduce_fig2, reproduce_fig3
 from audit.papers.zhou_tan.repro_scaling import reproduce_scaling
-from audit.reproduce.experiment import Experiment, Report, check_lines
+from audit.reproduce.experiment import Experiment, check_lines
+from audit.reproduce.report import ExperimentReport
 
 __all__ = ["EXPERIMENTS"]
 
 
-def _scaling_summary(report: Report) -> list[str]:
+def _scaling_summary(report: ExperimentReport) -> list[str]:
     return [
         f"{fit['name']}: slope {fit['slope']:.2f} [{fit['ci_low']:.2f}, {fit['ci_high']:.2f}] "
         f"{'consistent' if fit['consistent'] else 'inconsistent'}"
-        for fit in report["fits"]
+        for fit in report.fits
     ]
 
 

@@ -17,17 +17,18 @@ import pytest
 from audit.papers import PAPERS, Paper
 from audit.reproduce.common import run_tasks
 from audit.reproduce.experiment import Experiment, main
+from audit.reproduce.report import ExperimentReport
 
 TOY = '''
 """Two toy experiments: one gated and one reported."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from audit.reproduce.experiment import Experiment, failed_checks
+from audit.reproduce.report import Check, ExperimentReport, Figure
 
 
 @dataclass(frozen=True)
@@ -41,18 +42,28 @@ class Config:
         return cls(runs=50, n=1000)
 
 
-def run(config: Config, out: Path, executor: str = "none") -> dict[str, Any]:
-    report = {
-        "config": [config.runs, config.n],
-        "executor": executor,
-        "checks": [{"claim": "c", "holds": config.holds, "gate": True}],
-    }
-    (out / "seen.json").write_text(json.dumps(report))
-    return report
+def draw(plt: Any) -> Any:
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    return fig
 
 
-def summary(report: dict[str, Any]) -> list[str]:
-    return [f"config {report['config']} executor {report['executor']}"]
+def run(config: Config, out: Path, executor: str = "none") -> ExperimentReport:
+    (out / "seen.txt").write_text("run")
+    return ExperimentReport(
+        "toy",
+        "toy_repro",
+        {"runs": config.runs, "n": config.n},
+        Figure(draw),
+        ("# toy", "", f"executor {executor}"),
+        checks=(Check("c", config.holds, gate=True),),
+        payload={"executor": executor},
+    )
+
+
+def summary(report: ExperimentReport) -> list[str]:
+    c = report.config
+    return [f"config {[c['runs'], c['n']]} executor {report.payload['executor']}"]
 
 
 EXPERIMENTS = (
@@ -82,7 +93,9 @@ def test_outputs_go_to_the_paper_folder_and_options_reach_their_fields(
     argv = ["--runs", "3", "--n", "7", "--executor", "serial", "--out", str(out)]
     assert main(toy, ["gated", *argv], "p") == 0
     assert "gated config [3, 7] executor none" in capsys.readouterr().out  # run(config, out)
-    assert (out / "toy_repro" / "seen.json").is_file()
+    assert (out / "toy_repro" / "seen.txt").is_file()
+    for ext in ("json", "md", "png"):  # written by the one renderer, not by the run
+        assert (out / "toy_repro" / f"toy.{ext}").stat().st_size > 0
     assert main(toy, ["parallel", *argv], "p") == 0
     # --n is only the gated experiment's field; the parallel one is given the executor
     assert "parallel config [3, 10] executor serial" in capsys.readouterr().out
@@ -144,11 +157,19 @@ def test_help_describes_every_experiment_and_paper(
         assert paper.cli_name in text
 
 
+def _no_run(config: _Fixed, out: Path) -> ExperimentReport:
+    raise AssertionError("not run")
+
+
+def _no_summary(report: ExperimentReport) -> list[str]:
+    return []
+
+
 def test_experiment_refuses_fields_its_config_lacks() -> None:
     with pytest.raises(ValueError, match="runs_field must be a field of _Fixed, got 'trials'"):
-        Experiment("x", "x", _Fixed, dict, list, runs_field="trials")
+        Experiment("x", "x", _Fixed, _no_run, _no_summary, runs_field="trials")
     with pytest.raises(ValueError, match="name must be a Python identifier"):
-        Experiment("a-b", "x", _Fixed, dict, list)
+        Experiment("a-b", "x", _Fixed, _no_run, _no_summary)
 
 
 @pytest.mark.parametrize("executor", ["serial", "processes"])

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from audit.papers.zhou_tan.repro_common import (
 from audit.papers.zhou_tan.repro_figures import reproduce_fig2, reproduce_fig3
 from audit.papers.zhou_tan.repro_scaling import eps_log_axis, reproduce_scaling, theorem_form
 from audit.papers.zhou_tan.reproduce import EXPERIMENTS
+from audit.reproduce.report import ExperimentReport, write_report
 from audit.results import to_jsonable
 from reference.zhou_tan.kernels import certified_gamma_upper, se_kernel, unit_grid
 from reference.zhou_tan.schedules import rho_nys
@@ -47,13 +49,19 @@ TINY_SCALING = ScalingConfig(
 )  # fmt: skip
 
 
+def _written(report: ExperimentReport, out: Path) -> dict[str, Any]:
+    """Write ``report`` into ``out`` as the command line does; its JSON document."""
+    write_report(report, out)
+    return report.to_json()
+
+
 @pytest.fixture(scope="module")
-def fig3_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+def fig3_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     out = tmp_path_factory.mktemp("fig3")
-    return out, reproduce_fig3(TINY3, out)
+    return out, _written(reproduce_fig3(TINY3, out), out)
 
 
-def test_fig3_writes_json_png_md(fig3_run: tuple[Path, dict[str, object]]) -> None:
+def test_fig3_writes_json_png_md(fig3_run: tuple[Path, dict[str, Any]]) -> None:
     out, report = fig3_run
     for ext in ("json", "png", "md"):
         assert (out / f"fig3.{ext}").stat().st_size > 0
@@ -63,7 +71,7 @@ def test_fig3_writes_json_png_md(fig3_run: tuple[Path, dict[str, object]]) -> No
     assert report["cells"] == {"computed": 9, "reused": 0}
 
 
-def test_fig3_regret_is_sane(fig3_run: tuple[Path, dict[str, object]]) -> None:
+def test_fig3_regret_is_sane(fig3_run: tuple[Path, dict[str, Any]]) -> None:
     _, report = fig3_run
     results = report["results"]
     assert isinstance(results, dict) and set(results) == {"3a", "3b", "3c"}
@@ -80,10 +88,10 @@ def test_fig3_regret_is_sane(fig3_run: tuple[Path, dict[str, object]]) -> None:
 
 
 def test_resume_reuses_cells_and_refuses_other_configs(
-    fig3_run: tuple[Path, dict[str, object]],
+    fig3_run: tuple[Path, dict[str, Any]],
 ) -> None:
     out, first = fig3_run
-    again = reproduce_fig3(TINY3, out)
+    again = reproduce_fig3(TINY3, out).to_json()
     assert again["cells"] == {"computed": 0, "reused": 9}
     assert again["results"] == first["results"]
     with pytest.raises(ValueError, match="another configuration"):
@@ -93,8 +101,8 @@ def test_resume_reuses_cells_and_refuses_other_configs(
 
 
 def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None:
-    a = reproduce_fig2(TINY2, tmp_path / "a")
-    b = reproduce_fig2(TINY2, tmp_path / "b")
+    a = reproduce_fig2(TINY2, tmp_path / "a").to_json()
+    b = reproduce_fig2(TINY2, tmp_path / "b").to_json()
     assert a["results"] == b["results"]
     assert a["cells"] == {"computed": 6, "reused": 0}
     cells = tmp_path / "a" / "fig2_cells"
@@ -102,7 +110,7 @@ def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None
     Bs = [np.load(cells / f"2d_{alg}.npz")["B"] for alg in TINY2.algorithms]
     assert all(np.array_equal(Bs[0], B) for B in Bs[1:])
     assert Bs[0][0] != Bs[0][1]  # f is redrawn every trial (Sec. 5.2)
-    c = reproduce_fig2(dataclasses.replace(TINY2, seed=TINY2.seed + 1), tmp_path / "c")
+    c = reproduce_fig2(dataclasses.replace(TINY2, seed=TINY2.seed + 1), tmp_path / "c").to_json()
     assert c["results"] != a["results"]
 
 
@@ -145,7 +153,7 @@ def test_fit_recovers_a_known_exponent(exponent: float, consistent: bool) -> Non
 
 
 def test_scaling_run_writes_fits_and_resumes(tmp_path: Path) -> None:
-    report = reproduce_scaling(TINY_SCALING, tmp_path)
+    report = _written(reproduce_scaling(TINY_SCALING, tmp_path), tmp_path)
     for ext in ("json", "png", "md"):
         assert (tmp_path / f"scaling.{ext}").stat().st_size > 0
     assert json.loads((tmp_path / "scaling.json").read_text()) == to_jsonable(report)
@@ -164,7 +172,7 @@ def test_scaling_run_writes_fits_and_resumes(tmp_path: Path) -> None:
     assert dim["form"][0] < dim["form"][1] < dim["form"][2]
     assert np.asarray(dim["final_regret"]).shape == (TINY_SCALING.replicates, 3)
     assert report["cells"] == {"computed": 9, "reused": 0}
-    again = reproduce_scaling(TINY_SCALING, tmp_path)
+    again = reproduce_scaling(TINY_SCALING, tmp_path).to_json()
     assert again["cells"] == {"computed": 0, "reused": 9}
     assert again["fits"] == fits
     with pytest.raises(ValueError, match="eps_for_T"):
