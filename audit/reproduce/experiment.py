@@ -3,8 +3,9 @@ runs a paper's experiments (:func:`main`, ``privonline reproduce PAPER``).
 
 A paper's ``reproduce.py`` declares ``EXPERIMENTS: tuple[Experiment, ...]``; :func:`main` builds
 the parser from them, checks the arguments and the output folder before any work, runs the chosen
-experiments into ``<out>/<paper id>/``, prints their summaries and returns the exit code (0 ok,
-1 a gated check failed, 2 bad arguments).
+experiments into ``<out>/<paper id>/``, writes each report there with the one renderer
+(:func:`audit.reproduce.report.write_report`), prints their summaries and returns the exit code
+(0 ok, 1 a gated check failed, 2 bad arguments).
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
@@ -30,35 +31,23 @@ if TYPE_CHECKING:
 __all__ = [
     "EXECUTOR_HELP",
     "Experiment",
-    "ExperimentReport",
-    "Report",
     "check_lines",
     "executor_argument",
     "failed_checks",
     "main",
 ]
 
-Report = dict[str, Any]
-"""What an experiment not yet converted to :class:`~audit.reproduce.report.ExperimentReport`
-returns: its JSON report as a dictionary (it writes its own outputs)."""
-
 EXECUTOR_HELP = "'serial', 'processes' (default) or a Dask scheduler address ('tcp://host:8786')"
 
 
-def failed_checks(report: ExperimentReport | Report) -> bool:
-    """Whether a gated check of the report (``gate`` and not ``holds``) failed."""
-    if isinstance(report, ExperimentReport):
-        return report.failed_checks()
-    return any(c["gate"] and not c["holds"] for c in report.get("checks", ()))
+def failed_checks(report: ExperimentReport) -> bool:
+    """Whether a gated check of ``report.checks`` (``gate`` and not ``holds``) failed."""
+    return report.failed_checks()
 
 
-def check_lines(report: ExperimentReport | Report) -> list[str]:
-    """A console line per check of the report: its claim and whether it holds."""
-    if isinstance(report, ExperimentReport):
-        checks = [(c.claim, c.holds) for c in report.checks]
-    else:
-        checks = [(c["claim"], c["holds"]) for c in report["checks"]]
-    return [f"{claim}: {'holds' if holds else 'does not hold'}" for claim, holds in checks]
+def check_lines(report: ExperimentReport) -> list[str]:
+    """A console line per check of ``report.checks``: its claim and whether it holds."""
+    return [f"{c.claim}: {'holds' if c.holds else 'does not hold'}" for c in report.checks]
 
 
 @dataclass(frozen=True)
@@ -72,8 +61,7 @@ class Experiment:
         config: its configuration dataclass: ``config()`` is the reduced scale, ``config.paper()``
             the paper's.
         run: ``run(config, out)`` (or ``run(config, out, executor=...)`` when ``parallel``) runs it
-            (its cells go under ``out``) and returns its report, which :meth:`execute` writes (an
-            experiment not yet converted returns a :data:`Report` and writes its own outputs).
+            (its cells go under ``out``) and returns its report, which :meth:`execute` writes.
         summary: the console lines of a report.
         runs_field: the config field ``--runs`` sets (``None``: the option does not apply).
         horizon_field: the config field ``--n`` sets (``None``: the option does not apply).
@@ -85,12 +73,12 @@ class Experiment:
     name: str
     description: str
     config: type[Any]
-    run: Callable[..., ExperimentReport | Report]
-    summary: Callable[[Any], list[str]]
+    run: Callable[..., ExperimentReport]
+    summary: Callable[[ExperimentReport], list[str]]
     runs_field: str | None = "runs"
     horizon_field: str | None = None
     parallel: bool = False
-    gate: Callable[[Any], bool] | None = None
+    gate: Callable[[ExperimentReport], bool] | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -117,15 +105,14 @@ class Experiment:
         }
         return dataclasses.replace(config, **overrides)
 
-    def execute(self, config: Any, out: Path, executor: str) -> ExperimentReport | Report:
+    def execute(self, config: Any, out: Path, executor: str) -> ExperimentReport:
         """Run it into ``out`` (the executor only if it parallelises) and write its report there
         (:func:`audit.reproduce.report.write_report`)."""
         if self.parallel:
             report = self.run(config, out, executor=executor)
         else:
             report = self.run(config, out)
-        if isinstance(report, ExperimentReport):
-            write_report(report, out)
+        write_report(report, out)
         return report
 
 

@@ -36,7 +36,7 @@ class Check:
     gate: bool | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON record: ``claim``, ``holds``, ``gate`` (unless ``None``), then ``details``."""
         record: dict[str, Any] = {"claim": self.claim, "holds": self.holds}
         if self.gate is not None:
@@ -128,10 +128,10 @@ class ExperimentReport:
         """The Markdown tables of :attr:`body`."""
         return [block for block in self.body if isinstance(block, Table)]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``<name>.json``."""
         typed: dict[str, Any] = {
-            "checks": [c.to_json() for c in self.checks],
+            "checks": [c.to_dict() for c in self.checks],
             "fits": [dict(f) for f in self.fits],
         }
         order: Sequence[str] = self.layout or [
@@ -167,7 +167,7 @@ def write_report(report: ExperimentReport, out_dir: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    write_json(out_dir / f"{report.name}.json", report.to_json(), indent=report.json_indent)
+    write_json(out_dir / f"{report.name}.json", report.to_dict(), indent=report.json_indent)
     fig = report.figure.draw(plt)
     try:
         atomic_savefig(fig, out_dir / f"{report.name}.png", dpi=report.figure.dpi)

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.reproduce.experiment import Experiment
-from reference.files import write_json
+from audit.reproduce.report import ExperimentReport, Figure
 
 
 @dataclass(frozen=True)
@@ -65,14 +65,21 @@ class ToyConfig:
         return cls(runs=10)
 
 
-def run(config: ToyConfig, out: Path) -> dict[str, Any]:
-    report = {"schema_version": 1, "runs": config.runs, "checks": []}
-    write_json(out / "toy_figure.json", report)
-    return report
+def draw(plt: Any) -> Any:
+    fig, _ = plt.subplots()
+    return fig
+
+
+def run(config: ToyConfig, out: Path) -> ExperimentReport:
+    return ExperimentReport(
+        "toy_figure", "toy_paper", {"runs": config.runs}, Figure(draw), ("# toy",),
+        payload={"runs": config.runs}, layout=("runs", "checks"),
+    )
 
 
 EXPERIMENTS = (
-    Experiment("toy_figure", "a toy figure", ToyConfig, run, lambda r: [f"ran {r['runs']} runs"]),
+    Experiment("toy_figure", "a toy figure", ToyConfig, run,
+               lambda r: [f"ran {r.payload['runs']} runs"]),
 )
 '''
 

@@ -11,12 +11,6 @@ import math
 from pathlib import Path
 from typing import Any, Literal
 
-import matplotlib
-
-from reference.files import atomic_savefig
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 from tqdm.auto import tqdm
 
@@ -38,13 +32,13 @@ from audit.papers.agarwal_singh.repro_common import (
     _mean_se,
     _progress,
     _regret_matrix,
-    _write,
+    _report,
     cell_seed,
     scaling_fits,
 )
 from audit.papers.agarwal_singh.repro_ftrl import _cell_info, _dim_rows
 from audit.reproduce.common import CellStore
-from audit.results import to_jsonable
+from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
 from reference.agarwal_singh.bandits import EXP2Exploration, PrivateBanditReduction, run_bandit
 from reference.agarwal_singh.environments import (
@@ -362,10 +356,9 @@ def _bandit_report(
     stated: tuple[float, float, float] | dict[str, tuple[float, float, float]],
     intro: list[str],
     checks: list[dict[str, Any]],
-    out: Path,
     cells: CellStore,
-) -> dict[str, Any]:
-    """Tables, fits, plot and files shared by ``ftpl``, ``mab`` and ``blo``."""
+) -> ExperimentReport:
+    """Tables, fits, checks and plot (the report) shared by ``ftpl``, ``mab`` and ``blo``."""
     horizons = np.array(config.horizons, dtype=np.float64)
     finite = [e for e in config.epsilons if not math.isinf(e)]
     fits: list[dict[str, Any]] = []
@@ -375,8 +368,7 @@ def _bandit_report(
         "| instance | T | ε | regret (mean ± s.e.) | non-private | ratio | paper rate |",
         "|---|---|---|---|---|---|---|",
     ]
-    fig, axes = plt.subplots(len(groups), 3, figsize=(15, 4 * len(groups)), squeeze=False)
-    for k, (group, (grid, dims)) in enumerate(groups.items()):
+    for group, (grid, dims) in groups.items():
         exps = stated[group] if isinstance(stated, dict) else stated
         rows = []
         base = (
@@ -427,37 +419,6 @@ def _bandit_report(
             "rows": rows,
             "dims": _dim_rows(config.dims, dims),
         }
-        curves: dict[str, list[tuple[float, float]]] = {}
-        for row in rows:
-            curves.setdefault(f"ε = {_eps_key(row['epsilon'])}", []).append(
-                (row["mean"], row["se"])
-            )
-        _curve_axes(axes[k][0], config.horizons, curves, f"{name} {group}: regret vs T")
-        if len(finite) >= 1:
-            at_max_stats = [_mean_se(grid[e][-1]["regret"]) for e in finite]
-            axes[k][1].errorbar(
-                1.0 / np.array(finite),
-                [m for m, _ in at_max_stats],
-                yerr=[s for _, s in at_max_stats],
-                fmt="o-",
-                capsize=2,
-            )
-            axes[k][1].set_xscale("log")
-            axes[k][1].set_yscale("log")
-            axes[k][1].set_xlabel("1/ε")
-            axes[k][1].set_title(f"T = {config.horizons[-1]}")
-        dim_stats = [_mean_se(c["regret"]) for c in dims]
-        axes[k][2].errorbar(
-            config.dims, [m for m, _ in dim_stats], yerr=[s for _, s in dim_stats], fmt="o-",
-            capsize=2,
-        )  # fmt: skip
-        axes[k][2].set_xscale("log", base=2)
-        axes[k][2].set_yscale("log")
-        axes[k][2].set_xlabel("N")
-        axes[k][2].set_title(f"T = {config.dim_T}, ε = {config.dim_epsilon:g}")
-    fig.tight_layout()
-    atomic_savefig(fig, out / f"{name}.png", dpi=110)
-    plt.close(fig)
     lines += ["", "Regret vs N:", "", "| instance | N | regret (mean ± s.e.) |", "|---|---|---|"]
     for group, res in results.items():
         for d in res["dims"]:
@@ -488,17 +449,60 @@ def _bandit_report(
         ]
     lines += ["", "## Checks", ""]
     lines += _check_lines(checks)
-    report = {
-        "experiment": name,
-        "config": to_jsonable(config),
-        "results": results,
-        "fits": fits,
-        "checks": checks,
-        "cells_computed": cells.computed,
-        "cells_reused": cells.reused,
-    }
-    _write(out, name, report, lines)
-    return report
+    return _report(
+        name,
+        config,
+        results,
+        fits,
+        checks,
+        (cells.computed, cells.reused),
+        Figure(lambda plt: _bandit_plot(plt, name, config, groups, results)),
+        lines,
+    )
+
+
+def _bandit_plot(
+    plt: Any,
+    name: str,
+    config: MABConfig | BLOConfig | FTPLConfig,
+    groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]],
+    results: dict[str, Any],
+) -> Any:
+    """Per instance: regret vs ``T`` per ``ε``, vs ``1/ε`` at the largest ``T``, vs ``N``."""
+    finite = [e for e in config.epsilons if not math.isinf(e)]
+    fig, axes = plt.subplots(len(groups), 3, figsize=(15, 4 * len(groups)), squeeze=False)
+    for k, (group, (grid, dims)) in enumerate(groups.items()):
+        rows = results[group]["rows"]
+        curves: dict[str, list[tuple[float, float]]] = {}
+        for row in rows:
+            curves.setdefault(f"ε = {_eps_key(row['epsilon'])}", []).append(
+                (row["mean"], row["se"])
+            )
+        _curve_axes(axes[k][0], config.horizons, curves, f"{name} {group}: regret vs T")
+        if len(finite) >= 1:
+            at_max_stats = [_mean_se(grid[e][-1]["regret"]) for e in finite]
+            axes[k][1].errorbar(
+                1.0 / np.array(finite),
+                [m for m, _ in at_max_stats],
+                yerr=[s for _, s in at_max_stats],
+                fmt="o-",
+                capsize=2,
+            )
+            axes[k][1].set_xscale("log")
+            axes[k][1].set_yscale("log")
+            axes[k][1].set_xlabel("1/ε")
+            axes[k][1].set_title(f"T = {config.horizons[-1]}")
+        dim_stats = [_mean_se(c["regret"]) for c in dims]
+        axes[k][2].errorbar(
+            config.dims, [m for m, _ in dim_stats], yerr=[s for _, s in dim_stats], fmt="o-",
+            capsize=2,
+        )  # fmt: skip
+        axes[k][2].set_xscale("log", base=2)
+        axes[k][2].set_yscale("log")
+        axes[k][2].set_xlabel("N")
+        axes[k][2].set_title(f"T = {config.dim_T}, ε = {config.dim_epsilon:g}")
+    fig.tight_layout()
+    return fig
 
 
 def _bandit_set_cells(
@@ -519,7 +523,7 @@ def _bandit_set_cells(
     return CellStore(out / f"{name}_cells", bar), bar
 
 
-def reproduce_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
+def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
     """Run E5 (Thm 3.5) and write ``ftpl.json``, ``ftpl.png`` and ``ftpl.md`` into ``out``."""
     name = "ftpl"
     cells, bar = _bandit_set_cells(config, out, name)
@@ -594,12 +598,11 @@ def reproduce_ftpl(config: FTPLConfig, out: Path) -> dict[str, Any]:
         {"ball": (0.5, 1.0, 1.0), "cube": (0.5, 1.0, 1.5)},
         intro,
         checks,
-        out,
         cells,
     )
 
 
-def reproduce_mab(config: MABConfig, out: Path) -> dict[str, Any]:
+def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
     """Run E7 (Thm 4.1) and write ``mab.json``, ``mab.png`` and ``mab.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
@@ -669,12 +672,11 @@ def reproduce_mab(config: MABConfig, out: Path) -> dict[str, Any]:
         (0.5, 1.0, 0.5),
         intro,
         checks,
-        out,
         cells,
     )
 
 
-def reproduce_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
+def reproduce_blo(config: BLOConfig, out: Path) -> ExperimentReport:
     """Run E9 (Thm 4.5) and write ``blo.json``, ``blo.png`` and ``blo.md`` into ``out``."""
     name = "blo"
     cells, bar = _bandit_set_cells(config, out, name)
@@ -735,6 +737,5 @@ def reproduce_blo(config: BLOConfig, out: Path) -> dict[str, Any]:
         {"ball": (0.5, 1.0, 1.5), "cube": (0.5, 1.0, 2.0)},
         intro,
         checks,
-        out,
         cells,
     )

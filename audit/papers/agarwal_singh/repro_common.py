@@ -12,17 +12,16 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from audit.methods.scaling import fit_against_form
-from audit.results import SCHEMA_VERSION, to_jsonable
+from audit.reproduce.report import Check, ExperimentReport, Figure
+from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
-from reference.files import atomic_write_text, write_json
 from reference.validation import check_int_at_least
 
 __all__ = [
@@ -324,9 +323,38 @@ def _check_lines(checks: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _write(out: Path, name: str, report: dict[str, Any], lines: list[str]) -> None:
-    write_json(out / f"{name}.json", {"schema_version": SCHEMA_VERSION, **report}, indent=2)
-    atomic_write_text(out / f"{name}.md", "\n".join(lines) + "\n")
+def _report(
+    name: str,
+    config: Any,
+    results: dict[str, Any],
+    fits: list[dict[str, Any]],
+    checks: list[dict[str, Any]],
+    cells: tuple[int, int],
+    figure: Figure,
+    lines: list[str],
+) -> ExperimentReport:
+    """The report of every experiment here: JSON ``results``, ``fits``, ``checks`` (``claim``,
+    ``holds``, ``gate``, then any further fields) and the computed / reused cell counts."""
+    return ExperimentReport(
+        name,
+        "agarwal_singh",
+        to_jsonable(config),
+        figure,
+        tuple(lines),
+        checks=tuple(
+            Check(
+                c["claim"],
+                c["holds"],
+                c["gate"],
+                {k: v for k, v in c.items() if k not in ("claim", "holds", "gate")},
+            )
+            for c in checks
+        ),
+        fits=tuple(fits),
+        payload={"results": results, "cells_computed": cells[0], "cells_reused": cells[1]},
+        layout=("results", "fits", "checks", "cells_computed", "cells_reused"),
+        json_indent=2,
+    )
 
 
 def _curve_axes(

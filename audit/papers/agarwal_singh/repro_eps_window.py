@@ -13,12 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-import matplotlib
-
-from reference.files import atomic_savefig
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 
 from audit.methods.scaling import fit_against_form, fit_mean_against_form
@@ -28,12 +22,12 @@ from audit.papers.agarwal_singh.repro_common import (
     _eps_key,
     _mean_se,
     _progress,
-    _write,
+    _report,
     cell_seed,
 )
 from audit.papers.agarwal_singh.repro_ftrl import _ftrl_parameters
 from audit.reproduce.common import CellStore
-from audit.results import to_jsonable
+from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
 from reference.agarwal_singh.environments import experts_bernoulli
@@ -277,7 +271,7 @@ def _noise_fit(
     }
 
 
-def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any]:
+def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> ExperimentReport:
     """Run the ε-window (b) and privacy-term (c) tests; write ``eps_window.{json,png,md}`` to ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors of the widths
     out.mkdir(parents=True, exist_ok=True)
@@ -423,23 +417,21 @@ def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> dict[str, Any]:
 
         results["noise"][noise_set] = {"by_T": summary(by_T), "by_N": summary(by_N)}
     bar.close()
-    report = {
-        "experiment": name,
-        "config": to_jsonable(config),
-        "results": results,
-        "fits": fits,
-        "checks": checks,
-        "cells_computed": cells.computed,
-        "cells_reused": cells.reused,
-    }
-    _eps_window_plot(config, results, fits, out / f"{name}.png")
-    _write(out, name, report, _eps_window_markdown(config, results, fits, checks))
-    return report
+    return _report(
+        name,
+        config,
+        results,
+        fits,
+        checks,
+        (cells.computed, cells.reused),
+        Figure(lambda plt: _eps_window_plot(plt, config, results, fits)),
+        _eps_window_markdown(config, results, fits, checks),
+    )
 
 
 def _eps_window_plot(
-    config: EpsWindowConfig, results: dict[str, Any], fits: list[dict[str, Any]], path: Path
-) -> None:
+    plt: Any, config: EpsWindowConfig, results: dict[str, Any], fits: list[dict[str, Any]]
+) -> Any:
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
     slopes = {f["regime"]: f for f in fits if "regime" in f}
     for regime, res in results["regimes"].items():
@@ -485,8 +477,7 @@ def _eps_window_plot(
     axes[2].set_title(f"privacy term: D_D' vs N (T = {config.noise_dim_T})")
     axes[2].legend(fontsize=7)
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 def _verdict_cell(f: dict[str, Any]) -> str:

@@ -12,12 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-import matplotlib
-
-from reference.files import atomic_savefig
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 
 from audit.papers.agarwal_singh.repro_common import (
@@ -35,12 +29,12 @@ from audit.papers.agarwal_singh.repro_common import (
     _mean_se,
     _progress,
     _regret_matrix,
-    _write,
+    _report,
     cell_seed,
     scaling_fits,
 )
 from audit.reproduce.common import CellStore
-from audit.results import to_jsonable
+from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
 from reference.agarwal_singh.environments import (
@@ -219,7 +213,7 @@ def ftrl_set_cell(
 # --------------------------------------------------------------------------------------------
 
 
-def reproduce_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
+def reproduce_ftrl(config: FullInfoConfig, out: Path) -> ExperimentReport:
     """Run E4 and write ``ftrl.json``, ``ftrl.png`` and ``ftrl.md`` into ``out``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
@@ -360,18 +354,16 @@ def reproduce_ftrl(config: FullInfoConfig, out: Path) -> dict[str, Any]:
             "dims": _dim_rows(set_dims, dims),
         }
     bar.close()
-    report = {
-        "experiment": name,
-        "config": to_jsonable(config),
-        "results": results,
-        "fits": fits,
-        "checks": checks,
-        "cells_computed": cells.computed,
-        "cells_reused": cells.reused,
-    }
-    _ftrl_plot(config, results, out / f"{name}.png")
-    _write(out, name, report, _ftrl_markdown(config, results, fits, checks))
-    return report
+    return _report(
+        name,
+        config,
+        results,
+        fits,
+        checks,
+        (cells.computed, cells.reused),
+        Figure(lambda plt: _ftrl_plot(plt, config, results)),
+        _ftrl_markdown(config, results, fits, checks),
+    )
 
 
 def _dim_rows(dims: Sequence[int], cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -387,7 +379,7 @@ def _cell_info(c: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in c.items() if k not in ("regret", "realised_regret", "played_regret")}
 
 
-def _ftrl_plot(config: FullInfoConfig, results: dict[str, Any], path: Path) -> None:
+def _ftrl_plot(plt: Any, config: FullInfoConfig, results: dict[str, Any]) -> Any:
     n = len(results)
     fig, axes = plt.subplots(2, n, figsize=(5 * n, 8), squeeze=False)
     for k, (instance, res) in enumerate(results.items()):
@@ -407,8 +399,7 @@ def _ftrl_plot(config: FullInfoConfig, results: dict[str, Any], path: Path) -> N
         axes[1][k].set_title("privacy for free: gap / √T → 0 (Thm 3.1)")
         axes[1][k].legend(fontsize=7)
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 def _ftrl_markdown(

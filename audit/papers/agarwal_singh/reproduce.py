@@ -22,15 +22,16 @@ from audit.papers.agarwal_singh.repro_bandits import (
 from audit.papers.agarwal_singh.repro_common import BLOConfig, FTPLConfig, FullInfoConfig, MABConfig
 from audit.papers.agarwal_singh.repro_eps_window import EpsWindowConfig, reproduce_eps_window
 from audit.papers.agarwal_singh.repro_ftrl import reproduce_ftrl
-from audit.reproduce.experiment import Experiment, Report, check_lines, failed_checks
+from audit.reproduce.experiment import Experiment, check_lines, failed_checks
+from audit.reproduce.report import ExperimentReport
 
 __all__ = ["EXPERIMENTS"]
 
 
-def _summary(report: Report) -> list[str]:
+def _summary(report: ExperimentReport) -> list[str]:
     """A line per fitted exponent (or slope against a window) and per check."""
     lines: list[str] = []
-    for fit in report["fits"]:
+    for fit in report.fits:
         if fit["fitted"] and "slope" in fit:  # eps_window: slope against a window
             low, high = fit["ci"]
             lines.append(

@@ -11,13 +11,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from audit.results import SCHEMA_VERSION
-from reference.files import atomic_savefig, atomic_write_text, write_json
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 
 from audit.papers.sajed_sheffet.repro_cells import (
@@ -30,6 +23,7 @@ from audit.papers.sajed_sheffet.repro_cells import (
     SpecCellStore,
     _split_rows,
 )
+from audit.reproduce.report import ExperimentReport, Figure
 from audit.results import to_jsonable
 from reference._typing import FloatArray, IntArray
 from reference.engine.mab import regret_checkpoints
@@ -104,8 +98,8 @@ def _stats(values: FloatArray) -> dict[str, float]:
     return {"mean": float(v.mean()), "sd": sd, "se": sd / math.sqrt(v.size)}
 
 
-def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -> dict[str, Any]:
-    """Run Sec. 5 and write ``sec5.json``, ``sec5.png`` and ``sec5.md`` into ``out``."""
+def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -> ExperimentReport:
+    """Run Sec. 5 (cells into ``out``): the report of ``sec5.json``, ``.png`` and ``.md``."""
     check_int_at_least("runs", config.runs, 2)
     out.mkdir(parents=True, exist_ok=True)
     store = SpecCellStore(out / "sec5_cells")
@@ -170,10 +164,7 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
         }
     spec_checked = [s["spec_dpse"]["agrees"] for s in settings if "spec_dpse" in s]
     prefix = _prefix_bounds(config, cells, settings)
-    report: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "sec5",
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "checkpoints": marks.tolist(),
         "settings": settings,
         "summary": summary,
@@ -181,10 +172,14 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
         "paper_T_ratio_lower_bounds": prefix,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / "sec5.json", report, indent=1)
-    _sec5_plot(config, settings, marks, out / "sec5.png")
-    _sec5_markdown(config, report, out / "sec5.md")
-    return report
+    return ExperimentReport(
+        "sec5",
+        "sajed_sheffet",
+        to_jsonable(config),
+        Figure(lambda plt: _sec5_plot(plt, config, settings, marks), dpi=100),
+        _sec5_markdown(config, payload),
+        payload=payload,
+    )
 
 
 def _prefix_bounds(
@@ -226,8 +221,8 @@ def _prefix_bounds(
 
 
 def _sec5_plot(
-    config: Sec5Config, settings: list[dict[str, Any]], marks: IntArray, path: Path
-) -> None:
+    plt: Any, config: Sec5Config, settings: list[dict[str, Any]], marks: IntArray
+) -> Any:
     eps = 0.25 if 0.25 in config.epsilons else config.epsilons[0]
     rows, cols = len(config.Ks), len(config.instances)
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
@@ -250,11 +245,10 @@ def _sec5_plot(
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"Sajed & Sheffet Sec. 5, T = {config.T:.0e}, {config.runs} runs")
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
-def _sec5_markdown(config: Sec5Config, report: dict[str, Any], path: Path) -> None:
+def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...]:
     cals = config.calibrations
     lines = [
         "# Sajed & Sheffet Sec. 5 reproduction: DP-SE vs DP-UCB",
@@ -350,4 +344,4 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any], path: Path) -> No
         "Curve shapes (paper Sec. 5): DP-SE's regret is piecewise linear (flat once every "
         "suboptimal arm is eliminated); DP-UCB's is smooth (see `sec5.png`).",
     ]
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    return tuple(lines)

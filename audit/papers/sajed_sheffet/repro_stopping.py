@@ -11,13 +11,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from audit.results import SCHEMA_VERSION
-from reference.files import atomic_savefig, atomic_write_text, write_json
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 from scipy import stats
 
@@ -33,6 +26,7 @@ from audit.papers.sajed_sheffet.repro_stopping_times import (
     stopping_forms,
 )
 from audit.papers.sajed_sheffet.repro_thm43 import _fit_dict
+from audit.reproduce.report import ExperimentReport, Figure
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.validation import check_int_at_least
@@ -97,9 +91,9 @@ def _zero_width(fit: dict[str, Any]) -> bool:
 
 def reproduce_stopping(
     config: StoppingConfig, out: Path, *, executor: str = "serial"
-) -> dict[str, Any]:
-    """Fit the halting times of Algorithms 1 and 2 against Theorem 3.3's forms; write
-    ``stopping.json``, ``.png`` and ``.md`` into ``out``.
+) -> ExperimentReport:
+    """Fit the halting times of Algorithms 1 and 2 against Theorem 3.3's forms (cells into
+    ``out``): the report of ``stopping.json``, ``.png`` and ``.md``.
 
     For each rule, variable (``1/α``, ``1/ε``, ``R``) and form (``thm33``, ``tau_E``,
     :func:`stopping_forms`): :func:`audit.methods.scaling.fit_against_form` of ``ln τ`` on ``ln form``
@@ -173,10 +167,7 @@ def reproduce_stopping(
     correct_consistent = {
         key: bool(f["consistent"]) for key, f in fits.items() if "/ correct /" in key
     }
-    report: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "stopping",
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "scaling_fits": fits,
         "points": points,
         "planted_flagged": planted,
@@ -190,13 +181,17 @@ def reproduce_stopping(
         },
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / "stopping.json", report, indent=1)
-    _stopping_plot(points, out / "stopping.png")
-    _stopping_markdown(config, report, out / "stopping.md")
-    return report
+    return ExperimentReport(
+        "stopping",
+        "sajed_sheffet",
+        to_jsonable(config),
+        Figure(lambda plt: _stopping_plot(plt, points), dpi=100),
+        _stopping_markdown(config, payload),
+        payload=payload,
+    )
 
 
-def _stopping_plot(points: dict[str, Any], path: Path) -> None:
+def _stopping_plot(plt: Any, points: dict[str, Any]) -> Any:
     fig, axes = plt.subplots(
         len(STOPPING_RULES), len(STOPPING_VARIABLES), figsize=(13.5, 7.0), squeeze=False
     )
@@ -218,11 +213,10 @@ def _stopping_plot(points: dict[str, Any], path: Path) -> None:
             ax.set_title(f"{rule}: τ vs {variable}", fontsize=9)
             ax.legend(fontsize=7)
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
-def _stopping_markdown(config: StoppingConfig, report: dict[str, Any], path: Path) -> None:
+def _stopping_markdown(config: StoppingConfig, report: dict[str, Any]) -> tuple[str, ...]:
     lines = [
         "# Stopping time of DP-NAS (Alg. 1) and DP exponential NAS (Alg. 2) vs Theorem 3.3",
         "",
@@ -264,4 +258,4 @@ def _stopping_markdown(config: StoppingConfig, report: dict[str, Any], path: Pat
         "halts only at powers of two): the cluster-robust standard error degenerates to 0, so the "
         "verdict is then just `slope ≤ 1` with no sampling uncertainty.",
     ]
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    return tuple(lines)

@@ -12,18 +12,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from audit.results import SCHEMA_VERSION
-from reference.files import atomic_savefig, atomic_write_text, write_json
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import statsmodels.api as sm
 
 from audit.methods.scaling import ScalingFit, fit_against_form
 from audit.papers.sajed_sheffet.repro_cells import CellSpec, SpecCellStore, Thm43Config, _split_rows
+from audit.reproduce.report import ExperimentReport, Figure
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.mab import Instance, section5_means
@@ -112,8 +106,11 @@ def _fit_dict(fit: ScalingFit) -> dict[str, Any]:
     return dict(to_jsonable(fit))
 
 
-def reproduce_thm43(config: Thm43Config, out: Path, *, executor: str = "serial") -> dict[str, Any]:
-    """Run the Theorem 4.3 scaling fits; write ``thm43.json``, ``.png`` and ``.md`` into ``out``."""
+def reproduce_thm43(
+    config: Thm43Config, out: Path, *, executor: str = "serial"
+) -> ExperimentReport:
+    """Run the Theorem 4.3 scaling fits (cells into ``out``): the report of ``thm43.json``,
+    ``.png`` and ``.md``."""
     check_int_at_least("runs", config.runs, 2)
     if len(config.Ts) < 2 or len(config.Ks) < 2 or len(config.epsilons) < 2:
         raise ValueError("Ts, Ks and epsilons need at least two values each for the fits")
@@ -202,22 +199,23 @@ def reproduce_thm43(config: Thm43Config, out: Path, *, executor: str = "serial")
             )
             fits[f"{label} / {form_name}"] = _fit_dict(fit)
             points[label][f"form_{form_name}"] = form.tolist()
-    report: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "thm43",
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "linear_fit": linear,
         "scaling_fits": fits,
         "points": points,
         "cells": {"computed": store.computed, "reused": store.reused},
     }
-    write_json(out / "thm43.json", report, indent=1)
-    _thm43_plot(points, out / "thm43.png")
-    _thm43_markdown(config, report, out / "thm43.md")
-    return report
+    return ExperimentReport(
+        "thm43",
+        "sajed_sheffet",
+        to_jsonable(config),
+        Figure(lambda plt: _thm43_plot(plt, points), dpi=100),
+        _thm43_markdown(config, payload),
+        payload=payload,
+    )
 
 
-def _thm43_plot(points: dict[str, Any], path: Path) -> None:
+def _thm43_plot(plt: Any, points: dict[str, Any]) -> Any:
     fig, axes = plt.subplots(1, len(points), figsize=(4.5 * len(points), 3.8), squeeze=False)
     for ax, (label, p) in zip(axes[0], points.items(), strict=True):
         form = np.array(p["form_proof"])
@@ -229,11 +227,10 @@ def _thm43_plot(points: dict[str, Any], path: Path) -> None:
         ax.set_title(f"{p['instance']}: regret vs {label}")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    atomic_savefig(fig, path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
-def _thm43_markdown(config: Thm43Config, report: dict[str, Any], path: Path) -> None:
+def _thm43_markdown(config: Thm43Config, report: dict[str, Any]) -> tuple[str, ...]:
     lin = report["linear_fit"]
     lines = [
         "# Theorem 4.3 scaling of DP-SE (Sajed & Sheffet, Theorem 4.3 and its proof)",
@@ -273,4 +270,4 @@ def _thm43_markdown(config: Thm43Config, report: dict[str, Any], path: Path) -> 
             f"| {name} | {f['slope']:.3f} [{f['ci_low']:.3f}, {f['ci_high']:.3f}] | "
             f"{f['bare_power_exponent']:.3f} | {'consistent' if f['consistent'] else 'inconsistent'} |"
         )
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    return tuple(lines)

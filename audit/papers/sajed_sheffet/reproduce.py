@@ -18,41 +18,42 @@ from audit.papers.sajed_sheffet.repro_sec5 import reproduce_sec5
 from audit.papers.sajed_sheffet.repro_stopping import reproduce_stopping
 from audit.papers.sajed_sheffet.repro_stopping_times import StoppingConfig
 from audit.papers.sajed_sheffet.repro_thm43 import reproduce_thm43
-from audit.reproduce.experiment import Experiment, Report
+from audit.reproduce.experiment import Experiment
+from audit.reproduce.report import ExperimentReport
 
 __all__ = ["EXPERIMENTS"]
 
 
-def _sec5_summary(report: Report) -> list[str]:
+def _sec5_summary(report: ExperimentReport) -> list[str]:
     return [
         f"DP-UCB({cal}) / DP-SE: min {s['min_ratio']:.2f}, median {s['median_ratio']:.2f}; "
         f"≥ 5× in {s['settings_at_least_5x']}/{s['settings']}"
-        for cal, s in report["summary"].items()
+        for cal, s in report.payload["summary"].items()
     ]
 
 
-def _thm43_summary(report: Report) -> list[str]:
-    lin = report["linear_fit"]
+def _thm43_summary(report: ExperimentReport) -> list[str]:
+    lin = report.payload["linear_fit"]
     verdict = "consistent" if lin["consistent"] else "inconsistent"
     lines = [
         f"two-term fit: c1 = {lin['c1']:.1f} {lin['c1_ci']}, c2 = {lin['c2']:.2f} "
         f"{lin['c2_ci']} ({verdict})"
     ]
-    for name, f in report["scaling_fits"].items():
+    for name, f in report.payload["scaling_fits"].items():
         lines.append(f"{name}: slope {f['slope']:.3f} [{f['ci_low']:.3f}, {f['ci_high']:.3f}]")
     return lines
 
 
-def _stopping_summary(report: Report) -> list[str]:
+def _stopping_summary(report: ExperimentReport) -> list[str]:
     lines = []
-    for name, f in report["scaling_fits"].items():
+    for name, f in report.payload["scaling_fits"].items():
         zero = " (zero-width CI)" if f["zero_width_ci"] else ""
         lines.append(
             f"{name}: slope {f['slope']:.3f} [{f['ci_low']:.3f}, {f['ci_high']:.3f}]{zero}, "
             f"bare exponent {f['bare_power_exponent']:.3f}, "
             f"{'consistent' if f['consistent'] else 'inconsistent'}"
         )
-    s = report["summary"]
+    s = report.payload["summary"]
     lines.append(
         f"rules: {s['correct_consistent']}/{s['correct_fits']} correct fits consistent; planted "
         f"(noise ∝ 1/ε²) flagged in {s['planted_flagged']}/{s['planted_fits']}; bound exceeded "

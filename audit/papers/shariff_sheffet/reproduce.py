@@ -19,14 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from audit.results import SCHEMA_VERSION
-from reference.files import atomic_savefig, atomic_write_text, write_json
-from reference.validation import check_int_at_least
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import statsmodels.api as sm
 
@@ -37,7 +29,8 @@ from audit.papers.shariff_sheffet.regret import (
     regret_scaling_in_privacy,
 )
 from audit.reproduce.common import CellStore
-from audit.reproduce.experiment import Experiment, Report, check_lines, failed_checks
+from audit.reproduce.experiment import Experiment, check_lines, failed_checks
+from audit.reproduce.report import Check, ExperimentReport, Figure
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.blocks import run_blocks
@@ -57,6 +50,7 @@ from reference.shariff_sheffet.tight import (
     wishart_tight_degrees_of_freedom,
 )
 from reference.tree import tree_depth
+from reference.validation import check_int_at_least
 
 __all__ = [
     "EXPERIMENTS",
@@ -156,8 +150,8 @@ def d3_rho_grid(config: D3Config) -> list[float]:
     return [math.exp((1.0 - c) * lo + c * hi) for c in config.grid]
 
 
-def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") -> dict[str, Any]:
-    """Run D.3 and write ``d3.json``, ``d3.png`` and ``d3.md`` into ``out``."""
+def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
+    """Run D.3 (runs into ``out``): the report of ``d3.json``, ``.png`` and ``.md``."""
     out.mkdir(parents=True, exist_ok=True)
     rhos = d3_rho_grid(config)
     results: dict[str, dict[str, list[float]]] = {}
@@ -181,39 +175,36 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
                 means.append(float(arrays["cumulative_regret"][:, -1].mean()))
             results.setdefault(mechanism, {})[str(gap)] = means
     spread = {m: {g: max(v) / min(v) for g, v in per_gap.items()} for m, per_gap in results.items()}
-    checks = []
+    checks: list[Check] = []
     for m, per_gap in spread.items():
         small, large = str(min(config.gaps)), str(max(config.gaps))
         checks.append(
-            {
-                "claim": f"{m}: the shift matters more at Δ = {small} than at Δ = {large}",
-                "holds": per_gap[small] > per_gap[large],
-                "gate": False,
-            }
+            Check(
+                f"{m}: the shift matters more at Δ = {small} than at Δ = {large}",
+                per_gap[small] > per_gap[large],
+                gate=False,
+            )
         )
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "D.3",
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "rho_min_grid": rhos,
         "final_regret_mean": results,
         "max_over_min_regret": spread,
-        "checks": checks,
     }
-    write_json(out / "d3.json", report, indent=2)
-    fig, axes = plt.subplots(
-        1, len(config.mechanisms), figsize=(5 * len(config.mechanisms), 4), squeeze=False
-    )
-    for ax, (m, by_gap) in zip(axes[0], results.items(), strict=True):
-        for g, values in by_gap.items():
-            ax.semilogx(rhos, values, "o-", label=f"Δ = {g}")
-        ax.set_title(f"D.3: {m}")
-        ax.set_xlabel("ρ_min of the shifted regularizer")
-        ax.set_ylabel(f"final regret at n = {config.n}")
-        ax.legend()
-    fig.tight_layout()
-    atomic_savefig(fig, out / "d3.png", dpi=120)
-    plt.close(fig)
+
+    def draw(plt: Any) -> Any:
+        fig, axes = plt.subplots(
+            1, len(config.mechanisms), figsize=(5 * len(config.mechanisms), 4), squeeze=False
+        )
+        for ax, (m, by_gap) in zip(axes[0], results.items(), strict=True):
+            for g, values in by_gap.items():
+                ax.semilogx(rhos, values, "o-", label=f"Δ = {g}")
+            ax.set_title(f"D.3: {m}")
+            ax.set_xlabel("ρ_min of the shifted regularizer")
+            ax.set_ylabel(f"final regret at n = {config.n}")
+            ax.legend()
+        fig.tight_layout()
+        return fig
+
     lines = [
         "# D.3 reproduction: final regret vs the shift",
         "",
@@ -229,9 +220,19 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
             row = ", ".join(f"{v:.0f}" for v in values)
             lines.append(f"| {m} | {g} | {row} | {spread[m][g]:.2f} |")
     lines += ["", "| paper's claim | here |", "|---|---|"]
-    lines += [f"| {c['claim']} | {'holds' if c['holds'] else 'does not hold'} |" for c in checks]
-    atomic_write_text(out / "d3.md", "\n".join(lines) + "\n")
-    return report
+    lines += [f"| {c.claim} | {'holds' if c.holds else 'does not hold'} |" for c in checks]
+    return ExperimentReport(
+        "d3",
+        "shariff_sheffet",
+        to_jsonable(config),
+        Figure(draw, dpi=120),
+        tuple(lines),
+        checks=tuple(checks),
+        payload=payload,
+        layout=("rho_min_grid", "final_regret_mean", "max_over_min_regret", "checks"),
+        label="D.3",
+        json_indent=2,
+    )
 
 
 def _pooled_slope(x: FloatArray, y: FloatArray) -> dict[str, float]:
@@ -241,8 +242,8 @@ def _pooled_slope(x: FloatArray, y: FloatArray) -> dict[str, float]:
     return {"slope": float(fit.params[1]), "ci_low": float(low), "ci_high": float(high)}
 
 
-def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") -> dict[str, Any]:
-    """Run D.1 and write ``d1.json``, ``d1.png`` and ``d1.md`` into ``out``."""
+def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
+    """Run D.1 (runs into ``out``): the report of ``d1.json``, ``.png`` and ``.md``."""
     out.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     for model in config.reward_models:
@@ -268,25 +269,23 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
             "mean_final_regret": {str(d): float(np.mean(v)) for d, v in finals.items()},
             "fit": _pooled_slope(x, y),
         }
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "D.1",
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "results": results,
     }
-    write_json(out / "d1.json", report, indent=2)
-    fig, ax = plt.subplots(figsize=(5, 4))
-    for label, res in results.items():
-        ds = np.array(config.dims, dtype=np.float64)
-        means = np.array([res["mean_final_regret"][str(d)] for d in config.dims])
-        ax.loglog(ds, means, "o-", base=2, label=f"{label} (slope {res['fit']['slope']:.2f})")
-    ax.set_xlabel("d")
-    ax.set_ylabel(f"final regret at n = {config.n}")
-    ax.set_title("D.1: non-private regret vs dimension")
-    ax.legend()
-    fig.tight_layout()
-    atomic_savefig(fig, out / "d1.png", dpi=120)
-    plt.close(fig)
+
+    def draw(plt: Any) -> Any:
+        fig, ax = plt.subplots(figsize=(5, 4))
+        for label, res in results.items():
+            ds = np.array(config.dims, dtype=np.float64)
+            means = np.array([res["mean_final_regret"][str(d)] for d in config.dims])
+            ax.loglog(ds, means, "o-", base=2, label=f"{label} (slope {res['fit']['slope']:.2f})")
+        ax.set_xlabel("d")
+        ax.set_ylabel(f"final regret at n = {config.n}")
+        ax.set_title("D.1: non-private regret vs dimension")
+        ax.legend()
+        fig.tight_layout()
+        return fig
+
     lines = [
         "# D.1 reproduction: non-private regret vs d",
         "",
@@ -302,12 +301,20 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
         lines.append(
             f"| {label} | {f['slope']:.2f} | [{f['ci_low']:.2f}, {f['ci_high']:.2f}] | ≈ 2 |"
         )
-    atomic_write_text(out / "d1.md", "\n".join(lines) + "\n")
-    return report
+    return ExperimentReport(
+        "d1",
+        "shariff_sheffet",
+        to_jsonable(config),
+        Figure(draw, dpi=120),
+        tuple(lines),
+        payload=payload,
+        label="D.1",
+        json_indent=2,
+    )
 
 
-def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") -> dict[str, Any]:
-    """Run D.2 and write ``d2.json``, ``d2.png`` and ``d2.md`` into ``out``.
+def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
+    """Run D.2 (runs into ``out``): the report of ``d2.json``, ``.png`` and ``.md``.
 
     ``config.runs`` must be at least 2: the report has standard errors.
     """
@@ -350,28 +357,27 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
             }
         results[str(gap)] = cell
     checks = _d2_checks(results)
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "D.2",
-        "config": to_jsonable(config),
+    payload: dict[str, Any] = {
         "checkpoints": marks.tolist(),
         "results": results,
-        "checks": checks,
     }
-    write_json(out / "d2.json", report, indent=2)
-    fig, axes = plt.subplots(1, len(config.gaps), figsize=(5 * len(config.gaps), 4), squeeze=False)
-    for ax, (gap_key, gap_cell) in zip(axes[0], results.items(), strict=True):
-        for name, res in gap_cell.items():
-            mean, se = np.array(res["mean_curve"]), np.array(res["se_curve"])
-            ax.plot(marks, mean, label=name)
-            ax.fill_between(marks, mean - se, mean + se, alpha=0.2)
-        ax.set_title(f"D.2: Δ = {gap_key}")
-        ax.set_xlabel("t")
-        ax.set_ylabel("cumulative regret")
-        ax.legend()
-    fig.tight_layout()
-    atomic_savefig(fig, out / "d2.png", dpi=120)
-    plt.close(fig)
+
+    def draw(plt: Any) -> Any:
+        fig, axes = plt.subplots(
+            1, len(config.gaps), figsize=(5 * len(config.gaps), 4), squeeze=False
+        )
+        for ax, (gap_key, gap_cell) in zip(axes[0], results.items(), strict=True):
+            for name, res in gap_cell.items():
+                mean, se = np.array(res["mean_curve"]), np.array(res["se_curve"])
+                ax.plot(marks, mean, label=name)
+                ax.fill_between(marks, mean - se, mean + se, alpha=0.2)
+            ax.set_title(f"D.2: Δ = {gap_key}")
+            ax.set_xlabel("t")
+            ax.set_ylabel("cumulative regret")
+            ax.legend()
+        fig.tight_layout()
+        return fig
+
     lines = [
         "# D.2 reproduction: the four variants over time",
         "",
@@ -419,8 +425,18 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
         "so their ordering need not match the paper's long-horizon curves; only 'NonPrivate "
         "smallest' is a gate.",
     ]
-    atomic_write_text(out / "d2.md", "\n".join(lines) + "\n")
-    return report
+    return ExperimentReport(
+        "d2",
+        "shariff_sheffet",
+        to_jsonable(config),
+        Figure(draw, dpi=120),
+        tuple(lines),
+        checks=tuple(Check(c["claim"], c["holds"], c["gate"]) for c in checks),
+        payload=payload,
+        layout=("checkpoints", "results", "checks"),
+        label="D.2",
+        json_indent=2,
+    )
 
 
 def _calibration_line(config: D2Config) -> str:
@@ -511,8 +527,8 @@ def _squared(epsilon: float) -> float:
     return epsilon * epsilon
 
 
-def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
-    """Run the scaling fits and write ``scaling.json``, ``scaling.png`` and ``scaling.md``.
+def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
+    """Run the scaling fits (cells into ``out``): the report of ``scaling.json``, ``.png``, ``.md``.
 
     Gated (``gate`` in the JSON): the private excess vs ``ε`` for ``Δ > 0`` must be consistent with
     Theorem 6's private term ``∝ ρ_max`` for the correct calibrations and inconsistent for the
@@ -553,31 +569,30 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
             "inconsistent": not row["consistent"],
             "report": True,
         }[row["gate"]]
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "experiment": "scaling",
-        "config": to_jsonable(c),
-        "fits": rows,
-    }
-    write_json(out / "scaling.json", report, indent=2)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for row in rows:
-        if row["kind"] != "epsilon":
-            continue
-        ax = axes[0] if row["gate"] != "report" else axes[1]
-        ax.loglog(
-            row["form"], row["mean_values"], "o-", label=f"{row['key']} (b = {row['slope']:.2f})"
-        )
-    titles = ("Δ > 0 against ρ_max (Thm 6)", "Δ = 0 against √ρ_max (Thm 5)")
-    for ax, title in zip(axes, titles, strict=True):
-        ax.set_xlabel("theorem's private term")
-        ax.set_ylabel("mean private excess regret")
-        ax.set_title(title)
-        if ax.lines:
-            ax.legend(fontsize=6)
-    fig.tight_layout()
-    atomic_savefig(fig, out / "scaling.png", dpi=120)
-    plt.close(fig)
+    payload: dict[str, Any] = {}
+
+    def draw(plt: Any) -> Any:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+        for row in rows:
+            if row["kind"] != "epsilon":
+                continue
+            ax = axes[0] if row["gate"] != "report" else axes[1]
+            ax.loglog(
+                row["form"],
+                row["mean_values"],
+                "o-",
+                label=f"{row['key']} (b = {row['slope']:.2f})",
+            )
+        titles = ("Δ > 0 against ρ_max (Thm 6)", "Δ = 0 against √ρ_max (Thm 5)")
+        for ax, title in zip(axes, titles, strict=True):
+            ax.set_xlabel("theorem's private term")
+            ax.set_ylabel("mean private excess regret")
+            ax.set_title(title)
+            if ax.lines:
+                ax.legend(fontsize=6)
+        fig.tight_layout()
+        return fig
+
     lines = [
         "# Scaling fits of the private variants against the theorems' forms",
         "",
@@ -595,20 +610,30 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> dict[str, Any]:
             f"{row['pvalue_above_one']:.2g} | {row['bare_power_exponent']:.2f} | "
             f"{row['theorem_exponent']} | {row['gate']} | {'yes' if row['holds'] else 'NO'} |"
         )
-    atomic_write_text(out / "scaling.md", "\n".join(lines) + "\n")
-    return report
+    return ExperimentReport(
+        "scaling",
+        "shariff_sheffet",
+        to_jsonable(c),
+        Figure(draw, dpi=120),
+        tuple(lines),
+        fits=tuple(rows),
+        payload=payload,
+        layout=("fits",),
+        label="scaling",
+        json_indent=2,
+    )
 
 
-def _d1_summary(report: Report) -> list[str]:
+def _d1_summary(report: ExperimentReport) -> list[str]:
     return [
         f"{model}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] (paper ≈ 2)"
-        for model, f in ((m, r["fit"]) for m, r in report["results"].items())
+        for model, f in ((m, r["fit"]) for m, r in report.payload["results"].items())
     ]
 
 
-def _scaling_summary(report: Report) -> list[str]:
+def _scaling_summary(report: ExperimentReport) -> list[str]:
     lines = []
-    for row in report["fits"]:
+    for row in report.fits:
         verdict = "" if row["gate"] == "report" else (" holds" if row["holds"] else " FAILS")
         lines.append(
             f"{row['key']}: b = {row['slope']:.2f} [{row['ci_low']:.2f}, {row['ci_high']:.2f}] "
@@ -617,10 +642,10 @@ def _scaling_summary(report: Report) -> list[str]:
     return lines
 
 
-def _scaling_failed(report: Report) -> bool:
+def _scaling_failed(report: ExperimentReport) -> bool:
     """A gated fit (consistent for the correct calibrations, inconsistent for the planted one)
     that does not hold."""
-    return not all(row["holds"] for row in report["fits"])
+    return not all(row["holds"] for row in report.fits)
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (

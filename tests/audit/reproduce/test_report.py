@@ -1,14 +1,18 @@
 """The typed report of a reproduction and its one renderer (:mod:`audit.reproduce.report`): the
-JSON's fields and their order, the Markdown tables, refused layouts, and the three files."""
+JSON's fields and their order, the Markdown tables, refused layouts, the three files, and that
+importing the papers' experiments does not import matplotlib (only the renderer does)."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from audit.papers import PAPERS
 from audit.reproduce.report import Check, ExperimentReport, Figure, Table, write_report
 from audit.results import SCHEMA_VERSION
 
@@ -35,7 +39,7 @@ def _report(**changes: Any) -> ExperimentReport:
 
 
 def test_json_fields_follow_the_layout() -> None:
-    default = _report().to_json()
+    default = _report().to_dict()
     assert list(default) == [
         "schema_version", "experiment", "config", "results", "cells", "checks", "fits"
     ]  # fmt: skip
@@ -44,9 +48,9 @@ def test_json_fields_follow_the_layout() -> None:
         {"claim": "c", "holds": True, "x": 1},  # gate None: not recorded
         {"claim": "d", "holds": False, "gate": True},
     ]
-    laid = _report(layout=("results", "checks", "fits", "cells"), label="T.1").to_json()
+    laid = _report(layout=("results", "checks", "fits", "cells"), label="T.1").to_dict()
     assert list(laid)[3:] == ["results", "checks", "fits", "cells"] and laid["experiment"] == "T.1"
-    empty = _report(checks=(), fits=(), layout=("results", "checks", "cells")).to_json()
+    empty = _report(checks=(), fits=(), layout=("results", "checks", "cells")).to_dict()
     assert empty["checks"] == [] and "fits" not in empty
 
 
@@ -71,8 +75,24 @@ def test_bad_reports_are_refused() -> None:
 def test_write_report_writes_json_md_png(tmp_path: Path) -> None:
     report = _report()
     write_report(report, tmp_path)
-    assert json.loads((tmp_path / "toy.json").read_text()) == report.to_json()
+    assert json.loads((tmp_path / "toy.json").read_text()) == report.to_dict()
     assert (tmp_path / "toy.md").read_text() == "# Toy\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend\n"
     assert (tmp_path / "toy.png").read_bytes().startswith(b"\x89PNG")
     assert report.tables == [Table(("a", "b"), (("1", "2"),))]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.json", "toy.md", "toy.png"]
+
+
+def test_importing_every_papers_experiments_does_not_import_matplotlib() -> None:
+    modules = [f"{paper.package}.reproduce" for paper in PAPERS]
+    assert len(modules) == 4
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    assert module.EXPERIMENTS, name\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert done.stdout.strip() == "[]", done.stdout

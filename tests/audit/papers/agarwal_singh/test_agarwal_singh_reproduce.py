@@ -1,6 +1,7 @@
 """Agarwal & Singh reproductions (experiments): tiny configurations, resume, refusal, fits.
 
-* the three experiments write ``<name>.json`` (round-trips), ``<name>.png`` and ``<name>.md``;
+* the experiments' reports, written by the one renderer, give ``<name>.json`` (round-trips),
+  ``<name>.png`` and ``<name>.md``;
 * rerunning reuses every finished cell (counted, and the cell files are not rewritten: same
   ``mtime_ns``) and gives the same report; a changed config is refused;
 * cells agree with independent derivations: the non-private FTRL regret on the minimax instance
@@ -63,6 +64,7 @@ from audit.papers.agarwal_singh.repro_ftrl import (
     set_losses,
 )
 from audit.papers.agarwal_singh.reproduce import EXPERIMENTS
+from audit.reproduce.report import ExperimentReport, write_report
 from reference.agarwal_singh.theorems import (
     cor32_parameters,
     cor32_regret_bound,
@@ -116,7 +118,10 @@ def test_tiny_run_writes_files_and_resumes(
     tmp_path: Path, name: str, run: object, config: object
 ) -> None:
     assert callable(run)
-    report = run(config, tmp_path)
+    written = run(config, tmp_path)
+    assert isinstance(written, ExperimentReport)
+    write_report(written, tmp_path)  # as the command line does
+    report = written.to_dict()
     for suffix in ("json", "png", "md"):
         assert (tmp_path / f"{name}.{suffix}").stat().st_size > 0
     assert (tmp_path / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -128,7 +133,7 @@ def test_tiny_run_writes_files_and_resumes(
     assert len(list(cells.glob("*.json"))) == stored["cells_computed"]
     visits = stored["cells_computed"] + stored["cells_reused"]  # shared cells are reused at once
     before = _mtimes(cells)
-    again = run(config, tmp_path)
+    again = run(config, tmp_path).to_dict()
     assert again["cells_computed"] == 0
     assert again["cells_reused"] == visits
     assert _mtimes(cells) == before  # no cell rewritten
@@ -144,11 +149,11 @@ def test_tiny_run_writes_files_and_resumes(
 
 def test_decision_sets_option_selects_the_groups(tmp_path: Path) -> None:
     only_cube = FullInfoConfig(**{**TINY_FTRL.__dict__, "decision_sets": ("cube",)})
-    report = reproduce_ftrl(only_cube, tmp_path / "e4")
+    report = reproduce_ftrl(only_cube, tmp_path / "e4").payload
     assert list(report["results"]) == ["cube"]
     assert report["results"]["cube"]["horizons"] == [16, 64]
     ball = reproduce_blo(BLOConfig(**{**TINY_BLO.__dict__, "decision_sets": ("ball",)}), tmp_path)
-    assert list(ball["results"]) == ["ball"]
+    assert list(ball.payload["results"]) == ["ball"]
     with pytest.raises(ValueError, match="decision_sets"):
         reproduce_ftpl(FTPLConfig(**{**TINY_FTPL.__dict__, "decision_sets": ()}), tmp_path)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,6 +38,7 @@ from audit.papers.sajed_sheffet.repro_thm43 import (
     thm43_proof_form,
 )
 from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS
+from audit.reproduce.report import ExperimentReport, write_report
 from audit.results import to_jsonable
 from reference.engine.mab import section5_means
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
@@ -66,21 +68,23 @@ TINY_THM43 = Thm43Config(
 )
 
 
-def _outputs(out: Path, name: str) -> None:
+def _written(report: ExperimentReport, out: Path) -> dict[str, Any]:
+    """Write ``report`` into ``out`` as the command line does, check the three files; its JSON."""
+    write_report(report, out)
     for suffix in ("json", "png", "md"):
-        assert (out / f"{name}.{suffix}").stat().st_size > 0
+        assert (out / f"{report.name}.{suffix}").stat().st_size > 0
+    return report.to_dict()
 
 
 def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path: Path) -> None:
-    report = reproduce_sec5(TINY_SEC5, tmp_path)
-    _outputs(tmp_path, "sec5")
+    report = _written(reproduce_sec5(TINY_SEC5, tmp_path), tmp_path)
     cells = sorted((tmp_path / "sec5_cells").glob("*.npz"))
     assert len(cells) == 2 * 3 + 1 and report["cells"] == {"computed": 7, "reused": 0}
     loaded = json.loads((tmp_path / "sec5.json").read_text())
     assert loaded == json.loads(json.dumps(to_jsonable(report)))
     assert len(loaded["settings"]) == 2 * 2 * 2
     mtimes = {p: p.stat().st_mtime_ns for p in cells}
-    again = reproduce_sec5(TINY_SEC5, tmp_path)
+    again = reproduce_sec5(TINY_SEC5, tmp_path).to_dict()
     assert again["cells"] == {"computed": 0, "reused": 7}
     assert {p: p.stat().st_mtime_ns for p in cells} == mtimes
     assert again["settings"] == report["settings"]
@@ -116,8 +120,7 @@ def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path
 
 
 def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
-    report = reproduce_thm43(TINY_THM43, tmp_path)
-    _outputs(tmp_path, "thm43")
+    report = _written(reproduce_thm43(TINY_THM43, tmp_path), tmp_path)
     assert report["cells"] == {"computed": 4, "reused": 0}
     loaded = json.loads((tmp_path / "thm43.json").read_text())
     assert loaded == json.loads(json.dumps(to_jsonable(report)))
@@ -126,7 +129,7 @@ def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
     }
     lin = report["linear_fit"]
     assert lin["c1_ci"][0] <= lin["c1"] <= lin["c1_ci"][1]
-    again = reproduce_thm43(TINY_THM43, tmp_path)
+    again = reproduce_thm43(TINY_THM43, tmp_path).to_dict()
     assert again["cells"] == {"computed": 0, "reused": 4}
     assert again["linear_fit"] == report["linear_fit"]
     with pytest.raises(ValueError, match="fit_T"):
@@ -241,8 +244,7 @@ def test_stopping_tiny_run_flags_the_planted_rule_and_resumes(tmp_path: Path) ->
     (reported, not a sampling statement): its planted slope 2.44 is still flagged; its correct
     slope (1.22) is not asserted.  Exceedance test (level 5%): no correct run exceeds ``τ_E`` or
     ``t_U``; the planted rule exceeds ``τ_E`` in 16 of 16 runs (p ≈ 1.5e-21)."""
-    report = reproduce_stopping(TINY_STOPPING, tmp_path)
-    _outputs(tmp_path, "stopping")
+    report = _written(reproduce_stopping(TINY_STOPPING, tmp_path), tmp_path)
     n_cells = 2 * 4  # 2 rules × (α, ε correct, ε planted, R)
     assert report["cells"] == {"computed": n_cells, "reused": 0}
     loaded = json.loads((tmp_path / "stopping.json").read_text())
@@ -265,7 +267,7 @@ def test_stopping_tiny_run_flags_the_planted_rule_and_resumes(tmp_path: Path) ->
             assert f["max_over_form"] <= 1.0 and not f["bound_violated"]  # τ ≤ τ_E ≤ t_U
     md = (tmp_path / "stopping.md").read_text()
     assert "planted_eps2" in md and "Theorem 3.3" in md and "zero-width CI" in md
-    again = reproduce_stopping(TINY_STOPPING, tmp_path)
+    again = reproduce_stopping(TINY_STOPPING, tmp_path).to_dict()
     assert again["cells"] == {"computed": 0, "reused": n_cells}
     assert again["scaling_fits"] == report["scaling_fits"]
     with pytest.raises(ValueError, match="another configuration"):

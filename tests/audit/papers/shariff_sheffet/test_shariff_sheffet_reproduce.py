@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from audit.papers.shariff_sheffet.reproduce import (
     reproduce_d3,
     reproduce_scaling,
 )
+from audit.reproduce.report import ExperimentReport, write_report
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
@@ -27,9 +29,15 @@ from reference.shariff_sheffet.regularizers import (
 )
 
 
+def _written(report: ExperimentReport, out: Path) -> dict[str, Any]:
+    """Write ``report`` into ``out`` as the command line does; its JSON document."""
+    write_report(report, out)
+    return report.to_dict()
+
+
 def test_d1_writes_fit_plot_and_comparison(tmp_path: Path) -> None:
     config = D1Config(n=150, dims=(3, 5), runs=3, block_size=2, reward_models=("rademacher",))
-    report = reproduce_d1(config, tmp_path, executor="serial")
+    report = _written(reproduce_d1(config, tmp_path, executor="serial"), tmp_path)
     fit = report["results"]["rademacher"]["fit"]
     assert fit["ci_low"] <= fit["slope"] <= fit["ci_high"]
     assert len(report["results"]["rademacher"]["final_regret"]["5"]) == 3
@@ -40,7 +48,7 @@ def test_d1_writes_fit_plot_and_comparison(tmp_path: Path) -> None:
 
 def test_d2_checks_and_resume(tmp_path: Path) -> None:
     config = D2Config(n=200, d=3, gaps=(0.0,), runs=2, block_size=1)
-    report = reproduce_d2(config, tmp_path, executor="serial")
+    report = _written(reproduce_d2(config, tmp_path, executor="serial"), tmp_path)
     cell = report["results"]["0.0"]
     assert set(cell) == {
         "nonprivate",
@@ -54,7 +62,7 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     gates = [c for c in report["checks"] if c["gate"]]
     assert gates and all(c["holds"] for c in gates)  # NonPrivate smallest, even at n = 200
     # a second invocation loads every finished block and reproduces the numbers exactly
-    again = reproduce_d2(config, tmp_path, executor="serial")
+    again = reproduce_d2(config, tmp_path, executor="serial").to_dict()
     assert again["results"] == report["results"]
     # strict JSON (no NaN/Infinity tokens) with a schema version
     stored = json.loads((tmp_path / "d2.json").read_text(), parse_constant=_refuse_constant)
@@ -101,7 +109,7 @@ def test_d3_regret_vs_shift_writes_its_report(tmp_path: Path) -> None:
     _, g = regularizer_spec("gaussian", constants, 120, 1 / 120, privacy)
     _, w = regularizer_spec("wishart_unshifted", constants, 120, 1 / 120, privacy)
     assert rhos == pytest.approx([g.rho_min, w.rho_min], rel=1e-12)
-    report = reproduce_d3(config, tmp_path, executor="serial")
+    report = _written(reproduce_d3(config, tmp_path, executor="serial"), tmp_path)
     assert set(report["final_regret_mean"]) == {"gaussian", "wishart"}
     assert len(report["final_regret_mean"]["wishart"]["0.1"]) == 2
     assert (tmp_path / "d3.png").stat().st_size > 0 and "max / min" in (
@@ -116,7 +124,7 @@ def test_scaling_writes_its_report_and_resumes_from_its_cells(
         n=300, d=2, num_arms=4, dims=(2, 3), epsilons=(1.0, 4.0), gaps=(0.1,),
         privacy_cells=(("gaussian", "tight"),), runs=3,
     )  # fmt: skip
-    report = reproduce_scaling(config, tmp_path)
+    report = _written(reproduce_scaling(config, tmp_path), tmp_path)
     keys = [row["key"] for row in report["fits"]]
     assert keys[:2] == [
         "eps_gaussian_tight_gap0.1",
@@ -132,4 +140,4 @@ def test_scaling_writes_its_report_and_resumes_from_its_cells(
 
     for name in ("regret_scaling_in_privacy", "regret_scaling_in_dimension", "regret_scaling_in_n"):
         monkeypatch.setattr(f"audit.papers.shariff_sheffet.reproduce.{name}", must_not_run)
-    assert reproduce_scaling(config, tmp_path) == report
+    assert reproduce_scaling(config, tmp_path).to_dict() == report

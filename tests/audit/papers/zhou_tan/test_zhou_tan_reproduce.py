@@ -52,7 +52,7 @@ TINY_SCALING = ScalingConfig(
 def _written(report: ExperimentReport, out: Path) -> dict[str, Any]:
     """Write ``report`` into ``out`` as the command line does; its JSON document."""
     write_report(report, out)
-    return report.to_json()
+    return report.to_dict()
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_resume_reuses_cells_and_refuses_other_configs(
     fig3_run: tuple[Path, dict[str, Any]],
 ) -> None:
     out, first = fig3_run
-    again = reproduce_fig3(TINY3, out).to_json()
+    again = reproduce_fig3(TINY3, out).to_dict()
     assert again["cells"] == {"computed": 0, "reused": 9}
     assert again["results"] == first["results"]
     with pytest.raises(ValueError, match="another configuration"):
@@ -101,8 +101,8 @@ def test_resume_reuses_cells_and_refuses_other_configs(
 
 
 def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None:
-    a = reproduce_fig2(TINY2, tmp_path / "a").to_json()
-    b = reproduce_fig2(TINY2, tmp_path / "b").to_json()
+    a = reproduce_fig2(TINY2, tmp_path / "a").to_dict()
+    b = reproduce_fig2(TINY2, tmp_path / "b").to_dict()
     assert a["results"] == b["results"]
     assert a["cells"] == {"computed": 6, "reused": 0}
     cells = tmp_path / "a" / "fig2_cells"
@@ -110,7 +110,7 @@ def test_same_seed_same_result_and_common_random_numbers(tmp_path: Path) -> None
     Bs = [np.load(cells / f"2d_{alg}.npz")["B"] for alg in TINY2.algorithms]
     assert all(np.array_equal(Bs[0], B) for B in Bs[1:])
     assert Bs[0][0] != Bs[0][1]  # f is redrawn every trial (Sec. 5.2)
-    c = reproduce_fig2(dataclasses.replace(TINY2, seed=TINY2.seed + 1), tmp_path / "c").to_json()
+    c = reproduce_fig2(dataclasses.replace(TINY2, seed=TINY2.seed + 1), tmp_path / "c").to_dict()
     assert c["results"] != a["results"]
 
 
@@ -172,7 +172,7 @@ def test_scaling_run_writes_fits_and_resumes(tmp_path: Path) -> None:
     assert dim["form"][0] < dim["form"][1] < dim["form"][2]
     assert np.asarray(dim["final_regret"]).shape == (TINY_SCALING.replicates, 3)
     assert report["cells"] == {"computed": 9, "reused": 0}
-    again = reproduce_scaling(TINY_SCALING, tmp_path).to_json()
+    again = reproduce_scaling(TINY_SCALING, tmp_path).to_dict()
     assert again["cells"] == {"computed": 0, "reused": 9}
     assert again["fits"] == fits
     with pytest.raises(ValueError, match="eps_for_T"):
