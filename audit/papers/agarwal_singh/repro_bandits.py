@@ -524,7 +524,7 @@ def _bandit_set_cells(
 
 
 def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
-    """Run E5 (Thm 3.5) and write ``ftpl.json``, ``ftpl.png`` and ``ftpl.md`` into ``out``."""
+    """Run E5 (Thm 3.5), cells into ``out``: the report of ``ftpl.{json,png,md}``."""
     name = "ftpl"
     cells, bar = _bandit_set_cells(config, out, name)
 
@@ -603,7 +603,7 @@ def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
 
 
 def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
-    """Run E7 (Thm 4.1) and write ``mab.json``, ``mab.png`` and ``mab.md`` into ``out``."""
+    """Run E7 (Thm 4.1), cells into ``out``: the report of ``mab.{json,png,md}``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:
@@ -677,7 +677,7 @@ def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
 
 
 def reproduce_blo(config: BLOConfig, out: Path) -> ExperimentReport:
-    """Run E9 (Thm 4.5) and write ``blo.json``, ``blo.png`` and ``blo.md`` into ``out``."""
+    """Run E9 (Thm 4.5), cells into ``out``: the report of ``blo.{json,png,md}``."""
     name = "blo"
     cells, bar = _bandit_set_cells(config, out, name)
 

@@ -272,7 +272,8 @@ def _noise_fit(
 
 
 def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> ExperimentReport:
-    """Run the ε-window (b) and privacy-term (c) tests; write ``eps_window.{json,png,md}`` to ``out``."""
+    """Run the ε-window (b) and privacy-term (c) tests, cells into ``out``: the report of
+    ``eps_window.{json,png,md}``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors of the widths
     out.mkdir(parents=True, exist_ok=True)
     for label, grid in (

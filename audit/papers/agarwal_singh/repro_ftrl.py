@@ -214,7 +214,7 @@ def ftrl_set_cell(
 
 
 def reproduce_ftrl(config: FullInfoConfig, out: Path) -> ExperimentReport:
-    """Run E4 and write ``ftrl.json``, ``ftrl.png`` and ``ftrl.md`` into ``out``."""
+    """Run E4, cells into ``out``: the report of ``ftrl.{json,png,md}``."""
     check_int_at_least("runs", config.runs, 2)  # standard errors and replicate-clustered fits
     out.mkdir(parents=True, exist_ok=True)
     if len(config.horizons) < 2 or len(config.dims) < 2:

@@ -1,6 +1,6 @@
 """Reproductions of Sajed & Sheffet Sec. 5 and of Theorem 4.3's scaling (ICML 2019).
 
-Three experiments, each writing ``<name>.{json,png,md}`` into ``<out>/sajed_sheffet``:
+Three experiments, each reported in ``<out>/sajed_sheffet/<name>.{json,png,md}``:
 **sec5** (Sec. 5: DP-SE, Algorithm 3, against DP-UCB in both calibrations on C1-C4, beside the
 paper's "at least 5 times"), **thm43** (DP-SE's regret against Theorem 4.3's own form) and
 **stopping** (halting times of Algorithms 1 and 2 against Theorem 3.3, with a planted rule with
