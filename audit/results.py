@@ -15,12 +15,27 @@ from typing import Any, Literal, TypeAlias
 from audit.protocols import PrivacyClaim
 from reference.files import dumps_json, to_jsonable
 
-__all__ = ["SCHEMA_VERSION", "AuditMethod", "CurvePoint", "PrivacyAuditResult", "to_jsonable"]
+__all__ = [
+    "INCONCLUSIVE_FACTOR",
+    "SCHEMA_VERSION",
+    "AuditMethod",
+    "CurvePoint",
+    "PrivacyAuditResult",
+    "Verdict",
+    "to_jsonable",
+]
 
-SCHEMA_VERSION = 1
-"""Version of the JSON report schema; bumped on any incompatible change."""
+SCHEMA_VERSION = 2
+"""Version of the JSON report schema; bumped on any incompatible change (2: three-valued
+``verdict`` and the power statement ``detectable_epsilon`` / ``detectable_delta``)."""
 
 AuditMethod: TypeAlias = Literal["white_box", "black_box", "closed_form"]
+Verdict: TypeAlias = Literal["VIOLATION", "pass", "inconclusive"]
+
+INCONCLUSIVE_FACTOR = 2.0
+"""A black-box test that did not reject passes only if it would have caught, with probability
+``≥ 0.95``, a violation up to ``INCONCLUSIVE_FACTOR · max(ε_claim, 0.05)`` on the event it audited
+(``detectable_epsilon``); a weaker power statement is ``"inconclusive"``, never a pass."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +70,13 @@ class PrivacyAuditResult:
         seed: the root seed of the test.
         runtime_seconds: wall-clock time of the test.
         details: method-specific extras (event chosen, counts, ...).
+        detectable_epsilon: the power statement of a black-box test: a mechanism whose
+            probability of the audited event under ``x`` is ``e^ε · P'[S] + δ_claim`` with
+            ``ε ≥ detectable_epsilon`` would have been rejected with probability ``≥ 0.95`` at
+            this sample size (``inf``: no violation on that event was detectable).
+        detectable_delta: the power statement of a white-box test: a mechanism whose privacy
+            loss, like this one's, gives ``δ(ε_claim) ≥ detectable_delta`` would have been
+            rejected with probability ``≥ 0.95`` at this sample size.
     """
 
     name: str
@@ -71,11 +93,25 @@ class PrivacyAuditResult:
     seed: int | None
     runtime_seconds: float
     details: dict[str, Any] = field(default_factory=dict)
+    detectable_epsilon: float | None = None
+    detectable_delta: float | None = None
 
     @property
-    def verdict(self) -> str:
-        """``"VIOLATION"`` or ``"pass"``."""
-        return "VIOLATION" if self.violation else "pass"
+    def verdict(self) -> Verdict:
+        """``"VIOLATION"`` (the claim is rejected), ``"pass"`` (not rejected, and the test had the
+        power its statement gives: see :data:`INCONCLUSIVE_FACTOR`; a closed-form test always has)
+        or ``"inconclusive"`` (not rejected, but the test could not have caught a violation of
+        the size a pass promises, so its silence is no evidence)."""
+        if self.violation:
+            return "VIOLATION"
+        if self.method == "closed_form":
+            return "pass"
+        if self.detectable_epsilon is not None:
+            limit = INCONCLUSIVE_FACTOR * max(self.claim.epsilon, 0.05)
+            return "pass" if self.detectable_epsilon <= limit else "inconclusive"
+        if self.detectable_delta is not None:
+            return "pass" if self.detectable_delta < 1.0 else "inconclusive"
+        return "inconclusive"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dictionary (see :func:`to_jsonable`) tagged with the schema version."""
@@ -100,6 +136,16 @@ class PrivacyAuditResult:
             f"  ε lower bound  {self.epsilon_lower_bound:.6g} at confidence {self.confidence:.4g}",
             f"  p-value        {self.p_value:.4g}",
         ]
+        if self.detectable_epsilon is not None:
+            lines.append(
+                f"  power          would catch ε ≥ {self.detectable_epsilon:.4g} on the audited "
+                "event with probability ≥ 0.95"
+            )
+        if self.detectable_delta is not None:
+            lines.append(
+                f"  power          would catch δ(ε_claim) ≥ {self.detectable_delta:.4g} with "
+                "probability ≥ 0.95"
+            )
         if self.delta_at_claim is not None:
             d = self.delta_at_claim
             lines.append(

@@ -16,9 +16,10 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar, get_args
 
 import numpy as np
+from scipy import stats
 
 from audit.protocols import (
     Mechanism,
@@ -32,12 +33,24 @@ from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
 from reference.rng import check_seed
-from reference.validation import check_in_range, check_int_at_least
+from reference.validation import check_choice, check_in_range, check_int_at_least
 
-__all__ = ["EventCounts", "epsilon_lower_bound", "event_audit", "event_audit_from_samples"]
+__all__ = [
+    "SCORE_KINDS",
+    "EventCounts",
+    "ScoreKind",
+    "detectable_epsilon",
+    "epsilon_lower_bound",
+    "event_audit",
+    "event_audit_from_samples",
+]
 
 DataT = TypeVar("DataT")
 Features = Callable[[FloatArray], FloatArray]
+ScoreKind: TypeAlias = Literal["auto", "feature", "likelihood_ratio", "classifier"]
+SCORE_KINDS: tuple[ScoreKind, ...] = get_args(ScoreKind)
+POWER = 0.95
+"""The probability with which a power statement's violation would have been caught."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,38 @@ def epsilon_lower_bound(counts: EventCounts, delta: float, beta: float) -> float
     return math.log((p_low - delta) / q_high)
 
 
+def detectable_epsilon(counts: EventCounts, claim: PrivacyClaim, beta: float) -> float:
+    """The power statement of the event test: the smallest ``ε`` such that, were the audited
+    event's probability under ``x`` equal to ``e^ε · q + δ_claim`` (``q`` its observed frequency
+    under ``x'``; its Clopper–Pearson upper bound when that count is 0), the evaluation would
+    reject with probability ``≥ POWER``.  The power is split evenly: the count under ``x'`` stays
+    below its ``√POWER`` quantile and the count under ``x`` reaches the rejection region, each with
+    probability ``≥ √POWER``.  ``inf`` when no count under ``x`` could reject."""
+    n, n_prime = counts.trials, counts.trials_prime
+    each = math.sqrt(POWER)
+    q = counts.count_prime / n_prime
+    if counts.count_prime == 0:
+        q = clopper_pearson(0, n_prime, beta / 2.0)[1]
+    c_prime = int(stats.binom.ppf(each, n_prime, q))
+    _, q_high = clopper_pearson(min(c_prime, n_prime), n_prime, beta / 2.0)
+    need = claim.delta + math.exp(claim.epsilon) * q_high  # reject iff P̲ > need
+    if need >= 1.0:
+        return math.inf
+
+    def low(c: int) -> float:  # the Clopper–Pearson lower bound, increasing in c
+        return float(stats.beta.ppf(beta / 2.0, c, n - c + 1.0))
+
+    if low(n) <= need:
+        return math.inf
+    lo, hi = 0, n  # low(lo) <= need < low(hi), with low(0) = 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if low(mid) <= need else (lo, mid)
+    # smallest p with P(Bin(n, p) ≥ c*) ≥ √POWER: P(Bin(n, p) ≥ c) = I_p(c, n − c + 1)
+    p_star = float(stats.beta.ppf(each, hi, n - hi + 1.0))
+    return math.log((p_star - claim.delta) / q)
+
+
 def _pvalue(counts: EventCounts, claim: PrivacyClaim) -> float:
     """Smallest ``β`` with ``ε_LB(β) > ε_claim`` (1 if none), by bisection on ``log β``."""
     hi = 1.0 - 1e-12
@@ -79,66 +124,212 @@ def _pvalue(counts: EventCounts, claim: PrivacyClaim) -> float:
     return math.exp(hi_log)
 
 
-def _score_function(sel_p: FloatArray, sel_q: FloatArray) -> Callable[[FloatArray], FloatArray]:
-    """A one-dimensional score learned on the selection split only.
+def _row_keys(f: FloatArray) -> np.ndarray[Any, Any]:
+    """Each row of ``f`` as one opaque key, so rows can be counted and looked up vectorised."""
+    f = np.ascontiguousarray(f, dtype=np.float64) + 0.0  # +0.0: one key for -0.0 and 0.0
+    return f.view(np.dtype((np.void, f.dtype.itemsize * f.shape[1]))).ravel()
 
-    * one feature: the feature itself;
-    * discrete outputs (few distinct feature rows): the empirical log-likelihood ratio of each
-      distinct row, ``ln((c_P + ½)/(c_Q + ½))`` (0 for rows unseen in selection) -- the
-      Neyman–Pearson statistic estimated from counts, as in DP-Sniper;
-    * otherwise: Fisher's linear discriminant ``(Σ + λI)⁻¹(μ_P − μ_Q)`` on standardised features.
-    """
-    if sel_p.shape[1] == 1:
-        return lambda f: f[:, 0]
-    both = np.vstack([sel_p, sel_q])
-    rows, inverse = np.unique(both, axis=0, return_inverse=True)
-    if len(rows) <= max(10, len(both) // 5):
-        inverse = inverse.ravel()
-        c_p = np.bincount(inverse[: len(sel_p)], minlength=len(rows))
-        c_q = np.bincount(inverse[len(sel_p) :], minlength=len(rows))
-        llr = np.log((c_p + 0.5) / (c_q + 0.5)) - math.log((len(sel_p) + 0.5) / (len(sel_q) + 0.5))
-        table = {row.tobytes(): float(v) for row, v in zip(rows, llr, strict=True)}
-        return lambda f: np.array([table.get(np.ascontiguousarray(r).tobytes(), 0.0) for r in f])
-    mean, sd = both.mean(axis=0), both.std(axis=0)
-    sd[sd == 0.0] = 1.0
-    zp, zq = (sel_p - mean) / sd, (sel_q - mean) / sd
-    pooled = np.cov(np.vstack([zp - zp.mean(axis=0), zq - zq.mean(axis=0)]).T).reshape(
-        both.shape[1], both.shape[1]
+
+@dataclass(frozen=True)
+class _Score:
+    """A one-dimensional score of output features, and what it is called in the report."""
+
+    name: str
+    apply: Callable[[FloatArray], FloatArray]
+    learned: bool
+
+
+def _identity_score() -> _Score:
+    return _Score("feature", lambda f: f[:, 0], learned=False)
+
+
+def _likelihood_ratio_score(train_p: FloatArray, train_q: FloatArray) -> _Score:
+    """The empirical log-likelihood ratio of each distinct output row, ``ln((c_P + ½)/(c_Q + ½))``
+    normalised by the sample sizes (0 for rows unseen in training): the Neyman–Pearson statistic
+    estimated from counts, as DP-Sniper's score for discrete outputs."""
+    keys = np.concatenate([_row_keys(train_p), _row_keys(train_q)])
+    rows, inverse = np.unique(keys, return_inverse=True)
+    inverse = inverse.ravel()
+    c_p = np.bincount(inverse[: len(train_p)], minlength=len(rows))
+    c_q = np.bincount(inverse[len(train_p) :], minlength=len(rows))
+    llr = np.log((c_p + 0.5) / (c_q + 0.5)) - math.log((len(train_p) + 0.5) / (len(train_q) + 0.5))
+
+    def apply(f: FloatArray) -> FloatArray:
+        k = _row_keys(f)
+        pos = np.minimum(np.searchsorted(rows, k), len(rows) - 1)
+        return np.where(rows[pos] == k, llr[pos], 0.0)
+
+    return _Score("likelihood_ratio", apply, learned=True)
+
+
+def _classifier_score(train_p: FloatArray, train_q: FloatArray, seed: int) -> _Score:
+    """The log-odds of a gradient-boosted tree classifier (scikit-learn's
+    ``HistGradientBoostingClassifier``) trained to tell outputs under ``x`` from outputs under
+    ``x'``: a learned likelihood-ratio estimate (DP-Sniper's approach) that handles several,
+    mixed discrete and continuous, columns and non-monotone ratios."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    model = HistGradientBoostingClassifier(
+        max_iter=100, early_stopping=False, random_state=seed % 2**32
     )
-    w = np.linalg.solve(pooled + 1e-6 * np.eye(both.shape[1]), zp.mean(axis=0) - zq.mean(axis=0))
-    return lambda f: ((f - mean) / sd) @ w
+    features = np.vstack([train_p, train_q])
+    labels = np.concatenate([np.ones(len(train_p)), np.zeros(len(train_q))])
+    model.fit(features, labels)
+
+    def apply(f: FloatArray) -> FloatArray:
+        return np.asarray(model.decision_function(f), dtype=np.float64)
+
+    return _Score("classifier", apply, learned=True)
+
+
+def _is_discrete(sel_p: FloatArray, sel_q: FloatArray) -> bool:
+    """Few distinct output rows: at most ``max(10, n/5)`` over the pooled selection split."""
+    both = np.concatenate([_row_keys(sel_p), _row_keys(sel_q)])
+    return len(np.unique(both)) <= max(10, len(both) // 5)
+
+
+def _candidate_thresholds(pooled: FloatArray, thresholds: int, min_count: int) -> FloatArray:
+    """Thresholds ``τ`` for the events ``{score > τ}`` and ``{score ≤ τ}``: ``thresholds``
+    evenly spaced quantiles of the pooled scores, plus order statistics at geometrically spaced
+    ranks ``min_count·1.2^j`` from both tails (events down to ``min_count`` pooled outputs, so
+    tail events are reachable at every sample size), plus every distinct score when there are at
+    most 2,000 of them."""
+    s = np.sort(pooled)
+    m = len(s)
+    ranks = np.unique(np.round(min_count * 1.2 ** np.arange(0, 200)).astype(np.int64))
+    ranks = ranks[ranks < m // 2]
+    idx = np.concatenate([ranks, m - 1 - ranks])
+    grid = np.quantile(s, np.linspace(0.0, 1.0, thresholds + 2)[1:-1])
+    distinct = np.unique(s)
+    extra = distinct if len(distinct) <= 2000 else np.empty(0)
+    return np.unique(np.concatenate([s[idx], grid, extra]))
+
+
+def _cp_lower(k: FloatArray, n: float, beta: float) -> FloatArray:
+    """Vectorised one-sided Clopper–Pearson lower bounds at level ``beta`` (0 where ``k = 0``)."""
+    with np.errstate(all="ignore"):
+        low = stats.beta.ppf(beta, np.maximum(k, 1e-300), n - k + 1.0)
+    return np.where(k > 0, low, 0.0)
+
+
+def _cp_upper(k: FloatArray, n: float, beta: float) -> FloatArray:
+    """Vectorised one-sided Clopper–Pearson upper bounds at level ``beta`` (1 where ``k = n``)."""
+    with np.errstate(all="ignore"):
+        high = stats.beta.ppf(1.0 - beta, k + 1.0, np.maximum(n - k, 1e-300))
+    return np.where(k < n, high, 1.0)
 
 
 def _plugin_epsilon(a: FloatArray, n_a: int, b: FloatArray, n_b: int, delta: float) -> FloatArray:
-    """Plug-in ``ln((p − δ)/p')`` with a half-count correction, used only for selection."""
+    """Plug-in ``ln((p − δ)/p')`` with a half-count correction (breaks ties in selection)."""
     p = (a + 0.5) / (n_a + 1.0)
     q = (b + 0.5) / (n_b + 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(p > delta, np.log(np.maximum(p - delta, 1e-300) / q), -np.inf)
 
 
-def _select_event(
-    score_p: FloatArray, score_q: FloatArray, delta: float, thresholds: int
-) -> tuple[float, bool, bool]:
-    """Pick ``(τ, upper, swap)``: event ``score > τ`` (``upper``) or ``≤ τ``, and direction, with
-    the largest plug-in ε over ``thresholds`` quantiles of the pooled selection scores."""
-    pooled = np.concatenate([score_p, score_q])
-    taus = np.unique(np.quantile(pooled, np.linspace(0.0, 1.0, thresholds + 2)[1:-1]))
-    sp, sq = np.sort(score_p), np.sort(score_q)
+@dataclass(frozen=True)
+class _Event:
+    """``{score > τ}`` (``upper``) or ``{score ≤ τ}``, compared as ``x`` vs ``x'`` or swapped,
+    with the lower confidence bound on ε it reached on the data that chose it."""
+
+    score: _Score
+    tau: float
+    upper: bool
+    swap: bool
+    selection_bound: float
+
+    def count(self, f: FloatArray) -> int:
+        s = self.score.apply(f)
+        return int(np.sum(s > self.tau) if self.upper else np.sum(s <= self.tau))
+
+
+def _best_event(
+    score: _Score,
+    choose_p: FloatArray,
+    choose_q: FloatArray,
+    delta: float,
+    beta: float,
+    thresholds: int,
+    min_count: int,
+) -> _Event:
+    """The threshold event with the largest lower confidence bound on ε over the choosing data:
+    ``ln((P̲ − δ)/P̄')`` with Clopper–Pearson bounds simultaneous over every candidate (level
+    ``β/(2k)`` each for ``k`` candidates).  Ranking by a simultaneous lower bound rather than the
+    plug-in ratio avoids the winner's curse on tiny tail events: among hundreds of small events
+    one has a large ratio, or even a large per-event lower bound, by chance."""
+    sp, sq = np.sort(score.apply(choose_p)), np.sort(score.apply(choose_q))
+    taus = _candidate_thresholds(np.concatenate([sp, sq]), thresholds, min_count)
     above_p = (sp.size - np.searchsorted(sp, taus, side="right")).astype(np.float64)
     above_q = (sq.size - np.searchsorted(sq, taus, side="right")).astype(np.float64)
-    candidates = {
-        (True, False): _plugin_epsilon(above_p, sp.size, above_q, sq.size, delta),
-        (False, False): _plugin_epsilon(
-            sp.size - above_p, sp.size, sq.size - above_q, sq.size, delta
-        ),
-        (True, True): _plugin_epsilon(above_q, sq.size, above_p, sp.size, delta),
-        (False, True): _plugin_epsilon(
-            sq.size - above_q, sq.size, sp.size - above_p, sp.size, delta
-        ),
-    }
-    (upper, swap), values = max(candidates.items(), key=lambda kv: float(np.max(kv[1])))
-    return float(taus[int(np.argmax(values))]), upper, swap
+    options = [(upper, swap) for upper in (True, False) for swap in (False, True)]
+    level = beta / (2.0 * len(options) * len(taus))  # simultaneous over every candidate
+    bounds, plugs = [], []
+    for upper, swap in options:
+        a = above_p if upper else sp.size - above_p
+        b = above_q if upper else sq.size - above_q
+        (ka, na), (kb, nb) = ((b, sq.size), (a, sp.size)) if swap else ((a, sp.size), (b, sq.size))
+        low = _cp_lower(ka, na, level) - delta
+        high = _cp_upper(kb, nb, level)
+        bounds.append(np.where(low > 0.0, np.log(np.maximum(low, 1e-300) / high), -np.inf))
+        plugs.append(_plugin_epsilon(ka, na, kb, nb, delta))  # breaks ties, e.g. no evidence
+    bound, plug = np.concatenate(bounds), np.concatenate(plugs)
+    j = int(np.lexsort((plug, bound))[-1])
+    upper, swap = options[j // len(taus)]
+    return _Event(score, float(taus[j % len(taus)]), upper, swap, float(bound[j]))
+
+
+def _select_event(
+    fp: FloatArray,
+    fq: FloatArray,
+    *,
+    score: ScoreKind,
+    delta: float,
+    beta: float,
+    thresholds: int,
+    min_count: int,
+    seed: int,
+) -> _Event:
+    """Choose the event on the selection split alone (so the evaluation stays valid whatever this
+    does).  Learned scores are trained on the first half of the selection split and their
+    threshold chosen on the second half; a fixed score uses the whole split."""
+    kinds: list[ScoreKind]
+    if score == "auto":
+        discrete = _is_discrete(fp, fq)
+        if discrete and fp.shape[1] == 1:
+            kinds = ["feature", "likelihood_ratio"]
+        elif discrete:
+            kinds = ["likelihood_ratio"]
+        elif fp.shape[1] == 1:
+            kinds = ["feature"]
+        else:
+            kinds = ["classifier"]
+    else:
+        kinds = [score]
+    if "feature" in kinds and fp.shape[1] != 1:
+        raise ValueError(
+            f"score='feature' needs one feature column, got {fp.shape[1]}; use 'classifier' or "
+            "'likelihood_ratio', or pass features mapping outputs to one column"
+        )
+    half_p, half_q = len(fp) // 2, len(fq) // 2
+    events = []
+    for kind in kinds:
+        if kind == "feature":
+            events.append(
+                _best_event(_identity_score(), fp, fq, delta, beta, thresholds, min_count)
+            )
+            continue
+        if min(half_p, half_q, len(fp) - half_p, len(fq) - half_q) < 1:
+            raise ValueError(f"score={kind!r} needs at least 4 selection samples per side")
+        train_p, train_q = fp[:half_p], fq[:half_q]
+        learned = (
+            _likelihood_ratio_score(train_p, train_q)
+            if kind == "likelihood_ratio"
+            else _classifier_score(train_p, train_q, seed)
+        )
+        events.append(
+            _best_event(learned, fp[half_p:], fq[half_q:], delta, beta, thresholds, min_count)
+        )
+    return max(events, key=lambda e: e.selection_bound)
 
 
 def event_audit_from_samples(
@@ -152,6 +343,8 @@ def event_audit_from_samples(
     confidence: float = 0.95,
     selection_fraction: float = 0.5,
     thresholds: int = 200,
+    min_count: int = 30,
+    score: ScoreKind = "auto",
     seed: int | None = None,
     started: float | None = None,
 ) -> PrivacyAuditResult:
@@ -176,6 +369,8 @@ def event_audit_from_samples(
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     selection_fraction = check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
     thresholds = check_int_at_least("thresholds", thresholds, 1)
+    min_count = check_int_at_least("min_count", min_count, 1)
+    check_choice("score", score, SCORE_KINDS)
     if seed is not None:
         seed = check_seed(seed)
     raw = features is None
@@ -193,19 +388,24 @@ def event_audit_from_samples(
     cut_q = int(len(fq) * selection_fraction)
     if min(cut_p, cut_q, len(fp) - cut_p, len(fq) - cut_q) < 1:
         raise ValueError("need at least one selection and one evaluation sample on each side")
-    score = _score_function(fp[:cut_p], fq[:cut_q])
-    tau, upper, swap = _select_event(score(fp[:cut_p]), score(fq[:cut_q]), claim.delta, thresholds)
-
-    def in_event(f: FloatArray) -> int:
-        s = score(f)
-        return int(np.sum(s > tau) if upper else np.sum(s <= tau))
-
-    ep, eq = fp[cut_p:], fq[cut_q:]
-    cp, cq = in_event(ep), in_event(eq)
-    counts = (
-        EventCounts(cq, len(eq), cp, len(ep)) if swap else EventCounts(cp, len(ep), cq, len(eq))
-    )
     beta = 1.0 - confidence
+    event = _select_event(
+        fp[:cut_p],
+        fq[:cut_q],
+        score=score,
+        delta=claim.delta,
+        beta=beta,
+        thresholds=thresholds,
+        min_count=min_count,
+        seed=0 if seed is None else seed,
+    )
+    ep, eq = fp[cut_p:], fq[cut_q:]
+    cp, cq = event.count(ep), event.count(eq)
+    counts = (
+        EventCounts(cq, len(eq), cp, len(ep))
+        if event.swap
+        else EventCounts(cp, len(ep), cq, len(eq))
+    )
     eps_lb = epsilon_lower_bound(counts, claim.delta, beta)
     p_lo, p_hi = clopper_pearson(counts.count, counts.trials, beta / 2.0)
     q_lo, q_hi = clopper_pearson(counts.count_prime, counts.trials_prime, beta / 2.0)
@@ -223,9 +423,11 @@ def event_audit_from_samples(
         samples=int(min(len(fp), len(fq))),
         seed=seed,
         runtime_seconds=time.perf_counter() - t0,
+        detectable_epsilon=detectable_epsilon(counts, claim, beta),
         details={
-            "event": f"score {'>' if upper else '<='} {tau:.6g}",
-            "direction": "x' vs x" if swap else "x vs x'",
+            "event": f"{event.score.name} {'>' if event.upper else '<='} {event.tau:.6g}",
+            "direction": "x' vs x" if event.swap else "x vs x'",
+            "selection_bound": event.selection_bound,
             "counts": counts,
             "p_interval": (p_lo, p_hi),
             "p_prime_interval": (q_lo, q_hi),
@@ -246,6 +448,8 @@ def event_audit(
     confidence: float = 0.95,
     selection_fraction: float = 0.5,
     thresholds: int = 200,
+    min_count: int = 30,
+    score: ScoreKind = "auto",
 ) -> PrivacyAuditResult:
     """Draw ``samples`` outputs under each input of ``pair`` (independent streams spawned from
     ``seed``) and run :func:`event_audit_from_samples`.
@@ -261,6 +465,8 @@ def event_audit(
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
     check_int_at_least("thresholds", thresholds, 1)
+    check_int_at_least("min_count", min_count, 1)
+    check_choice("score", score, SCORE_KINDS)
     check_claim_matches_pair(claim, pair)
     seed = check_seed(seed)
     rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
@@ -281,6 +487,8 @@ def event_audit(
         confidence=confidence,
         selection_fraction=selection_fraction,
         thresholds=thresholds,
+        min_count=min_count,
+        score=score,
         seed=seed,
         started=t0,
     )

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar
 
 import numpy as np
+from scipy import stats
 
 from audit.protocols import (
     DensityMechanism,
@@ -190,6 +191,62 @@ def _check_epsilon_grid(epsilons: object) -> FloatArray:
     return grid
 
 
+POWER = 0.95
+"""The probability with which a power statement's violation would have been caught."""
+
+
+def _detectable_delta(summands: Sequence[FloatArray], beta: float, delta_claim: float) -> float:
+    """The smallest ``δ(ε_claim) = d`` the test rejects with probability ``≥ POWER``: the test
+    rejects iff the mean exceeds ``δ_claim`` plus the empirical Bernstein width (level ``β/2``),
+    so ``d`` must exceed that plus a one-sided normal ``POWER`` quantile of the mean's spread.
+    Both use the variance bound ``d(1 − d)`` of a ``[0, 1]`` summand with mean ``d`` (its
+    second moment is at most its mean), or the measured variance if larger; ``d`` is the fixed
+    point of that equation.  The larger of the two directions, since a violation may show in
+    either."""
+    z_power = float(stats.norm.ppf(POWER))
+    log_term = math.log(4.0 / beta)
+    needed = []
+    for z in summands:
+        n = z.size
+        var = float(z.var(ddof=1))
+        d = delta_claim
+        for _ in range(100):
+            v = max(var, d * (1.0 - d))
+            width = math.sqrt(2.0 * v * log_term / n) + 7.0 * log_term / (3.0 * (n - 1))
+            d_next = min(1.0, delta_claim + width + z_power * math.sqrt(v / n))
+            if abs(d_next - d) <= 1e-12 * max(d, 1e-300):
+                break
+            d = d_next
+        needed.append(d_next)
+    return max(needed)
+
+
+def _detectable_epsilon(
+    lp: FloatArray, lq: FloatArray, claim: PrivacyClaim, detectable_delta: float
+) -> float:
+    """The power statement in ε: the audited curve ``δ̂`` moved right by ``s`` has
+    ``δ(ε_claim) = δ̂(ε_claim − s)``; the smallest ``s`` that makes this at least ``δ_claim`` plus
+    the detectable excess gives ``ε_claim + s`` (``inf`` when even ``δ̂(0)`` is too small).  It
+    describes mechanisms whose loss has the audited one's shape."""
+    target = detectable_delta
+
+    def delta_hat(eps: float) -> float:
+        return max(float(hockey_stick_summands(x, eps).mean()) for x in (lp, lq))
+
+    if delta_hat(0.0) < target:
+        return math.inf
+    if delta_hat(claim.epsilon) >= target:
+        return claim.epsilon
+    lo, hi = 0.0, claim.epsilon  # delta_hat(lo) >= target > delta_hat(hi)
+    for _ in range(50):
+        mid = (lo + hi) / 2.0
+        if delta_hat(mid) >= target:
+            lo = mid
+        else:
+            hi = mid
+    return 2.0 * claim.epsilon - lo
+
+
 def privacy_loss_audit(
     losses_p: FloatArray,
     losses_q: FloatArray,
@@ -257,6 +314,12 @@ def privacy_loss_audit(
     eps_lb = max(violating) if violating else -math.inf
     if at_claim.delta_lower > claim.delta:
         eps_lb = max(eps_lb, claim.epsilon)
+    # ε = ∞: the summands are the indicators of an infinite loss (an output impossible under the
+    # other input); if even their lower bound exceeds δ_claim, no finite ε is valid at δ_claim.
+    infinite = [(x == np.inf).astype(np.float64) for x in (lp, lq)]
+    if max(empirical_bernstein_bounds(z, beta / 2.0).lower for z in infinite) > claim.delta:
+        eps_lb = math.inf
+    detectable_delta = _detectable_delta(claim_summands, beta, claim.delta)
     certified = [pt.epsilon for pt in curve if pt.delta_upper <= claim.delta]
     return PrivacyAuditResult(
         name=name,
@@ -272,6 +335,8 @@ def privacy_loss_audit(
         samples=int(min(lp.size, lq.size)),
         seed=seed,
         runtime_seconds=time.perf_counter() - t0,
+        detectable_epsilon=_detectable_epsilon(lp, lq, claim, detectable_delta),
+        detectable_delta=detectable_delta,
         details={
             "epsilon_upper_descriptive": min(certified) if certified else math.inf,
             "infinite_loss_fraction_p": float(np.mean(lp == np.inf)),
