@@ -5,7 +5,7 @@ or from the caller (streams, datasets).  :func:`search_pairs` screens every cand
 budget of its own draws, ranks them by the screening lower bound on ε, and audits the best
 ``top`` afresh; only those final tests are judged, as one family corrected by an explicit
 :class:`~audit.familywise.FamilyWise` strategy, so screening costs no error budget.
-Proof note: ``proofs_notes/audit/black_box_search.md``.
+Proof note: ``proofs_notes/audit/black_box_event.md``.
 """
 
 from __future__ import annotations
