@@ -5,8 +5,8 @@ with a neighbouring pair (``--pair``), audited white box when it has a density, 
 or a **bandit policy** (:class:`~audit.protocols.StreamPolicy`) against a claimed joint-DP
 ``(ε, δ)`` (Definition 1 of Shariff & Sheffet): the stream audit on worst-case t-neighbouring
 streams, and a regret regression check against the reference on the App. D environments.  The
-report (``check.json``, ``check.md``, ``check.png``) has an overall verdict; the exit code is 0
-when every check passes and 1 otherwise.
+report (``check.json``, ``check.md``, ``check.png``) has an overall verdict: exit code 0 (pass),
+1 (FAIL), 3 (inconclusive: nothing failed but the privacy audit lacked the power a pass promises).
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import matplotlib
 
@@ -123,6 +123,20 @@ class CheckReport:
         """Privacy not rejected and (for a policy) the regret regression check passed."""
         return not self.privacy.violation and (self.regret is None or self.regret.passed)
 
+    @property
+    def verdict(self) -> Literal["pass", "FAIL", "inconclusive"]:
+        """``"FAIL"`` if a check failed; ``"inconclusive"`` if none failed but the privacy audit
+        could not have caught a violation of the size a pass promises
+        (:attr:`~audit.results.PrivacyAuditResult.verdict`); ``"pass"`` otherwise."""
+        if not self.passed:
+            return "FAIL"
+        return "inconclusive" if self.privacy.verdict == "inconclusive" else "pass"
+
+    @property
+    def exit_code(self) -> int:
+        """0 for a pass, 1 for a failure, 3 for an inconclusive check (2 is a usage error)."""
+        return {"pass": 0, "FAIL": 1, "inconclusive": 3}[self.verdict]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report."""
         regret: Any = None
@@ -135,7 +149,7 @@ class CheckReport:
             "kind": "third_party_check",
             "target": self.target,
             "claim": to_jsonable(self.claim),
-            "verdict": "pass" if self.passed else "FAIL",
+            "verdict": self.verdict,
             "privacy": self.privacy.to_dict(),
             "regret": regret,
             "golden": "not applicable to an implementation object (`privonline golden` checks "
@@ -149,15 +163,20 @@ class CheckReport:
         lines = [
             f"# privonline check: `{self.target}`",
             "",
-            f"Verdict: **{'pass' if self.passed else 'FAIL'}** ({self.runtime_seconds:.0f} s).",
+            f"Verdict: **{self.verdict}** ({self.runtime_seconds:.0f} s).",
             "",
             *([f"Claim: {self.claim.label}.", ""] if self.claim.label else []),
             "| check | result | verdict |",
             "|---|---|---|",
             f"| {p.method.replace('_', ' ')} privacy vs claim ({self.claim.epsilon:g}, "
             f"{self.claim.delta:g}), {self.claim.relation} | ε lower bound "
-            f"{p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g} | "
-            f"{'**VIOLATION**' if p.violation else 'pass'} |",
+            f"{p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g}"
+            + (
+                f", would catch ε ≥ {p.detectable_epsilon:.3g}"
+                if p.detectable_epsilon is not None
+                else ""
+            )
+            + f" | {'**VIOLATION**' if p.violation else p.verdict} |",
         ]
         r = self.regret
         if r is not None:
@@ -292,7 +311,9 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         description="Audit a third-party implementation (module:attribute): a bandit policy "
         "(audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
         "regret, or a mechanism (audit.protocols.Mechanism, with --pair) for a claimed (ε, δ). "
-        "Writes check.json, check.md (and check.png); exit code 1 if any check fails.",
+        "Writes check.json, check.md (and check.png); exit code 0 pass, 1 FAIL, 2 bad arguments, "
+        "3 inconclusive (no check failed, but the privacy audit lacked the power a pass promises: "
+        "raise --samples).",
     )
     parser.add_argument(
         "target", help="module:attribute of the policy or mechanism (or of a factory)"
@@ -370,4 +391,4 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
     report.write(args.out)
     print(report.markdown())
     print(f"report: {args.out / 'check.md'}")
-    return 0 if report.passed else 1
+    return report.exit_code
