@@ -143,10 +143,10 @@ def test_white_box_power_statement_covers_a_slightly_leakier_gaussian() -> None:
     from scipy.optimize import brentq
 
     pair = NeighbouringPair(np.zeros(1), np.ones(1))
-    claim = PrivacyClaim(gaussian_epsilon(1.0, 1e-3), 1e-3)
+    claim = PrivacyClaim(gaussian_epsilon(1e-3, mu=1.0), 1e-3)
     good = white_box_audit(GaussianMechanism(1.0), pair, claim, samples=20_000, seed=211)
     assert good.verdict == "pass" and good.detectable_delta is not None
-    mu = brentq(lambda m: gaussian_delta(m, claim.epsilon) - good.detectable_delta, 1.0, 10.0)
+    mu = brentq(lambda m: gaussian_delta(claim.epsilon, mu=m) - good.detectable_delta, 1.0, 10.0)
     hits = sum(
         white_box_audit(GaussianMechanism(1.0 / mu), pair, claim, samples=20_000, seed=s).violation
         for s in range(300, 330)
