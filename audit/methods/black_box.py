@@ -1,11 +1,12 @@
 """Black-box event audit: a lower confidence bound on ε from event frequencies.
 
 In the spirit of DP-Sniper (Bichsel et al. 2021) and StatDP (Ding et al. 2018): split the outputs
-under both inputs into a selection and an evaluation part; on the selection part choose a threshold
-event ``S`` on a one-dimensional score and a direction; on the evaluation part, with one-sided
-Clopper–Pearson bounds ``P̲`` and ``P̄'`` at level ``β/2`` each, ``ε_LB = ln((P̲ − δ) / P̄')`` is a
-``1 − β`` lower confidence bound on the ε of any valid ``(ε, δ)`` claim.  The verdict is a
-violation iff ``ε_LB > ε_claim``; the p-value is the smallest such ``β`` (bisection).
+under both inputs into a selection and an evaluation part; on the selection part learn a score
+(the output, a count likelihood ratio, or a classifier's log-odds) and choose a threshold event
+``S`` and a direction by its predicted bound; on the evaluation part, with one-sided Clopper–Pearson
+bounds ``P̲`` and ``P̄'`` at level ``β/2`` each, ``ε_LB = ln((P̲ − δ) / P̄')`` is a ``1 − β`` lower
+confidence bound on the ε of any valid ``(ε, δ)`` claim.  Violation iff ``ε_LB > ε_claim``; the
+p-value is the smallest such ``β``; ``detectable_epsilon`` states the test's power.
 
 Proof note: ``proofs_notes/audit/black_box_event.md``.
 """
@@ -49,6 +50,9 @@ DataT = TypeVar("DataT")
 Features = Callable[[FloatArray], FloatArray]
 ScoreKind: TypeAlias = Literal["auto", "feature", "likelihood_ratio", "classifier"]
 SCORE_KINDS: tuple[ScoreKind, ...] = get_args(ScoreKind)
+SELECTION_LEVEL = 0.25
+"""One-sided level of the choosing data's bounds when events are ranked (a mild shrinkage of each
+event's frequencies toward what its sample size can support)."""
 POWER = 0.95
 """The probability with which a power statement's violation would have been caught."""
 
@@ -251,25 +255,34 @@ def _best_event(
     beta: float,
     thresholds: int,
     min_count: int,
+    eval_sizes: tuple[int, int],
 ) -> _Event:
-    """The threshold event with the largest lower confidence bound on ε over the choosing data:
-    ``ln((P̲ − δ)/P̄')`` with Clopper–Pearson bounds simultaneous over every candidate (level
-    ``β/(2k)`` each for ``k`` candidates).  Ranking by a simultaneous lower bound rather than the
-    plug-in ratio avoids the winner's curse on tiny tail events: among hundreds of small events
-    one has a large ratio, or even a large per-event lower bound, by chance."""
+    """The threshold event whose evaluation is predicted to give the largest ``ε_LB``: with the
+    choosing data's frequencies ``p̂, p̂'`` (half-count corrected) standing in for the evaluation
+    counts, ``ln((P̲ − δ)/P̄')`` with Clopper–Pearson bounds at level ``β/2`` and the evaluation
+    split's sizes.  Unlike the plug-in ratio this charges a small event for the width of its
+    evaluation bounds, so tiny tail events whose ratio is large by chance (the winner's curse)
+    lose to large events of nearly the same ratio."""
     sp, sq = np.sort(score.apply(choose_p)), np.sort(score.apply(choose_q))
     taus = _candidate_thresholds(np.concatenate([sp, sq]), thresholds, min_count)
     above_p = (sp.size - np.searchsorted(sp, taus, side="right")).astype(np.float64)
     above_q = (sq.size - np.searchsorted(sq, taus, side="right")).astype(np.float64)
     options = [(upper, swap) for upper in (True, False) for swap in (False, True)]
-    level = beta / (2.0 * len(options) * len(taus))  # simultaneous over every candidate
     bounds, plugs = [], []
     for upper, swap in options:
         a = above_p if upper else sp.size - above_p
         b = above_q if upper else sq.size - above_q
-        (ka, na), (kb, nb) = ((b, sq.size), (a, sp.size)) if swap else ((a, sp.size), (b, sq.size))
-        low = _cp_lower(ka, na, level) - delta
-        high = _cp_upper(kb, nb, level)
+        (ka, na, ea), (kb, nb, eb) = (
+            ((b, sq.size, eval_sizes[1]), (a, sp.size, eval_sizes[0]))
+            if swap
+            else ((a, sp.size, eval_sizes[0]), (b, sq.size, eval_sizes[1]))
+        )
+        # predicted evaluation counts: the choosing data's own confidence bounds, so an event is
+        # charged for its uncertainty twice (on the choosing data and at evaluation)
+        pa = _cp_lower(ka, na, SELECTION_LEVEL) * ea
+        pb = _cp_upper(kb, nb, SELECTION_LEVEL) * eb
+        low = _cp_lower(pa, ea, beta / 2.0) - delta
+        high = _cp_upper(pb, eb, beta / 2.0)
         bounds.append(np.where(low > 0.0, np.log(np.maximum(low, 1e-300) / high), -np.inf))
         plugs.append(_plugin_epsilon(ka, na, kb, nb, delta))  # breaks ties, e.g. no evidence
     bound, plug = np.concatenate(bounds), np.concatenate(plugs)
@@ -288,6 +301,7 @@ def _select_event(
     thresholds: int,
     min_count: int,
     seed: int,
+    eval_sizes: tuple[int, int],
 ) -> _Event:
     """Choose the event on the selection split alone (so the evaluation stays valid whatever this
     does).  Learned scores are trained on the first half of the selection split and their
@@ -315,7 +329,9 @@ def _select_event(
     for kind in kinds:
         if kind == "feature":
             events.append(
-                _best_event(_identity_score(), fp, fq, delta, beta, thresholds, min_count)
+                _best_event(
+                    _identity_score(), fp, fq, delta, beta, thresholds, min_count, eval_sizes
+                )
             )
             continue
         if min(half_p, half_q, len(fp) - half_p, len(fq) - half_q) < 1:
@@ -327,7 +343,9 @@ def _select_event(
             else _classifier_score(train_p, train_q, seed)
         )
         events.append(
-            _best_event(learned, fp[half_p:], fq[half_q:], delta, beta, thresholds, min_count)
+            _best_event(
+                learned, fp[half_p:], fq[half_q:], delta, beta, thresholds, min_count, eval_sizes
+            )
         )
     return max(events, key=lambda e: e.selection_bound)
 
@@ -398,6 +416,7 @@ def event_audit_from_samples(
         thresholds=thresholds,
         min_count=min_count,
         seed=0 if seed is None else seed,
+        eval_sizes=(len(fp) - cut_p, len(fq) - cut_q),
     )
     ep, eq = fp[cut_p:], fq[cut_q:]
     cp, cq = event.count(ep), event.count(eq)
