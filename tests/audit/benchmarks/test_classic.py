@@ -20,6 +20,7 @@ from audit.benchmarks.exact import (
 from audit.benchmarks.mechanisms import ReportNoisyMax, SparseVector, lyu_svt
 from audit.benchmarks.run import main, run_benchmark, select_cases
 from audit.methods.black_box import event_audit
+from audit.results import SCHEMA_VERSION
 from reference._typing import FloatArray
 from reference.rng import named_seed, seed_for
 
@@ -222,7 +223,7 @@ def test_run_writes_the_table_and_the_cli_refuses_unknown_cases(tmp_path: Path) 
     assert again.rows[0].epsilon_lower_bound == table.rows[2].epsilon_lower_bound
     assert main(["--n", "2000", "--cases", "NoisyHist1", "--out", str(tmp_path)]) == 0
     report = json.loads((tmp_path / "report.json").read_text())
-    assert report["schema_version"] == 1 and len(report["rows"]) == 2
+    assert report["schema_version"] == SCHEMA_VERSION and len(report["rows"]) == 2
     assert "| NoisyHist1/one_above | yes |" in (tmp_path / "report.md").read_text()
     with pytest.raises(ValueError, match="unknown"):
         select_cases(["NoSuchMechanism"])

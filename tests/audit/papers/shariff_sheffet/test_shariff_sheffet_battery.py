@@ -9,6 +9,7 @@ import pytest
 
 from audit.cli import main
 from audit.papers.shariff_sheffet.battery import BatteryConfig, run_privacy_battery
+from audit.results import SCHEMA_VERSION
 
 
 def _refuse_constant(token: str) -> None:
@@ -34,7 +35,7 @@ def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
     assert report.cases.verdict == "pass" and report.cases.strategy.method == "holm"
     report.write(tmp_path)
     payload = json.loads((tmp_path / "report.json").read_text(), parse_constant=_refuse_constant)
-    assert payload["schema_version"] == 1 and payload["verdict"] == "pass"
+    assert payload["schema_version"] == SCHEMA_VERSION and payload["verdict"] == "pass"
     assert payload["family_wise"] == {"method": "holm", "alpha": 0.05}
     assert (tmp_path / "privacy_curves.png").stat().st_size > 0
     accuracy = {row["name"]: row for row in payload["accuracy"]}

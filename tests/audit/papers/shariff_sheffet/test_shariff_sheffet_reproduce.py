@@ -22,6 +22,7 @@ from audit.papers.shariff_sheffet.reproduce import (
     reproduce_scaling,
 )
 from audit.reproduce.report import ExperimentReport, write_report
+from audit.results import SCHEMA_VERSION
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
@@ -66,7 +67,7 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     assert again["results"] == report["results"]
     # strict JSON (no NaN/Infinity tokens) with a schema version
     stored = json.loads((tmp_path / "d2.json").read_text(), parse_constant=_refuse_constant)
-    assert stored["schema_version"] == 1
+    assert stored["schema_version"] == SCHEMA_VERSION
 
 
 def _refuse_constant(token: str) -> None:
