@@ -17,6 +17,7 @@ from reference.files import dumps_json, to_jsonable
 
 __all__ = [
     "INCONCLUSIVE_FACTOR",
+    "POWER",
     "SCHEMA_VERSION",
     "AuditMethod",
     "CurvePoint",
@@ -31,6 +32,9 @@ SCHEMA_VERSION = 2
 
 AuditMethod: TypeAlias = Literal["white_box", "black_box", "closed_form"]
 Verdict: TypeAlias = Literal["VIOLATION", "pass", "inconclusive"]
+
+POWER = 0.95
+"""The probability with which a power statement's violation would have been caught."""
 
 INCONCLUSIVE_FACTOR = 2.0
 """A black-box test that did not reject passes only if it would have caught, with probability

@@ -26,6 +26,7 @@ __all__ = [
     "clopper_pearson",
     "empirical_bernstein_bounds",
     "empirical_bernstein_pvalue",
+    "empirical_bernstein_width",
     "hockey_stick_summands",
 ]
 
@@ -68,6 +69,13 @@ def _check_unit_samples(values: FloatArray) -> FloatArray:
     return z
 
 
+def empirical_bernstein_width(variance: float, samples: int, beta: float) -> float:
+    """The Maurer–Pontil width ``√(2Vx/N) + 7x/(3(N−1))`` with ``x = ln(2/β)`` (Maurer & Pontil
+    2009, Thm 4): the distance from the mean to either one-sided level-``β`` bound."""
+    log_term = math.log(2.0 / beta)
+    return math.sqrt(2.0 * variance * log_term / samples) + 7.0 * log_term / (3.0 * (samples - 1))
+
+
 def empirical_bernstein_bounds(values: FloatArray, beta: float) -> MeanBounds:
     """Maurer–Pontil empirical Bernstein bounds on ``E Z`` for i.i.d. ``Z ∈ [0, 1]``.
 
@@ -79,8 +87,7 @@ def empirical_bernstein_bounds(values: FloatArray, beta: float) -> MeanBounds:
     n = z.size
     mean = float(z.mean())
     var = float(z.var(ddof=1))
-    log_term = math.log(2.0 / beta)
-    width = math.sqrt(2.0 * var * log_term / n) + 7.0 * log_term / (3.0 * (n - 1))
+    width = empirical_bernstein_width(var, n, beta)
     return MeanBounds(
         estimate=mean,
         lower=max(0.0, mean - width),

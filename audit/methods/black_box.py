@@ -30,7 +30,7 @@ from audit.protocols import (
     check_outputs,
     check_same_output_space,
 )
-from audit.results import PrivacyAuditResult
+from audit.results import POWER, PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
 from reference.rng import check_seed
@@ -53,8 +53,6 @@ SCORE_KINDS: tuple[ScoreKind, ...] = get_args(ScoreKind)
 SELECTION_LEVEL = 0.25
 """One-sided level of the choosing data's bounds when events are ranked (a mild shrinkage of each
 event's frequencies toward what its sample size can support)."""
-POWER = 0.95
-"""The probability with which a power statement's violation would have been caught."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +84,7 @@ def detectable_epsilon(counts: EventCounts, claim: PrivacyClaim, beta: float) ->
     reject with probability ``≥ POWER``.  The power is split evenly: the count under ``x'`` stays
     below its ``√POWER`` quantile and the count under ``x`` reaches the rejection region, each with
     probability ``≥ √POWER``.  ``inf`` when no count under ``x`` could reject."""
+    beta = check_in_range("beta", beta, 0.0, 1.0)
     n, n_prime = counts.trials, counts.trials_prime
     each = math.sqrt(POWER)
     q = counts.count_prime / n_prime
@@ -98,7 +97,7 @@ def detectable_epsilon(counts: EventCounts, claim: PrivacyClaim, beta: float) ->
         return math.inf
 
     def low(c: int) -> float:  # the Clopper–Pearson lower bound, increasing in c
-        return float(stats.beta.ppf(beta / 2.0, c, n - c + 1.0))
+        return float(_cp_lower(np.array([float(c)]), n, beta / 2.0)[0])
 
     if low(n) <= need:
         return math.inf

@@ -30,10 +30,11 @@ from audit.protocols import (
     check_outputs,
     check_same_output_space,
 )
-from audit.results import CurvePoint, PrivacyAuditResult
+from audit.results import POWER, CurvePoint, PrivacyAuditResult
 from audit.stats import (
     empirical_bernstein_bounds,
     empirical_bernstein_pvalue,
+    empirical_bernstein_width,
     hockey_stick_summands,
 )
 from reference._typing import FloatArray
@@ -191,10 +192,6 @@ def _check_epsilon_grid(epsilons: object) -> FloatArray:
     return grid
 
 
-POWER = 0.95
-"""The probability with which a power statement's violation would have been caught."""
-
-
 def _detectable_delta(summands: Sequence[FloatArray], beta: float, delta_claim: float) -> float:
     """The smallest ``δ(ε_claim) = d`` the test rejects with probability ``≥ POWER``: the test
     rejects iff the mean exceeds ``δ_claim`` plus the empirical Bernstein width (level ``β/2``),
@@ -204,7 +201,6 @@ def _detectable_delta(summands: Sequence[FloatArray], beta: float, delta_claim: 
     point of that equation.  The larger of the two directions, since a violation may show in
     either."""
     z_power = float(stats.norm.ppf(POWER))
-    log_term = math.log(4.0 / beta)
     needed = []
     for z in summands:
         n = z.size
@@ -212,7 +208,7 @@ def _detectable_delta(summands: Sequence[FloatArray], beta: float, delta_claim: 
         d = delta_claim
         for _ in range(100):
             v = max(var, d * (1.0 - d))
-            width = math.sqrt(2.0 * v * log_term / n) + 7.0 * log_term / (3.0 * (n - 1))
+            width = empirical_bernstein_width(v, n, beta / 2.0)
             d_next = min(1.0, delta_claim + width + z_power * math.sqrt(v / n))
             if abs(d_next - d) <= 1e-12 * max(d, 1e-300):
                 break
