@@ -24,6 +24,8 @@ from reference.validation import check_in_range, check_int_at_least
 __all__ = [
     "MeanBounds",
     "clopper_pearson",
+    "clopper_pearson_lower",
+    "clopper_pearson_upper",
     "empirical_bernstein_bounds",
     "empirical_bernstein_pvalue",
     "empirical_bernstein_width",
@@ -47,6 +49,26 @@ def clopper_pearson(successes: int, trials: int, beta: float) -> tuple[float, fl
         confidence_level=1.0 - 2.0 * beta, method="exact"
     )
     return float(ci.low), float(ci.high)
+
+
+def clopper_pearson_lower(successes: FloatArray, trials: float, beta: float) -> FloatArray:
+    """Vectorised one-sided Clopper–Pearson lower bounds at level ``β``: the ``β`` quantile of
+    ``Beta(k, N − k + 1)``, 0 where ``k = 0``.  ``successes`` may be non-integer (expected counts
+    in power calculations); no argument checks, for inner loops (:func:`clopper_pearson` checks)."""
+    k = np.asarray(successes, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        low = stats.beta.ppf(beta, np.maximum(k, 1e-300), trials - k + 1.0)
+    return np.where(k > 0, low, 0.0)
+
+
+def clopper_pearson_upper(successes: FloatArray, trials: float, beta: float) -> FloatArray:
+    """Vectorised one-sided Clopper–Pearson upper bounds at level ``β``: the ``1 − β`` quantile of
+    ``Beta(k + 1, N − k)``, 1 where ``k = N`` (same conventions as
+    :func:`clopper_pearson_lower`)."""
+    k = np.asarray(successes, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        high = stats.beta.ppf(1.0 - beta, k + 1.0, np.maximum(trials - k, 1e-300))
+    return np.where(k < trials, high, 1.0)
 
 
 @dataclass(frozen=True)

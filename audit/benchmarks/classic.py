@@ -20,7 +20,9 @@ import numpy as np
 from audit.benchmarks.exact import (
     discrete_epsilon,
     noisy_max_index_law,
+    noisy_max_value_binned_laws,
     noisy_max_value_epsilon,
+    oracle_event_bound,
     svt_bits_law,
     svt_first_above_law,
     svt_no_query_noise_law,
@@ -49,6 +51,7 @@ __all__ = [
     "Published",
     "exact_epsilon",
     "numeric_svt_features",
+    "oracle_epsilon",
     "statdp_pairs",
 ]
 
@@ -57,6 +60,7 @@ CLAIMED_EPSILON = 0.1
 
 Features = Callable[[FloatArray], FloatArray]
 ExactRule = Callable[[FloatArray, FloatArray], float]
+LawRule = Callable[[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
 
 
 def _first_half(d: int, a: float, b: float) -> FloatArray:
@@ -120,6 +124,9 @@ class BenchmarkMechanism:
     exact: ExactRule | None
     exact_note: str
     features: Features | None = None
+    law: LawRule | None = None
+    """``(ln P, ln P')`` on common outcomes: the exact discrete law of the output, or the exact
+    law of a sufficient one-dimensional statistic on fine bins; ``None`` where not computed."""
 
     @property
     def claim(self) -> PrivacyClaim:
@@ -156,8 +163,24 @@ def exact_epsilon(name: str) -> float | None:
     return None if rule is None else rule(case.pair.x, case.pair.x_prime)
 
 
+@functools.cache
+def oracle_epsilon(
+    name: str, n: int, confidence: float = 0.95, selection_fraction: float = 0.5
+) -> float | None:
+    """The ``ε_LB`` an event audit that knew case ``name``'s law would typically report with ``n``
+    samples per side (:func:`audit.benchmarks.exact.oracle_event_bound` on the evaluation split
+    the black box keeps, ``n − ⌊n · selection_fraction⌋``); ``None`` where the case has no law."""
+    case = CASES[name]
+    rule = case.bench.law
+    if rule is None:
+        return None
+    log_p, log_q = rule(case.pair.x, case.pair.x_prime)
+    n_eval = n - int(n * selection_fraction)
+    return oracle_event_bound(log_p, log_q, n_eval, 1.0 - confidence)
+
+
 # ------------------------------------------------------------------------------------------------
-# exact rules
+# exact rules and laws
 # ------------------------------------------------------------------------------------------------
 
 
@@ -165,44 +188,66 @@ def _l1_over(scale: float) -> ExactRule:
     return lambda x, xp: float(np.sum(np.abs(np.asarray(x) - np.asarray(xp)))) / scale
 
 
-def _noisy_max_index(m: ReportNoisyMax) -> ExactRule:
-    return lambda x, xp: discrete_epsilon(
-        noisy_max_index_law(x, m.scale, m.noise), noisy_max_index_law(xp, m.scale, m.noise)
+def _from_law(law: LawRule) -> ExactRule:
+    return lambda x, xp: discrete_epsilon(*law(x, xp))
+
+
+def _changed_entry_law(scale: float) -> LawRule:
+    """Laplace noise of ``scale`` on every entry: the one changed entry is sufficient (the others
+    have the same law under both inputs), so its binned Laplace law is the pair's law."""
+
+    def law(x: FloatArray, xp: FloatArray) -> tuple[FloatArray, FloatArray]:
+        changed = np.flatnonzero(np.asarray(x) != np.asarray(xp))
+        if changed.size != 1:
+            raise ValueError(f"the pair must change exactly one entry, got {changed.size}")
+        i = int(changed[0])
+        return noisy_max_value_binned_laws(x[i : i + 1], xp[i : i + 1], scale, "laplace")
+
+    return law
+
+
+def _noisy_max_index_law(m: ReportNoisyMax) -> LawRule:
+    return lambda x, xp: (
+        noisy_max_index_law(x, m.scale, m.noise),
+        noisy_max_index_law(xp, m.scale, m.noise),
     )
+
+
+def _noisy_max_value_law(m: ReportNoisyMax) -> LawRule:
+    return lambda x, xp: noisy_max_value_binned_laws(x, xp, m.scale, m.noise)
 
 
 def _noisy_max_value(m: ReportNoisyMax) -> ExactRule:
     return lambda x, xp: noisy_max_value_epsilon(x, xp, m.scale, m.noise)
 
 
-def _first_above(m: SparseVector) -> ExactRule:
-    def rule(x: FloatArray, xp: FloatArray) -> float:
-        p = svt_first_above_law(x, m.threshold, m.rho_scale, m.nu_scale)
-        return discrete_epsilon(p, svt_first_above_law(xp, m.threshold, m.rho_scale, m.nu_scale))
+def _first_above_law(m: SparseVector) -> LawRule:
+    return lambda x, xp: (
+        svt_first_above_law(x, m.threshold, m.rho_scale, m.nu_scale),
+        svt_first_above_law(xp, m.threshold, m.rho_scale, m.nu_scale),
+    )
 
-    return rule
 
-
-def _bits(m: SparseVector) -> ExactRule:
-    def rule(x: FloatArray, xp: FloatArray) -> float:
+def _bits_law(m: SparseVector) -> LawRule:
+    def law(x: FloatArray, xp: FloatArray) -> tuple[FloatArray, FloatArray]:
         _, p = svt_bits_law(x, m.threshold, m.rho_scale, m.nu_scale)
         _, q = svt_bits_law(xp, m.threshold, m.rho_scale, m.nu_scale)
-        return discrete_epsilon(p, q)
+        return p, q
 
-    return rule
+    return law
 
 
-def _no_query_noise(m: SparseVector) -> ExactRule:
-    def rule(x: FloatArray, xp: FloatArray) -> float:
+def _no_query_noise_law(m: SparseVector) -> LawRule:
+    def law(x: FloatArray, xp: FloatArray) -> tuple[FloatArray, FloatArray]:
         p = svt_no_query_noise_law(x, m.threshold, m.rho_scale)
         q = svt_no_query_noise_law(xp, m.threshold, m.rho_scale)
         keys = sorted(set(p) | set(q))
-        return discrete_epsilon(
+        return (
             np.array([p.get(k, -math.inf) for k in keys]),
             np.array([q.get(k, -math.inf) for k in keys]),
         )
 
-    return rule
+    return law
 
 
 def _released_value(m: SparseVector) -> ExactRule:
@@ -245,51 +290,60 @@ def _mechanisms() -> dict[str, BenchmarkMechanism]:
             "Dwork, McSherry, Nissim, Smith (TCC 2006); DP-Sniper's LaplaceMechanism",
             1, SINGLE_ENTRY, Published(0.0968, 0.0998),
             _l1_over(1.0 / eps), "closed form |x − x'|·ε",
+            law=_changed_entry_law(1.0 / eps),
         ),
         BenchmarkMechanism(
             "NoisyHist1", hist1, True, "ε-DP",
             "StatDP (Ding et al. CCS 2018) Alg. 9, histogram with Lap(1/ε)",
             5, SINGLE_ENTRY, Published(0.0978, 0.0828),
             _l1_over(hist1.scale), "closed form ‖x − x'‖₁/scale",
+            law=_changed_entry_law(hist1.scale),
         ),
         BenchmarkMechanism(
             "NoisyHist2", hist2, False, "‖x − x'‖₁/ε-DP: 100ε = 10 on one changed bin",
             "StatDP (Ding et al. CCS 2018) Alg. 10, histogram with Lap(ε) (incorrect)",
             5, SINGLE_ENTRY, Published(4.6020, 9.7169),
             _l1_over(hist2.scale), "closed form ‖x − x'‖₁/scale",
+            law=_changed_entry_law(hist2.scale),
         ),
         BenchmarkMechanism(
             "ReportNoisyMax1", rnm[1], True, "ε-DP",
             "StatDP (Ding et al. CCS 2018) Alg. 5, noisy max index, Lap(2/ε)",
-            5, _ALL, Published(0.0923, 0.0920), _noisy_max_index(rnm[1]), _QUAD,
+            5, _ALL, Published(0.0923, 0.0920),
+            _from_law(_noisy_max_index_law(rnm[1])), _QUAD, law=_noisy_max_index_law(rnm[1]),
         ),
         BenchmarkMechanism(
             "ReportNoisyMax2", rnm[2], True, "ε-DP",
             "StatDP (Ding et al. CCS 2018) Alg. 6, noisy max index, Exp(2/ε)",
-            5, _ALL, Published(0.0975, 0.0996), _noisy_max_index(rnm[2]), _QUAD,
+            5, _ALL, Published(0.0975, 0.0996),
+            _from_law(_noisy_max_index_law(rnm[2])), _QUAD, law=_noisy_max_index_law(rnm[2]),
         ),
         BenchmarkMechanism(
             "ReportNoisyMax3", rnm[3], False, "not ε-DP: releases the noisy maximum (up to d·ε/2)",
             "StatDP (Ding et al. CCS 2018) Alg. 7, noisy max value, Lap(2/ε) (incorrect)",
             5, _ALL, Published(0.2478, 0.1991), _noisy_max_value(rnm[3]),
             "supremum of the log density ratio of the maximum, on a log-space grid",
+            law=_noisy_max_value_law(rnm[3]),
         ),
         BenchmarkMechanism(
             "ReportNoisyMax4", rnm[4], False, "∞-DP: the law of the maximum starts at max x",
             "StatDP (Ding et al. CCS 2018) Alg. 8, noisy max value, Exp(2/ε) (incorrect)",
             5, _ALL, Published(0.3463, 0.1960), _noisy_max_value(rnm[4]),
             "support rule at max x (inf), else supremum on a grid",
+            law=_noisy_max_value_law(rnm[4]),
         ),
         BenchmarkMechanism(
             "SVT1", svt[1], True, "ε-DP",
             "Lyu, Su, Li (VLDB 2017) Alg. 1 (StatDP's SVT), c = 1, T = 0.5",
-            10, _ALL, Published(0.0858, 0.0298), _first_above(svt[1]), _QUAD,
+            10, _ALL, Published(0.0858, 0.0298),
+            _from_law(_first_above_law(svt[1])), _QUAD, law=_first_above_law(svt[1]),
         ),
         BenchmarkMechanism(
             "SVT2", svt[2], True, "ε-DP",
             "Lyu, Su, Li (VLDB 2017) Alg. 2 (Dwork–Roth), c = 1, T = 1",
-            10, _ALL, Published(0.0859, 0.0316), _first_above(svt[2]),
+            10, _ALL, Published(0.0859, 0.0316), _from_law(_first_above_law(svt[2])),
             _QUAD + " (with c = 1 the fresh threshold noise after a ⊤ is never used)",
+            law=_first_above_law(svt[2]),
         ),
         BenchmarkMechanism(
             "SVT3", svt[3], False, "∞-DP over unboundedly many queries (Lyu et al.)",
@@ -303,20 +357,23 @@ def _mechanisms() -> dict[str, BenchmarkMechanism]:
         BenchmarkMechanism(
             "SVT4", svt[4], False, "((1 + 6c)/4)ε-DP = 0.175 at c = 1 (Lyu et al.)",
             "Lyu, Su, Li (VLDB 2017) Alg. 4 (StatDP's iSVT 3), c = 1, T = 1 (incorrect)",
-            10, _ALL, Published(0.1687, 0.1709), _first_above(svt[4]), _QUAD,
+            10, _ALL, Published(0.1687, 0.1709),
+            _from_law(_first_above_law(svt[4])), _QUAD, law=_first_above_law(svt[4]),
         ),
         BenchmarkMechanism(
             "SVT5", svt[5], False, "∞-DP (no query noise)",
             "Lyu, Su, Li (VLDB 2017) Alg. 5 (StatDP's iSVT 1), T = 1 (incorrect)",
             10, _ALL,
             Published(1.7612, 14.3143, "StatDP's run used ε = 0.05 for this mechanism"),
-            _no_query_noise(svt[5]), "exact: answer vectors are intervals of ρ (Laplace CDF)",
+            _from_law(_no_query_noise_law(svt[5])),
+            "exact: answer vectors are intervals of ρ (Laplace CDF)",
+            law=_no_query_noise_law(svt[5]),
         ),
         BenchmarkMechanism(
             "SVT6", svt[6], False, "∞-DP over unboundedly many queries (no cutoff)",
             "Lyu, Su, Li (VLDB 2017) Alg. 6 (StatDP's iSVT 2), T = 1 (incorrect)",
-            10, _ALL, Published(0.2720, 0.3220), _bits(svt[6]),
-            _QUAD + " over all 2¹⁰ answer vectors",
+            10, _ALL, Published(0.2720, 0.3220), _from_law(_bits_law(svt[6])),
+            _QUAD + " over all 2¹⁰ answer vectors", law=_bits_law(svt[6]),
         ),
         BenchmarkMechanism(
             "NumericalSVT", NumericalSparseVector(eps, 2, 1.0), True, "ε-DP",

@@ -17,13 +17,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.special import logsumexp
 
+from audit.stats import clopper_pearson_lower, clopper_pearson_upper
 from reference._typing import FloatArray
 from reference.validation import check_array, check_finite, check_nonempty, check_positive
 
 __all__ = [
     "discrete_epsilon",
     "noisy_max_index_law",
+    "noisy_max_value_binned_laws",
     "noisy_max_value_epsilon",
+    "oracle_event_bound",
     "svt_bits_law",
     "svt_first_above_law",
     "svt_no_query_noise_law",
@@ -121,6 +124,32 @@ def discrete_epsilon(log_p: FloatArray, log_q: FloatArray) -> float:
     return float(np.max(np.abs(log_p[seen] - log_q[seen])))
 
 
+def oracle_event_bound(log_p: FloatArray, log_q: FloatArray, n_eval: int, beta: float) -> float:
+    """The ``ε_LB`` an event audit that knew these discrete laws would typically report, with
+    ``n_eval`` evaluation draws per side and one-sided Clopper–Pearson bounds at ``β/2`` each: the
+    maximum of ``ln(P̲/P̄')`` over the Neyman–Pearson events (unions of the outcomes of largest
+    ratio, either direction; each has the largest ``P`` among events of its ``P'``) at their
+    *expected* counts.  The yardstick for a black box at this sample size: a bound above it is
+    luck of the draw, one far below it is a weak event search."""
+    log_p, log_q = np.asarray(log_p, dtype=np.float64), np.asarray(log_q, dtype=np.float64)
+    discrete_epsilon(log_p, log_q)  # checks the shapes and NaN
+    best = -math.inf
+    for a, b in ((log_p, log_q), (log_q, log_p)):
+        keep = np.isfinite(a)
+        a, b = a[keep], b[keep]
+        with np.errstate(invalid="ignore"):
+            ratio = np.where(np.isfinite(b), a - b, math.inf)
+        order = np.argsort(-ratio, kind="stable")
+        p = np.minimum(np.cumsum(np.exp(a[order])), 1.0) * n_eval
+        q = np.minimum(np.cumsum(np.exp(b[order])), 1.0) * n_eval
+        low = clopper_pearson_lower(p, n_eval, beta / 2.0)
+        high = clopper_pearson_upper(q, n_eval, beta / 2.0)
+        ok = low > 0.0
+        if ok.any():
+            best = max(best, float(np.max(np.log(low[ok] / high[ok]))))
+    return best
+
+
 def noisy_max_index_law(x: FloatArray, scale: float, noise: str) -> FloatArray:
     """``ln P[argmax_i (x_i + η_i) = i]`` for i.i.d. Laplace or exponential ``η`` of ``scale``:
     ``∫ f(z − x_i) Π_{j≠i} F(z − x_j) dz`` (ties have probability 0)."""
@@ -148,6 +177,43 @@ def _log_max_density(z: FloatArray, x: FloatArray, scale: float, noise: str) -> 
     for i in range(x.size):
         terms[i] = log_f[i] + np.delete(log_big_f, i, axis=0).sum(axis=0)
     return np.asarray(logsumexp(terms, axis=0), dtype=np.float64)
+
+
+def _log_bin_masses(log_cdf: FloatArray, log_sf: FloatArray) -> FloatArray:
+    """``ln P`` of the bins ``(−∞, z₀], (z₀, z₁], …, (z_K, ∞)`` from ``ln F`` and ``ln S`` at the
+    edges: differences of ``F`` left of the median and of ``S`` right of it (no cancellation)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        left = log_cdf[1:] + np.log1p(-np.exp(log_cdf[:-1] - log_cdf[1:]))
+        right = log_sf[:-1] + np.log1p(-np.exp(log_sf[1:] - log_sf[:-1]))
+    inner = np.where(log_cdf[1:] < math.log(0.5), left, right)
+    inner = np.where(np.isneginf(log_cdf[:-1]) & (log_cdf[1:] < math.log(0.5)), log_cdf[1:], inner)
+    return np.concatenate([log_cdf[:1], np.nan_to_num(inner, nan=-np.inf), log_sf[-1:]])
+
+
+def noisy_max_value_binned_laws(
+    x: FloatArray, x_prime: FloatArray, scale: float, noise: str
+) -> tuple[FloatArray, FloatArray]:
+    """``(ln P, ln P')`` of ``max_i (x_i + η_i)`` on common bins: a hundredth of a scale wide over
+    60 scales past the data, with log-spaced edges just above every ``x_i`` (where exponential
+    noise has its support gap), from the exact CDF ``Π_i F(z − x_i)``.  A one-query input is the
+    Laplace mechanism itself."""
+    x = _checked(x, {"scale": scale}, noise=noise)
+    xp = check_array("x_prime", x_prime, shape=(x.size,))
+    lo, hi = min(x.min(), xp.min()) - 60.0 * scale, max(x.max(), xp.max()) + 60.0 * scale
+    near = scale * np.logspace(-6.0, 0.0, 200)
+    edges = np.unique(
+        np.concatenate(
+            [np.arange(lo, hi, scale / 100.0), *(v + near for v in np.concatenate([x, xp]))]
+        )
+    )
+
+    def laws(v: FloatArray) -> FloatArray:
+        log_cdf = np.sum(_log_cdf(noise, edges[None, :] - v[:, None], scale), axis=0)
+        with np.errstate(divide="ignore"):
+            log_sf = np.log(-np.expm1(log_cdf))
+        return _log_bin_masses(log_cdf, log_sf)
+
+    return laws(x), laws(xp)
 
 
 def noisy_max_value_epsilon(x: FloatArray, x_prime: FloatArray, scale: float, noise: str) -> float:

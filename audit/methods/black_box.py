@@ -31,7 +31,7 @@ from audit.protocols import (
     check_same_output_space,
 )
 from audit.results import POWER, PrivacyAuditResult
-from audit.stats import clopper_pearson
+from audit.stats import clopper_pearson, clopper_pearson_lower, clopper_pearson_upper
 from reference._typing import FloatArray
 from reference.rng import check_seed
 from reference.validation import check_choice, check_in_range, check_int_at_least
@@ -97,7 +97,7 @@ def detectable_epsilon(counts: EventCounts, claim: PrivacyClaim, beta: float) ->
         return math.inf
 
     def low(c: int) -> float:  # the Clopper–Pearson lower bound, increasing in c
-        return float(_cp_lower(np.array([float(c)]), n, beta / 2.0)[0])
+        return float(clopper_pearson_lower(np.array([float(c)]), n, beta / 2.0)[0])
 
     if low(n) <= need:
         return math.inf
@@ -229,20 +229,6 @@ def _candidate_thresholds(pooled: FloatArray, thresholds: int, min_count: int) -
     return np.unique(np.concatenate([s[idx], grid, extra]))
 
 
-def _cp_lower(k: FloatArray, n: float, beta: float) -> FloatArray:
-    """Vectorised one-sided Clopper–Pearson lower bounds at level ``beta`` (0 where ``k = 0``)."""
-    with np.errstate(all="ignore"):
-        low = stats.beta.ppf(beta, np.maximum(k, 1e-300), n - k + 1.0)
-    return np.where(k > 0, low, 0.0)
-
-
-def _cp_upper(k: FloatArray, n: float, beta: float) -> FloatArray:
-    """Vectorised one-sided Clopper–Pearson upper bounds at level ``beta`` (1 where ``k = n``)."""
-    with np.errstate(all="ignore"):
-        high = stats.beta.ppf(1.0 - beta, k + 1.0, np.maximum(n - k, 1e-300))
-    return np.where(k < n, high, 1.0)
-
-
 def _plugin_epsilon(a: FloatArray, n_a: int, b: FloatArray, n_b: int, delta: float) -> FloatArray:
     """Plug-in ``ln((p − δ)/p')`` with a half-count correction (breaks ties in selection)."""
     p = (a + 0.5) / (n_a + 1.0)
@@ -299,10 +285,10 @@ def _best_event(
         )
         # predicted evaluation counts: the choosing data's own confidence bounds, so an event is
         # charged for its uncertainty twice (on the choosing data and at evaluation)
-        pa = _cp_lower(ka, na, SELECTION_LEVEL) * ea
-        pb = _cp_upper(kb, nb, SELECTION_LEVEL) * eb
-        low = _cp_lower(pa, ea, beta / 2.0) - delta
-        high = _cp_upper(pb, eb, beta / 2.0)
+        pa = clopper_pearson_lower(ka, na, SELECTION_LEVEL) * ea
+        pb = clopper_pearson_upper(kb, nb, SELECTION_LEVEL) * eb
+        low = clopper_pearson_lower(pa, ea, beta / 2.0) - delta
+        high = clopper_pearson_upper(pb, eb, beta / 2.0)
         bounds.append(np.where(low > 0.0, np.log(np.maximum(low, 1e-300) / high), -np.inf))
         plugs.append(_plugin_epsilon(ka, na, kb, nb, delta))  # breaks ties, e.g. no evidence
     bound, plug = np.concatenate(bounds), np.concatenate(plugs)

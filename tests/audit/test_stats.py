@@ -16,6 +16,8 @@ from scipy import stats
 
 from audit.stats import (
     clopper_pearson,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
     empirical_bernstein_bounds,
     empirical_bernstein_pvalue,
     hockey_stick_summands,
@@ -55,6 +57,19 @@ def test_clopper_pearson_edges_and_bad_input() -> None:
         clopper_pearson(11, 10, 0.05)
     with pytest.raises(ValueError, match=r"beta must be in \(0.0, 0.5\)"):
         clopper_pearson(1, 10, 0.5)
+
+
+def test_vectorised_clopper_pearson_agrees_with_the_checked_one() -> None:
+    trials = 200
+    k = np.array([0.0, 1.0, 7.0, 100.0, 199.0, 200.0])
+    low, high = clopper_pearson_lower(k, trials, 0.025), clopper_pearson_upper(k, trials, 0.025)
+    for i, kk in enumerate(k):
+        lo, hi = clopper_pearson(int(kk), trials, 0.025)
+        assert low[i] == pytest.approx(lo, rel=1e-6, abs=1e-12)
+        assert high[i] == pytest.approx(hi, rel=1e-6, abs=1e-12)
+    # expected (non-integer) counts sit between their integer neighbours
+    mid = clopper_pearson_lower(np.array([7.5]), trials, 0.025)[0]
+    assert low[2] < mid < clopper_pearson_lower(np.array([8.0]), trials, 0.025)[0]
 
 
 def test_empirical_bernstein_coverage_on_skewed_unit_variables() -> None:

@@ -8,10 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats
 
-from audit.benchmarks.classic import CASES, MECHANISMS, PATTERNS, exact_epsilon
+from audit.benchmarks.classic import CASES, MECHANISMS, PATTERNS, exact_epsilon, oracle_epsilon
 from audit.benchmarks.exact import (
+    discrete_epsilon,
     noisy_max_index_law,
+    noisy_max_value_binned_laws,
+    oracle_event_bound,
     svt_bits_law,
     svt_first_above_law,
     svt_no_query_noise_law,
@@ -229,6 +233,44 @@ def test_run_writes_the_table_and_the_cli_refuses_unknown_cases(tmp_path: Path) 
         select_cases(["NoSuchMechanism"])
     with pytest.raises(SystemExit):
         main(["--cases", "NoSuchMechanism", "--out", str(tmp_path)])
+
+
+def test_an_interrupted_run_resumes_from_its_stored_cases(tmp_path: Path) -> None:
+    store = tmp_path / "cases"
+    first = run_benchmark(2000, SEED, ["SVT1/one_above"], store=store)
+    cell = store / "SVT1__one_above.json"
+    record = json.loads(cell.read_text())
+    record["result"]["epsilon_lower_bound"] = 123.0  # a marker: a rerun must read, not recompute
+    cell.write_text(json.dumps(record))
+    again = run_benchmark(2000, SEED, ["SVT1/one_above"], store=store)
+    assert first.rows[0].epsilon_lower_bound != 123.0
+    assert again.rows[0].epsilon_lower_bound == 123.0
+    with pytest.raises(ValueError, match="another configuration"):
+        run_benchmark(3000, SEED, ["SVT1/one_above"], store=store)
+
+
+def test_binned_laws_are_the_exact_laws_and_the_oracle_stays_below_the_exact_epsilon() -> None:
+    p, q = noisy_max_value_binned_laws(np.array([1.0]), np.array([2.0]), 10.0, "laplace")
+    assert np.exp(p).sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.exp(q).sum() == pytest.approx(1.0, abs=1e-12)
+    assert discrete_epsilon(p, q) == pytest.approx(0.1, abs=1e-6)  # Laplace(10): |Δ| / b
+    p, q = noisy_max_value_binned_laws(np.ones(5), np.full(5, 2.0), 20.0, "laplace")
+    assert discrete_epsilon(p, q) == pytest.approx(0.25, abs=1e-4)  # RNM3 all above: d·ε/2
+    p, q = noisy_max_value_binned_laws(np.ones(5), np.full(5, 2.0), 20.0, "exponential")
+    assert math.isinf(discrete_epsilon(p, q))  # RNM4: the support gap
+    # the oracle grows with n towards the exact ε and never passes it
+    for name in ("LaplaceMechanism/one_above", "SVT4/half_half", "ReportNoisyMax1/x_shape"):
+        exact = exact_epsilon(name)
+        assert exact is not None
+        bounds = [oracle_epsilon(name, n) for n in (10**4, 10**6, 10**9)]
+        assert all(b is not None for b in bounds)
+        assert bounds[0] < bounds[1] < bounds[2] <= exact  # type: ignore[operator]
+        assert exact - bounds[2] < 0.1 * exact  # type: ignore[operator]
+    assert oracle_epsilon("SVT3/all_above", 10**6) is None  # no law computed
+    # by hand: two outcomes, the event {0}: ln(P̲/P̄') with the beta quantiles at β/2
+    log_p, log_q = np.log([0.6, 0.4]), np.log([0.4, 0.6])
+    by_hand = math.log(stats.beta.ppf(0.025, 600, 401) / stats.beta.ppf(0.975, 401, 600))
+    assert oracle_event_bound(log_p, log_q, 1000, 0.05) == pytest.approx(by_hand, rel=1e-9)
 
 
 def test_samplers_and_exact_laws_check_their_parameters() -> None:
