@@ -1,7 +1,8 @@
 """The ``privonline`` command line.
 
 * ``privonline audit privacy`` -- the default battery (:mod:`audit.papers.shariff_sheffet.battery`),
-  exit code 1 on a violation; ``audit zoo`` -- power and false alarms on the bug zoo.
+  exit code 1 on a violation; ``audit zoo`` -- power and false alarms on the bug zoo;
+  ``audit benchmark`` -- the classic DP-auditing benchmark (:mod:`audit.benchmarks.run`).
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`;
   ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
 * ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (the ``EXPERIMENTS`` of
@@ -91,6 +92,12 @@ def _audit_parser() -> argparse.ArgumentParser:
     )
     privacy.add_argument("--json", action="store_true", help="print the JSON report to stdout")
     privacy.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    sub.add_parser(
+        "benchmark",
+        add_help=False,
+        help="the classic DP-auditing benchmark (StatDP / DP-Sniper mechanisms): "
+        "'privonline audit benchmark --help'",
+    )
     zoo = sub.add_parser(
         "zoo",
         help="measure power and false alarms on deliberately broken mechanisms",
@@ -151,6 +158,10 @@ def _run_audit(argv: Sequence[str]) -> int:
     from audit.papers.shariff_sheffet.zoo import run_billboard_zoo, run_zoo
     from audit.results import SCHEMA_VERSION, to_jsonable
 
+    if argv and argv[0] == "benchmark":
+        from audit.benchmarks import run
+
+        return run.main(list(argv[1:]), prog="privonline audit benchmark")
     args = _audit_parser().parse_args(argv)
     config: BatteryConfig | None = None
     if args.audit_command == "privacy":  # every flag is checked before the folder and any work
@@ -246,7 +257,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser(
-        "audit", help="privacy audits: 'privonline audit privacy|zoo --help'", add_help=False
+        "audit",
+        help="privacy audits: 'privonline audit privacy|papers|zoo|benchmark --help'",
+        add_help=False,
     )
     sub.add_parser(
         "experiment",

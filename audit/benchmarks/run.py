@@ -333,7 +333,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         prog=prog or "python -m audit.benchmarks.run",
         description="Run today's black-box event audit on the classic DP-auditing benchmark "
         "(StatDP / DP-Sniper mechanisms on StatDP's input patterns) and write report.json and "
-        "report.md.",
+        "report.md; finished cases are kept in OUT/cases, so a rerun resumes. Exit code 1 if a "
+        "pair that keeps its claim is rejected (a false alarm).",
     )
     parser.add_argument("--n", type=int, default=100_000, help="samples per side (default 10^5)")
     parser.add_argument("--seed", type=int, default=2026, help="root seed (default 2026)")
@@ -370,7 +371,11 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     )
     write_table(table, out)
     print(table.markdown())
-    return 0
+    alarms = [r.name for r in table.rows if r.outcome == "false alarm"]
+    for name in alarms:
+        print(f"FALSE ALARM: {name}")
+    print(f"report: {out / 'report.md'}")
+    return 1 if alarms else 0
 
 
 if __name__ == "__main__":

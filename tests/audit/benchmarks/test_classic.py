@@ -23,6 +23,7 @@ from audit.benchmarks.exact import (
 )
 from audit.benchmarks.mechanisms import ReportNoisyMax, SparseVector, lyu_svt
 from audit.benchmarks.run import main, run_benchmark, select_cases
+from audit.cli import main as cli_main
 from audit.methods.black_box import event_audit
 from audit.results import SCHEMA_VERSION
 from reference._typing import FloatArray
@@ -229,6 +230,11 @@ def test_run_writes_the_table_and_the_cli_refuses_unknown_cases(tmp_path: Path) 
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["schema_version"] == SCHEMA_VERSION and len(report["rows"]) == 2
     assert "| NoisyHist1/one_above | yes |" in (tmp_path / "report.md").read_text()
+    # the same runner behind the privonline command line, into its own folder
+    out = tmp_path / "cli"
+    assert cli_main(["audit", "benchmark", "--n", "2000", "--cases", "NoisyHist2/one_above",
+                     "--out", str(out)]) == 0  # fmt: skip
+    assert json.loads((out / "report.json").read_text())["rows"][0]["outcome"] == "caught"
     with pytest.raises(ValueError, match="unknown"):
         select_cases(["NoSuchMechanism"])
     with pytest.raises(SystemExit):
