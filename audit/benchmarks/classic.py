@@ -26,6 +26,7 @@ from audit.benchmarks.exact import (
     svt_bits_law,
     svt_first_above_law,
     svt_no_query_noise_law,
+    svt_released_value_binned_laws,
     svt_released_value_epsilon,
 )
 from audit.benchmarks.mechanisms import (
@@ -250,6 +251,10 @@ def _no_query_noise_law(m: SparseVector) -> LawRule:
     return law
 
 
+def _released_value_law(m: SparseVector) -> LawRule:
+    return lambda x, xp: svt_released_value_binned_laws(x, xp, m.threshold, m.rho_scale, m.nu_scale)
+
+
 def _released_value(m: SparseVector) -> ExactRule:
     return lambda x, xp: svt_released_value_epsilon(x, xp, m.threshold, m.rho_scale, m.nu_scale)
 
@@ -353,6 +358,7 @@ def _mechanisms() -> dict[str, BenchmarkMechanism]:
             "and n = 10 queries it is finite (up to 0.5): Lyu's ∞ is over unboundedly many "
             "queries",
             numeric_svt_features,
+            law=_released_value_law(svt[3]),
         ),
         BenchmarkMechanism(
             "SVT4", svt[4], False, "((1 + 6c)/4)ε-DP = 0.175 at c = 1 (Lyu et al.)",

@@ -30,6 +30,7 @@ __all__ = [
     "svt_bits_law",
     "svt_first_above_law",
     "svt_no_query_noise_law",
+    "svt_released_value_binned_laws",
     "svt_released_value_epsilon",
     "svt_released_value_log_density",
 ]
@@ -375,3 +376,25 @@ def svt_released_value_epsilon(
     p = log_h[:, keep] + _log_laplace_pdf(v[None, :] - x[:, None], nu_scale)
     q = log_h_prime[:, keep] + _log_laplace_pdf(v[None, :] - xp[:, None], nu_scale)
     return max(none, float(np.max(np.abs(p - q))))
+
+
+def svt_released_value_binned_laws(
+    x: FloatArray, x_prime: FloatArray, threshold: float, rho_scale: float, nu_scale: float
+) -> tuple[FloatArray, FloatArray]:
+    """``(ln P, ln P')`` of Lyu Alg. 3 with ``c = 1`` on common outcomes: "no ⊤", and "first ⊤ at
+    query ``i`` with its released value in the cell between consecutive panel edges" (the grid of
+    :func:`svt_released_value_epsilon`; trapezoid masses of the density
+    ``f_ν(v − x_i) H_i(v − T)``).  The cells left of the grid hold a negligible mass."""
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
+    xp = check_array("x_prime", x_prime, shape=(x.size,))
+    cuts = [0.0, *(float(v) - threshold for v in np.concatenate([x, xp]))]
+
+    def law(v_in: FloatArray) -> FloatArray:
+        grid, log_h = _released_value_table(v_in, threshold, rho_scale, nu_scale, cuts)
+        v = grid + threshold
+        dens = log_h + _log_laplace_pdf(v[None, :] - v_in[:, None], nu_scale)
+        cells = np.logaddexp(dens[:, 1:], dens[:, :-1]) + np.log(np.diff(grid) / 2.0)[None, :]
+        none = svt_first_above_law(v_in, threshold, rho_scale, nu_scale)[-1:]
+        return np.concatenate([none, cells.ravel()])
+
+    return law(x), law(xp)

@@ -318,7 +318,9 @@ def _select_event(
         if discrete and fp.shape[1] == 1:
             kinds = ["feature", "likelihood_ratio"]
         elif discrete:
-            kinds = ["likelihood_ratio"]
+            # the count ratio needs every output seen often; a linear score pools what the
+            # outputs share (columns moving together, as sparse-vector answers do)
+            kinds = ["likelihood_ratio", "linear"]
         elif fp.shape[1] == 1:
             kinds = ["feature"]
         elif _discrete_columns(fp, fq).any():

@@ -81,6 +81,27 @@ def test_discrete_outputs_use_the_count_likelihood_ratio() -> None:
     assert result.violation and 2.0 < result.epsilon_lower_bound <= 3.0
 
 
+def test_many_discrete_outputs_also_try_a_linear_score() -> None:
+    # randomized response on 12 bits at ε = 0.05 each (ε = 0.6 in all): 4096 outputs, too many
+    # for the count ratio at 2·10⁵ samples; the number of ones, a linear score, is the
+    # Neyman-Pearson statistic, and "auto" finds it
+    rng = np.random.default_rng(4)
+    p_keep = math.exp(0.05) / (1 + math.exp(0.05))
+    ones, zeros = (
+        (rng.random((200_000, 12)) < p_keep) * 1.0,
+        (rng.random((200_000, 12)) > p_keep) * 1.0,
+    )
+    claim = PrivacyClaim(0.2, 0.0)
+    auto = event_audit_from_samples(ones, zeros, claim, name="rr12", mechanism="rr", seed=0)
+    counts = event_audit_from_samples(
+        ones, zeros, claim, name="rr12", mechanism="rr", seed=0, score="likelihood_ratio"
+    )
+    assert auto.details["event"].startswith("linear")
+    assert auto.violation and 0.2 < auto.epsilon_lower_bound <= 0.6
+    # the count ratio alone misses it (seeds 4-9: linear 0.29-0.38, counts 0.02-0.13)
+    assert not counts.violation
+
+
 def test_lower_bound_event_selection_reaches_laplace_at_1e5() -> None:
     # Laplace with ε = 1 is tight on every tail event; ranking events by a simultaneous lower
     # bound (not the plug-in ratio) picks a large one, so ε_LB lands near 1 at 10⁵ samples
