@@ -514,7 +514,7 @@ def _registry() -> dict[str, Scenario]:
                  statement_key="power/billboard/correct_tree"),
         Scenario("pass_factor/black_box/laplace", "power", _BB_T, repr(lap_twice),
                  "ε = 1, δ = 0", True, _BB, POWER,
-                 _at_pass_factor(_black_box(lap_twice, LAPLACE_CLAIM), 2.0 * 1.0,
+                 _at_pass_factor(_black_box(lap_twice, LAPLACE_CLAIM), 1.0 / lap_twice.scale,
                                  repr(lap_twice))),
         Scenario("pass_factor/black_box/gaussian_delta", "power", _BB_T, repr(gauss_twice),
                  gauss_claim, True, _BB, POWER,
