@@ -54,11 +54,15 @@ def experiment(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def audit(session: nox.Session) -> None:
-    """The main job: the Shariff & Sheffet battery (privacy, accuracy, regret) and the other papers'
-    batteries; reports in results/audit (report.md, papers.md and their JSON)."""
+    """The main job: the Shariff & Sheffet battery (privacy, accuracy, regret), the other papers'
+    batteries and the classic black-box benchmark at 10^5 samples per side; reports in
+    results/audit (report.md, papers.md and their JSON; benchmark/report.md and .json)."""
     session.install("-e", ".")
     session.run("privonline", "audit", "privacy", "--out", "results/audit", *session.posargs)
     session.run("privonline", "audit", "papers", "--out", "results/audit")
+    session.run(
+        "privonline", "audit", "benchmark", "--n", "100000", "--out", "results/audit/benchmark"
+    )
 
 
 @nox.session(python=PYTHON)

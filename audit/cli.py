@@ -1,8 +1,7 @@
 """The ``privonline`` command line.
 
-* ``privonline audit privacy`` -- the default battery (:mod:`audit.papers.shariff_sheffet.battery`),
-  exit code 1 on a violation; ``audit zoo`` -- power and false alarms on the bug zoo;
-  ``audit benchmark`` -- the classic DP-auditing benchmark (:mod:`audit.benchmarks.run`).
+* ``privonline audit privacy|papers|zoo|benchmark`` -- the batteries (exit code 1 on a
+  violation), the bug zoo, the classic DP-auditing benchmark (:mod:`audit.benchmarks.run`).
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`;
   ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
 * ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (the ``EXPERIMENTS`` of
