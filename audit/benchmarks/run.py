@@ -10,6 +10,7 @@ Proof note: ``proofs_notes/audit/benchmark.md``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import importlib.metadata
 import inspect
@@ -32,6 +33,9 @@ from audit.benchmarks.classic import (
     exact_epsilon,
     oracle_epsilon,
 )
+from audit.familywise import Holm
+from audit.methods.pairs import search_pairs
+from audit.protocols import NeighbouringPair
 from audit.reproduce.common import CellStore
 from audit.results import SCHEMA_VERSION
 from reference.files import atomic_write_text, prepare_output_dir, write_json
@@ -42,6 +46,7 @@ __all__ = [
     "TARGET_FRACTION",
     "BenchmarkRow",
     "BenchmarkTable",
+    "SearchRow",
     "main",
     "run_benchmark",
     "select_cases",
@@ -49,6 +54,9 @@ __all__ = [
 
 TARGET_FRACTION = 0.9
 """An incorrect mechanism's bound should reach this fraction of DP-Sniper's published one."""
+
+SEARCH_TOP = 2
+"""How many screened patterns per mechanism the pair search audits afresh and judges."""
 
 
 @dataclass(frozen=True)
@@ -86,14 +94,34 @@ class BenchmarkRow:
 
 
 @dataclass(frozen=True)
+class SearchRow:
+    """One mechanism audited through the pair search (:func:`audit.methods.pairs.search_pairs`):
+    every selected pattern screened on ``n // 10`` draws, the ``top`` best audited afresh on ``n``
+    and judged together by Holm at ``1 − confidence``.  ``outcome`` is ``caught`` / ``missed``
+    for an incorrect mechanism, ``false alarm`` / ``pass`` for a correct one."""
+
+    mechanism: str
+    correct: bool
+    candidates: int
+    chosen: tuple[str, ...]
+    epsilon_lower_bounds: tuple[float, ...]
+    p_values: tuple[float, ...]
+    rejected: tuple[bool, ...]
+    violation: bool
+    outcome: str
+    seconds: float
+
+
+@dataclass(frozen=True)
 class BenchmarkTable:
-    """The benchmark run: settings, versions and one row per case."""
+    """The benchmark run: settings, versions, one row per case and one search row per mechanism."""
 
     n: int
     seed: int
     confidence: float
     versions: dict[str, str]
     rows: tuple[BenchmarkRow, ...]
+    search: tuple[SearchRow, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report (``schema_version``)."""
@@ -106,6 +134,7 @@ class BenchmarkTable:
             "versions": self.versions,
             "rows": list(self.rows),
             "mechanisms": self.summaries(),
+            "search": list(self.search),
         }
 
     def markdown(self) -> str:
@@ -145,6 +174,25 @@ class BenchmarkTable:
                 f"{_fmt(summary['max_lower_bound'])} | {summary['met']} | "
                 f"{summary['caught']}/{summary['cases']} |"
             )
+        if self.search:
+            out += [
+                "",
+                f"Pair search per mechanism: every pattern screened on {self.n // 10} draws, the "
+                f"best {SEARCH_TOP} audited afresh on {self.n} and judged together (Holm at "
+                f"{1.0 - self.confidence:g}): a verdict per mechanism with the family-wise error "
+                "controlled over every pattern tried.",
+                "",
+                "| mechanism | correct | patterns | audited | ε_LB | Holm verdict | outcome | s |",
+                "|---|---|---|---|---|---|---|---|",
+            ]
+            for row in self.search:
+                bounds = ", ".join(_fmt(b) for b in row.epsilon_lower_bounds)
+                out.append(
+                    f"| {row.mechanism} | {'yes' if row.correct else 'no'} | {row.candidates} | "
+                    f"{', '.join(row.chosen)} | {bounds} | "
+                    f"{'VIOLATION' if row.violation else 'not rejected'} | {row.outcome} | "
+                    f"{row.seconds:.1f} |"
+                )
         return "\n".join(out) + "\n"
 
     def summaries(self) -> list[dict[str, Any]]:
@@ -321,6 +369,97 @@ def run_benchmark(
     return BenchmarkTable(n, seed, confidence, _versions(), tuple(rows))
 
 
+def _search_mechanism(
+    cases: Sequence[BenchmarkCase], n: int, seed: int, confidence: float
+) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    bench = cases[0].bench
+
+    def tester(pair: NeighbouringPair[Any], samples: int, s: int) -> Any:
+        return black_box.event_audit(
+            bench.mechanism,
+            pair,
+            bench.claim,
+            samples=samples,
+            seed=s,
+            name=bench.name,
+            features=bench.features,
+            confidence=confidence,
+        )
+
+    found = search_pairs(
+        [c.pair for c in cases],
+        tester,
+        screen_samples=max(4, n // 10),
+        samples=n,
+        seed=seed,
+        top=min(SEARCH_TOP, len(cases)),
+        strategy=Holm(1.0 - confidence),
+    )
+    return {
+        "chosen": [cases[i].pattern for i in found.chosen],
+        "epsilon_lower_bounds": [r.epsilon_lower_bound for r in found.audits],
+        "p_values": [r.p_value for r in found.audits],
+        "rejected": list(found.rejected),
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def run_search(
+    n: int,
+    seed: int,
+    cases: Sequence[str] | None = None,
+    *,
+    confidence: float = 0.95,
+    store: Path | None = None,
+    progress: bool = False,
+) -> tuple[SearchRow, ...]:
+    """The pair search on every mechanism with a selected case (over its selected patterns);
+    each mechanism's seed is ``seed_for(seed, "search/<mechanism>")``; ``store`` and
+    ``progress`` as in :func:`run_benchmark`."""
+    n = check_int_at_least("n", n, 40)
+    seed = check_seed(seed)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    groups: dict[str, list[BenchmarkCase]] = {}
+    for case in select_cases(cases):
+        groups.setdefault(case.bench.name, []).append(case)
+    bar = tqdm(groups, desc="pair search", unit="mechanism", disable=not progress)
+    cells = None if store is None else CellStore(store, bar)
+    stamp = _black_box_stamp()
+    rows = []
+    for name, members in groups.items():
+        mech_seed = seed_for(seed, f"search/{name}")
+        config = {"search": name, "patterns": [c.pattern for c in members], "n": n,
+                  "seed": mech_seed, "confidence": confidence, "black_box": stamp}  # fmt: skip
+        if cells is None:
+            found = _search_mechanism(members, n, mech_seed, confidence)
+            bar.update(1)
+        else:
+            found = cells.json(
+                f"search__{name}",
+                config,
+                lambda m=members, s=mech_seed: _search_mechanism(m, n, s, confidence),  # type: ignore[misc]
+            )
+        violation = any(bool(r) for r in found["rejected"])
+        correct = members[0].correct
+        rows.append(
+            SearchRow(
+                mechanism=name,
+                correct=correct,
+                candidates=len(members),
+                chosen=tuple(str(c) for c in found["chosen"]),
+                epsilon_lower_bounds=tuple(float(v) for v in found["epsilon_lower_bounds"]),
+                p_values=tuple(float(v) for v in found["p_values"]),
+                rejected=tuple(bool(r) for r in found["rejected"]),
+                violation=violation,
+                outcome=_outcome(violation, not correct),
+                seconds=float(found["seconds"]),
+            )
+        )
+    bar.close()
+    return tuple(rows)
+
+
 def write_table(table: BenchmarkTable, out: Path) -> None:
     """``out/report.json`` and ``out/report.md``, each written atomically."""
     write_json(out / "report.json", table.to_dict())
@@ -348,6 +487,11 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     )
     parser.add_argument("--confidence", type=float, default=0.95, help="default 0.95")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument(
+        "--no-search",
+        action="store_true",
+        help="skip the per-mechanism pair search (Holm over the best screened patterns)",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for case in CASES.values():
@@ -356,7 +500,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     names = None if args.cases is None else [c.strip() for c in args.cases.split(",") if c.strip()]
     try:
         select_cases(names)
-        check_int_at_least("--n", args.n, 4)
+        check_int_at_least("--n", args.n, 40)
         check_seed(args.seed, "--seed")
         out = prepare_output_dir(args.out)
     except ValueError as err:
@@ -369,9 +513,20 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         store=out / "cases",
         progress=sys.stderr.isatty(),
     )
+    if not args.no_search:
+        search = run_search(
+            args.n,
+            args.seed,
+            names,
+            confidence=args.confidence,
+            store=out / "cases",
+            progress=sys.stderr.isatty(),
+        )
+        table = dataclasses.replace(table, search=search)
     write_table(table, out)
     print(table.markdown())
     alarms = [r.name for r in table.rows if r.outcome == "false alarm"]
+    alarms += [f"{r.mechanism} (pair search)" for r in table.search if r.outcome == "false alarm"]
     for name in alarms:
         print(f"FALSE ALARM: {name}")
     print(f"report: {out / 'report.md'}")

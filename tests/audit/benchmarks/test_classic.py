@@ -22,7 +22,7 @@ from audit.benchmarks.exact import (
     svt_released_value_log_density,
 )
 from audit.benchmarks.mechanisms import ReportNoisyMax, SparseVector, lyu_svt
-from audit.benchmarks.run import main, run_benchmark, select_cases
+from audit.benchmarks.run import main, run_benchmark, run_search, select_cases
 from audit.cli import main as cli_main
 from audit.methods.black_box import event_audit
 from audit.results import SCHEMA_VERSION
@@ -239,6 +239,20 @@ def test_run_writes_the_table_and_the_cli_refuses_unknown_cases(tmp_path: Path) 
         select_cases(["NoSuchMechanism"])
     with pytest.raises(SystemExit):
         main(["--cases", "NoSuchMechanism", "--out", str(tmp_path)])
+
+
+def test_pair_search_judges_each_mechanism_over_its_patterns(tmp_path: Path) -> None:
+    rows = run_search(4000, SEED, ["NoisyHist2", "LaplaceMechanism", "SVT1"])
+    by_name = {r.mechanism: r for r in rows}
+    assert [r.mechanism for r in rows] == ["LaplaceMechanism", "NoisyHist2", "SVT1"]
+    assert by_name["NoisyHist2"].outcome == "caught"
+    assert by_name["SVT1"].candidates == 8 and len(by_name["SVT1"].chosen) == 2
+    assert by_name["LaplaceMechanism"].outcome == "pass" and by_name["SVT1"].outcome == "pass"
+    alone = run_search(4000, SEED, ["SVT1"])  # seeds follow the mechanism's name
+    assert alone[0].epsilon_lower_bounds == by_name["SVT1"].epsilon_lower_bounds
+    stored = run_search(4000, SEED, ["SVT1"], store=tmp_path)
+    assert stored[0].p_values == alone[0].p_values
+    assert (tmp_path / "search__SVT1.json").exists()
 
 
 def test_an_interrupted_run_resumes_from_its_stored_cases(tmp_path: Path) -> None:
