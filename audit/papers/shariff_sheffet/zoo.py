@@ -120,9 +120,9 @@ def run_billboard_zoo(
 ) -> list[ZooRow]:
     """Power against the "node noise redrawn at each use" bug, and false alarms on the correct
     tree, through the billboard audit (:mod:`audit.methods.billboard`) with ``replicates``
-    transcripts per side; same bounds as :func:`run_zoo`.  At ``10⁴`` replicates one audit in 60
-    misses the bug (p = 0.12; median p = 6·10⁻⁵), so the CP lower bound on the power stays below
-    0.95; ``2·10⁴`` catches it in 60/60 (largest p = 0.023)."""
+    transcripts per side; same bounds as :func:`run_zoo`.  ``2·10⁴`` catches the bug in 60/60
+    (largest p = 1.1·10⁻⁷); with an earlier, weaker black box ``10⁴`` missed it once in 60
+    (``proofs_notes/audit/billboard.md``)."""
     reps = check_int_at_least("reps", reps, 1)
     rows: list[ZooRow] = []
     cases: list[tuple[str, str, bool, Any]] = [
