@@ -43,12 +43,16 @@ from reference.rng import check_seed, seed_for
 from reference.validation import check_in_range, check_int_at_least
 
 __all__ = [
+    "SCREEN_CONFIDENCE",
+    "SCREEN_FRACTION",
+    "SEARCH_TOP",
     "TARGET_FRACTION",
     "BenchmarkRow",
     "BenchmarkTable",
     "SearchRow",
     "main",
     "run_benchmark",
+    "run_search",
     "select_cases",
 ]
 
@@ -57,6 +61,12 @@ TARGET_FRACTION = 0.9
 
 SEARCH_TOP = 2
 """How many screened patterns per mechanism the pair search audits afresh and judges."""
+
+SCREEN_FRACTION = 0.25
+"""The screening budget of the pair search per pattern, as a fraction of ``n``."""
+
+SCREEN_CONFIDENCE = 0.5
+"""The screening audits' confidence: a bound near the estimate ranks small effects by size."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,9 @@ class BenchmarkRow:
 @dataclass(frozen=True)
 class SearchRow:
     """One mechanism audited through the pair search (:func:`audit.methods.pairs.search_pairs`):
-    every selected pattern screened on ``n // 10`` draws, the ``top`` best audited afresh on ``n``
-    and judged together by Holm at ``1 − confidence``.  ``outcome`` is ``caught`` / ``missed``
+    every selected pattern screened on ``SCREEN_FRACTION · n`` draws at ``SCREEN_CONFIDENCE``, the
+    ``SEARCH_TOP`` best audited afresh on ``n`` and judged together by Holm at
+    ``1 − confidence``.  ``outcome`` is ``caught`` / ``missed``
     for an incorrect mechanism, ``false alarm`` / ``pass`` for a correct one."""
 
     mechanism: str
@@ -177,7 +188,8 @@ class BenchmarkTable:
         if self.search:
             out += [
                 "",
-                f"Pair search per mechanism: every pattern screened on {self.n // 10} draws, the "
+                "Pair search per mechanism: every pattern screened on "
+                f"{int(self.n * SCREEN_FRACTION)} draws (confidence {SCREEN_CONFIDENCE:g}), the "
                 f"best {SEARCH_TOP} audited afresh on {self.n} and judged together (Holm at "
                 f"{1.0 - self.confidence:g}): a verdict per mechanism with the family-wise error "
                 "controlled over every pattern tried.",
@@ -375,26 +387,30 @@ def _search_mechanism(
     t0 = time.perf_counter()
     bench = cases[0].bench
 
-    def tester(pair: NeighbouringPair[Any], samples: int, s: int) -> Any:
-        return black_box.event_audit(
-            bench.mechanism,
-            pair,
-            bench.claim,
-            samples=samples,
-            seed=s,
-            name=bench.name,
-            features=bench.features,
-            confidence=confidence,
-        )
+    def tester_at(level: float) -> Any:
+        def tester(pair: NeighbouringPair[Any], samples: int, s: int) -> Any:
+            return black_box.event_audit(
+                bench.mechanism,
+                pair,
+                bench.claim,
+                samples=samples,
+                seed=s,
+                name=bench.name,
+                features=bench.features,
+                confidence=level,
+            )
+
+        return tester
 
     found = search_pairs(
         [c.pair for c in cases],
-        tester,
-        screen_samples=max(4, n // 10),
+        tester_at(confidence),
+        screen_samples=max(4, int(n * SCREEN_FRACTION)),
         samples=n,
         seed=seed,
         top=min(SEARCH_TOP, len(cases)),
         strategy=Holm(1.0 - confidence),
+        screen_tester=tester_at(SCREEN_CONFIDENCE),
     )
     return {
         "chosen": [cases[i].pattern for i in found.chosen],
@@ -430,7 +446,8 @@ def run_search(
     for name, members in groups.items():
         mech_seed = seed_for(seed, f"search/{name}")
         config = {"search": name, "patterns": [c.pattern for c in members], "n": n,
-                  "seed": mech_seed, "confidence": confidence, "black_box": stamp}  # fmt: skip
+                  "seed": mech_seed, "confidence": confidence, "black_box": stamp,
+                  "screen": [SCREEN_FRACTION, SCREEN_CONFIDENCE, SEARCH_TOP]}  # fmt: skip
         if cells is None:
             found = _search_mechanism(members, n, mech_seed, confidence)
             bar.update(1)

@@ -99,9 +99,14 @@ def search_pairs(
     seed: SeedLike,
     top: int = 1,
     strategy: FamilyWise | None = None,
+    screen_tester: Tester[DataT] | None = None,
 ) -> PairSearchResult[DataT]:
     """Screen every candidate on ``screen_samples`` draws, then audit the ``top`` best afresh
     on ``samples`` draws and correct those verdicts together (module docstring).
+
+    ``screen_tester`` screens (default ``tester``): e.g. the same audit at a low confidence, whose
+    lower bound ranks small effects by their size rather than by their uncertainty.  Its data
+    never reach the judged audits, so it costs no error budget.
 
     Seeds follow each candidate's name (its ``description``, else its position), one stream for
     screening and another for the final audit, so the final data never saw the screening.
@@ -124,8 +129,9 @@ def search_pairs(
     def seed_of(name: str, stage: str) -> int:
         return seed_for(named_seed(root, name), stage)
 
+    screen = tester if screen_tester is None else screen_tester
     screening = tuple(
-        tester(pair, screen_samples, seed_of(name, "screen"))
+        screen(pair, screen_samples, seed_of(name, "screen"))
         for pair, name in zip(candidates, names, strict=True)
     )
     order = sorted(range(len(candidates)), key=lambda i: -screening[i].epsilon_lower_bound)
