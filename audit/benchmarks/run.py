@@ -283,7 +283,7 @@ def select_cases(names: Sequence[str] | None) -> list[BenchmarkCase]:
 
 def _versions() -> dict[str, str]:
     versions = {"python": platform.python_version()}
-    for package in ("numpy", "scipy"):
+    for package in ("numpy", "scipy", "scikit-learn"):
         versions[package] = importlib.metadata.version(package)
     return versions
 
