@@ -88,8 +88,8 @@ def test_many_discrete_outputs_also_try_a_linear_score() -> None:
     rng = np.random.default_rng(4)
     p_keep = math.exp(0.05) / (1 + math.exp(0.05))
     ones, zeros = (
-        (rng.random((200_000, 12)) < p_keep) * 1.0,
-        (rng.random((200_000, 12)) > p_keep) * 1.0,
+        (rng.random((200_000, 12)) < p_keep).astype(np.float64),
+        (rng.random((200_000, 12)) > p_keep).astype(np.float64),
     )
     claim = PrivacyClaim(0.2, 0.0)
     auto = event_audit_from_samples(ones, zeros, claim, name="rr12", mechanism="rr", seed=0)
