@@ -5,8 +5,9 @@ with a neighbouring pair (``--pair``), audited white box when it has a density, 
 or a **bandit policy** (:class:`~audit.protocols.StreamPolicy`) against a claimed joint-DP
 ``(ε, δ)`` (Definition 1 of Shariff & Sheffet): the stream audit on worst-case t-neighbouring
 streams, and a regret regression check against the reference on the App. D environments.  The
-report (``check.json``, ``check.md``, ``check.png``) has an overall verdict: exit code 0 (pass),
-1 (FAIL), 3 (inconclusive: nothing failed but the privacy audit lacked the power a pass promises).
+report (``check.json``, ``check.md``, ``check.png``) has separate privacy and utility verdicts; exit
+code 0 claims hold, 1 privacy violation, 2 usage error, 3 utility failure only, 4 the target
+crashed (traceback in the report), 5 inconclusive (:data:`EXIT_CODES`).
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +54,7 @@ from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, 
 from reference.validation import float_in, int_at_least
 
 __all__ = [
+    "EXIT_CODES",
     "CheckReport",
     "build_parser",
     "load_object",
@@ -59,6 +63,18 @@ __all__ = [
     "main",
     "run_check",
 ]
+
+
+Verdict = Literal["pass", "PRIVACY VIOLATION", "UTILITY FAILURE", "CRASHED", "inconclusive"]
+
+EXIT_CODES: dict[Verdict, int] = {
+    "pass": 0,
+    "PRIVACY VIOLATION": 1,
+    "UTILITY FAILURE": 3,
+    "CRASHED": 4,
+    "inconclusive": 5,
+}
+"""The exit code of each overall verdict (2 is a usage error: the check could not start)."""
 
 
 def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
@@ -78,20 +94,31 @@ def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
     return getattr(module, attribute)
 
 
-def load_target(spec: str, paths: Sequence[str] = ()) -> StreamPolicy | Mechanism[Any]:
-    """The policy or mechanism named ``module:attribute``; a class or factory is called first
-    (with no arguments).  A class is always instantiated: the class object itself has the
-    protocol's methods as plain functions, so it would pass a runtime protocol check."""
+def load_target(
+    spec: str, paths: Sequence[str] = (), kwargs: dict[str, Any] | None = None
+) -> StreamPolicy | Mechanism[Any]:
+    """The policy or mechanism named ``module:attribute``; a class or factory is called first,
+    with ``kwargs`` (``--target-kwargs``).  A class is always instantiated: the class object
+    itself has the protocol's methods as plain functions, so it would pass a runtime protocol
+    check.  ``kwargs`` for a target that is already an instance is a ``ValueError``."""
     target: Any = load_object(spec, paths)
+    kwargs = {} if kwargs is None else dict(kwargs)
     if isinstance(target, type) or (
         not isinstance(target, StreamPolicy | Mechanism) and callable(target)
     ):
         try:
-            target = target()
+            target = target(**kwargs)
         except TypeError as err:
+            given = f"with --target-kwargs {json.dumps(kwargs)}" if kwargs else "with no arguments"
             raise ValueError(
-                f"target {spec!r} must be constructible with no arguments: {err}"
+                f"target {spec!r} cannot be constructed {given}: {err}; pass its constructor "
+                "arguments as a JSON object with --target-kwargs"
             ) from err
+    elif kwargs:
+        raise ValueError(
+            f"target {spec!r} is already an instance: --target-kwargs applies only to a class "
+            "or factory"
+        )
     if not isinstance(target, StreamPolicy | Mechanism):
         raise ValueError(
             f"target {spec!r} must satisfy audit.protocols.StreamPolicy (run(decision_sets, "
@@ -110,32 +137,49 @@ def load_pair(spec: str, paths: Sequence[str] = ()) -> NeighbouringPair[Any]:
 
 @dataclass
 class CheckReport:
-    """Everything ``privonline check`` found, with the verdict."""
+    """Everything ``privonline check`` found, with separate privacy and utility verdicts.
+
+    ``privacy`` is ``None`` only when the target crashed before its privacy audit finished;
+    ``crash`` is then the traceback of what it raised (or of the check that refused its
+    outputs, e.g. NaN actions).
+    """
 
     target: str
     claim: PrivacyClaim
-    privacy: PrivacyAuditResult
+    privacy: PrivacyAuditResult | None
     regret: RegressionCheckResult | None
     runtime_seconds: float
+    crash: str | None = None
 
     @property
-    def passed(self) -> bool:
-        """Privacy not rejected and (for a policy) the regret regression check passed."""
-        return not self.privacy.violation and (self.regret is None or self.regret.passed)
+    def privacy_verdict(self) -> Literal["VIOLATION", "pass", "inconclusive"] | None:
+        """The privacy audit's own verdict (:attr:`~audit.results.PrivacyAuditResult.verdict`)."""
+        return None if self.privacy is None else self.privacy.verdict
 
     @property
-    def verdict(self) -> Literal["pass", "FAIL", "inconclusive"]:
-        """``"FAIL"`` if a check failed; ``"inconclusive"`` if none failed but the privacy audit
-        could not have caught a violation of the size a pass promises
-        (:attr:`~audit.results.PrivacyAuditResult.verdict`); ``"pass"`` otherwise."""
-        if not self.passed:
-            return "FAIL"
+    def utility_verdict(self) -> Literal["pass", "FAIL"] | None:
+        """The regret comparison's verdict (``None`` for a mechanism, or if it never ran)."""
+        if self.regret is None:
+            return None
+        return "pass" if self.regret.passed else "FAIL"
+
+    @property
+    def verdict(self) -> Verdict:
+        """The overall verdict, in this order: a privacy violation found stands even if the
+        target crashed later; then a crash; then a utility failure; then ``"inconclusive"`` when
+        the privacy audit could not have caught a violation of the size a pass promises."""
+        if self.privacy is not None and self.privacy.violation:
+            return "PRIVACY VIOLATION"
+        if self.crash is not None or self.privacy is None:
+            return "CRASHED"
+        if self.utility_verdict == "FAIL":
+            return "UTILITY FAILURE"
         return "inconclusive" if self.privacy.verdict == "inconclusive" else "pass"
 
     @property
     def exit_code(self) -> int:
-        """0 for a pass, 1 for a failure, 3 for an inconclusive check (2 is a usage error)."""
-        return {"pass": 0, "FAIL": 1, "inconclusive": 3}[self.verdict]
+        """:data:`EXIT_CODES` of :attr:`verdict`."""
+        return EXIT_CODES[self.verdict]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report."""
@@ -150,8 +194,12 @@ class CheckReport:
             "target": self.target,
             "claim": to_jsonable(self.claim),
             "verdict": self.verdict,
-            "privacy": self.privacy.to_dict(),
+            "exit_code": self.exit_code,
+            "privacy_verdict": self.privacy_verdict,
+            "utility_verdict": self.utility_verdict,
+            "privacy": None if self.privacy is None else self.privacy.to_dict(),
             "regret": regret,
+            "crash": self.crash,
             "golden": "not applicable to an implementation object (`privonline golden` checks "
             "the formulas)",
             "runtime_seconds": self.runtime_seconds,
@@ -163,21 +211,25 @@ class CheckReport:
         lines = [
             f"# privonline check: `{self.target}`",
             "",
-            f"Verdict: **{self.verdict}** ({self.runtime_seconds:.0f} s).",
+            f"Verdict: **{self.verdict}** (exit code {self.exit_code}; "
+            f"{self.runtime_seconds:.0f} s).",
             "",
             *([f"Claim: {self.claim.label}.", ""] if self.claim.label else []),
             "| check | result | verdict |",
             "|---|---|---|",
-            f"| {p.method.replace('_', ' ')} privacy vs claim ({self.claim.epsilon:g}, "
-            f"{self.claim.delta:g}), {self.claim.relation} | ε lower bound "
-            f"{p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g}"
-            + (
-                f", would catch ε ≥ {p.detectable_epsilon:.3g}"
-                if p.detectable_epsilon is not None
-                else ""
-            )
-            + f" | {'**VIOLATION**' if p.violation else p.verdict} |",
         ]
+        if p is not None:
+            lines.append(
+                f"| {p.method.replace('_', ' ')} privacy vs claim ({self.claim.epsilon:g}, "
+                f"{self.claim.delta:g}), {self.claim.relation} | ε lower bound "
+                f"{p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g}"
+                + (
+                    f", would catch ε ≥ {p.detectable_epsilon:.3g}"
+                    if p.detectable_epsilon is not None
+                    else ""
+                )
+                + f" | {'**VIOLATION**' if p.violation else p.verdict} |"
+            )
         r = self.regret
         if r is not None:
             lines += [
@@ -199,6 +251,8 @@ class CheckReport:
         ]
         if r is not None:
             lines += ["![regret](check.png)", ""]
+        if self.crash is not None:
+            lines += ["## The target crashed", "", "```", self.crash.rstrip(), "```", ""]
         return "\n".join(lines)
 
     def write(self, out: Path) -> None:
@@ -229,6 +283,7 @@ def run_check(
     claim: PrivacyClaim,
     *,
     paths: Sequence[str] = (),
+    target_kwargs: dict[str, Any] | None = None,
     reference: Variant = "gaussian",
     d: int = 3,
     num_arms: int = 9,
@@ -247,11 +302,14 @@ def run_check(
     For a mechanism, ``claim`` must be made under the relation of ``pair`` (the command line builds
     it so); for a policy, under ``"t_neighbouring"``, and no ``pair`` is taken (the policy runs on
     the worst-case t-neighbouring streams).  A mismatch is a ``ValueError``: the claim is never
-    rewritten.
+    rewritten.  Errors in the arguments (loading, building the target, the claim) raise
+    ``ValueError`` before anything runs; an exception raised while the target runs (by its code,
+    or by the checks of what it returned) ends the check with :attr:`CheckReport.crash` set and the
+    results found so far kept.
     """
     t0 = time.perf_counter()
     seed = check_seed(seed)
-    policy = load_target(target, paths)
+    policy = load_target(target, paths, target_kwargs)
     if isinstance(policy, StreamPolicy) and pair is not None:
         raise ValueError(
             f"pair (--pair) is for mechanisms only: target {target!r} is a bandit policy "
@@ -262,45 +320,56 @@ def run_check(
             raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
         neighbours = load_pair(pair, paths)
         check_claim_matches_pair(claim, neighbours)
-        audit_claim = claim
-        if isinstance(policy, DensityMechanism):
-            result = white_box_audit(
-                policy, neighbours, audit_claim, samples=samples, seed=seed,
-                name=f"{target} white box", confidence=confidence,
-            )  # fmt: skip
-        else:
-            result = event_audit(
-                policy, neighbours, audit_claim, samples=samples, seed=seed,
-                name=f"{target} black box", confidence=confidence,
-            )  # fmt: skip
-        return CheckReport(target, audit_claim, result, None, time.perf_counter() - t0)
+        try:
+            if isinstance(policy, DensityMechanism):
+                result = white_box_audit(
+                    policy, neighbours, claim, samples=samples, seed=seed,
+                    name=f"{target} white box", confidence=confidence,
+                )  # fmt: skip
+            else:
+                result = event_audit(
+                    policy, neighbours, claim, samples=samples, seed=seed,
+                    name=f"{target} black box", confidence=confidence,
+                )  # fmt: skip
+        except Exception:  # the target's own failure, reported with its traceback
+            return CheckReport(
+                target, claim, None, None, time.perf_counter() - t0, traceback.format_exc()
+            )
+        return CheckReport(target, claim, result, None, time.perf_counter() - t0)
     s, s_prime = worst_case_streams(stream_n, 1, seed=seed)
-    privacy = stream_audit(
-        policy,
-        s,
-        s_prime,
-        1,
-        claim,
-        runs=stream_runs,
-        seed=seed,
-        name=f"{target} joint DP",
-        confidence=confidence,
-    )
-    regret = regret_regression_check(
-        policy,
-        reference,
-        d=d,
-        num_arms=num_arms,
-        gap=gap,
-        n=n,
-        runs=runs,
-        seed=seed + 1,
-        privacy=None
-        if reference == "nonprivate"
-        else PrivacyParameters(claim.epsilon, claim.delta),
-        confidence=confidence,
-        name=f"{target} vs reference {reference}",
-    )
+    privacy: PrivacyAuditResult | None = None
+    regret: RegressionCheckResult | None = None
+    try:
+        privacy = stream_audit(
+            policy,
+            s,
+            s_prime,
+            1,
+            claim,
+            runs=stream_runs,
+            seed=seed,
+            name=f"{target} joint DP",
+            confidence=confidence,
+        )
+        regret = regret_regression_check(
+            policy,
+            reference,
+            d=d,
+            num_arms=num_arms,
+            gap=gap,
+            n=n,
+            runs=runs,
+            seed=seed + 1,
+            privacy=None
+            if reference == "nonprivate"
+            else PrivacyParameters(claim.epsilon, claim.delta),
+            confidence=confidence,
+            name=f"{target} vs reference {reference}",
+        )
+    except Exception:  # the target's own failure, reported with its traceback
+        return CheckReport(
+            target, claim, privacy, regret, time.perf_counter() - t0, traceback.format_exc()
+        )
     return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
 
 
@@ -311,12 +380,20 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         description="Audit a third-party implementation (module:attribute): a bandit policy "
         "(audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
         "regret, or a mechanism (audit.protocols.Mechanism, with --pair) for a claimed (ε, δ). "
-        "Writes check.json, check.md (and check.png); exit code 0 pass, 1 FAIL, 2 bad arguments, "
-        "3 inconclusive (no check failed, but the privacy audit lacked the power a pass promises: "
-        "raise --samples).",
+        "Writes check.json, check.md (and check.png). Exit codes: 0 the claims hold, 1 privacy "
+        "violation, 2 usage error (nothing ran), 3 utility (regret) failure only, 4 the target "
+        "crashed (its traceback is in the report), 5 inconclusive (nothing failed, but the privacy "
+        "audit lacked the power a pass promises: raise --samples or --stream-runs).",
     )
     parser.add_argument(
         "target", help="module:attribute of the policy or mechanism (or of a factory)"
+    )
+    parser.add_argument(
+        "--target-kwargs",
+        default=None,
+        metavar="JSON",
+        help="constructor arguments of a class or factory target, as a JSON object, e.g. "
+        "'{\"horizon\": 300}'",
     )
     parser.add_argument(
         "--pair", default=None, help="module:attribute of a NeighbouringPair (mechanisms only)"
@@ -356,10 +433,23 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     return parser
 
 
+def _target_kwargs(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"--target-kwargs must be a JSON object, got {text!r}: {err}") from err
+    if not isinstance(value, dict):
+        raise ValueError(f"--target-kwargs must be a JSON object, got {text!r}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> int:
-    """Entry point; 0 if every check passes, 1 if one fails, 2 on bad input."""
+    """Entry point; returns the exit code of :data:`EXIT_CODES` (2 on a usage error)."""
     args = build_parser(prog).parse_args(argv)
     try:
+        target_kwargs = _target_kwargs(args.target_kwargs)
         # The command line builds the claim itself, under the relation the neighbours are given
         # under (the pair's for a mechanism, t-neighbouring streams -- Definition 1 of Shariff &
         # Sheffet -- for a policy), and says so in the claim's label, which the report shows.
@@ -377,6 +467,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             args.target,
             claim,
             paths=args.path,
+            target_kwargs=target_kwargs,
             pair=args.pair,
             samples=args.samples,
             reference=args.reference,
@@ -390,5 +481,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
         return 2
     report.write(args.out)
     print(report.markdown())
+    if report.crash is not None:
+        last = report.crash.strip().splitlines()[-1]
+        print(f"error: the target failed while it was checked: {last}", file=sys.stderr)
     print(f"report: {args.out / 'check.md'}")
     return report.exit_code

@@ -18,11 +18,12 @@ def test_a_correct_third_party_policy_is_not_rejected_and_says_what_was_tested(
     tmp_path: Path,
 ) -> None:
     # nothing fails; at the default stream budget the audited event cannot show a violation of
-    # (1, 0.1) of any size, so the honest verdict is "inconclusive" (exit 3), never "pass"
+    # (1, 0.1) of any size, so the honest verdict is "inconclusive" (exit 5), never "pass"
     code = privonline_main(["check", "examples.good_policy:policy", *CLAIM, "--out", str(tmp_path)])
-    assert code == 3
+    assert code == 5
     report = json.loads((tmp_path / "check.json").read_text())
     assert report["verdict"] == "inconclusive" and report["kind"] == "third_party_check"
+    assert report["privacy_verdict"] == "inconclusive" and report["utility_verdict"] == "pass"
     assert not report["privacy"]["violation"] and report["regret"]["passed"]
     assert report["privacy"]["verdict"] == "inconclusive"
     assert (tmp_path / "check.png").stat().st_size > 0
@@ -35,7 +36,7 @@ def test_a_planted_privacy_bug_fails_the_check(tmp_path: Path) -> None:
     )
     assert code == 1
     report = json.loads((tmp_path / "check.json").read_text())
-    assert report["verdict"] == "FAIL" and report["privacy"]["violation"]
+    assert report["verdict"] == "PRIVACY VIOLATION" and report["privacy"]["violation"]
     assert report["privacy"]["epsilon_lower_bound"] > 2.0
     assert "**VIOLATION**" in (tmp_path / "check.md").read_text()
 

@@ -202,15 +202,71 @@ MODULE = """
 """
 
 
-def test_check_refuses_a_nan_mechanism_with_exit_2(
+def test_check_reports_a_nan_mechanism_as_a_failed_target_with_exit_4(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # NaN outputs are the target's failure, not the user's: exit 4, the refusal in the report
     _module(tmp_path, MODULE)
     argv = ["outside_code:NanCount", "--pair", "outside_code:pair", "--path", str(tmp_path)]
     argv += ["--epsilon", "1", "--delta", "0.001", "--samples", "2000"]
     argv += ["--out", str(tmp_path / "out")]
-    assert check.main(argv) == 2
+    assert check.main(argv) == 4
     assert "NaN" in capsys.readouterr().err
+    report = json.loads((tmp_path / "out" / "check.json").read_text())
+    assert report["verdict"] == "CRASHED" and report["privacy"] is None
+    assert "NaN" in report["crash"] and "Traceback" in report["crash"]
+    assert "## The target crashed" in (tmp_path / "out" / "check.md").read_text()
+
+
+CRASHING = """
+    import numpy as np
+
+    class CrashingPolicy:
+        def run(self, decision_sets, reward_tables, rng):
+            raise RuntimeError("horizon must be given at construction")
+
+    crashing = CrashingPolicy()
+"""
+
+
+def test_check_keeps_the_traceback_of_a_policy_that_raises(tmp_path: Path) -> None:
+    (tmp_path / "outside_crash.py").write_text(textwrap.dedent(CRASHING))
+    argv = ["outside_crash:crashing", "--path", str(tmp_path), "--epsilon", "1"]
+    argv += ["--delta", "0.1", "--out", str(tmp_path / "out")]
+    assert check.main(argv) == 4
+    report = json.loads((tmp_path / "out" / "check.json").read_text())
+    assert report["exit_code"] == 4 and "RuntimeError: horizon must be given" in report["crash"]
+
+
+@pytest.mark.parametrize(
+    ("target", "kwargs", "message"),
+    [
+        ("outside_code:LaplaceCount", '{"eps": 1}', "cannot be constructed with --target-kwargs"),
+        ("outside_code:LaplaceCount", "[1]", "--target-kwargs must be a JSON object"),
+        ("outside_code:LaplaceCount", "{epsilon: 1}", "--target-kwargs must be a JSON object"),
+        ("outside_code:pair", '{"epsilon": 1}', "already an instance"),
+    ],
+)
+def test_target_kwargs_are_checked_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str, kwargs: str, message: str
+) -> None:
+    _module(tmp_path, MODULE)
+    argv = [target, "--pair", "outside_code:pair", "--path", str(tmp_path), "--epsilon", "1"]
+    argv += ["--delta", "0.001", "--target-kwargs", kwargs, "--out", str(tmp_path / "out")]
+    assert check.main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out" / "check.json").exists()
+
+
+def test_target_kwargs_build_the_class(tmp_path: Path) -> None:
+    # a Laplace count built with ε = 1 against a claim of ε = 1: a pass; built with ε = 4
+    # against the same claim: the violation is found
+    _module(tmp_path, MODULE)
+    for built, code in (("1", 0), ("4", 1)):
+        argv = ["outside_code:LaplaceCount", "--pair", "outside_code:pair", "--path", str(tmp_path)]
+        argv += ["--epsilon", "1", "--delta", "0.001", "--samples", "20000"]
+        argv += ["--target-kwargs", f'{{"epsilon": {built}}}', "--out", str(tmp_path / built)]
+        assert check.main(argv) == code
 
 
 def test_check_instantiates_a_class_and_audits_under_the_pairs_relation(tmp_path: Path) -> None:
