@@ -1,20 +1,18 @@
 """``privonline check``: audit a third-party implementation against a claim (and the reference).
 
-The target ``module:attribute`` satisfies a protocol of :mod:`audit.protocols`: a **mechanism**
-with a neighbouring pair (``--pair``), audited white box when it has a density, else black box;
-or a **bandit policy** (:class:`~audit.protocols.StreamPolicy`) against a claimed joint-DP
-``(ε, δ)`` (Definition 1 of Shariff & Sheffet): the stream audit on worst-case t-neighbouring
-streams, and a regret regression check against the reference on the App. D environments.  The
-report (``check.json``, ``check.md``, ``check.png``) has separate privacy and utility verdicts; exit
-code 0 claims hold, 1 privacy violation, 2 usage error, 3 utility failure only, 4 the target
-crashed (traceback in the report), 5 inconclusive (:data:`EXIT_CODES`).
-
+The target ``module:attribute`` is a **mechanism** with a neighbouring pair (``--pair``; white box
+with a density, else black box) or a **bandit policy** (:class:`~audit.protocols.StreamPolicy`)
+for a claimed joint-DP ``(ε, δ)`` (Shariff & Sheffet Def. 1): the stream audit searched over
+t-neighbouring streams (a day's contexts, rewards or both; Holm over the judged ones), and a
+regret regression check against the reference.  Privacy and utility get separate verdicts; the
+exit codes are :data:`EXIT_CODES` (2: usage error).
 Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import math
@@ -31,8 +29,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from audit.familywise import Holm
 from audit.methods.black_box import event_audit
-from audit.methods.stream import stream_audit, worst_case_streams
+from audit.methods.pairs import search_pairs
+from audit.methods.stream import Stream, differing_day, neighbouring_streams, stream_audit
 from audit.methods.white_box import white_box_audit
 from audit.papers.shariff_sheffet.regret import (
     RegressionCheckResult,
@@ -55,6 +55,7 @@ from reference.validation import float_in, int_at_least
 
 __all__ = [
     "EXIT_CODES",
+    "STREAM_TOP",
     "CheckReport",
     "build_parser",
     "load_object",
@@ -62,6 +63,7 @@ __all__ = [
     "load_target",
     "main",
     "run_check",
+    "stream_search_audit",
 ]
 
 
@@ -251,6 +253,18 @@ class CheckReport:
         ]
         if r is not None:
             lines += ["![regret](check.png)", ""]
+        search = None if p is None else p.details.get("stream_search")
+        if search is not None:
+            judged = "; ".join(
+                f"{j['streams']}: ε_LB {j['epsilon_lower_bound']:.3g}, "
+                f"{'rejected' if j['rejected'] else 'not rejected'}"
+                for j in search["judged"]
+            )
+            lines += [
+                f"Streams searched: {', '.join(search['screened'])}; judged ({search['family']}): "
+                f"{judged}.",
+                "",
+            ]
         if self.crash is not None:
             lines += ["## The target crashed", "", "```", self.crash.rstrip(), "```", ""]
         return "\n".join(lines)
@@ -276,6 +290,82 @@ def _scaling_verdict(r: RegressionCheckResult) -> str:
     if not r.scaling_gated:
         return "reported (the reference is pre-asymptotic at this horizon)"
     return "pass" if r.candidate_scaling.consistent else "**INCONSISTENT**"
+
+
+STREAM_TOP = 2
+"""How many screened candidate stream pairs the policy check audits afresh and judges."""
+
+
+def stream_search_audit(
+    policy: StreamPolicy,
+    claim: PrivacyClaim,
+    *,
+    n: int,
+    runs: int,
+    seed: int,
+    confidence: float,
+    name: str,
+) -> PrivacyAuditResult:
+    """The joint-DP audit over the candidate streams of
+    :func:`audit.methods.stream.neighbouring_streams` (a day's contexts, rewards or both, at days
+    1 and ``n // 2``): every candidate screened on ``runs // 4`` runs at confidence 0.5, the
+    :data:`STREAM_TOP` best audited afresh on ``runs`` and judged together by Holm at
+    ``1 − confidence`` (:func:`audit.methods.pairs.search_pairs`).
+
+    Returns the judged audit with the smallest p-value, its ``p_value`` Holm-adjusted and
+    ``violation`` the family's verdict for it; ``details["stream_search"]`` lists every candidate's
+    screening bound and the judged ones."""
+
+    def tester_at(level: float) -> Any:
+        def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
+            t = differing_day(pair.x, pair.x_prime)
+            return stream_audit(
+                policy, pair.x, pair.x_prime, t, claim, runs=samples, seed=s,
+                name=f"{name}: {pair.description}", confidence=level,
+            )  # fmt: skip
+
+        return tester
+
+    candidates = neighbouring_streams(n, seed=seed)
+    found = search_pairs(
+        candidates,
+        tester_at(confidence),
+        screen_samples=max(4, runs // 4),
+        samples=runs,
+        seed=seed,
+        top=STREAM_TOP,
+        strategy=Holm(1.0 - confidence),
+        screen_tester=tester_at(0.5),
+    )
+    k = len(found.audits)
+    order = sorted(range(k), key=lambda i: found.audits[i].p_value)
+    first = order[0]
+    chosen = found.audits[first]
+    details = dict(chosen.details)
+    details["stream_search"] = {
+        "screened": {
+            c.description: r.epsilon_lower_bound
+            for c, r in zip(candidates, found.screening, strict=True)
+        },
+        "judged": [
+            {
+                "streams": candidates[i].description,
+                "epsilon_lower_bound": r.epsilon_lower_bound,
+                "p_value": r.p_value,
+                "rejected": rejected,
+            }
+            for i, r, rejected in zip(found.chosen, found.audits, found.rejected, strict=True)
+        ],
+        "family": f"Holm at {1.0 - confidence:g} over {k} judged candidates",
+    }
+    return dataclasses.replace(
+        chosen,
+        name=f"{name} ({candidates[found.chosen[first]].description}; best of "
+        f"{len(candidates)} candidate streams)",
+        violation=found.rejected[first],
+        p_value=min(1.0, k * chosen.p_value),
+        details=details,
+    )
 
 
 def run_check(
@@ -336,20 +426,17 @@ def run_check(
                 target, claim, None, None, time.perf_counter() - t0, traceback.format_exc()
             )
         return CheckReport(target, claim, result, None, time.perf_counter() - t0)
-    s, s_prime = worst_case_streams(stream_n, 1, seed=seed)
     privacy: PrivacyAuditResult | None = None
     regret: RegressionCheckResult | None = None
     try:
-        privacy = stream_audit(
+        privacy = stream_search_audit(
             policy,
-            s,
-            s_prime,
-            1,
             claim,
+            n=stream_n,
             runs=stream_runs,
             seed=seed,
-            name=f"{target} joint DP",
             confidence=confidence,
+            name=f"{target} joint DP",
         )
         regret = regret_regression_check(
             policy,

@@ -6,7 +6,8 @@ not protected, Remark 1), and the black-box event audit (:mod:`audit.methods.bla
 from them.  The claim is the exact curve of the tree's node-level view
 (:mod:`audit.papers.shariff_sheffet.cases`), of which the actions are post-processing.
 :func:`worst_case_streams` builds the worst-case streams (``d = 2``, rows ``v = (e₁, 1)`` and
-``v' = (−e₁, 1)`` on day ``t``, orthogonal and of norm ``L̃``).
+``v' = (−e₁, 1)`` on day ``t``); :func:`neighbouring_streams` the candidates a check searches
+(a day's contexts, rewards or both, at several days).
 
 Proof note: ``proofs_notes/audit/stream_joint_dp.md``.
 """
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from audit.methods.black_box import event_audit_from_samples
-from audit.protocols import PrivacyClaim, StreamPolicy, check_actions
+from audit.protocols import NeighbouringPair, PrivacyClaim, StreamPolicy, check_actions
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray, IntArray
 from reference.rng import as_generator, as_seed_sequence, check_seed
@@ -29,13 +30,19 @@ from reference.shariff_sheffet.linucb import LinUCB
 from reference.validation import check_in_range, check_int_at_least
 
 __all__ = [
+    "STREAM_KINDS",
     "Algorithm1Policy",
     "Stream",
     "action_count_features",
     "collect_transcripts",
+    "differing_day",
+    "neighbouring_streams",
     "stream_audit",
     "worst_case_streams",
 ]
+
+STREAM_KINDS = ("contexts", "rewards", "both")
+"""What changes on day ``t`` between two candidate streams of :func:`neighbouring_streams`."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,71 @@ def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream
             days_sp.append(arms)
             rewards.append(np.where(u < means, 1.0, -1.0))
     return Stream(tuple(days_s), tuple(rewards)), Stream(tuple(days_sp), tuple(rewards))
+
+
+def neighbouring_streams(
+    n: int,
+    *,
+    days: tuple[int, ...] | None = None,
+    kinds: tuple[str, ...] = STREAM_KINDS,
+    seed: int = 0,
+) -> list[NeighbouringPair[Stream]]:
+    """Candidate t-neighbouring stream pairs (Shariff & Sheffet Definition 1: streams that differ
+    on one day), one per day ``t`` in ``days`` (default ``1`` and ``n // 2``) and kind:
+
+    * ``"contexts"``: :func:`worst_case_streams` (day ``t``'s only arm is ``e₁`` or ``−e₁``, reward
+      1 on both);
+    * ``"rewards"``: the same two arms on every day; day ``t``'s rewards are ``+1`` on both arms or
+      ``−1`` on both (a multi-armed policy reads rewards only, so only this can show its leak);
+    * ``"both"``: day ``t``'s arm and its reward both change (``e₁`` with ``+1``, ``−e₁`` with
+      ``−1``).
+
+    The other days are those of :func:`worst_case_streams` with ``seed``.  Each pair's
+    ``description`` is ``"<kind> at day <t>"`` (names the search seeds follow).
+    """
+    n = check_int_at_least("n", n, 3)
+    days = (1, n // 2) if days is None else tuple(days)
+    unknown = [k for k in kinds if k not in STREAM_KINDS]
+    if unknown or not kinds:
+        raise ValueError(f"kinds must be a non-empty subset of {STREAM_KINDS}, got {kinds}")
+    pairs = []
+    for t in dict.fromkeys(days):
+        base, base_prime = worst_case_streams(n, t, seed=seed)
+        arms = base.decision_sets[0 if t != 1 else 1]
+        for kind in kinds:
+            sets, sets_p = list(base.decision_sets), list(base_prime.decision_sets)
+            rewards, rewards_p = list(base.reward_tables), list(base_prime.reward_tables)
+            if kind == "rewards":
+                sets[t - 1] = sets_p[t - 1] = arms
+                rewards[t - 1], rewards_p[t - 1] = np.ones(len(arms)), -np.ones(len(arms))
+            elif kind == "both":
+                rewards_p[t - 1] = -rewards[t - 1]
+            pairs.append(
+                NeighbouringPair(
+                    Stream(tuple(sets), tuple(rewards)),
+                    Stream(tuple(sets_p), tuple(rewards_p)),
+                    "t_neighbouring",
+                    f"{kind} at day {t}",
+                )
+            )
+    return pairs
+
+
+def differing_day(stream: Stream, stream_prime: Stream) -> int:
+    """The one day (1-based) on which two streams differ; ``ValueError`` if none or several."""
+    if stream.n != stream_prime.n:
+        raise ValueError("the two streams must have the same number of days")
+    days = [
+        day + 1
+        for day in range(stream.n)
+        if not (
+            np.array_equal(stream.decision_sets[day], stream_prime.decision_sets[day])
+            and np.array_equal(stream.reward_tables[day], stream_prime.reward_tables[day])
+        )
+    ]
+    if len(days) != 1:
+        raise ValueError(f"t-neighbouring streams differ on exactly one day, these on {days}")
+    return days[0]
 
 
 class Algorithm1Policy:

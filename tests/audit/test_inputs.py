@@ -238,6 +238,42 @@ def test_check_keeps_the_traceback_of_a_policy_that_raises(tmp_path: Path) -> No
     assert report["exit_code"] == 4 and "RuntimeError: horizon must be given" in report["crash"]
 
 
+UCB1 = """
+    import numpy as np
+
+    class UCB1:
+        # a non-private multi-armed bandit: it reads rewards only, never the contexts
+        def run(self, decision_sets, reward_tables, rng):
+            k = len(decision_sets[0])
+            pulls, sums = np.zeros(k), np.zeros(k)
+            actions = []
+            for day, (arms, rewards) in enumerate(zip(decision_sets, reward_tables), start=1):
+                m = len(arms)
+                if np.any(pulls[:m] == 0):
+                    a = int(np.argmin(pulls[:m]))
+                else:
+                    a = int(np.argmax(sums[:m] / pulls[:m] + np.sqrt(2 * np.log(day) / pulls[:m])))
+                pulls[a] += 1
+                sums[a] += rewards[a]
+                actions.append(a)
+            return np.array(actions)
+
+    ucb1 = UCB1()
+"""
+
+
+def test_a_non_private_multi_armed_bandit_fails_the_policy_check(tmp_path: Path) -> None:
+    # it never reads the contexts, so streams that change only a day's contexts cannot show its
+    # leak (it used to pass); the search over a day's rewards catches it
+    (tmp_path / "outside_ucb.py").write_text(textwrap.dedent(UCB1))
+    argv = ["outside_ucb:ucb1", "--path", str(tmp_path), "--epsilon", "1", "--delta", "0.1"]
+    argv += ["--stream-runs", "200", "--runs", "4", "--out", str(tmp_path / "out")]
+    assert check.main(argv) == 1
+    report = json.loads((tmp_path / "out" / "check.json").read_text())
+    search = report["privacy"]["details"]["stream_search"]
+    assert len(search["screened"]) == 6 and "rewards" in report["privacy"]["name"]
+
+
 @pytest.mark.parametrize(
     ("target", "kwargs", "message"),
     [

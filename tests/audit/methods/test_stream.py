@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audit.methods.stream import Algorithm1Policy, Stream, stream_audit, worst_case_streams
+from audit.methods.stream import (
+    Algorithm1Policy,
+    Stream,
+    differing_day,
+    neighbouring_streams,
+    stream_audit,
+    worst_case_streams,
+)
 from audit.protocols import PrivacyClaim, StreamPolicy
 from reference.noise import ZeroNoise
 from reference.shariff_sheffet import (
@@ -56,6 +63,28 @@ def test_noiseless_algorithm_is_caught_and_the_private_one_is_not() -> None:
     )
     result = stream_audit(private, s, sp, 1, CLAIM, runs=200, seed=1)
     assert not result.violation
+
+
+def test_candidate_streams_differ_on_one_day_each_in_their_own_way() -> None:
+    pairs = neighbouring_streams(16, seed=3)
+    assert [p.description for p in pairs] == [
+        f"{kind} at day {t}" for t in (1, 8) for kind in ("contexts", "rewards", "both")
+    ]
+    for pair in pairs:
+        t = differing_day(pair.x, pair.x_prime)
+        assert t == int(pair.description.split()[-1]) and pair.relation == "t_neighbouring"
+        same_sets = np.array_equal(pair.x.decision_sets[t - 1], pair.x_prime.decision_sets[t - 1])
+        same_rewards = np.array_equal(
+            pair.x.reward_tables[t - 1], pair.x_prime.reward_tables[t - 1]
+        )
+        kind = pair.description.split()[0]
+        assert (same_sets, same_rewards) == {
+            "contexts": (False, True), "rewards": (True, False), "both": (False, False)
+        }[kind]  # fmt: skip
+    with pytest.raises(ValueError, match="kinds must be"):
+        neighbouring_streams(16, kinds=("days",))
+    with pytest.raises(ValueError, match="exactly one day"):
+        differing_day(pairs[0].x, pairs[0].x)
 
 
 def test_streams_must_be_t_neighbours() -> None:
