@@ -32,8 +32,19 @@ import matplotlib.pyplot as plt
 from audit.familywise import Holm
 from audit.methods.black_box import event_audit
 from audit.methods.pairs import search_pairs
-from audit.methods.stream import Stream, differing_day, neighbouring_streams, stream_audit
+from audit.methods.stream import (
+    Stream,
+    differing_day,
+    multi_armed_streams,
+    neighbouring_streams,
+    stream_audit,
+)
 from audit.methods.white_box import white_box_audit
+from audit.papers.sajed_sheffet.regret import (
+    DEFAULT_MEANS,
+    MultiArmedRegretResult,
+    multi_armed_regret_check,
+)
 from audit.papers.shariff_sheffet.regret import (
     RegressionCheckResult,
     regret_regression_check,
@@ -55,6 +66,7 @@ from reference.validation import float_in, int_at_least
 
 __all__ = [
     "EXIT_CODES",
+    "POLICY_KINDS",
     "STREAM_TOP",
     "CheckReport",
     "build_parser",
@@ -66,6 +78,12 @@ __all__ = [
     "stream_search_audit",
 ]
 
+
+PolicyKind = Literal["linear", "multi_armed"]
+POLICY_KINDS: tuple[PolicyKind, ...] = ("linear", "multi_armed")
+"""Kinds of policy ``privonline check`` knows: linear contextual (Shariff & Sheffet; streams that
+change a day's contexts, rewards or both; regret against Algorithm 1) and multi-armed (Sajed &
+Sheffet; streams that change a day's rewards, in ``{0, 1}``; regret against DP-SE)."""
 
 Verdict = Literal["pass", "PRIVACY VIOLATION", "UTILITY FAILURE", "CRASHED", "inconclusive"]
 
@@ -149,7 +167,7 @@ class CheckReport:
     target: str
     claim: PrivacyClaim
     privacy: PrivacyAuditResult | None
-    regret: RegressionCheckResult | None
+    regret: RegressionCheckResult | MultiArmedRegretResult | None
     runtime_seconds: float
     crash: str | None = None
 
@@ -189,7 +207,8 @@ class CheckReport:
         if self.regret is not None:
             regret = to_jsonable(self.regret)
             regret["passed"] = self.regret.passed
-            regret["scaling_gated"] = self.regret.scaling_gated
+            if isinstance(self.regret, RegressionCheckResult):
+                regret["scaling_gated"] = self.regret.scaling_gated
         return {
             "schema_version": SCHEMA_VERSION,
             "kind": "third_party_check",
@@ -233,7 +252,13 @@ class CheckReport:
                 + f" | {'**VIOLATION**' if p.violation else p.verdict} |"
             )
         r = self.regret
-        if r is not None:
+        if isinstance(r, MultiArmedRegretResult):
+            lines.append(
+                f"| regret vs DP-SE at ε = {r.epsilon:g} ({r.runs} paired runs, T = {r.horizon}) | "
+                f"candidate {r.candidate_mean:.1f}, reference {r.reference_mean:.1f}, Wilcoxon p = "
+                f"{r.wilcoxon_pvalue:.3g} | {'**WORSE**' if r.worse else 'pass'} |"
+            )
+        elif r is not None:
             lines += [
                 f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
                 f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
@@ -305,6 +330,7 @@ def stream_search_audit(
     seed: int,
     confidence: float,
     name: str,
+    kind: PolicyKind = "linear",
 ) -> PrivacyAuditResult:
     """The joint-DP audit over the candidate streams of
     :func:`audit.methods.stream.neighbouring_streams` (a day's contexts, rewards or both, at days
@@ -326,7 +352,11 @@ def stream_search_audit(
 
         return tester
 
-    candidates = neighbouring_streams(n, seed=seed)
+    candidates = (
+        neighbouring_streams(n, seed=seed)
+        if kind == "linear"
+        else multi_armed_streams(n, len(DEFAULT_MEANS), seed=seed)
+    )
     found = search_pairs(
         candidates,
         tester_at(confidence),
@@ -374,6 +404,7 @@ def run_check(
     *,
     paths: Sequence[str] = (),
     target_kwargs: dict[str, Any] | None = None,
+    kind: PolicyKind = "linear",
     reference: Variant = "gaussian",
     d: int = 3,
     num_arms: int = 9,
@@ -399,6 +430,14 @@ def run_check(
     """
     t0 = time.perf_counter()
     seed = check_seed(seed)
+    if kind not in POLICY_KINDS:
+        raise ValueError(f"kind must be one of {POLICY_KINDS}, got {kind!r}")
+    if kind == "linear" and claim.delta == 0.0 and reference != "nonprivate":
+        raise ValueError(
+            "a pure-ε claim (delta 0) for a linear contextual policy has no private reference in "
+            "the papers (Shariff & Sheffet's Algorithm 1 needs δ > 0): pass --reference "
+            "nonprivate, or --kind multi_armed for a multi-armed policy (compared with DP-SE)"
+        )
     policy = load_target(target, paths, target_kwargs)
     if isinstance(policy, StreamPolicy) and pair is not None:
         raise ValueError(
@@ -427,7 +466,7 @@ def run_check(
             )
         return CheckReport(target, claim, result, None, time.perf_counter() - t0)
     privacy: PrivacyAuditResult | None = None
-    regret: RegressionCheckResult | None = None
+    regret: RegressionCheckResult | MultiArmedRegretResult | None = None
     try:
         privacy = stream_search_audit(
             policy,
@@ -437,7 +476,19 @@ def run_check(
             seed=seed,
             confidence=confidence,
             name=f"{target} joint DP",
+            kind=kind,
         )
+        if kind == "multi_armed":
+            regret = multi_armed_regret_check(
+                policy,
+                epsilon=claim.epsilon,
+                horizon=n,
+                runs=runs,
+                seed=seed + 1,
+                confidence=confidence,
+                name=f"{target} vs DP-SE",
+            )
+            return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
         regret = regret_regression_check(
             policy,
             reference,
@@ -506,7 +557,19 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     parser.add_argument(
         "--path", action="append", default=[], help="directory to prepend to sys.path (repeatable)"
     )
-    parser.add_argument("--n", type=int_at_least(2), default=300, help="horizon of the regret runs")
+    parser.add_argument(
+        "--kind",
+        choices=POLICY_KINDS,
+        default="linear",
+        help="policy kind: linear contextual (regret vs Algorithm 1) or multi_armed (rewards in "
+        "{0, 1}, one-hot arms, regret vs DP-SE; pure-ε claims allowed) (default %(default)s)",
+    )
+    parser.add_argument(
+        "--n",
+        type=int_at_least(2),
+        default=None,
+        help="horizon of the regret runs (default 300 linear, 20000 multi-armed)",
+    )
     parser.add_argument(
         "--runs", type=int_at_least(2), default=30, help="paired regret runs (at least 2)"
     )
@@ -542,7 +605,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
         # Sheffet -- for a policy), and says so in the claim's label, which the report shows.
         if args.pair is None:
             relation: NeighbourRelation = "t_neighbouring"
-            source = "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
+            source = (
+                "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
+                if args.kind == "linear"
+                else "event-level DP, one reward changed, Sajed & Sheffet Sec. 2"
+            )
         else:
             relation = load_pair(args.pair, args.path).relation
             source = f"the relation of --pair {args.pair}"
@@ -555,10 +622,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             claim,
             paths=args.path,
             target_kwargs=target_kwargs,
+            kind=args.kind,
             pair=args.pair,
             samples=args.samples,
             reference=args.reference,
-            n=args.n,
+            n=args.n if args.n is not None else (20_000 if args.kind == "multi_armed" else 300),
             runs=args.runs,
             stream_runs=args.stream_runs,
             seed=args.seed,

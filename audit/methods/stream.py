@@ -36,6 +36,7 @@ __all__ = [
     "action_count_features",
     "collect_transcripts",
     "differing_day",
+    "multi_armed_streams",
     "neighbouring_streams",
     "stream_audit",
     "worst_case_streams",
@@ -147,6 +148,41 @@ def neighbouring_streams(
                     f"{kind} at day {t}",
                 )
             )
+    return pairs
+
+
+def multi_armed_streams(
+    n: int, num_arms: int = 2, *, days: tuple[int, ...] | None = None, seed: int = 0
+) -> list[NeighbouringPair[Stream]]:
+    """Candidate t-neighbouring pairs for a multi-armed policy, which reads rewards only: every
+    day's decision set is the ``num_arms`` one-hot arms and its rewards lie in ``{0, 1}``
+    (Bernoulli draws from ``seed`` with means from 0.7 down to 0.3); day ``t``'s rewards are 1 on
+    every arm in one stream and 0 in the other (the event-level neighbours of Sajed & Sheffet
+    Sec. 2: one reward changed).  One pair per day in ``days`` (default ``1`` and ``n // 2``),
+    described ``"rewards at day <t>"``."""
+    n = check_int_at_least("n", n, 3)
+    num_arms = check_int_at_least("num_arms", num_arms, 2)
+    days = (1, n // 2) if days is None else tuple(days)
+    rng = as_generator(seed, "seed")
+    means = np.linspace(0.7, 0.3, num_arms)
+    arms = np.eye(num_arms)
+    rewards = [(rng.random(num_arms) < means).astype(np.float64) for _ in range(n)]
+    pairs = []
+    for t in dict.fromkeys(days):
+        t = check_int_at_least("day", t, 1)
+        if t >= n:
+            raise ValueError(f"days must lie in [1, n - 1] = [1, {n - 1}], got {t}")
+        ones, zeros = list(rewards), list(rewards)
+        ones[t - 1], zeros[t - 1] = np.ones(num_arms), np.zeros(num_arms)
+        sets = tuple(arms for _ in range(n))
+        pairs.append(
+            NeighbouringPair(
+                Stream(sets, tuple(ones)),
+                Stream(sets, tuple(zeros)),
+                "t_neighbouring",
+                f"rewards at day {t}",
+            )
+        )
     return pairs
 
 

@@ -92,3 +92,34 @@ def test_claim_flags_are_checked_when_the_command_line_is_read(
     assert exc.value.code == 2
     assert f"argument {flag}" in capsys.readouterr().err
     assert not (tmp_path / "never").exists()
+
+
+def test_multi_armed_policies_are_checked_for_pure_epsilon_against_dp_se(tmp_path: Path) -> None:
+    # a pure-ε claim is accepted for a multi-armed policy; the private one is not rejected (its
+    # early choices do not depend on one reward, so the verdict says "inconclusive", exit 5) and
+    # matches DP-SE's regret; non-private UCB1 is caught through a changed reward (exit 1)
+    base = ["--kind", "multi_armed", "--path", REPO, "--epsilon", "1", "--delta", "0"]
+    base += ["--runs", "4", "--n", "3000"]
+    good = privonline_main(
+        ["check", "examples.multi_armed:PrivateSuccessiveElimination", *base,
+         "--out", str(tmp_path / "good")]
+    )  # fmt: skip
+    report = json.loads((tmp_path / "good" / "check.json").read_text())
+    assert good == 5 and report["utility_verdict"] == "pass"
+    assert report["regret"]["horizon"] == 3000 and report["claim"]["delta"] == 0.0
+    bad = privonline_main(
+        ["check", "examples.multi_armed:UCB1", *base, "--out", str(tmp_path / "bad")]
+    )
+    assert bad == 1
+    assert (
+        "rewards at day"
+        in json.loads((tmp_path / "bad" / "check.json").read_text())["privacy"]["name"]
+    )
+
+
+def test_a_pure_epsilon_claim_for_a_linear_policy_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["check", "examples.good_policy:policy", "--path", REPO, "--epsilon", "1"]
+    assert privonline_main([*argv, "--delta", "0"]) == 2
+    assert "no private reference in the papers" in capsys.readouterr().err
