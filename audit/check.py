@@ -16,6 +16,7 @@ import dataclasses
 import importlib
 import json
 import math
+import random
 import sys
 import time
 import traceback
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -69,6 +71,10 @@ __all__ = [
     "POLICY_KINDS",
     "STREAM_TOP",
     "CheckReport",
+    "RescaledRewards",
+    "SeededGlobals",
+    "SeededGlobalsDensity",
+    "SeededGlobalsMechanism",
     "build_parser",
     "load_object",
     "load_pair",
@@ -95,6 +101,84 @@ EXIT_CODES: dict[Verdict, int] = {
     "inconclusive": 5,
 }
 """The exit code of each overall verdict (2 is a usage error: the check could not start)."""
+
+
+def _seed_globals(rng: np.random.Generator) -> None:
+    """Seed Python's and numpy's global generators from ``rng`` (for code that uses them)."""
+    np.random.seed(int(rng.integers(2**32)))  # noqa: NPY002 -- the legacy global is the point
+    random.seed(int(rng.integers(2**63)))
+
+
+class SeededGlobals:
+    """A policy run with Python's and numpy's *global* generators seeded from the ``rng`` each
+    ``run`` receives: implementations that draw from ``numpy.random.*`` or ``random`` instead of
+    the generator they are given become reproducible (same seed, same report) and their runs
+    independent (each run's seeds are spawned apart).  The global state is changed, as the
+    wrapped code expects."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
+        """The wrapped policy's ``run`` after seeding the global generators from ``rng``."""
+        _seed_globals(rng)
+        return self.inner.run(decision_sets, reward_tables, rng)
+
+    def __repr__(self) -> str:
+        return repr(self.inner)
+
+
+class SeededGlobalsMechanism:
+    """:class:`SeededGlobals` for a mechanism: ``sample`` after seeding the global generators."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def sample(self, data: Any, rng: np.random.Generator, size: int) -> Any:
+        """The wrapped mechanism's ``sample`` after seeding the global generators from ``rng``."""
+        _seed_globals(rng)
+        return self.inner.sample(data, rng, size)
+
+    def __repr__(self) -> str:
+        return repr(self.inner)
+
+
+class SeededGlobalsDensity(SeededGlobalsMechanism):
+    """:class:`SeededGlobalsMechanism` that keeps the wrapped mechanism's ``log_density``."""
+
+    def log_density(self, data: Any, outputs: Any) -> Any:
+        """The wrapped mechanism's ``log_density``."""
+        return self.inner.log_density(data, outputs)
+
+
+class RescaledRewards:
+    """A policy that expects rewards in ``[low, high]``: each reward table of the audit's
+    ``[−1, 1]`` streams is mapped affinely, ``r ↦ low + (r + 1)(high − low)/2``, before the wrapped
+    ``run`` sees it (``--reward-range``).  The map is one-to-one, so neighbouring streams stay
+    neighbouring and the claim is unchanged."""
+
+    def __init__(self, inner: Any, low: float, high: float) -> None:
+        if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            raise ValueError(f"reward range must be finite with low < high, got [{low}, {high}]")
+        self.inner, self.low, self.high = inner, float(low), float(high)
+
+    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
+        """The wrapped policy's ``run`` on the rescaled reward tables."""
+        scale = (self.high - self.low) / 2.0
+        tables = tuple(self.low + (np.asarray(r, dtype=np.float64) + 1.0) * scale
+                       for r in reward_tables)  # fmt: skip
+        return self.inner.run(decision_sets, tables, rng)
+
+    def __repr__(self) -> str:
+        return f"{self.inner!r} (rewards rescaled to [{self.low:g}, {self.high:g}])"
+
+
+def _with_seeded_globals(target: Any) -> Any:
+    if isinstance(target, StreamPolicy):
+        return SeededGlobals(target)
+    if isinstance(target, DensityMechanism):
+        return SeededGlobalsDensity(target)
+    return SeededGlobalsMechanism(target)
 
 
 def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
@@ -405,6 +489,7 @@ def run_check(
     paths: Sequence[str] = (),
     target_kwargs: dict[str, Any] | None = None,
     kind: PolicyKind = "linear",
+    reward_range: tuple[float, float] | None = None,
     reference: Variant = "gaussian",
     d: int = 3,
     num_arms: int = 9,
@@ -423,7 +508,9 @@ def run_check(
     For a mechanism, ``claim`` must be made under the relation of ``pair`` (the command line builds
     it so); for a policy, under ``"t_neighbouring"``, and no ``pair`` is taken (the policy runs on
     the worst-case t-neighbouring streams).  A mismatch is a ``ValueError``: the claim is never
-    rewritten.  Errors in the arguments (loading, building the target, the claim) raise
+    rewritten.  The target always runs with its global generators seeded (:class:`SeededGlobals`);
+    ``reward_range`` rescales a linear policy's rewards (:class:`RescaledRewards`).  Errors in the
+    arguments (loading, building the target, the claim) raise
     ``ValueError`` before anything runs; an exception raised while the target runs (by its code,
     or by the checks of what it returned) ends the check with :attr:`CheckReport.crash` set and the
     results found so far kept.
@@ -438,7 +525,11 @@ def run_check(
             "the papers (Shariff & Sheffet's Algorithm 1 needs δ > 0): pass --reference "
             "nonprivate, or --kind multi_armed for a multi-armed policy (compared with DP-SE)"
         )
-    policy = load_target(target, paths, target_kwargs)
+    policy = _with_seeded_globals(load_target(target, paths, target_kwargs))
+    if reward_range is not None:
+        if not isinstance(policy, StreamPolicy) or kind != "linear":
+            raise ValueError("reward_range (--reward-range) applies to linear policies only")
+        policy = RescaledRewards(policy, *reward_range)
     if isinstance(policy, StreamPolicy) and pair is not None:
         raise ValueError(
             f"pair (--pair) is for mechanisms only: target {target!r} is a bandit policy "
@@ -565,6 +656,12 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "{0, 1}, one-hot arms, regret vs DP-SE; pure-ε claims allowed) (default %(default)s)",
     )
     parser.add_argument(
+        "--reward-range",
+        default=None,
+        metavar="LOW,HIGH",
+        help="rescale the rewards a linear policy sees from [-1, 1] to [LOW, HIGH], e.g. 0,1",
+    )
+    parser.add_argument(
         "--n",
         type=int_at_least(2),
         default=None,
@@ -595,11 +692,25 @@ def _target_kwargs(text: str | None) -> dict[str, Any] | None:
     return value
 
 
+def _reward_range(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    parts = text.split(",")
+    try:
+        low, high = (float(p) for p in parts)
+    except ValueError as err:
+        raise ValueError(f"--reward-range must be LOW,HIGH (two numbers), got {text!r}") from err
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise ValueError(f"--reward-range must be finite with LOW < HIGH, got {text!r}")
+    return low, high
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> int:
     """Entry point; returns the exit code of :data:`EXIT_CODES` (2 on a usage error)."""
     args = build_parser(prog).parse_args(argv)
     try:
         target_kwargs = _target_kwargs(args.target_kwargs)
+        reward_range = _reward_range(args.reward_range)
         # The command line builds the claim itself, under the relation the neighbours are given
         # under (the pair's for a mechanism, t-neighbouring streams -- Definition 1 of Shariff &
         # Sheffet -- for a policy), and says so in the claim's label, which the report shows.
@@ -623,6 +734,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             paths=args.path,
             target_kwargs=target_kwargs,
             kind=args.kind,
+            reward_range=reward_range,
             pair=args.pair,
             samples=args.samples,
             reference=args.reference,
