@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import matplotlib
 import numpy as np
+from tqdm import tqdm
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -415,6 +416,7 @@ def stream_search_audit(
     confidence: float,
     name: str,
     kind: PolicyKind = "linear",
+    progress: Any = None,
 ) -> PrivacyAuditResult:
     """The joint-DP audit over the candidate streams of
     :func:`audit.methods.stream.neighbouring_streams` (a day's contexts, rewards or both, at days
@@ -424,15 +426,19 @@ def stream_search_audit(
 
     Returns the judged audit with the smallest p-value, its ``p_value`` Holm-adjusted and
     ``violation`` the family's verdict for it; ``details["stream_search"]`` lists every candidate's
-    screening bound and the judged ones."""
+    screening bound and the judged ones.  ``progress``: a tqdm bar advanced once per stream
+    audit, or ``None``."""
 
     def tester_at(level: float) -> Any:
         def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
             t = differing_day(pair.x, pair.x_prime)
-            return stream_audit(
+            result = stream_audit(
                 policy, pair.x, pair.x_prime, t, claim, runs=samples, seed=s,
                 name=f"{name}: {pair.description}", confidence=level,
             )  # fmt: skip
+            if progress is not None:
+                progress.update(1)
+            return result
 
         return tester
 
@@ -502,6 +508,7 @@ def run_check(
     confidence: float = 0.99,
     pair: str | None = None,
     samples: int = 200_000,
+    progress: bool = False,
 ) -> CheckReport:
     """Run every check of the module docstring on ``target``.
 
@@ -558,6 +565,14 @@ def run_check(
         return CheckReport(target, claim, result, None, time.perf_counter() - t0)
     privacy: PrivacyAuditResult | None = None
     regret: RegressionCheckResult | MultiArmedRegretResult | None = None
+    # 6 (linear) or 2 (multi-armed) candidate streams screened, the best audited, then the regret
+    screened = 6 if kind == "linear" else 2
+    bar = tqdm(
+        total=screened + STREAM_TOP + 1,
+        desc="privacy: stream audits",
+        unit="step",
+        disable=not progress,
+    )
     try:
         privacy = stream_search_audit(
             policy,
@@ -568,7 +583,9 @@ def run_check(
             confidence=confidence,
             name=f"{target} joint DP",
             kind=kind,
+            progress=bar,
         )
+        bar.set_description("utility: regret vs reference")
         if kind == "multi_armed":
             regret = multi_armed_regret_check(
                 policy,
@@ -579,6 +596,8 @@ def run_check(
                 confidence=confidence,
                 name=f"{target} vs DP-SE",
             )
+            bar.update(1)
+            bar.close()
             return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
         regret = regret_regression_check(
             policy,
@@ -595,10 +614,13 @@ def run_check(
             confidence=confidence,
             name=f"{target} vs reference {reference}",
         )
+        bar.update(1)
     except Exception:  # the target's own failure, reported with its traceback
+        bar.close()
         return CheckReport(
             target, claim, privacy, regret, time.perf_counter() - t0, traceback.format_exc()
         )
+    bar.close()
     return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
 
 
@@ -742,6 +764,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             runs=args.runs,
             stream_runs=args.stream_runs,
             seed=args.seed,
+            progress=sys.stderr.isatty(),
         )
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
