@@ -82,6 +82,7 @@ __all__ = [
     "load_target",
     "main",
     "run_check",
+    "stated_calibration",
     "stream_search_audit",
 ]
 
@@ -174,6 +175,18 @@ class RescaledRewards:
         return f"{self.inner!r} (rewards rescaled to [{self.low:g}, {self.high:g}])"
 
 
+def stated_calibration(target: Any) -> dict[str, float] | None:
+    """The ``epsilon`` and ``delta`` a target states as numeric attributes (either or both), or
+    ``None``; a wrapper's inner target is read through."""
+    inner = getattr(target, "inner", target)
+    found = {}
+    for key in ("epsilon", "delta"):
+        value = getattr(inner, key, None)
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            found[key] = float(value)
+    return found or None
+
+
 def _with_seeded_globals(target: Any) -> Any:
     if isinstance(target, StreamPolicy):
         return SeededGlobals(target)
@@ -255,6 +268,24 @@ class CheckReport:
     regret: RegressionCheckResult | MultiArmedRegretResult | None
     runtime_seconds: float
     crash: str | None = None
+    stated: dict[str, float] | None = None
+
+    @property
+    def calibration_note(self) -> str | None:
+        """How the claim compares with the calibration the target states (its ``epsilon`` and
+        ``delta`` attributes, :func:`stated_calibration`); ``None`` if it states none."""
+        if not self.stated:
+            return None
+        claimed = {"epsilon": self.claim.epsilon, "delta": self.claim.delta}
+        differ = {k: v for k, v in self.stated.items() if not math.isclose(v, claimed[k])}
+        stated = ", ".join(f"{k} = {v:g}" for k, v in self.stated.items())
+        if not differ:
+            return f"the claim matches the calibration the target states ({stated})"
+        return (
+            f"the claim differs from the calibration the target states ({stated}): the audit "
+            "tests the claim as given; build the target for it with --target-kwargs, or claim "
+            "what it states"
+        )
 
     @property
     def privacy_verdict(self) -> Literal["VIOLATION", "pass", "inconclusive"] | None:
@@ -306,6 +337,8 @@ class CheckReport:
             "privacy": None if self.privacy is None else self.privacy.to_dict(),
             "regret": regret,
             "crash": self.crash,
+            "stated_calibration": self.stated,
+            "calibration_note": self.calibration_note,
             "golden": "not applicable to an implementation object (`privonline golden` checks "
             "the formulas)",
             "runtime_seconds": self.runtime_seconds,
@@ -321,6 +354,7 @@ class CheckReport:
             f"{self.runtime_seconds:.0f} s).",
             "",
             *([f"Claim: {self.claim.label}.", ""] if self.claim.label else []),
+            *([f"Calibration: {self.calibration_note}.", ""] if self.calibration_note else []),
             "| check | result | verdict |",
             "|---|---|---|",
         ]
@@ -533,6 +567,7 @@ def run_check(
             "nonprivate, or --kind multi_armed for a multi-armed policy (compared with DP-SE)"
         )
     policy = _with_seeded_globals(load_target(target, paths, target_kwargs))
+    stated = stated_calibration(policy)
     if reward_range is not None:
         if not isinstance(policy, StreamPolicy) or kind != "linear":
             raise ValueError("reward_range (--reward-range) applies to linear policies only")
@@ -560,9 +595,9 @@ def run_check(
                 )  # fmt: skip
         except Exception:  # the target's own failure, reported with its traceback
             return CheckReport(
-                target, claim, None, None, time.perf_counter() - t0, traceback.format_exc()
+                target, claim, None, None, time.perf_counter() - t0, traceback.format_exc(), stated
             )
-        return CheckReport(target, claim, result, None, time.perf_counter() - t0)
+        return CheckReport(target, claim, result, None, time.perf_counter() - t0, None, stated)
     privacy: PrivacyAuditResult | None = None
     regret: RegressionCheckResult | MultiArmedRegretResult | None = None
     # 6 (linear) or 2 (multi-armed) candidate streams screened, the best audited, then the regret
@@ -598,7 +633,9 @@ def run_check(
             )
             bar.update(1)
             bar.close()
-            return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
+            return CheckReport(
+                target, claim, privacy, regret, time.perf_counter() - t0, None, stated
+            )
         regret = regret_regression_check(
             policy,
             reference,
@@ -618,10 +655,11 @@ def run_check(
     except Exception:  # the target's own failure, reported with its traceback
         bar.close()
         return CheckReport(
-            target, claim, privacy, regret, time.perf_counter() - t0, traceback.format_exc()
-        )
+            target, claim, privacy, regret, time.perf_counter() - t0, traceback.format_exc(),
+            stated,
+        )  # fmt: skip
     bar.close()
-    return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0)
+    return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0, None, stated)
 
 
 def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:

@@ -123,3 +123,18 @@ def test_a_pure_epsilon_claim_for_a_linear_policy_is_a_usage_error(
     argv = ["check", "examples.good_policy:policy", "--path", REPO, "--epsilon", "1"]
     assert privonline_main([*argv, "--delta", "0"]) == 2
     assert "no private reference in the papers" in capsys.readouterr().err
+
+
+def test_the_report_compares_the_claim_with_the_calibration_the_target_states(
+    tmp_path: Path,
+) -> None:
+    base = ["check", "examples.good_policy:GaussianTreeLinUCB", *CLAIM]
+    base += ["--stream-runs", "100", "--runs", "4"]
+    privonline_main([*base, "--target-kwargs", '{"epsilon": 2}', "--out", str(tmp_path / "a")])
+    report = json.loads((tmp_path / "a" / "check.json").read_text())
+    assert report["stated_calibration"] == {"epsilon": 2.0, "delta": 0.1}
+    assert report["calibration_note"].startswith("the claim differs")
+    privonline_main([*base, "--out", str(tmp_path / "b")])
+    note = json.loads((tmp_path / "b" / "check.json").read_text())["calibration_note"]
+    assert note.startswith("the claim matches")
+    assert check.stated_calibration(object()) is None
