@@ -30,6 +30,7 @@ __all__ = [
     "empirical_bernstein_pvalue",
     "empirical_bernstein_width",
     "hockey_stick_summands",
+    "paired_wilcoxon_greater",
 ]
 
 
@@ -69,6 +70,16 @@ def clopper_pearson_upper(successes: FloatArray, trials: float, beta: float) -> 
     with np.errstate(all="ignore"):
         high = stats.beta.ppf(1.0 - beta, k + 1.0, np.maximum(trials - k, 1e-300))
     return np.where(k < trials, high, 1.0)
+
+
+def paired_wilcoxon_greater(difference: FloatArray) -> float:
+    """One-sided paired signed-rank p-value of "the differences are larger than 0" (scipy's
+    ``wilcoxon(..., alternative="greater")``); 1 when every difference is 0 (no evidence, where
+    scipy would refuse).  The regret comparisons of ``privonline check`` use it."""
+    d = np.asarray(difference, dtype=np.float64)
+    if np.all(d == 0.0):
+        return 1.0
+    return float(stats.wilcoxon(d, alternative="greater").pvalue)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from audit.benchmarks.classic import (
     CASES,
     MECHANISMS,
     BenchmarkCase,
+    BenchmarkMechanism,
     exact_epsilon,
     oracle_epsilon,
 )
@@ -37,7 +38,7 @@ from audit.familywise import Holm
 from audit.methods.pairs import search_pairs
 from audit.protocols import NeighbouringPair
 from audit.reproduce.common import CellStore
-from audit.results import SCHEMA_VERSION
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult
 from reference.files import atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed, seed_for
 from reference.validation import check_in_range, check_int_at_least
@@ -293,18 +294,45 @@ def _black_box_stamp() -> str:
     return hashlib.sha256(inspect.getsource(black_box).encode()).hexdigest()[:16]
 
 
-def _audit_case(case: BenchmarkCase, n: int, seed: int, confidence: float) -> dict[str, Any]:
-    t0 = time.perf_counter()
-    result = black_box.event_audit(
-        case.bench.mechanism,
-        case.pair,
-        case.claim,
-        samples=n,
+def _audit(
+    bench: BenchmarkMechanism,
+    pair: NeighbouringPair[Any],
+    samples: int,
+    seed: int,
+    confidence: float,
+    name: str,
+) -> PrivacyAuditResult:
+    """The black box on one pair of ``bench`` against its claim (every audit of the benchmark)."""
+    return black_box.event_audit(
+        bench.mechanism,
+        pair,
+        bench.claim,
+        samples=samples,
         seed=seed,
-        name=case.name,
-        features=case.bench.features,
+        name=name,
+        features=bench.features,
         confidence=confidence,
     )
+
+
+def _stored_or_computed(
+    cells: CellStore | None,
+    bar: Any,
+    key: str,
+    config: dict[str, Any],
+    compute: Callable[[], dict[str, Any]],
+) -> dict[str, Any]:
+    """``compute()``, or its stored cell when ``cells`` keeps one under ``config``."""
+    if cells is None:
+        found = compute()
+        bar.update(1)
+        return found
+    return cells.json(key, config, compute)
+
+
+def _audit_case(case: BenchmarkCase, n: int, seed: int, confidence: float) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    result = _audit(case.bench, case.pair, n, seed, confidence, case.name)
     return {
         "epsilon_lower_bound": result.epsilon_lower_bound,
         "violation": result.violation,
@@ -343,15 +371,13 @@ def run_benchmark(
         case_seed = seed_for(seed, case.name)
         config = {"case": case.name, "n": n, "seed": case_seed, "confidence": confidence,
                   "black_box": stamp}  # fmt: skip
-        if cells is None:
-            found = _audit_case(case, n, case_seed, confidence)
-            bar.update(1)
-        else:
-            found = cells.json(
-                case.name.replace("/", "__"),
-                config,
-                lambda case=case, s=case_seed: _audit_case(case, n, s, confidence),  # type: ignore[misc]
-            )
+        found = _stored_or_computed(
+            cells,
+            bar,
+            case.name.replace("/", "__"),
+            config,
+            lambda case=case, s=case_seed: _audit_case(case, n, s, confidence),  # type: ignore[misc]
+        )
         exact = exact_epsilon(case.name)
         pair_violates = None if exact is None else exact > case.claim.epsilon
         violation = bool(found["violation"])
@@ -388,19 +414,7 @@ def _search_mechanism(
     bench = cases[0].bench
 
     def tester_at(level: float) -> Any:
-        def tester(pair: NeighbouringPair[Any], samples: int, s: int) -> Any:
-            return black_box.event_audit(
-                bench.mechanism,
-                pair,
-                bench.claim,
-                samples=samples,
-                seed=s,
-                name=bench.name,
-                features=bench.features,
-                confidence=level,
-            )
-
-        return tester
+        return lambda pair, samples, s: _audit(bench, pair, samples, s, level, bench.name)
 
     found = search_pairs(
         [c.pair for c in cases],
@@ -448,15 +462,13 @@ def run_search(
         config = {"search": name, "patterns": [c.pattern for c in members], "n": n,
                   "seed": mech_seed, "confidence": confidence, "black_box": stamp,
                   "screen": [SCREEN_FRACTION, SCREEN_CONFIDENCE, SEARCH_TOP]}  # fmt: skip
-        if cells is None:
-            found = _search_mechanism(members, n, mech_seed, confidence)
-            bar.update(1)
-        else:
-            found = cells.json(
-                f"search__{name}",
-                config,
-                lambda m=members, s=mech_seed: _search_mechanism(m, n, s, confidence),  # type: ignore[misc]
-            )
+        found = _stored_or_computed(
+            cells,
+            bar,
+            f"search__{name}",
+            config,
+            lambda m=members, s=mech_seed: _search_mechanism(m, n, s, confidence),  # type: ignore[misc]
+        )
         violation = any(bool(r) for r in found["rejected"])
         correct = members[0].correct
         rows.append(

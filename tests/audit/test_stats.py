@@ -21,6 +21,7 @@ from audit.stats import (
     empirical_bernstein_bounds,
     empirical_bernstein_pvalue,
     hockey_stick_summands,
+    paired_wilcoxon_greater,
 )
 
 REPS = 3000
@@ -70,6 +71,13 @@ def test_vectorised_clopper_pearson_agrees_with_the_checked_one() -> None:
     # expected (non-integer) counts sit between their integer neighbours
     mid = clopper_pearson_lower(np.array([7.5]), trials, 0.025)[0]
     assert low[2] < mid < clopper_pearson_lower(np.array([8.0]), trials, 0.025)[0]
+
+
+def test_paired_wilcoxon_is_scipys_and_says_no_evidence_when_nothing_differs() -> None:
+    d = np.array([3.0, 1.0, -0.5, 2.0, 4.0, 0.0, 1.5])
+    assert paired_wilcoxon_greater(d) == stats.wilcoxon(d, alternative="greater").pvalue
+    assert paired_wilcoxon_greater(np.zeros(5)) == 1.0
+    assert paired_wilcoxon_greater(np.arange(1.0, 9.0)) == pytest.approx(2.0**-8)
 
 
 def test_empirical_bernstein_coverage_on_skewed_unit_variables() -> None:

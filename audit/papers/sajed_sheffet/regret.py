@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from audit.protocols import StreamPolicy, check_actions
+from audit.stats import paired_wilcoxon_greater
 from reference._typing import FloatArray
 from reference.rng import check_seed, child_seeds, named_generators
 from reference.sajed_sheffet.bandits import DPSuccessiveElimination
@@ -100,10 +100,7 @@ def multi_armed_regret_check(
             regret += float(gaps[arm])
         reference[i] = regret
     difference = candidate - reference
-    if np.all(difference == 0.0):
-        pvalue = 1.0
-    else:
-        pvalue = float(stats.wilcoxon(difference, alternative="greater").pvalue)
+    pvalue = paired_wilcoxon_greater(difference)
     return MultiArmedRegretResult(
         name=name,
         runs=runs,

@@ -25,6 +25,7 @@ from scipy import stats
 from audit.methods.binomial import RunAuditResult
 from audit.methods.scaling import ScalingFit, fit_against_form, fit_mean_against_form
 from audit.protocols import StreamPolicy, check_actions
+from audit.stats import paired_wilcoxon_greater
 from reference._typing import FloatArray, IntArray
 from reference.engine import run_gap_batch
 from reference.rng import child_seeds, named_generators
@@ -496,10 +497,7 @@ def regret_regression_check(
         checkpoints=marks,
     ).cumulative_regret
     difference = candidate[:, -1] - ref[:, -1]
-    if np.all(difference == 0.0):
-        pvalue = 1.0
-    else:
-        pvalue = float(stats.wilcoxon(difference, alternative="greater").pvalue)
+    pvalue = paired_wilcoxon_greater(difference)
     form, exponent = _theorem_form(theorem, marks, constants, alpha, bounds, gap)
     x = marks.astype(np.float64)
 
