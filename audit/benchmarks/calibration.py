@@ -12,9 +12,7 @@ Proof note: ``proofs_notes/audit/calibration.md``.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import math
-import platform
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +26,7 @@ from scipy import optimize
 from tqdm import tqdm
 
 from audit.benchmarks.mechanisms import ReportNoisyMax
+from audit.benchmarks.run import package_versions
 from audit.familywise import Holm
 from audit.mechanisms import GaussianMechanism, LaplaceMechanism
 from audit.methods.billboard import DELTA_STAR, TreeFactory, billboard_audit
@@ -651,16 +650,6 @@ def select_scenarios(
     return [s for s in registry.values() if s.name in wanted]
 
 
-def _versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for package in ("privonline", "numpy", "scipy", "statsmodels", "scikit-learn"):
-        try:
-            versions[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            versions[package] = "not installed"
-    return versions
-
-
 @dataclass(frozen=True)
 class CalibrationReport:
     """A calibration run: settings, versions and one row per scenario."""
@@ -820,7 +809,7 @@ def run_calibration(
         seed=seed,
         repeats=repeats,
         power_repeats=power_repeats,
-        versions=_versions(),
+        versions=package_versions(),
         date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         rows=tuple(rows),
     )

@@ -52,6 +52,7 @@ __all__ = [
     "BenchmarkTable",
     "SearchRow",
     "main",
+    "package_versions",
     "run_benchmark",
     "run_search",
     "select_cases",
@@ -282,10 +283,15 @@ def select_cases(names: Sequence[str] | None) -> list[BenchmarkCase]:
     return [c for c in CASES.values() if c.name in wanted or c.bench.name in wanted]
 
 
-def _versions() -> dict[str, str]:
+def package_versions() -> dict[str, str]:
+    """Python's version and those of the packages a measurement depends on (``"not installed"``
+    where absent), recorded in every benchmark and calibration report."""
     versions = {"python": platform.python_version()}
-    for package in ("numpy", "scipy", "scikit-learn"):
-        versions[package] = importlib.metadata.version(package)
+    for package in ("privonline", "numpy", "scipy", "statsmodels", "scikit-learn"):
+        try:
+            versions[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            versions[package] = "not installed"
     return versions
 
 
@@ -404,7 +410,7 @@ def run_benchmark(
             )
         )
     bar.close()
-    return BenchmarkTable(n, seed, confidence, _versions(), tuple(rows))
+    return BenchmarkTable(n, seed, confidence, package_versions(), tuple(rows))
 
 
 def _search_mechanism(
