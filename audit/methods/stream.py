@@ -128,9 +128,12 @@ def neighbouring_streams(
     unknown = [k for k in kinds if k not in STREAM_KINDS]
     if unknown or not kinds:
         raise ValueError(f"kinds must be a non-empty subset of {STREAM_KINDS}, got {kinds}")
+    for t in days:
+        if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 1 <= t < n:
+            raise ValueError(f"days must be integers in [1, n - 1] = [1, {n - 1}], got {days}")
     pairs = []
     for t in dict.fromkeys(days):
-        base, base_prime = worst_case_streams(n, t, seed=seed)
+        base, base_prime = worst_case_streams(n, int(t), seed=seed)
         arms = base.decision_sets[0 if t != 1 else 1]
         for kind in kinds:
             sets, sets_p = list(base.decision_sets), list(base_prime.decision_sets)
@@ -168,10 +171,10 @@ def multi_armed_streams(
     arms = np.eye(num_arms)
     rewards = [(rng.random(num_arms) < means).astype(np.float64) for _ in range(n)]
     pairs = []
-    for t in dict.fromkeys(days):
-        t = check_int_at_least("day", t, 1)
-        if t >= n:
-            raise ValueError(f"days must lie in [1, n - 1] = [1, {n - 1}], got {t}")
+    for t in days:
+        if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 1 <= t < n:
+            raise ValueError(f"days must be integers in [1, n - 1] = [1, {n - 1}], got {days}")
+    for t in dict.fromkeys(int(d) for d in days):
         ones, zeros = list(rewards), list(rewards)
         ones[t - 1], zeros[t - 1] = np.ones(num_arms), np.zeros(num_arms)
         sets = tuple(arms for _ in range(n))

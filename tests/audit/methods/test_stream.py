@@ -9,6 +9,7 @@ from audit.methods.stream import (
     Algorithm1Policy,
     Stream,
     differing_day,
+    multi_armed_streams,
     neighbouring_streams,
     stream_audit,
     worst_case_streams,
@@ -83,6 +84,11 @@ def test_candidate_streams_differ_on_one_day_each_in_their_own_way() -> None:
         }[kind]  # fmt: skip
     with pytest.raises(ValueError, match="kinds must be"):
         neighbouring_streams(16, kinds=("days",))
+    for bad in ((0,), (16,), (2.5,), (True,)):
+        with pytest.raises(ValueError, match=r"days must be integers in \[1, n - 1\]"):
+            neighbouring_streams(16, days=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"days must be integers in \[1, n - 1\]"):
+            multi_armed_streams(16, days=bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="exactly one day"):
         differing_day(pairs[0].x, pairs[0].x)
 
