@@ -28,7 +28,9 @@ __all__ = [
     "Mechanism",
     "NeighbourRelation",
     "NeighbouringPair",
+    "OnlinePolicy",
     "PrivacyClaim",
+    "ReleasingPolicy",
     "StreamPolicy",
     "check_actions",
     "check_claim_matches_pair",
@@ -76,6 +78,41 @@ class StreamPolicy(Protocol):
         self, decision_sets: FloatArray, reward_tables: FloatArray, rng: np.random.Generator
     ) -> np.ndarray[Any, np.dtype[np.int64]]:
         """Actions taken on each day."""
+        ...
+
+
+@runtime_checkable
+class OnlinePolicy(Protocol):
+    """An online linear learner run on a whole loss sequence (Agarwal & Singh Sec. 2).
+
+    ``play`` receives an oblivious loss sequence ``(n, N)`` and returns the point ``x_t`` it
+    published on each round (shape ``(n, N)``, finite).  ``x_t`` may depend only on the losses of
+    rounds before ``t``: all of ``l_s`` (full information), or only ``<l_s, x_s>`` (bandit
+    feedback; the learner is trusted to read no more).  Neighbouring sequences differ in one
+    round's loss vector (Definition 2.1); the adversary sees every published point.
+    """
+
+    def play(self, losses: FloatArray, rng: np.random.Generator) -> FloatArray:
+        """The published points ``x_1 .. x_n``."""
+        ...
+
+
+@runtime_checkable
+class ReleasingPolicy(Protocol):
+    """A policy that also exposes what it *releases* (optional, for the release-level audit).
+
+    ``release_mechanism()`` returns a :class:`Mechanism` (a :class:`DensityMechanism` to be
+    audited in white box) whose ``data`` is the stream of records the policy feeds its private
+    aggregator, an array ``(n, m)`` with one record per day, and whose ``sample`` returns every
+    value the aggregator releases over the ``n`` days (e.g. a tree's noisy node sums), one row per
+    draw.  Records are the rows ``(x, y)``, ``‖x‖₂ ≤ 1``, ``|y| ≤ 1`` (``m = d + 1``) for a linear
+    contextual policy, and the loss vectors ``l ∈ Y`` (``m = N``) for an online learner.  The
+    policy's actions are post-processing of these releases, so a violation here is a violation of
+    the policy's claim, and tree-level bugs show here first.
+    """
+
+    def release_mechanism(self) -> Mechanism[FloatArray]:
+        """The aggregator as a mechanism on record streams."""
         ...
 
 
