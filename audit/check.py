@@ -12,7 +12,6 @@ Proof note: ``proofs_notes/audit/README.md``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
 import math
@@ -32,9 +31,9 @@ from tqdm import tqdm
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from audit.familywise import Holm
 from audit.methods.black_box import event_audit
-from audit.methods.pairs import search_pairs
+from audit.methods.pairs import searched_audit
+from audit.methods.release import release_audit, release_mechanism
 from audit.methods.stream import (
     Stream,
     differing_day,
@@ -72,6 +71,8 @@ __all__ = [
     "POLICY_KINDS",
     "STREAM_TOP",
     "CheckReport",
+    "RescaledRecords",
+    "RescaledRecordsDensity",
     "RescaledRewards",
     "SeededGlobals",
     "SeededGlobalsDensity",
@@ -175,6 +176,34 @@ class RescaledRewards:
         return f"{self.inner!r} (rewards rescaled to [{self.low:g}, {self.high:g}])"
 
 
+class RescaledRecords:
+    """:class:`RescaledRewards` for a release mechanism: the reward column (the last) of the
+    audit's linear records ``(x, y)``, ``y ∈ [−1, 1]``, mapped affinely to ``[low, high]``."""
+
+    def __init__(self, inner: Any, low: float, high: float) -> None:
+        self.inner, self.low, self.high = inner, float(low), float(high)
+
+    def _map(self, data: Any) -> Any:
+        out = np.array(data, dtype=np.float64)
+        out[:, -1] = self.low + (out[:, -1] + 1.0) * (self.high - self.low) / 2.0
+        return out
+
+    def sample(self, data: Any, rng: np.random.Generator, size: int) -> Any:
+        """The wrapped mechanism's ``sample`` on the rescaled records."""
+        return self.inner.sample(self._map(data), rng, size)
+
+    def __repr__(self) -> str:
+        return f"{self.inner!r} (rewards rescaled to [{self.low:g}, {self.high:g}])"
+
+
+class RescaledRecordsDensity(RescaledRecords):
+    """:class:`RescaledRecords` that keeps the wrapped mechanism's ``log_density``."""
+
+    def log_density(self, data: Any, outputs: Any) -> Any:
+        """The wrapped mechanism's ``log_density`` on the rescaled records."""
+        return self.inner.log_density(self._map(data), outputs)
+
+
 def stated_calibration(target: Any) -> dict[str, float] | None:
     """The ``epsilon`` and ``delta`` a target states as numeric attributes (either or both), or
     ``None``; a wrapper's inner target is read through."""
@@ -257,9 +286,10 @@ def load_pair(spec: str, paths: Sequence[str] = ()) -> NeighbouringPair[Any]:
 class CheckReport:
     """Everything ``privonline check`` found, with separate privacy and utility verdicts.
 
-    ``privacy`` is ``None`` only when the target crashed before its privacy audit finished;
-    ``crash`` is then the traceback of what it raised (or of the check that refused its
-    outputs, e.g. NaN actions).
+    ``privacy`` is the audit of the policy's actions (or of the mechanism); ``release`` the audit
+    of what a :class:`~audit.protocols.ReleasingPolicy` releases, if it exposes that.  ``privacy``
+    is ``None`` only when the target crashed before its privacy audit finished; ``crash`` is then
+    the traceback of what it raised (or of the check that refused its outputs, e.g. NaN actions).
     """
 
     target: str
@@ -269,6 +299,7 @@ class CheckReport:
     runtime_seconds: float
     crash: str | None = None
     stated: dict[str, float] | None = None
+    release: PrivacyAuditResult | None = None
 
     @property
     def calibration_note(self) -> str | None:
@@ -289,8 +320,15 @@ class CheckReport:
 
     @property
     def privacy_verdict(self) -> Literal["VIOLATION", "pass", "inconclusive"] | None:
-        """The privacy audit's own verdict (:attr:`~audit.results.PrivacyAuditResult.verdict`)."""
-        return None if self.privacy is None else self.privacy.verdict
+        """The verdict of the privacy audits together: ``"VIOLATION"`` if either rejected the
+        claim, else ``"pass"`` if either had the power a pass promises
+        (:attr:`~audit.results.PrivacyAuditResult.verdict`), else ``"inconclusive"``."""
+        audits = [a for a in (self.privacy, self.release) if a is not None]
+        if not audits:
+            return None
+        if any(a.violation for a in audits):
+            return "VIOLATION"
+        return "pass" if any(a.verdict == "pass" for a in audits) else "inconclusive"
 
     @property
     def utility_verdict(self) -> Literal["pass", "FAIL"] | None:
@@ -304,13 +342,13 @@ class CheckReport:
         """The overall verdict, in this order: a privacy violation found stands even if the
         target crashed later; then a crash; then a utility failure; then ``"inconclusive"`` when
         the privacy audit could not have caught a violation of the size a pass promises."""
-        if self.privacy is not None and self.privacy.violation:
+        if self.privacy_verdict == "VIOLATION":
             return "PRIVACY VIOLATION"
         if self.crash is not None or self.privacy is None:
             return "CRASHED"
         if self.utility_verdict == "FAIL":
             return "UTILITY FAILURE"
-        return "inconclusive" if self.privacy.verdict == "inconclusive" else "pass"
+        return "inconclusive" if self.privacy_verdict == "inconclusive" else "pass"
 
     @property
     def exit_code(self) -> int:
@@ -335,6 +373,7 @@ class CheckReport:
             "privacy_verdict": self.privacy_verdict,
             "utility_verdict": self.utility_verdict,
             "privacy": None if self.privacy is None else self.privacy.to_dict(),
+            "release": None if self.release is None else self.release.to_dict(),
             "regret": regret,
             "crash": self.crash,
             "stated_calibration": self.stated,
@@ -346,7 +385,7 @@ class CheckReport:
 
     def markdown(self) -> str:
         """A short human-readable report."""
-        p = self.privacy
+        p, rel = self.privacy, self.release
         lines = [
             f"# privonline check: `{self.target}`",
             "",
@@ -358,17 +397,21 @@ class CheckReport:
             "| check | result | verdict |",
             "|---|---|---|",
         ]
-        if p is not None:
+        for audit, what in ((p, "privacy"), (rel, "release-level privacy")):
+            if audit is None:
+                continue
+            power = (
+                f", would catch ε ≥ {audit.detectable_epsilon:.3g}"
+                if audit.detectable_epsilon is not None
+                else f", would catch δ(ε_claim) ≥ {audit.detectable_delta:.3g}"
+                if audit.detectable_delta is not None
+                else ""
+            )
             lines.append(
-                f"| {p.method.replace('_', ' ')} privacy vs claim ({self.claim.epsilon:g}, "
+                f"| {audit.method.replace('_', ' ')} {what} vs claim ({self.claim.epsilon:g}, "
                 f"{self.claim.delta:g}), {self.claim.relation} | ε lower bound "
-                f"{p.epsilon_lower_bound:.3g}, p = {p.p_value:.3g}"
-                + (
-                    f", would catch ε ≥ {p.detectable_epsilon:.3g}"
-                    if p.detectable_epsilon is not None
-                    else ""
-                )
-                + f" | {'**VIOLATION**' if p.violation else p.verdict} |"
+                f"{audit.epsilon_lower_bound:.3g}, p = {audit.p_value:.3g}{power} | "
+                f"{'**VIOLATION**' if audit.violation else audit.verdict} |"
             )
         r = self.regret
         if isinstance(r, MultiArmedRegretResult):
@@ -397,15 +440,16 @@ class CheckReport:
         ]
         if r is not None:
             lines += ["![regret](check.png)", ""]
-        search = None if p is None else p.details.get("stream_search")
-        if search is not None:
+        for audit, what in ((p, "Streams"), (rel, "Record streams (release level)")):
+            search = None if audit is None else audit.details.get("search")
+            if search is None:
+                continue
             judged = "; ".join(
-                f"{j['streams']}: ε_LB {j['epsilon_lower_bound']:.3g}, "
-                f"{'rejected' if j['rejected'] else 'not rejected'}"
+                f"{j['candidate']}: ε_LB {j['epsilon_lower_bound']:.3g}, {j['verdict']}"
                 for j in search["judged"]
             )
             lines += [
-                f"Streams searched: {', '.join(search['screened'])}; judged ({search['family']}): "
+                f"{what} searched: {', '.join(search['screened'])}; judged ({search['family']}): "
                 f"{judged}.",
                 "",
             ]
@@ -452,16 +496,12 @@ def stream_search_audit(
     kind: PolicyKind = "linear",
     progress: Any = None,
 ) -> PrivacyAuditResult:
-    """The joint-DP audit over the candidate streams of
-    :func:`audit.methods.stream.neighbouring_streams` (a day's contexts, rewards or both, at days
-    1 and ``n // 2``): every candidate screened on ``runs // 4`` runs at confidence 0.5, the
-    :data:`STREAM_TOP` best audited afresh on ``runs`` and judged together by Holm at
-    ``1 − confidence`` (:func:`audit.methods.pairs.search_pairs`).
-
-    Returns the judged audit with the smallest p-value, its ``p_value`` Holm-adjusted and
-    ``violation`` the family's verdict for it; ``details["stream_search"]`` lists every candidate's
-    screening bound and the judged ones.  ``progress``: a tqdm bar advanced once per stream
-    audit, or ``None``."""
+    """The joint-DP audit over the candidate streams of the policy's kind
+    (:func:`audit.methods.stream.neighbouring_streams`: a day's contexts, rewards or both;
+    :func:`~audit.methods.stream.multi_armed_streams`: a day's rewards; at days 1 and ``n // 2``),
+    searched and judged as one family (:func:`audit.methods.pairs.searched_audit`: screened on
+    ``runs // 4`` runs, the :data:`STREAM_TOP` best audited afresh on ``runs``, Holm at
+    ``1 − confidence``).  ``progress``: a tqdm bar advanced once per stream audit, or ``None``."""
 
     def tester_at(level: float) -> Any:
         def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
@@ -481,44 +521,14 @@ def stream_search_audit(
         if kind == "linear"
         else multi_armed_streams(n, len(DEFAULT_MEANS), seed=seed)
     )
-    found = search_pairs(
+    return searched_audit(
         candidates,
-        tester_at(confidence),
-        screen_samples=max(4, runs // 4),
+        tester_at,
         samples=runs,
         seed=seed,
+        confidence=confidence,
         top=STREAM_TOP,
-        strategy=Holm(1.0 - confidence),
-        screen_tester=tester_at(0.5),
-    )
-    k = len(found.audits)
-    order = sorted(range(k), key=lambda i: found.audits[i].p_value)
-    first = order[0]
-    chosen = found.audits[first]
-    details = dict(chosen.details)
-    details["stream_search"] = {
-        "screened": {
-            c.description: r.epsilon_lower_bound
-            for c, r in zip(candidates, found.screening, strict=True)
-        },
-        "judged": [
-            {
-                "streams": candidates[i].description,
-                "epsilon_lower_bound": r.epsilon_lower_bound,
-                "p_value": r.p_value,
-                "rejected": rejected,
-            }
-            for i, r, rejected in zip(found.chosen, found.audits, found.rejected, strict=True)
-        ],
-        "family": f"Holm at {1.0 - confidence:g} over {k} judged candidates",
-    }
-    return dataclasses.replace(
-        chosen,
-        name=f"{name} ({candidates[found.chosen[first]].description}; best of "
-        f"{len(candidates)} candidate streams)",
-        violation=found.rejected[first],
-        p_value=min(1.0, k * chosen.p_value),
-        details=details,
+        name=name,
     )
 
 
@@ -542,6 +552,7 @@ def run_check(
     confidence: float = 0.99,
     pair: str | None = None,
     samples: int = 200_000,
+    release_samples: int = 20_000,
     progress: bool = False,
 ) -> CheckReport:
     """Run every check of the module docstring on ``target``.
@@ -550,7 +561,10 @@ def run_check(
     it so); for a policy, under ``"t_neighbouring"``, and no ``pair`` is taken (the policy runs on
     the worst-case t-neighbouring streams).  A mismatch is a ``ValueError``: the claim is never
     rewritten.  The target always runs with its global generators seeded (:class:`SeededGlobals`);
-    ``reward_range`` rescales a linear policy's rewards (:class:`RescaledRewards`).  Errors in the
+    ``reward_range`` rescales a linear policy's rewards (:class:`RescaledRewards`).  A policy
+    that exposes its releases (:class:`~audit.protocols.ReleasingPolicy`) is also audited at the
+    release level (:func:`audit.methods.release.release_audit`, ``release_samples`` draws per
+    record stream); the stream and release families then split ``1 − confidence`` evenly.  Errors in the
     arguments (loading, building the target, the claim) raise
     ``ValueError`` before anything runs; an exception raised while the target runs (by its code,
     or by the checks of what it returned) ends the check with :attr:`CheckReport.crash` set and the
@@ -599,27 +613,60 @@ def run_check(
             )
         return CheckReport(target, claim, result, None, time.perf_counter() - t0, None, stated)
     privacy: PrivacyAuditResult | None = None
+    release: PrivacyAuditResult | None = None
     regret: RegressionCheckResult | MultiArmedRegretResult | None = None
-    # 6 (linear) or 2 (multi-armed) candidate streams screened, the best audited, then the regret
-    screened = 6 if kind == "linear" else 2
-    bar = tqdm(
-        total=screened + STREAM_TOP + 1,
-        desc="privacy: stream audits",
-        unit="step",
-        disable=not progress,
-    )
+
+    def report(crash: str | None) -> CheckReport:
+        return CheckReport(
+            target, claim, privacy, regret, time.perf_counter() - t0, crash, stated, release
+        )
+
+    # 6 (linear) or 2 (multi-armed) candidate streams screened, the best audited; the same for
+    # the records if the policy exposes its releases; then the regret
+    bar = tqdm(total=0, desc="privacy: stream audits", unit="audit", disable=not progress)
     try:
+        aggregator = release_mechanism(policy)
+        # with a release audit, the two families share the error budget (Bonferroni)
+        level = confidence if aggregator is None else 1.0 - (1.0 - confidence) / 2.0
+        screened = 6 if kind == "linear" else 2
+        records = 3 * 2 if kind == "linear" else 2
+        bar.total = screened + STREAM_TOP + 1
+        if aggregator is not None:
+            bar.total += records + STREAM_TOP
+        bar.refresh()
         privacy = stream_search_audit(
             policy,
             claim,
             n=stream_n,
             runs=stream_runs,
             seed=seed,
-            confidence=confidence,
+            confidence=level,
             name=f"{target} joint DP",
             kind=kind,
             progress=bar,
         )
+        if aggregator is not None:
+            bar.set_description("privacy: release audits")
+            if reward_range is not None:
+                wrap = (
+                    RescaledRecordsDensity
+                    if isinstance(aggregator, DensityMechanism)
+                    else RescaledRecords
+                )
+                aggregator = wrap(aggregator, *reward_range)
+            release = release_audit(
+                _with_seeded_globals(aggregator),
+                kind,
+                claim,
+                n=stream_n,
+                m=3 if kind == "linear" else len(DEFAULT_MEANS),
+                samples=release_samples,
+                seed=seed,
+                confidence=level,
+                top=STREAM_TOP,
+                name=f"{target} releases",
+                progress=bar,
+            )
         bar.set_description("utility: regret vs reference")
         if kind == "multi_armed":
             regret = multi_armed_regret_check(
@@ -631,35 +678,28 @@ def run_check(
                 confidence=confidence,
                 name=f"{target} vs DP-SE",
             )
-            bar.update(1)
-            bar.close()
-            return CheckReport(
-                target, claim, privacy, regret, time.perf_counter() - t0, None, stated
+        else:
+            regret = regret_regression_check(
+                policy,
+                reference,
+                d=d,
+                num_arms=num_arms,
+                gap=gap,
+                n=n,
+                runs=runs,
+                seed=seed + 1,
+                privacy=None
+                if reference == "nonprivate"
+                else PrivacyParameters(claim.epsilon, claim.delta),
+                confidence=confidence,
+                name=f"{target} vs reference {reference}",
             )
-        regret = regret_regression_check(
-            policy,
-            reference,
-            d=d,
-            num_arms=num_arms,
-            gap=gap,
-            n=n,
-            runs=runs,
-            seed=seed + 1,
-            privacy=None
-            if reference == "nonprivate"
-            else PrivacyParameters(claim.epsilon, claim.delta),
-            confidence=confidence,
-            name=f"{target} vs reference {reference}",
-        )
         bar.update(1)
     except Exception:  # the target's own failure, reported with its traceback
         bar.close()
-        return CheckReport(
-            target, claim, privacy, regret, time.perf_counter() - t0, traceback.format_exc(),
-            stated,
-        )  # fmt: skip
+        return report(traceback.format_exc())
     bar.close()
-    return CheckReport(target, claim, privacy, regret, time.perf_counter() - t0, None, stated)
+    return report(None)
 
 
 def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
@@ -734,6 +774,13 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "--stream-runs", type=int_at_least(4), default=1000, help="runs per stream (privacy)"
     )
     parser.add_argument(
+        "--release-samples",
+        type=int_at_least(4),
+        default=20_000,
+        help="draws per record stream for the release-level audit of a policy that exposes "
+        "release_mechanism() (audit.protocols.ReleasingPolicy) (default %(default)s)",
+    )
+    parser.add_argument(
         "--seed", type=int_at_least(0), default=2026, help="root seed (default %(default)s)"
     )
     parser.add_argument("--out", type=Path, default=Path("results/check"), help="report folder")
@@ -801,6 +848,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             n=args.n if args.n is not None else (20_000 if args.kind == "multi_armed" else 300),
             runs=args.runs,
             stream_runs=args.stream_runs,
+            release_samples=args.release_samples,
             seed=args.seed,
             progress=sys.stderr.isatty(),
         )

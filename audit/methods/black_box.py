@@ -13,6 +13,7 @@ Proof note: ``proofs_notes/audit/black_box_event.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from audit.protocols import (
 )
 from audit.results import POWER, PrivacyAuditResult
 from audit.stats import clopper_pearson, clopper_pearson_lower, clopper_pearson_upper
-from reference._typing import FloatArray
+from reference._typing import FloatArray, IntArray
 from reference.rng import check_seed
 from reference.validation import check_choice, check_in_range, check_int_at_least
 
@@ -240,41 +241,77 @@ def _plugin_epsilon(a: FloatArray, n_a: int, b: FloatArray, n_b: int, delta: flo
 @dataclass(frozen=True)
 class _Event:
     """``{score > τ}`` (``upper``) or ``{score ≤ τ}``, compared as ``x`` vs ``x'`` or swapped,
-    with the lower confidence bound on ε it reached on the data that chose it."""
+    with the lower confidence bound on ε it reached on the data that chose it and the power
+    statement (:func:`detectable_epsilon`) its frequencies there predict."""
 
     score: _Score
     tau: float
     upper: bool
     swap: bool
     selection_bound: float
+    predicted_detectable: float = math.inf
 
     def count(self, f: FloatArray) -> int:
         s = self.score.apply(f)
         return int(np.sum(s > self.tau) if self.upper else np.sum(s <= self.tau))
 
 
+@functools.lru_cache(maxsize=64)
+def _detectable_grid(
+    epsilon: float, delta: float, beta: float, n: int, n_prime: int
+) -> tuple[IntArray, FloatArray]:
+    grid = np.unique(np.round(np.geomspace(1.0, n_prime, 48)).astype(np.int64))
+    grid = np.concatenate([[0], grid])
+    claim = PrivacyClaim(epsilon, delta)
+    values = np.array([detectable_epsilon(EventCounts(0, n, int(c), n_prime), claim, beta)
+                       for c in grid])  # fmt: skip
+    return grid, np.where(np.isfinite(values), values, 1e300)
+
+
+def _detectable_by_count(
+    claim: PrivacyClaim, beta: float, eval_sizes: tuple[int, int], swap: bool
+) -> Callable[[FloatArray], FloatArray]:
+    """:func:`detectable_epsilon` as a function of the predicted evaluation count under the
+    ``x'`` role (``eval_sizes`` swapped when ``swap``), interpolated in ``ln(1 + count)`` between
+    exact values at 48 geometrically spaced counts (cheap enough to rank every candidate event)."""
+    n, n_prime = (eval_sizes[1], eval_sizes[0]) if swap else eval_sizes
+    grid, values = _detectable_grid(claim.epsilon, claim.delta, beta, n, n_prime)
+
+    def at(counts: FloatArray) -> FloatArray:
+        out = np.interp(np.log1p(counts), np.log1p(grid.astype(np.float64)), values)
+        return np.where(out >= 1e299, math.inf, out)
+
+    return at
+
+
 def _best_event(
     score: _Score,
     choose_p: FloatArray,
     choose_q: FloatArray,
-    delta: float,
+    claim: PrivacyClaim,
     beta: float,
     thresholds: int,
     min_count: int,
     eval_sizes: tuple[int, int],
-) -> _Event:
+) -> tuple[_Event, _Event]:
     """The threshold event whose evaluation is predicted to give the largest ``ε_LB``: with the
     choosing data's frequencies ``p̂, p̂'`` (half-count corrected) standing in for the evaluation
     counts, ``ln((P̲ − δ)/P̄')`` with Clopper–Pearson bounds at level ``β/2`` and the evaluation
     split's sizes.  Unlike the plug-in ratio this charges a small event for the width of its
     evaluation bounds, so tiny tail events whose ratio is large by chance (the winner's curse)
-    lose to large events of nearly the same ratio."""
+    lose to large events of nearly the same ratio.
+
+    Also returns the event whose predicted power statement (:func:`detectable_epsilon` at the
+    predicted evaluation counts) is smallest: the event to audit when the data show no evidence
+    (:func:`_select_event`), so that a test that does not reject can still say what it would have
+    caught."""
+    delta = claim.delta
     sp, sq = np.sort(score.apply(choose_p)), np.sort(score.apply(choose_q))
     taus = _candidate_thresholds(np.concatenate([sp, sq]), thresholds, min_count)
     above_p = (sp.size - np.searchsorted(sp, taus, side="right")).astype(np.float64)
     above_q = (sq.size - np.searchsorted(sq, taus, side="right")).astype(np.float64)
     options = [(upper, swap) for upper in (True, False) for swap in (False, True)]
-    bounds, plugs = [], []
+    bounds, plugs, powers = [], [], []
     for upper, swap in options:
         a = above_p if upper else sp.size - above_p
         b = above_q if upper else sq.size - above_q
@@ -291,10 +328,15 @@ def _best_event(
         high = clopper_pearson_upper(pb, eb, beta / 2.0)
         bounds.append(np.where(low > 0.0, np.log(np.maximum(low, 1e-300) / high), -np.inf))
         plugs.append(_plugin_epsilon(ka, na, kb, nb, delta))  # breaks ties, e.g. no evidence
-    bound, plug = np.concatenate(bounds), np.concatenate(plugs)
-    j = int(np.lexsort((plug, bound))[-1])
-    upper, swap = options[j // len(taus)]
-    return _Event(score, float(taus[j % len(taus)]), upper, swap, float(bound[j]))
+        powers.append(_detectable_by_count(claim, beta, eval_sizes, swap)(kb / nb * eb))
+    bound, plug, power = np.concatenate(bounds), np.concatenate(plugs), np.concatenate(powers)
+
+    def event(j: int) -> _Event:
+        upper, swap = options[j // len(taus)]
+        tau = float(taus[j % len(taus)])
+        return _Event(score, tau, upper, swap, float(bound[j]), float(power[j]))
+
+    return event(int(np.lexsort((plug, bound))[-1])), event(int(np.lexsort((-bound, power))[0]))
 
 
 def _select_event(
@@ -302,16 +344,22 @@ def _select_event(
     fq: FloatArray,
     *,
     score: ScoreKind,
-    delta: float,
+    claim: PrivacyClaim,
     beta: float,
     thresholds: int,
     min_count: int,
     seed: int,
     eval_sizes: tuple[int, int],
-) -> _Event:
+) -> tuple[_Event, Literal["evidence", "power"]]:
     """Choose the event on the selection split alone (so the evaluation stays valid whatever this
     does).  Learned scores are trained on the first half of the selection split and their
-    threshold chosen on the second half; a fixed score uses the whole split."""
+    threshold chosen on the second half; a fixed score uses the whole split.
+
+    The event with the largest predicted bound is audited when that bound is positive (the
+    selection data show some event more likely under one input than the other, beyond ``δ``).
+    Otherwise there is no evidence to follow, and the event audited is the one with the smallest
+    predicted power statement (``"power"``): its evaluation then says what violation the test
+    would have caught, rather than auditing the whole output space, where nothing can be caught."""
     kinds: list[ScoreKind]
     if score == "auto":
         discrete = _is_discrete(fp, fq)
@@ -340,7 +388,7 @@ def _select_event(
         if kind == "feature":
             events.append(
                 _best_event(
-                    _identity_score(), fp, fq, delta, beta, thresholds, min_count, eval_sizes
+                    _identity_score(), fp, fq, claim, beta, thresholds, min_count, eval_sizes
                 )
             )
             continue
@@ -356,10 +404,16 @@ def _select_event(
         )
         events.append(
             _best_event(
-                learned, fp[half_p:], fq[half_q:], delta, beta, thresholds, min_count, eval_sizes
+                learned, fp[half_p:], fq[half_q:], claim, beta, thresholds, min_count, eval_sizes
             )
         )
-    return max(events, key=lambda e: e.selection_bound)
+    evidence = max((e for e, _ in events), key=lambda e: e.selection_bound)
+    if evidence.selection_bound > 0.0:
+        return evidence, "evidence"
+    power = min((p for _, p in events), key=lambda e: e.predicted_detectable)
+    if not math.isfinite(power.predicted_detectable):
+        return evidence, "evidence"
+    return power, "power"
 
 
 def event_audit_from_samples(
@@ -419,11 +473,11 @@ def event_audit_from_samples(
     if min(cut_p, cut_q, len(fp) - cut_p, len(fq) - cut_q) < 1:
         raise ValueError("need at least one selection and one evaluation sample on each side")
     beta = 1.0 - confidence
-    event = _select_event(
+    event, chosen_for = _select_event(
         fp[:cut_p],
         fq[:cut_q],
         score=score,
-        delta=claim.delta,
+        claim=claim,
         beta=beta,
         thresholds=thresholds,
         min_count=min_count,
@@ -459,6 +513,7 @@ def event_audit_from_samples(
             "event": f"{event.score.name} {'>' if event.upper else '<='} {event.tau:.6g}",
             "direction": "x' vs x" if event.swap else "x vs x'",
             "selection_bound": event.selection_bound,
+            "chosen_for": chosen_for,
             "counts": counts,
             "p_interval": (p_lo, p_hi),
             "p_prime_interval": (q_lo, q_hi),

@@ -10,9 +10,11 @@ Proof note: ``proofs_notes/audit/black_box_event.md``.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from reference._typing import FloatArray
 from reference.rng import SeedLike, as_seed_sequence, named_seed, seed_for
 from reference.validation import check_int_at_least
 
-__all__ = ["PairSearchResult", "Tester", "search_pairs", "statdp_patterns"]
+__all__ = ["PairSearchResult", "Tester", "search_pairs", "searched_audit", "statdp_patterns"]
 
 DataT = TypeVar("DataT")
 
@@ -140,4 +142,77 @@ def search_pairs(
     rejected = tuple(strategy.reject([r.p_value for r in audits]))
     return PairSearchResult(
         tuple(candidates), screening, chosen, audits, tuple(bool(r) for r in rejected), strategy
+    )
+
+
+def _power(result: PrivacyAuditResult) -> tuple[int, float]:
+    """Sort key: a ``"pass"`` first, then the smaller power statement (ε or δ)."""
+    stated = result.detectable_epsilon
+    if stated is None:
+        stated = result.detectable_delta
+    return (0 if result.verdict == "pass" else 1, math.inf if stated is None else stated)
+
+
+def searched_audit(
+    candidates: Sequence[NeighbouringPair[DataT]],
+    tester_at: Callable[[float], Tester[DataT]],
+    *,
+    samples: int,
+    seed: SeedLike,
+    confidence: float,
+    top: int,
+    name: str,
+) -> PrivacyAuditResult:
+    """One verdict from a searched family: :func:`search_pairs` with every candidate screened on
+    ``samples // 4`` draws at confidence 0.5, the ``k = min(top, len(candidates))`` best audited
+    afresh on ``samples`` draws **at confidence** ``1 − (1 − confidence)/k`` (Holm's first-step
+    level, so each judged audit's bounds and power statement hold at the level at which it is sure
+    to be rejected), judged together by Holm at ``1 − confidence``.
+
+    ``tester_at(level)`` returns the tester to run at that confidence.  Returns the judged audit
+    with the smallest p-value if the family rejected any, else the one with the most power (a
+    ``"pass"`` first, then the smallest power statement), with ``p_value`` Holm-adjusted
+    (``min(1, k·p)`` for the smallest), ``violation`` the family's verdict for it, and
+    ``details["search"]`` listing every candidate's screening bound and the judged audits."""
+    k = min(check_int_at_least("top", top, 1), len(candidates))
+    alpha = 1.0 - confidence
+    found = search_pairs(
+        candidates,
+        tester_at(1.0 - alpha / k),
+        screen_samples=max(4, samples // 4),
+        samples=samples,
+        seed=seed,
+        top=k,
+        strategy=Holm(alpha),
+        screen_tester=tester_at(0.5),
+    )
+    audits = found.audits
+    if found.violation:
+        first = min(range(k), key=lambda i: audits[i].p_value)
+    else:
+        first = min(range(k), key=lambda i: _power(audits[i]))
+    chosen = audits[first]
+    names = [_name(c, i) for i, c in enumerate(found.candidates)]
+    details: dict[str, Any] = dict(chosen.details)
+    details["search"] = {
+        "screened": {names[i]: r.epsilon_lower_bound for i, r in enumerate(found.screening)},
+        "judged": [
+            {
+                "candidate": names[i],
+                "epsilon_lower_bound": r.epsilon_lower_bound,
+                "p_value": r.p_value,
+                "rejected": rejected,
+                "verdict": "VIOLATION" if rejected else r.verdict,
+            }
+            for i, r, rejected in zip(found.chosen, audits, found.rejected, strict=True)
+        ],
+        "family": f"Holm at {alpha:g} over {k} judged candidates (each audited at confidence "
+        f"{1.0 - alpha / k:g})",
+    }
+    return dataclasses.replace(
+        chosen,
+        name=f"{name} ({names[found.chosen[first]]}; best of {len(candidates)} candidates)",
+        violation=found.rejected[first],
+        p_value=min(1.0, k * chosen.p_value),
+        details=details,
     )

@@ -275,7 +275,7 @@ def test_a_non_private_multi_armed_bandit_fails_the_policy_check(tmp_path: Path)
     argv += ["--stream-runs", "200", "--runs", "4", "--out", str(tmp_path / "out")]
     assert check.main(argv) == 1
     report = json.loads((tmp_path / "out" / "check.json").read_text())
-    search = report["privacy"]["details"]["stream_search"]
+    search = report["privacy"]["details"]["search"]
     assert len(search["screened"]) == 6 and "rewards" in report["privacy"]["name"]
 
 

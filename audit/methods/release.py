@@ -1,0 +1,182 @@
+"""Release-level audit: a policy's private aggregator audited as a mechanism on record streams.
+
+A policy that exposes its aggregator (:class:`~audit.protocols.ReleasingPolicy`) is audited on
+the stream of records the aggregator receives, changed on one day: white box when the
+aggregator declares its law, black box otherwise.  The actions are post-processing of the
+releases, so a violation here is a violation of the policy's claim; tree-level bugs (a wrong
+sensitivity, noise reused across nodes) show here with far fewer runs than in the actions.
+Proof note: ``proofs_notes/audit/README.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+
+from audit.methods.black_box import event_audit
+from audit.methods.pairs import Tester, searched_audit
+from audit.methods.white_box import white_box_audit
+from audit.protocols import (
+    DensityMechanism,
+    Mechanism,
+    NeighbouringPair,
+    PrivacyClaim,
+    ReleasingPolicy,
+)
+from audit.results import PrivacyAuditResult
+from reference._typing import FloatArray
+from reference.rng import as_generator
+from reference.validation import check_choice, check_int_at_least
+
+__all__ = ["RECORD_KINDS", "RecordKind", "release_audit", "release_mechanism", "release_streams"]
+
+RecordKind: TypeAlias = Literal["linear", "multi_armed", "online"]
+RECORD_KINDS: tuple[RecordKind, ...] = ("linear", "multi_armed", "online")
+"""What a day's record is: a linear contextual row ``(x, y)`` with ``‖x‖₂ ≤ 1``, ``|y| ≤ 1``
+(Shariff & Sheffet Sec. 4: the row the tree sums as ``vvᵀ``); a multi-armed reward in
+``[0, 1]`` in the pulled arm's coordinate; an online learner's loss vector in ``[0, 1]^N``
+(Agarwal & Singh Sec. 2, the box loss set)."""
+
+
+def _check_days(days: tuple[int, ...], n: int) -> tuple[int, ...]:
+    for t in days:
+        if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 1 <= t <= n:
+            raise ValueError(f"days must be integers in [1, n] = [1, {n}], got {days}")
+    return tuple(dict.fromkeys(int(t) for t in days))
+
+
+def _patterns(kind: RecordKind, m: int) -> dict[str, tuple[FloatArray, FloatArray]]:
+    """The records of day ``t`` in the two streams, per pattern name."""
+    e1 = np.zeros(m)
+    e1[0] = 1.0
+    zero = np.zeros(m)
+    if kind == "linear":
+        d = m - 1
+        with_reward = np.append(np.zeros(d), 1.0)
+        plus, minus = e1 + with_reward, -e1 + with_reward  # orthogonal rows of norm √2
+        full = np.append(np.full(d, 1.0 / math.sqrt(d)), 1.0)  # the largest ‖v‖₁ = √d + 1
+        flipped = e1 - with_reward
+        return {
+            "opposite contexts": (plus, minus),
+            "full row vs zero row": (full, zero),
+            "reward flipped": (plus, flipped),
+        }
+    if kind == "multi_armed":
+        return {"reward 1 vs 0": (e1, zero)}
+    return {"ones vs zeros": (np.ones(m), zero), "one coordinate": (e1, zero)}
+
+
+def release_streams(
+    kind: RecordKind,
+    n: int,
+    m: int,
+    *,
+    days: tuple[int, ...] | None = None,
+    seed: int = 0,
+) -> list[NeighbouringPair[FloatArray]]:
+    """Candidate record streams ``(n, m)`` that differ on one day (relation ``"t_neighbouring"``),
+    one per day in ``days`` (default ``1`` and ``n // 2``) and per pattern of the kind:
+
+    * ``"linear"`` (``m = d + 1 ≥ 2``): ``(e₁, 1)`` vs ``(−e₁, 1)`` (orthogonal rows: the largest
+      Frobenius change of ``vvᵀ``), ``(1/√d, …, 1/√d, 1)`` vs the zero row (the largest ℓ₁
+      change), and ``(e₁, 1)`` vs ``(e₁, −1)`` (the reward alone);
+    * ``"multi_armed"`` (``m = K``): reward 1 vs 0 on arm 1;
+    * ``"online"`` (``m = N``): the loss ``1`` vs ``0`` (the box's worst case) and ``e₁`` vs ``0``.
+
+    The other days' records are drawn from ``seed`` inside the domain and shared by both streams.
+    Each pair's ``description`` is ``"<pattern> at day <t>"``.
+    """
+    check_choice("kind", kind, RECORD_KINDS)
+    n = check_int_at_least("n", n, 2)
+    m = check_int_at_least("m", m, 2)
+    days = _check_days((1, n // 2) if days is None else tuple(days), n)
+    rng = as_generator(seed, "seed")
+    if kind == "linear":
+        x = rng.normal(size=(n, m - 1))
+        x /= np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0)
+        base = np.column_stack([x, rng.choice([-1.0, 1.0], size=n)])
+    elif kind == "multi_armed":
+        base = np.zeros((n, m))
+        base[np.arange(n), rng.integers(m, size=n)] = rng.integers(2, size=n)
+    else:
+        base = rng.random((n, m))
+    pairs = []
+    for t in days:
+        for pattern, (row, row_prime) in _patterns(kind, m).items():
+            x_s, x_sp = base.copy(), base.copy()
+            x_s[t - 1], x_sp[t - 1] = row, row_prime
+            pairs.append(NeighbouringPair(x_s, x_sp, "t_neighbouring", f"{pattern} at day {t}"))
+    return pairs
+
+
+def release_mechanism(policy: object) -> Mechanism[FloatArray] | None:
+    """The aggregator a :class:`~audit.protocols.ReleasingPolicy` exposes (read through a
+    wrapper's ``inner``), or ``None``; ``ValueError`` if ``release_mechanism()`` returns something
+    that is not a :class:`~audit.protocols.Mechanism`."""
+    inner: Any = policy
+    while not isinstance(inner, ReleasingPolicy) and hasattr(inner, "inner"):
+        inner = inner.inner
+    if not isinstance(inner, ReleasingPolicy):
+        return None
+    mechanism = inner.release_mechanism()
+    if not isinstance(mechanism, Mechanism):
+        raise ValueError(
+            f"{inner!r}.release_mechanism() must return an audit.protocols.Mechanism "
+            f"(sample(data, rng, size)), got {type(mechanism).__name__}"
+        )
+    return mechanism
+
+
+def release_audit(
+    mechanism: Mechanism[FloatArray],
+    kind: RecordKind,
+    claim: PrivacyClaim,
+    *,
+    n: int,
+    m: int,
+    samples: int,
+    seed: int,
+    confidence: float,
+    top: int = 2,
+    name: str = "release",
+    progress: Any = None,
+) -> PrivacyAuditResult:
+    """The searched audit (:func:`audit.methods.pairs.searched_audit`) of ``mechanism`` over
+    :func:`release_streams`: white box (:func:`audit.methods.white_box.white_box_audit`) if it
+    is a :class:`~audit.protocols.DensityMechanism`, else the black-box event audit.  ``claim``
+    must be made under ``"t_neighbouring"``.  ``progress``: a tqdm bar advanced once per audit."""
+    if claim.relation != "t_neighbouring":
+        raise ValueError(
+            "claim.relation must be 't_neighbouring' for record streams that differ on one day, "
+            f"got {claim.relation!r}"
+        )
+    candidates = release_streams(kind, n, m, seed=seed)
+    white = isinstance(mechanism, DensityMechanism)
+
+    def tester_at(level: float) -> Tester[FloatArray]:
+        def tester(pair: NeighbouringPair[FloatArray], size: int, s: int) -> PrivacyAuditResult:
+            label = f"{name}: {pair.description}"
+            result = (
+                white_box_audit(mechanism, pair, claim, samples=size, seed=s, name=label,
+                                confidence=level)
+                if isinstance(mechanism, DensityMechanism)
+                else event_audit(mechanism, pair, claim, samples=size, seed=s, name=label,
+                                 confidence=level)
+            )  # fmt: skip
+            if progress is not None:
+                progress.update(1)
+            return result
+
+        return tester
+
+    return searched_audit(
+        candidates,
+        tester_at,
+        samples=samples,
+        seed=seed,
+        confidence=confidence,
+        top=min(top, len(candidates)),
+        name=f"{name} ({'white' if white else 'black'} box)",
+    )
