@@ -127,9 +127,9 @@ class NoiseReusedDPUCB(DPUCB):
     """BUG: :class:`DPUCB` with one Laplace draw per arm, reused for every node of that arm's
     tree, so every release of arm ``a``'s counter carries ``popcount(s)`` copies of one ``η_a``.
 
-    Node ``[1]`` minus node ``[3]`` is then noise free, ``r_1 − r_3``: day 1's reward shows
-    exactly, no finite ε (``δ = 1``) once arm 0 is pulled on days 1 and 3 (the tree mechanism's
-    node noise must be independent, Sajed & Sheffet Sec. 1).  The author believes it independent;
+    Node ``[1]`` minus node ``[3]`` of arm ``a``'s tree is then noise free, ``r_1 − r_3`` in
+    ``a``'s coordinate: day 1's reward shows exactly, no finite ε (``δ = 1``) once ``n ≥ 4`` (the
+    tree mechanism's node noise must be independent, Sajed & Sheffet Sec. 1).  The author believes it independent;
     ``release_mechanism()`` is black box only (every arm's released node sums, node-major).
     """
 
@@ -164,9 +164,10 @@ class ReusedRewardsDPSE:
 
     Algorithm 3 resets the statistics every epoch (line 4) so that each reward is used in one
     epoch's release only (Thm 4.1's privacy argument); here a reward of epoch 1 enters every later
-    release of its arm: ε per epoch, composed over the ``E`` epochs the arm survives, really
-    ``E·ε`` (``E`` grows like ``log₂(1/Δ)``; ε ≈ 3-4 claimed 1 at ``T = 20000``).  No epoch ends
-    in a short stream, so an action-level audit on a few days sees only the fixed round robin.
+    release of its arm: ε per epoch, composed over the ``E`` ended epochs the arm survives, really
+    ``E·ε`` (``E`` up to about ``log₂(1/Δ)``).  Epochs are long (``R_1 ≈ 1700`` rounds at
+    ``T = 20000``), so ``E ≥ 2`` needs ``T ≳ 2·10⁴`` (``K = 2``) or ``≳ 5·10⁴`` (``K = 5``, all
+    arms alive): on a short stream no epoch ends and the actions are a fixed round robin.
     """
 
     def __init__(self, epsilon: float = 1.0) -> None:

@@ -61,13 +61,14 @@ class ZooCase:
     """One policy of the zoo: ``privonline check TARGET *args`` should end in ``expected``.
 
     ``kind`` is the check's ``--kind`` (``linear`` when absent from ``args``); ``bug`` says what is
-    wrong (``""``: a correct policy)."""
+    wrong (``""``: a correct policy); ``note`` what else the check may honestly say."""
 
     name: str
     target: str
     args: tuple[str, ...]
     expected: Expected
     bug: str = ""
+    note: str = ""
 
     @property
     def kind(self) -> str:
@@ -83,7 +84,8 @@ CASES: tuple[ZooCase, ...] = (
             "privacy switch ignored: no noise"),
     ZooCase("laplace_tree", "examples.linear_zoo:laplace_tree",
             ("--epsilon", "1", "--delta", "0", "--reference", "nonprivate"), "violation",
-            "Laplace tree ignores the Gram sensitivity (ε ≈ 3)"),
+            "Laplace tree ignores the Gram sensitivity (ε ≈ 3-4)",
+            "a pure-ε linear claim has only the non-private reference: regret may fail (exit 3)"),
     ZooCase("noise_reused", "examples.linear_zoo:noise_reused", LINEAR, "violation",
             "one noise matrix reused for every node (ε = ∞)"),
     ZooCase("delta_mismatch", "examples.linear_zoo:delta_mismatch", LINEAR, "violation",
@@ -95,13 +97,15 @@ CASES: tuple[ZooCase, ...] = (
     ZooCase("ucb1", "examples.multi_armed:UCB1", MULTI_ARMED, "violation",
             "non-private UCB1 (ε = ∞)"),
     ZooCase("dp_se", "examples.multi_armed:PrivateSuccessiveElimination", MULTI_ARMED, "pass"),
-    ZooCase("dp_ucb", "examples.multi_armed_zoo:dp_ucb", MULTI_ARMED, "pass"),
+    ZooCase("dp_ucb", "examples.multi_armed_zoo:dp_ucb", MULTI_ARMED, "pass", "",
+            "DP-UCB is the weaker baseline of Sajed & Sheffet Sec. 5: regret may fail (exit 3)"),
     ZooCase("wrong_split_dp_ucb", "examples.multi_armed_zoo:wrong_split_dp_ucb", MULTI_ARMED,
             "violation", "ε per tree node, not ε/levels (ε ≈ levels)"),
     ZooCase("noise_reused_dp_ucb", "examples.multi_armed_zoo:noise_reused_dp_ucb", MULTI_ARMED,
             "violation", "one Laplace draw per arm reused for every node (ε = ∞)"),
     ZooCase("reused_rewards_dpse", "examples.multi_armed_zoo:reused_rewards_dpse", MULTI_ARMED,
-            "violation", "DP-SE reuses rewards across epochs (ε ≈ epochs)"),
+            "violation", "DP-SE reuses rewards across epochs (ε × ended epochs)",
+            "no epoch ends twice within the check's horizons: out of its reach"),
     # ---- online learning (Agarwal & Singh): examples/online.py and the check's --kind
     # online_full / online_bandit are being written; until both exist these cases are listed and
     # skipped (select_cases), and run as soon as they are available.  Claims to be confirmed
@@ -173,6 +177,12 @@ def _run_one(case: ZooCase, seed: int, extra: Sequence[str], path: str) -> dict[
     }
 
 
+def _rate(hits: int, n: int) -> tuple[float, float, float]:
+    """``hits / n`` and its two-sided 95% Clopper–Pearson interval."""
+    low, high = clopper_pearson(hits, n, 0.025)
+    return hits / n, low, high
+
+
 def _number(value: Any) -> float | None:
     """A stored number (``"inf"`` strings included) as a float, ``None`` if absent."""
     return None if value is None else float(value)
@@ -199,9 +209,14 @@ class ZooRow:
     @property
     def power(self) -> tuple[float, float, float]:
         """The fraction :attr:`hits` and its two-sided 95% Clopper–Pearson interval."""
-        n = len(self.runs)
-        low, high = clopper_pearson(self.hits, n, 0.025)
-        return self.hits / n, low, high
+        return _rate(self.hits, len(self.runs))
+
+    @property
+    def false_alarms(self) -> tuple[float, float, float] | None:
+        """For a correct policy, the fraction of seeds ending in exit 1 with its interval."""
+        if self.case.expected == "violation":
+            return None
+        return _rate(self.tally.get(1, 0), len(self.runs))
 
     def median(self, key: str) -> float | None:
         """Median of a stored number over the seeds that have it."""
@@ -217,10 +232,12 @@ class ZooRow:
             "args": list(self.case.args),
             "kind": self.case.kind,
             "bug": self.case.bug,
+            "note": self.case.note,
             "expected": self.case.expected,
             "exit_codes": {str(k): v for k, v in self.tally.items()},
             "power": power,
             "power_ci95": [low, high],
+            "false_alarms": None if self.false_alarms is None else list(self.false_alarms),
             "median_epsilon_lower_bound": self.median("epsilon_lower_bound"),
             "median_detectable_epsilon": self.median("detectable_epsilon"),
             "mean_seconds": statistics.fmean(float(r["seconds"]) for r in self.runs),
@@ -265,6 +282,10 @@ def run_zoo(
     return rows
 
 
+def _interval(rate: tuple[float, float, float]) -> str:
+    return f"{rate[0]:.2f} [{rate[1]:.2f}, {rate[2]:.2f}]"
+
+
 def _fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.3g}"
 
@@ -276,23 +297,26 @@ def markdown(rows: Sequence[ZooRow], seeds: int, command: str, skipped: Sequence
         "",
         f"`{command}`: {seeds} seeds (0 .. {seeds - 1}) per case.  Power: the fraction of seeds "
         "ending in exit 1 (privacy violation) for a bug, exit 0 (pass) for a correct policy, with "
-        "a 95% Clopper–Pearson interval.  Exit codes: 0 pass, 1 privacy violation, 2 usage "
+        "a 95% Clopper–Pearson interval; false alarms: exit 1 for a correct policy.  Exit codes: 0 pass, 1 privacy violation, 2 usage "
         "error, 3 utility failure only, 4 crashed, 5 inconclusive.",
         "",
-        "| case | kind | bug | expected | exit codes | power [95% CI] | median ε_LB | "
-        "median detectable ε | mean s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| case | kind | bug | expected | exit codes | power [95% CI] | false alarms [95% CI] | "
+        "median ε_LB | median detectable ε | mean s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
-        power, low, high = row.power
         tally = ", ".join(f"{code}: {count}" for code, count in row.tally.items())
+        alarms = "–" if row.false_alarms is None else _interval(row.false_alarms)
         lines.append(
             f"| {row.case.name} | {row.case.kind} | {row.case.bug or 'correct'} | "
-            f"{row.case.expected} | {tally} | {power:.2f} [{low:.2f}, {high:.2f}] | "
+            f"{row.case.expected} | {tally} | {_interval(row.power)} | {alarms} | "
             f"{_fmt(row.median('epsilon_lower_bound'))} | "
             f"{_fmt(row.median('detectable_epsilon'))} | "
             f"{statistics.fmean(float(r['seconds']) for r in row.runs):.1f} |"
         )
+    notes = [f"* {row.case.name}: {row.case.note}." for row in rows if row.case.note]
+    if notes:
+        lines += ["", "Notes:", "", *notes]
     if skipped:
         lines += ["", "Skipped: " + "; ".join(f"{c.name} ({why})" for c, why in skipped) + "."]
     return "\n".join(lines) + "\n"

@@ -29,6 +29,7 @@ def test_two_seeds_of_two_cases_write_the_report_and_a_rerun_resumes(tmp_path: P
         assert all(r["exit_code"] in (0, 1, 3, 4, 5) for r in case["runs"])
     table = (tmp_path / "policy_zoo.md").read_text()
     assert "| non_private | linear | no noise at all" in table and "power [95% CI]" in table
+    assert "| dp_se | multi_armed | correct | pass |" in table
     cells = sorted((tmp_path / "cells").glob("*.json"))
     assert [c.name for c in cells] == [
         "dp_se__seed0.json", "dp_se__seed1.json", "non_private__seed0.json",
@@ -89,8 +90,11 @@ def test_power_counts_the_expected_exit_code_with_a_clopper_pearson_interval() -
     assert power == pytest.approx(2 / 3) and 0.0 < low < power < high < 1.0
     assert row.median("epsilon_lower_bound") == float("inf")
     assert row.median("detectable_epsilon") is None
+    assert row.false_alarms is None
     correct = ZooRow(ZooCase("c", "m:x", (), "pass"), runs)
     assert correct.hits == 0 and correct.power[0] == 0.0
+    alarms = correct.false_alarms
+    assert alarms is not None and alarms[0] == pytest.approx(2 / 3)
 
 
 def test_help_describes_the_command(capsys: pytest.CaptureFixture[str]) -> None:
