@@ -86,8 +86,8 @@ class LaplaceTreeLinUCB:
     (n − 1).bit_length()`` the nodes a row enters -- the scale for a counter whose record moves
     each entry by at most 1 *in total*.  But one row ``v = (x, y)`` moves the upper triangle of
     ``vvᵀ`` by up to ``Δ₁ = sup ‖triu(vvᵀ − v'v'ᵀ)‖₁``: ``Δ₁ = 3`` at ``d = 1`` (``v = (1, 1)``
-    against ``v' = 0``) and ``((√d + 1)² + 2)/2 ≈ 4.7`` against ``v' = 0`` at ``d = 3``.  Claimed
-    pure ε (``δ = 0``); really ``ε·Δ₁``: ε ≈ 3 for a claimed 1 at ``d = 1``.  The Laplace tree
+    against ``v' = 0``), ≈ 4.65 at ``d = 2`` and ≈ 5.65 at ``d = 3`` (numerical maximisation).
+    Claimed pure ε (``δ = 0``); really ``ε·Δ₁``: ε = 3 for a claimed 1 at ``d = 1``.  The Laplace tree
     needs scale ``levels·Δ₁/ε`` (Sec. 4's tree mechanism: noise calibrated to the node's
     sensitivity; the paper itself uses Wishart or Gaussian noise, Sec. 4.1-4.2).
     ``release_mechanism()``: exact Laplace density of the independent node sums (upper
