@@ -240,8 +240,9 @@ class NonPrivateLinUCB:
     """BUG: plain ridge LinUCB (``λ = 1``, no noise at all) that claims ``(ε, δ) = (1, 0.1)``.
 
     Every action is a deterministic function of the exact Gram matrix, so one changed day
-    changes later actions with probability 1: no finite ε (Shariff & Sheffet Sec. 3: the
-    non-private Algorithm 1 with ``H_t = I``; privacy needs the noise of Sec. 4).
+    changes later actions with probability 1: no finite ε (Shariff & Sheffet Algorithm 1 with
+    the non-private ridge ``H_t = I``; its privacy comes only from the noisy regularizer of lines
+    4 and 9, Sec. 4).
     """
 
     def __init__(self, epsilon: float = 1.0, delta: float = 0.1) -> None:
