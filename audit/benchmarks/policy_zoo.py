@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import inspect
 import io
 import shlex
 import statistics
@@ -154,6 +156,11 @@ def select_cases(
     return chosen, []
 
 
+def _source_stamp(module: Any) -> str:
+    """A digest of a module's source: cells computed by other code are refused, not mixed."""
+    return hashlib.sha256(inspect.getsource(module).encode()).hexdigest()[:16]
+
+
 def _run_one(case: ZooCase, seed: int, extra: Sequence[str], path: str) -> dict[str, Any]:
     """One ``privonline check`` of ``case`` at ``seed``: exit code and the report's numbers."""
     t0 = time.perf_counter()
@@ -256,17 +263,22 @@ def run_zoo(
 ) -> list[ZooRow]:
     """:func:`audit.check.main` on every case for seeds ``0 .. seeds − 1`` (``extra`` appended to
     every check's arguments).  ``store``: a folder keeping each finished (case, seed) atomically,
-    reused by a rerun with the same arguments (a cell stored under others is refused)."""
+    reused by a rerun with the same arguments, check and target source (a cell stored under others
+    is refused)."""
     seeds = check_int_at_least("seeds", seeds, 1)
     bar = tqdm(total=len(cases) * seeds, desc="policy zoo checks", unit="check",
                disable=not progress)  # fmt: skip
     cells = None if store is None else CellStore(store, bar)
     rows = []
+    check_stamp = _source_stamp(check)
     for case in cases:
+        check.load_object(case.target, [path])  # imports the target's module
+        target_stamp = _source_stamp(sys.modules[case.target.split(":")[0]])
         runs = []
         for seed in range(seeds):
             config = {"case": case.name, "target": case.target, "args": list(case.args),
-                      "extra": list(extra), "seed": seed}  # fmt: skip
+                      "extra": list(extra), "seed": seed, "check": check_stamp,
+                      "target_source": target_stamp}  # fmt: skip
             if cells is None:
                 found = _run_one(case, seed, extra, path)
                 bar.update(1)

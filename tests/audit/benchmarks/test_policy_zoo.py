@@ -35,6 +35,8 @@ def test_two_seeds_of_two_cases_write_the_report_and_a_rerun_resumes(tmp_path: P
         "dp_se__seed0.json", "dp_se__seed1.json", "non_private__seed0.json",
         "non_private__seed1.json",
     ]  # fmt: skip
+    config = json.loads(cells[0].read_text())["config"]
+    assert config["seed"] == 0 and {"check", "target_source"} <= set(config)  # code digests
     stamps = [c.stat().st_mtime_ns for c in cells]
     assert main(argv) == 0  # every cell reused, nothing recomputed
     assert [c.stat().st_mtime_ns for c in cells] == stamps
