@@ -1,11 +1,11 @@
 """``privonline check``: audit a third-party implementation against a claim (and the reference).
 
-The target ``module:attribute`` is a **mechanism** with a neighbouring pair (``--pair``; white box
-with a density, else black box) or a **bandit policy** (:class:`~audit.protocols.StreamPolicy`)
-for a claimed joint-DP ``(ε, δ)`` (Shariff & Sheffet Def. 1): the stream audit searched over
-t-neighbouring streams (a day's contexts, rewards or both; Holm over the judged ones), and a
-regret regression check against the reference.  Privacy and utility get separate verdicts; the
-exit codes are :data:`EXIT_CODES` (2: usage error).
+The target is a **mechanism** with a neighbouring pair (``--pair``; white box with a density,
+else black box) or a **policy** of a :data:`POLICY_KINDS` kind (linear contextual, multi-armed,
+online learner): its outputs audited over searched neighbouring streams (Holm over the judged
+ones), its releases too if it exposes them (:class:`~audit.protocols.ReleasingPolicy`), and its
+regret compared with the papers' matching reference.  Privacy and utility get separate
+verdicts; the exit codes are :data:`EXIT_CODES` (2: usage error).
 Proof note: ``proofs_notes/audit/README.md``.
 """
 
@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, get_args
 
 import matplotlib
 import numpy as np
@@ -32,8 +32,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from audit.methods.black_box import event_audit
+from audit.methods.online import online_stream_audit, online_streams
 from audit.methods.pairs import searched_audit
-from audit.methods.release import release_audit, release_mechanism
+from audit.methods.release import RecordKind, release_audit, release_mechanism
 from audit.methods.stream import (
     Stream,
     differing_day,
@@ -42,8 +43,10 @@ from audit.methods.stream import (
     stream_audit,
 )
 from audit.methods.white_box import white_box_audit
+from audit.papers.agarwal_singh.regret import OnlineRegretResult, online_regret_check
 from audit.papers.sajed_sheffet.regret import (
     DEFAULT_MEANS,
+    MULTI_ARMED_REFERENCES,
     MultiArmedRegretResult,
     multi_armed_regret_check,
 )
@@ -56,17 +59,23 @@ from audit.protocols import (
     Mechanism,
     NeighbouringPair,
     NeighbourRelation,
+    OnlinePolicy,
     PrivacyClaim,
     StreamPolicy,
     check_claim_matches_pair,
 )
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from reference._typing import FloatArray
+from reference.agarwal_singh.sets import LossSetKind
 from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed
-from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters, Variant
-from reference.validation import float_in, int_at_least
+from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters
+from reference.validation import check_choice, float_in, int_at_least
+
+LOSS_SET_KINDS: tuple[LossSetKind, ...] = get_args(LossSetKind)
 
 __all__ = [
+    "DEFAULT_HORIZONS",
     "EXIT_CODES",
     "POLICY_KINDS",
     "STREAM_TOP",
@@ -77,22 +86,38 @@ __all__ = [
     "SeededGlobals",
     "SeededGlobalsDensity",
     "SeededGlobalsMechanism",
+    "SeededGlobalsOnline",
     "build_parser",
     "load_object",
     "load_pair",
     "load_target",
     "main",
+    "online_search_audit",
     "run_check",
     "stated_calibration",
     "stream_search_audit",
 ]
 
 
-PolicyKind = Literal["linear", "multi_armed"]
-POLICY_KINDS: tuple[PolicyKind, ...] = ("linear", "multi_armed")
+PolicyKind = Literal["linear", "multi_armed", "online_full", "online_bandit"]
+POLICY_KINDS: tuple[PolicyKind, ...] = ("linear", "multi_armed", "online_full", "online_bandit")
 """Kinds of policy ``privonline check`` knows: linear contextual (Shariff & Sheffet; streams that
-change a day's contexts, rewards or both; regret against Algorithm 1) and multi-armed (Sajed &
-Sheffet; streams that change a day's rewards, in ``{0, 1}``; regret against DP-SE)."""
+change a day's contexts, rewards or both; regret against Algorithm 1), multi-armed (Sajed &
+Sheffet; streams that change a day's rewards, in ``{0, 1}``; regret against DP-SE), and online
+learners with full information or bandit feedback (Agarwal & Singh, an
+:class:`~audit.protocols.OnlinePolicy`; sequences that change one round's loss vector in ``Y``;
+regret against their Algorithm 1, or Algorithm 4 over EXP2)."""
+
+DEFAULT_HORIZONS: dict[PolicyKind, int] = {
+    "linear": 300,
+    "multi_armed": 20_000,
+    "online_full": 2000,
+    "online_bandit": 2000,
+}
+"""Horizon of the regret runs of each kind when ``--n`` is not given."""
+
+ONLINE_DIM = 5
+"""Dimension ``N`` (experts, arms) of the online learners' loss vectors in the check."""
 
 Verdict = Literal["pass", "PRIVACY VIOLATION", "UTILITY FAILURE", "CRASHED", "inconclusive"]
 
@@ -126,6 +151,22 @@ class SeededGlobals:
         """The wrapped policy's ``run`` after seeding the global generators from ``rng``."""
         _seed_globals(rng)
         return self.inner.run(decision_sets, reward_tables, rng)
+
+    def __repr__(self) -> str:
+        return repr(self.inner)
+
+
+class SeededGlobalsOnline:
+    """:class:`SeededGlobals` for an online learner: ``play`` after seeding the global
+    generators from ``rng``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def play(self, losses: Any, rng: np.random.Generator) -> Any:
+        """The wrapped learner's ``play`` after seeding the global generators from ``rng``."""
+        _seed_globals(rng)
+        return self.inner.play(losses, rng)
 
     def __repr__(self) -> str:
         return repr(self.inner)
@@ -219,6 +260,8 @@ def stated_calibration(target: Any) -> dict[str, float] | None:
 def _with_seeded_globals(target: Any) -> Any:
     if isinstance(target, StreamPolicy):
         return SeededGlobals(target)
+    if isinstance(target, OnlinePolicy):
+        return SeededGlobalsOnline(target)
     if isinstance(target, DensityMechanism):
         return SeededGlobalsDensity(target)
     return SeededGlobalsMechanism(target)
@@ -243,7 +286,7 @@ def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
 
 def load_target(
     spec: str, paths: Sequence[str] = (), kwargs: dict[str, Any] | None = None
-) -> StreamPolicy | Mechanism[Any]:
+) -> StreamPolicy | OnlinePolicy | Mechanism[Any]:
     """The policy or mechanism named ``module:attribute``; a class or factory is called first,
     with ``kwargs`` (``--target-kwargs``).  A class is always instantiated: the class object
     itself has the protocol's methods as plain functions, so it would pass a runtime protocol
@@ -251,7 +294,7 @@ def load_target(
     target: Any = load_object(spec, paths)
     kwargs = {} if kwargs is None else dict(kwargs)
     if isinstance(target, type) or (
-        not isinstance(target, StreamPolicy | Mechanism) and callable(target)
+        not isinstance(target, StreamPolicy | OnlinePolicy | Mechanism) and callable(target)
     ):
         try:
             target = target(**kwargs)
@@ -266,10 +309,11 @@ def load_target(
             f"target {spec!r} is already an instance: --target-kwargs applies only to a class "
             "or factory"
         )
-    if not isinstance(target, StreamPolicy | Mechanism):
+    if not isinstance(target, StreamPolicy | OnlinePolicy | Mechanism):
         raise ValueError(
             f"target {spec!r} must satisfy audit.protocols.StreamPolicy (run(decision_sets, "
-            "reward_tables, rng) -> actions) or audit.protocols.Mechanism (sample(data, rng, size))"
+            "reward_tables, rng) -> actions), audit.protocols.OnlinePolicy (play(losses, rng) -> "
+            "points) or audit.protocols.Mechanism (sample(data, rng, size))"
         )
     return target
 
@@ -295,7 +339,7 @@ class CheckReport:
     target: str
     claim: PrivacyClaim
     privacy: PrivacyAuditResult | None
-    regret: RegressionCheckResult | MultiArmedRegretResult | None
+    regret: RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult | None
     runtime_seconds: float
     crash: str | None = None
     stated: dict[str, float] | None = None
@@ -414,9 +458,18 @@ class CheckReport:
                 f"{'**VIOLATION**' if audit.violation else audit.verdict} |"
             )
         r = self.regret
-        if isinstance(r, MultiArmedRegretResult):
+        if isinstance(r, OnlineRegretResult):
+            reference = "Algorithm 1" if r.feedback == "full" else "Algorithm 4 over EXP2"
             lines.append(
-                f"| regret vs DP-SE at ε = {r.epsilon:g} ({r.runs} paired runs, T = {r.horizon}) | "
+                f"| regret vs Agarwal & Singh's {reference} at ε = {r.epsilon:g} ({r.runs} paired "
+                f"runs, T = {r.horizon}) | candidate {r.candidate_mean:.1f}, reference "
+                f"{r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
+                f"{'**WORSE**' if r.worse else 'pass'} |"
+            )
+        elif isinstance(r, MultiArmedRegretResult):
+            lines.append(
+                f"| regret vs {'DP-SE' if r.reference == 'dp_se' else 'DP-UCB'} at ε = "
+                f"{r.epsilon:g} ({r.runs} paired runs, T = {r.horizon}) | "
                 f"candidate {r.candidate_mean:.1f}, reference {r.reference_mean:.1f}, Wilcoxon p = "
                 f"{r.wilcoxon_pvalue:.3g} | {'**WORSE**' if r.worse else 'pass'} |"
             )
@@ -532,6 +585,79 @@ def stream_search_audit(
     )
 
 
+_C = TypeVar("_C", bound=str)
+
+
+def _one_of(name: str, value: str, choices: tuple[_C, ...]) -> _C:
+    """The element of ``choices`` equal to ``value`` (``ValueError`` naming ``name`` if none)."""
+    for choice in choices:
+        if choice == value:
+            return choice
+    raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+
+
+def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
+    """The one round (1-based) in which two loss sequences differ."""
+    rounds = np.flatnonzero(np.any(np.asarray(losses) != np.asarray(losses_prime), axis=1))
+    if len(rounds) != 1:
+        raise ValueError(f"neighbouring loss sequences differ in exactly one round, these in "
+                         f"{(rounds + 1).tolist()}")  # fmt: skip
+    return int(rounds[0]) + 1
+
+
+def online_search_audit(
+    policy: OnlinePolicy,
+    claim: PrivacyClaim,
+    *,
+    n: int,
+    runs: int,
+    seed: int,
+    confidence: float,
+    name: str,
+    loss_set: LossSetKind = "box01",
+    progress: Any = None,
+) -> PrivacyAuditResult:
+    """:func:`stream_search_audit` for an online learner: the candidate loss sequences of
+    :func:`audit.methods.online.online_streams` in ``loss_set`` (``N =`` :data:`ONLINE_DIM`;
+    the worst-case replacement and one coordinate, at rounds 1 and ``n // 2``), each audited on
+    the points published after the changed round (:func:`~audit.methods.online.online_stream_audit`)."""
+
+    def tester_at(level: float) -> Any:
+        def tester(pair: NeighbouringPair[FloatArray], samples: int, s: int) -> PrivacyAuditResult:
+            t = _differing_round(pair.x, pair.x_prime)
+            result = online_stream_audit(
+                policy, pair.x, pair.x_prime, t, claim, runs=samples, seed=s,
+                name=f"{name}: {pair.description}", confidence=level,
+            )  # fmt: skip
+            if progress is not None:
+                progress.update(1)
+            return result
+
+        return tester
+
+    return searched_audit(
+        online_streams(n, ONLINE_DIM, loss_set=loss_set, seed=seed),
+        tester_at,
+        samples=runs,
+        seed=seed,
+        confidence=confidence,
+        top=STREAM_TOP,
+        name=name,
+    )
+
+
+def _loss_set_of(policy: Any, loss_set: LossSetKind | None) -> LossSetKind:
+    """``loss_set`` if given, else the loss set the target states (a ``loss_set`` attribute
+    naming a kind of :class:`~reference.agarwal_singh.sets.LossSet`), else ``"box01"``."""
+    if loss_set is not None:
+        return check_choice("loss_set", loss_set, LOSS_SET_KINDS)
+    stated = getattr(getattr(policy, "inner", policy), "loss_set", None)
+    for kind in LOSS_SET_KINDS:
+        if stated == kind:
+            return kind
+    return "box01"
+
+
 def run_check(
     target: str,
     claim: PrivacyClaim,
@@ -540,7 +666,7 @@ def run_check(
     target_kwargs: dict[str, Any] | None = None,
     kind: PolicyKind = "linear",
     reward_range: tuple[float, float] | None = None,
-    reference: Variant = "gaussian",
+    reference: str | None = None,
     d: int = 3,
     num_arms: int = 9,
     gap: float = 0.1,
@@ -553,6 +679,7 @@ def run_check(
     pair: str | None = None,
     samples: int = 200_000,
     release_samples: int = 20_000,
+    loss_set: LossSetKind | None = None,
     progress: bool = False,
 ) -> CheckReport:
     """Run every check of the module docstring on ``target``.
@@ -564,8 +691,10 @@ def run_check(
     ``reward_range`` rescales a linear policy's rewards (:class:`RescaledRewards`).  A policy
     that exposes its releases (:class:`~audit.protocols.ReleasingPolicy`) is also audited at the
     release level (:func:`audit.methods.release.release_audit`, ``release_samples`` draws per
-    record stream); the stream and release families then split ``1 − confidence`` evenly.  Errors in the
-    arguments (loading, building the target, the claim) raise
+    record stream); the stream and release families then split ``1 − confidence`` evenly.  An
+    online learner (``kind`` ``"online_full"`` or ``"online_bandit"``) is audited on loss
+    sequences in ``loss_set`` (default: the ``loss_set`` the target states, else ``"box01"``).
+    Errors in the arguments (loading, building the target, the claim) raise
     ``ValueError`` before anything runs; an exception raised while the target runs (by its code,
     or by the checks of what it returned) ends the check with :attr:`CheckReport.crash` set and the
     results found so far kept.
@@ -574,6 +703,17 @@ def run_check(
     seed = check_seed(seed)
     if kind not in POLICY_KINDS:
         raise ValueError(f"kind must be one of {POLICY_KINDS}, got {kind!r}")
+    if kind == "linear":
+        linear_reference = _one_of("reference", reference or "gaussian", VARIANTS)
+        reference = linear_reference
+    elif kind == "multi_armed":
+        armed_reference = _one_of("reference", reference or "dp_se", MULTI_ARMED_REFERENCES)
+        reference = armed_reference
+    elif reference is not None:
+        raise ValueError(
+            f"reference (--reference) is fixed for {kind}: Agarwal & Singh's Algorithm 1 (full "
+            "information) or Algorithm 4 over EXP2 (bandit); drop --reference"
+        )
     if kind == "linear" and claim.delta == 0.0 and reference != "nonprivate":
         raise ValueError(
             "a pure-ε claim (delta 0) for a linear contextual policy has no private reference in "
@@ -582,16 +722,31 @@ def run_check(
         )
     policy = _with_seeded_globals(load_target(target, paths, target_kwargs))
     stated = stated_calibration(policy)
+    online = kind in ("online_full", "online_bandit")
     if reward_range is not None:
         if not isinstance(policy, StreamPolicy) or kind != "linear":
             raise ValueError("reward_range (--reward-range) applies to linear policies only")
         policy = RescaledRewards(policy, *reward_range)
-    if isinstance(policy, StreamPolicy) and pair is not None:
+    if isinstance(policy, StreamPolicy | OnlinePolicy) and pair is not None:
         raise ValueError(
-            f"pair (--pair) is for mechanisms only: target {target!r} is a bandit policy "
-            "(StreamPolicy), audited on the worst-case t-neighbouring streams; drop --pair"
+            f"pair (--pair) is for mechanisms only: target {target!r} is a policy, audited on "
+            "the t-neighbouring streams of its kind; drop --pair"
         )
-    if not isinstance(policy, StreamPolicy):
+    if isinstance(policy, StreamPolicy) and online:
+        raise ValueError(
+            f"kind {kind!r} needs an audit.protocols.OnlinePolicy (play(losses, rng) -> points), "
+            f"but target {target!r} is a bandit policy (run(decision_sets, reward_tables, rng)): "
+            "pass --kind linear or multi_armed"
+        )
+    if isinstance(policy, OnlinePolicy) and not online:
+        raise ValueError(
+            f"target {target!r} is an online learner (audit.protocols.OnlinePolicy): pass --kind "
+            "online_full or online_bandit"
+        )
+    if loss_set is not None and not online:
+        raise ValueError("loss_set (--loss-set) applies to online learners only")
+    losses: LossSetKind = _loss_set_of(policy, loss_set)
+    if not isinstance(policy, StreamPolicy | OnlinePolicy):
         if pair is None:
             raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
         neighbours = load_pair(pair, paths)
@@ -614,37 +769,39 @@ def run_check(
         return CheckReport(target, claim, result, None, time.perf_counter() - t0, None, stated)
     privacy: PrivacyAuditResult | None = None
     release: PrivacyAuditResult | None = None
-    regret: RegressionCheckResult | MultiArmedRegretResult | None = None
+    regret: RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult | None = None
 
     def report(crash: str | None) -> CheckReport:
         return CheckReport(
             target, claim, privacy, regret, time.perf_counter() - t0, crash, stated, release
         )
 
-    # 6 (linear) or 2 (multi-armed) candidate streams screened, the best audited; the same for
-    # the records if the policy exposes its releases; then the regret
+    record_kind: RecordKind = (
+        "online" if online else "linear" if kind == "linear" else "multi_armed"
+    )
+    # candidate streams screened, the best audited; the same for the records if the policy
+    # exposes its releases; then the regret
+    screened = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
+    records = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
     bar = tqdm(total=0, desc="privacy: stream audits", unit="audit", disable=not progress)
     try:
         aggregator = release_mechanism(policy)
         # with a release audit, the two families share the error budget (Bonferroni)
         level = confidence if aggregator is None else 1.0 - (1.0 - confidence) / 2.0
-        screened = 6 if kind == "linear" else 2
-        records = 3 * 2 if kind == "linear" else 2
         bar.total = screened + STREAM_TOP + 1
         if aggregator is not None:
             bar.total += records + STREAM_TOP
         bar.refresh()
-        privacy = stream_search_audit(
-            policy,
-            claim,
-            n=stream_n,
-            runs=stream_runs,
-            seed=seed,
-            confidence=level,
-            name=f"{target} joint DP",
-            kind=kind,
-            progress=bar,
-        )
+        if isinstance(policy, OnlinePolicy):
+            privacy = online_search_audit(
+                policy, claim, n=stream_n, runs=stream_runs, seed=seed, confidence=level,
+                name=f"{target} DP", loss_set=losses, progress=bar,
+            )  # fmt: skip
+        else:
+            privacy = stream_search_audit(
+                policy, claim, n=stream_n, runs=stream_runs, seed=seed, confidence=level,
+                name=f"{target} joint DP", kind=kind, progress=bar,
+            )  # fmt: skip
         if aggregator is not None:
             bar.set_description("privacy: release audits")
             if reward_range is not None:
@@ -654,21 +811,38 @@ def run_check(
                     else RescaledRecords
                 )
                 aggregator = wrap(aggregator, *reward_range)
+            stated_days = getattr(aggregator, "days", None)
             release = release_audit(
                 _with_seeded_globals(aggregator),
-                kind,
+                record_kind,
                 claim,
-                n=stream_n,
-                m=3 if kind == "linear" else len(DEFAULT_MEANS),
+                n=stated_days
+                if isinstance(stated_days, int) and not isinstance(stated_days, bool)
+                else stream_n,
+                m={"linear": 3, "multi_armed": len(DEFAULT_MEANS), "online": ONLINE_DIM}[
+                    record_kind
+                ],
                 samples=release_samples,
                 seed=seed,
                 confidence=level,
                 top=STREAM_TOP,
                 name=f"{target} releases",
+                loss_set=losses,
                 progress=bar,
             )
         bar.set_description("utility: regret vs reference")
-        if kind == "multi_armed":
+        if isinstance(policy, OnlinePolicy):
+            regret = online_regret_check(
+                policy,
+                feedback="full" if kind == "online_full" else "bandit",
+                epsilon=claim.epsilon,
+                dim=ONLINE_DIM,
+                horizon=n,
+                runs=runs,
+                seed=seed + 1,
+                confidence=confidence,
+            )
+        elif kind == "multi_armed":
             regret = multi_armed_regret_check(
                 policy,
                 epsilon=claim.epsilon,
@@ -676,12 +850,13 @@ def run_check(
                 runs=runs,
                 seed=seed + 1,
                 confidence=confidence,
-                name=f"{target} vs DP-SE",
+                name=f"{target} vs {armed_reference}",
+                reference=armed_reference,
             )
         else:
             regret = regret_regression_check(
                 policy,
-                reference,
+                linear_reference,
                 d=d,
                 num_arms=num_arms,
                 gap=gap,
@@ -741,9 +916,11 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--reference",
-        choices=VARIANTS,
-        default="gaussian",
-        help="reference variant for the regret comparison (default %(default)s)",
+        choices=(*VARIANTS, *MULTI_ARMED_REFERENCES),
+        default=None,
+        help="reference of the regret comparison: a variant of Shariff & Sheffet's Algorithm 1 "
+        "for a linear policy (default gaussian), dp_se or dp_ucb for a multi-armed one (default "
+        "dp_se); an online learner is compared with Agarwal & Singh's algorithm",
     )
     parser.add_argument(
         "--path", action="append", default=[], help="directory to prepend to sys.path (repeatable)"
@@ -752,8 +929,18 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "--kind",
         choices=POLICY_KINDS,
         default="linear",
-        help="policy kind: linear contextual (regret vs Algorithm 1) or multi_armed (rewards in "
-        "{0, 1}, one-hot arms, regret vs DP-SE; pure-ε claims allowed) (default %(default)s)",
+        help="policy kind: linear contextual (regret vs Algorithm 1); multi_armed (rewards in "
+        "{0, 1}, one-hot arms, regret vs DP-SE; pure-ε claims allowed); online_full or "
+        "online_bandit (an OnlinePolicy on loss sequences in --loss-set, regret vs Agarwal & "
+        "Singh's Algorithm 1 or Algorithm 4; pure-ε claims allowed) (default %(default)s)",
+    )
+    parser.add_argument(
+        "--loss-set",
+        choices=LOSS_SET_KINDS,
+        default=None,
+        help="loss set Y of an online learner's claim (its neighbouring sequences change one "
+        "round's loss within Y); default: the target's own loss_set attribute, else box01 "
+        "([0, 1]^N)",
     )
     parser.add_argument(
         "--reward-range",
@@ -765,7 +952,7 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "--n",
         type=int_at_least(2),
         default=None,
-        help="horizon of the regret runs (default 300 linear, 20000 multi-armed)",
+        help="horizon of the regret runs (default 300 linear, 20000 multi-armed, 2000 online)",
     )
     parser.add_argument(
         "--runs", type=int_at_least(2), default=30, help="paired regret runs (at least 2)"
@@ -823,11 +1010,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
         # Sheffet -- for a policy), and says so in the claim's label, which the report shows.
         if args.pair is None:
             relation: NeighbourRelation = "t_neighbouring"
-            source = (
-                "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
-                if args.kind == "linear"
-                else "event-level DP, one reward changed, Sajed & Sheffet Sec. 2"
-            )
+            source = {
+                "linear": "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1",
+                "multi_armed": "event-level DP, one reward changed, Sajed & Sheffet Sec. 2",
+                "online_full": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
+                "online_bandit": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
+            }[args.kind]
         else:
             relation = load_pair(args.pair, args.path).relation
             source = f"the relation of --pair {args.pair}"
@@ -845,7 +1033,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             pair=args.pair,
             samples=args.samples,
             reference=args.reference,
-            n=args.n if args.n is not None else (20_000 if args.kind == "multi_armed" else 300),
+            n=args.n if args.n is not None else DEFAULT_HORIZONS[args.kind],
+            loss_set=args.loss_set,
             runs=args.runs,
             stream_runs=args.stream_runs,
             release_samples=args.release_samples,

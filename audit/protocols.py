@@ -108,7 +108,9 @@ class ReleasingPolicy(Protocol):
     draw.  Records are the rows ``(x, y)``, ``‖x‖₂ ≤ 1``, ``|y| ≤ 1`` (``m = d + 1``) for a linear
     contextual policy, and the loss vectors ``l ∈ Y`` (``m = N``) for an online learner.  The
     policy's actions are post-processing of these releases, so a violation here is a violation of
-    the policy's claim, and tree-level bugs show here first.
+    the policy's claim, and tree-level bugs show here first.  A mechanism that releases nothing
+    before some day may state the record-stream length it needs as an ``int`` attribute ``days``
+    (e.g. the end of DP-SE's first epoch); the check then builds record streams of that length.
     """
 
     def release_mechanism(self) -> Mechanism[FloatArray]:

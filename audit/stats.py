@@ -22,6 +22,7 @@ from reference._typing import FloatArray
 from reference.validation import check_in_range, check_int_at_least
 
 __all__ = [
+    "REGRET_MARGIN",
     "MeanBounds",
     "clopper_pearson",
     "clopper_pearson_lower",
@@ -70,6 +71,14 @@ def clopper_pearson_upper(successes: FloatArray, trials: float, beta: float) -> 
     with np.errstate(all="ignore"):
         high = stats.beta.ppf(1.0 - beta, k + 1.0, np.maximum(trials - k, 1e-300))
     return np.where(k < trials, high, 1.0)
+
+
+REGRET_MARGIN = 0.1
+"""Non-inferiority margin of the regret comparisons of ``privonline check``: a candidate's
+utility fails only if its regret is significantly larger than ``1 + REGRET_MARGIN`` times the
+reference's on the same paired runs (one-sided Wilcoxon on ``R_cand − (1 + margin)·R_ref``).
+Independent implementations of one algorithm differ in constants (tree layout, confidence
+widths); a test of *any* difference would fail them for a few per cent."""
 
 
 def paired_wilcoxon_greater(difference: FloatArray) -> float:

@@ -98,9 +98,11 @@ CASES: tuple[ZooCase, ...] = (
     # multi-armed (Sajed & Sheffet)
     ZooCase("ucb1", "examples.multi_armed:UCB1", MULTI_ARMED, "violation",
             "non-private UCB1 (ε = ∞)"),
-    ZooCase("dp_se", "examples.multi_armed:PrivateSuccessiveElimination", MULTI_ARMED, "pass"),
-    ZooCase("dp_ucb", "examples.multi_armed_zoo:dp_ucb", MULTI_ARMED, "pass", "",
-            "DP-UCB is the weaker baseline of Sajed & Sheffet Sec. 5: regret may fail (exit 3)"),
+    ZooCase("dp_se", "examples.multi_armed:PrivateSuccessiveElimination", MULTI_ARMED, "pass", "",
+            "its first 8130 actions are a fixed round robin: only its release (the epoch-1 noisy "
+            "means, white box) can show anything"),
+    ZooCase("dp_ucb", "examples.multi_armed_zoo:dp_ucb", (*MULTI_ARMED, "--reference", "dp_ucb"),
+            "pass"),
     ZooCase("wrong_split_dp_ucb", "examples.multi_armed_zoo:wrong_split_dp_ucb", MULTI_ARMED,
             "violation", "ε per tree node, not ε/levels (ε ≈ levels)"),
     ZooCase("noise_reused_dp_ucb", "examples.multi_armed_zoo:noise_reused_dp_ucb", MULTI_ARMED,
@@ -108,16 +110,22 @@ CASES: tuple[ZooCase, ...] = (
     ZooCase("reused_rewards_dpse", "examples.multi_armed_zoo:reused_rewards_dpse", MULTI_ARMED,
             "violation", "DP-SE reuses rewards across epochs (ε × ended epochs)",
             "no epoch ends twice within the check's horizons: out of its reach"),
-    # ---- online learning (Agarwal & Singh): examples/online.py and the check's --kind
-    # online_full / online_bandit are being written; until both exist these cases are listed and
-    # skipped (select_cases), and run as soon as they are available.  Claims to be confirmed
-    # against examples/online.py when it lands.
+    # online learning (Agarwal & Singh): pure ε on loss sequences in the learner's loss set
     ZooCase("tree_ftrl_experts", "examples.online:TreeFTRLExperts",
             ("--kind", "online_full", "--epsilon", "1", "--delta", "0"), "pass"),
     ZooCase("radius_tree_ftrl", "examples.online:RadiusTreeFTRL",
             ("--kind", "online_full", "--epsilon", "1", "--delta", "0"), "violation",
-            "tree noise scaled to the wrong radius"),
+            "tree noise for the radius ‖Y‖₁ of [−1, 1]^N, not its diameter (ε = 2)"),
     ZooCase("private_exp3", "examples.online:PrivateEXP3",
+            ("--kind", "online_bandit", "--epsilon", "1", "--delta", "0"), "pass"),
+    # the papers' reference algorithms themselves (privonline's reference code)
+    ZooCase("ref_algorithm1", "examples.references:algorithm1", LINEAR, "pass"),
+    ZooCase("ref_dp_se", "examples.references:dp_se", MULTI_ARMED, "pass"),
+    ZooCase("ref_dp_ucb", "examples.references:dp_ucb", (*MULTI_ARMED, "--reference", "dp_ucb"),
+            "pass"),
+    ZooCase("ref_private_ftrl", "examples.references:private_ftrl",
+            ("--kind", "online_full", "--epsilon", "1", "--delta", "0"), "pass"),
+    ZooCase("ref_private_bandit", "examples.references:private_bandit",
             ("--kind", "online_bandit", "--epsilon", "1", "--delta", "0"), "pass"),
 )  # fmt: skip
 """Every case, in report order."""
@@ -172,6 +180,7 @@ def _run_one(case: ZooCase, seed: int, extra: Sequence[str], path: str) -> dict[
         report_path = Path(folder) / "check.json"
         report = read_json(report_path) if report_path.exists() else None
     privacy = None if report is None else report["privacy"]
+    release = None if report is None else report.get("release")
     return {
         "exit_code": code,
         "verdict": "usage error" if report is None else report["verdict"],
@@ -180,6 +189,9 @@ def _run_one(case: ZooCase, seed: int, extra: Sequence[str], path: str) -> dict[
         "epsilon_lower_bound": None if privacy is None else privacy["epsilon_lower_bound"],
         "detectable_epsilon": None if privacy is None else privacy["detectable_epsilon"],
         "p_value": None if privacy is None else privacy["p_value"],
+        "actions_verdict": None if privacy is None else privacy["verdict"],
+        "release_verdict": None if release is None else release["verdict"],
+        "release_epsilon_lower_bound": None if release is None else release["epsilon_lower_bound"],
         "seconds": time.perf_counter() - t0,
     }
 
@@ -225,6 +237,10 @@ class ZooRow:
             return None
         return _rate(self.tally.get(1, 0), len(self.runs))
 
+    def count(self, key: str, value: Any) -> int:
+        """Seeds whose stored ``key`` equals ``value``."""
+        return sum(1 for r in self.runs if r.get(key) == value)
+
     def median(self, key: str) -> float | None:
         """Median of a stored number over the seeds that have it."""
         values = [v for v in (_number(r[key]) for r in self.runs) if v is not None]
@@ -247,6 +263,9 @@ class ZooRow:
             "false_alarms": None if self.false_alarms is None else list(self.false_alarms),
             "median_epsilon_lower_bound": self.median("epsilon_lower_bound"),
             "median_detectable_epsilon": self.median("detectable_epsilon"),
+            "actions_violations": self.count("actions_verdict", "VIOLATION"),
+            "release_violations": self.count("release_verdict", "VIOLATION"),
+            "median_release_epsilon_lower_bound": self.median("release_epsilon_lower_bound"),
             "mean_seconds": statistics.fmean(float(r["seconds"]) for r in self.runs),
             "runs": list(self.runs),
         }
@@ -313,7 +332,8 @@ def markdown(rows: Sequence[ZooRow], seeds: int, command: str, skipped: Sequence
         "error, 3 utility failure only, 4 crashed, 5 inconclusive.",
         "",
         "| case | kind | bug | expected | exit codes | power [95% CI] | false alarms [95% CI] | "
-        "median ε_LB | median detectable ε | mean s |",
+        "actions: violations; median ε_LB, detectable ε | releases: violations; median ε_LB | "
+        "mean s |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
@@ -322,9 +342,16 @@ def markdown(rows: Sequence[ZooRow], seeds: int, command: str, skipped: Sequence
         lines.append(
             f"| {row.case.name} | {row.case.kind} | {row.case.bug or 'correct'} | "
             f"{row.case.expected} | {tally} | {_interval(row.power)} | {alarms} | "
-            f"{_fmt(row.median('epsilon_lower_bound'))} | "
+            f"{row.count('actions_verdict', 'VIOLATION')}; "
+            f"{_fmt(row.median('epsilon_lower_bound'))}, "
             f"{_fmt(row.median('detectable_epsilon'))} | "
-            f"{statistics.fmean(float(r['seconds']) for r in row.runs):.1f} |"
+            + (
+                f"{row.count('release_verdict', 'VIOLATION')}; "
+                f"{_fmt(row.median('release_epsilon_lower_bound'))} | "
+                if any(r.get("release_verdict") is not None for r in row.runs)
+                else "– | "
+            )
+            + f"{statistics.fmean(float(r['seconds']) for r in row.runs):.1f} |"
         )
     notes = [f"* {row.case.name}: {row.case.note}." for row in rows if row.case.note]
     if notes:

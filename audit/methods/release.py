@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 
 from audit.methods.black_box import event_audit
+from audit.methods.online import online_streams
 from audit.methods.pairs import Tester, searched_audit
 from audit.methods.white_box import white_box_audit
 from audit.protocols import (
@@ -27,6 +28,7 @@ from audit.protocols import (
 )
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
+from reference.agarwal_singh.sets import LossSetKind
 from reference.rng import as_generator
 from reference.validation import check_choice, check_int_at_least
 
@@ -36,8 +38,8 @@ RecordKind: TypeAlias = Literal["linear", "multi_armed", "online"]
 RECORD_KINDS: tuple[RecordKind, ...] = ("linear", "multi_armed", "online")
 """What a day's record is: a linear contextual row ``(x, y)`` with ``‖x‖₂ ≤ 1``, ``|y| ≤ 1``
 (Shariff & Sheffet Sec. 4: the row the tree sums as ``vvᵀ``); a multi-armed reward in
-``[0, 1]`` in the pulled arm's coordinate; an online learner's loss vector in ``[0, 1]^N``
-(Agarwal & Singh Sec. 2, the box loss set)."""
+``[0, 1]`` in the pulled arm's coordinate; an online learner's loss vector in its loss set ``Y``
+(Agarwal & Singh Sec. 2)."""
 
 
 def _check_days(days: tuple[int, ...], n: int) -> tuple[int, ...]:
@@ -63,9 +65,7 @@ def _patterns(kind: RecordKind, m: int) -> dict[str, tuple[FloatArray, FloatArra
             "full row vs zero row": (full, zero),
             "reward flipped": (plus, flipped),
         }
-    if kind == "multi_armed":
-        return {"reward 1 vs 0": (e1, zero)}
-    return {"ones vs zeros": (np.ones(m), zero), "one coordinate": (e1, zero)}
+    return {"reward 1 vs 0": (e1, zero)}
 
 
 def release_streams(
@@ -75,6 +75,7 @@ def release_streams(
     *,
     days: tuple[int, ...] | None = None,
     seed: int = 0,
+    loss_set: LossSetKind = "box01",
 ) -> list[NeighbouringPair[FloatArray]]:
     """Candidate record streams ``(n, m)`` that differ on one day (relation ``"t_neighbouring"``),
     one per day in ``days`` (default ``1`` and ``n // 2``) and per pattern of the kind:
@@ -83,7 +84,9 @@ def release_streams(
       Frobenius change of ``vvᵀ``), ``(1/√d, …, 1/√d, 1)`` vs the zero row (the largest ℓ₁
       change), and ``(e₁, 1)`` vs ``(e₁, −1)`` (the reward alone);
     * ``"multi_armed"`` (``m = K``): reward 1 vs 0 on arm 1;
-    * ``"online"`` (``m = N``): the loss ``1`` vs ``0`` (the box's worst case) and ``e₁`` vs ``0``.
+    * ``"online"`` (``m = N``): the loss sequences of
+      :func:`audit.methods.online.online_streams` in ``loss_set`` (the worst-case replacement of
+      Agarwal & Singh's ``Y``, and one coordinate at its extremes).
 
     The other days' records are drawn from ``seed`` inside the domain and shared by both streams.
     Each pair's ``description`` is ``"<pattern> at day <t>"``.
@@ -92,16 +95,16 @@ def release_streams(
     n = check_int_at_least("n", n, 2)
     m = check_int_at_least("m", m, 2)
     days = _check_days((1, n // 2) if days is None else tuple(days), n)
+    if kind == "online":
+        return online_streams(max(n, 3), m, loss_set=loss_set, days=days, seed=seed)
     rng = as_generator(seed, "seed")
     if kind == "linear":
         x = rng.normal(size=(n, m - 1))
         x /= np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0)
         base = np.column_stack([x, rng.choice([-1.0, 1.0], size=n)])
-    elif kind == "multi_armed":
+    else:
         base = np.zeros((n, m))
         base[np.arange(n), rng.integers(m, size=n)] = rng.integers(2, size=n)
-    else:
-        base = rng.random((n, m))
     pairs = []
     for t in days:
         for pattern, (row, row_prime) in _patterns(kind, m).items():
@@ -141,18 +144,20 @@ def release_audit(
     confidence: float,
     top: int = 2,
     name: str = "release",
+    loss_set: LossSetKind = "box01",
     progress: Any = None,
 ) -> PrivacyAuditResult:
     """The searched audit (:func:`audit.methods.pairs.searched_audit`) of ``mechanism`` over
     :func:`release_streams`: white box (:func:`audit.methods.white_box.white_box_audit`) if it
     is a :class:`~audit.protocols.DensityMechanism`, else the black-box event audit.  ``claim``
-    must be made under ``"t_neighbouring"``.  ``progress``: a tqdm bar advanced once per audit."""
+    must be made under ``"t_neighbouring"``; ``loss_set`` is an online learner's ``Y``.
+    ``progress``: a tqdm bar advanced once per audit."""
     if claim.relation != "t_neighbouring":
         raise ValueError(
             "claim.relation must be 't_neighbouring' for record streams that differ on one day, "
             f"got {claim.relation!r}"
         )
-    candidates = release_streams(kind, n, m, seed=seed)
+    candidates = release_streams(kind, n, m, seed=seed, loss_set=loss_set)
     white = isinstance(mechanism, DensityMechanism)
 
     def tester_at(level: float) -> Tester[FloatArray]:

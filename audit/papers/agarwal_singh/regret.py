@@ -19,7 +19,7 @@ import numpy as np
 
 from audit.methods.online import check_points
 from audit.protocols import OnlinePolicy
-from audit.stats import paired_wilcoxon_greater
+from audit.stats import REGRET_MARGIN, paired_wilcoxon_greater
 from reference._typing import FloatArray
 from reference.agarwal_singh.bandits import EXP2Exploration, PrivateBanditReduction, run_bandit
 from reference.agarwal_singh.environments import experts_bernoulli
@@ -29,7 +29,15 @@ from reference.noise import LaplaceNoise
 from reference.rng import check_seed, child_seeds, named_generators
 from reference.validation import check_choice, check_in_range, check_int_at_least
 
-__all__ = ["BEST_MEAN", "OTHER_MEAN", "OnlineRegretResult", "online_means", "online_regret_check"]
+__all__ = [
+    "BEST_MEAN",
+    "OTHER_MEAN",
+    "OnlineRegretResult",
+    "online_means",
+    "online_regret_check",
+    "reference_bandit_points",
+    "reference_full_points",
+]
 
 Feedback = Literal["full", "bandit"]
 
@@ -51,7 +59,7 @@ class OnlineRegretResult:
     """An online learner against Agarwal & Singh's private learner on the same losses.
 
     ``wilcoxon_pvalue`` is the one-sided paired signed-rank p-value of "the candidate's regret is
-    larger"; ``worse`` is ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.
+    larger than ``1 + margin`` times the reference's" (:data:`audit.stats.REGRET_MARGIN`); ``worse`` is ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.
     ``feedback`` is ``"full"`` (reference: Algorithm 1) or ``"bandit"`` (Algorithm 4).
     """
 
@@ -66,6 +74,7 @@ class OnlineRegretResult:
     worse: bool
     confidence: float
     feedback: Feedback
+    margin: float = REGRET_MARGIN
 
     @property
     def passed(self) -> bool:
@@ -78,7 +87,9 @@ def _regret(points: FloatArray, losses: FloatArray) -> float:
     return float(np.einsum("tn,tn->", points, losses) - losses.sum(axis=0).min())
 
 
-def _reference_full(losses: FloatArray, epsilon: float, rng: np.random.Generator) -> FloatArray:
+def reference_full_points(
+    losses: FloatArray, epsilon: float, rng: np.random.Generator
+) -> FloatArray:
     """Algorithm 1, Cor. 3.2 experts on ``Y = [0, 1]^N``, strict Laplace calibration."""
     horizon, dim = losses.shape
     p = cor32_parameters(
@@ -89,7 +100,7 @@ def _reference_full(losses: FloatArray, epsilon: float, rng: np.random.Generator
     return run_full_info(learner, losses).actions
 
 
-def _reference_bandit(
+def reference_bandit_points(
     losses: FloatArray, epsilon: float, arms: np.random.Generator, reduction: np.random.Generator
 ) -> FloatArray:
     """Algorithm 4 over Algorithm 5 (EXP2, uniform exploration), Thm 4.1's proof-consistent
@@ -112,6 +123,7 @@ def online_regret_check(
     seed: int = 2026,
     confidence: float = 0.99,
     name: str | None = None,
+    margin: float = REGRET_MARGIN,
 ) -> OnlineRegretResult:
     """``runs`` paired runs of ``policy`` and the reference at ``epsilon`` (module docstring): run
     ``i`` draws its losses (:func:`~reference.agarwal_singh.environments.experts_bernoulli` with
@@ -126,6 +138,7 @@ def online_regret_check(
     runs = check_int_at_least("runs", runs, 2)
     seed = check_seed(seed)
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    margin = check_in_range("margin", margin, 0.0, math.inf, low_open=False)
     means = online_means(dim)
     if feedback == "bandit":  # refuse a horizon too short for Thm 4.1 before any run
         thm41_parameters(dim, horizon, epsilon, preset="proof_consistent", calibration="strict")
@@ -142,11 +155,11 @@ def online_regret_check(
         )
         candidate[i] = _regret(points, losses)
         if feedback == "full":
-            actions = _reference_full(losses, epsilon, gens["reference"])
+            actions = reference_full_points(losses, epsilon, gens["reference"])
         else:
-            actions = _reference_bandit(losses, epsilon, gens["reference"], gens["reduction"])
+            actions = reference_bandit_points(losses, epsilon, gens["reference"], gens["reduction"])
         reference[i] = _regret(actions, losses)
-    pvalue = paired_wilcoxon_greater(candidate - reference)
+    pvalue = paired_wilcoxon_greater(candidate - (1.0 + margin) * reference)
     return OnlineRegretResult(
         name=f"online {feedback} regret" if name is None else name,
         runs=runs,
@@ -159,4 +172,5 @@ def online_regret_check(
         worse=pvalue < 1.0 - confidence,
         confidence=confidence,
         feedback=feedback,
+        margin=margin,
     )

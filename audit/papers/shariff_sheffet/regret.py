@@ -25,7 +25,7 @@ from scipy import stats
 from audit.methods.binomial import RunAuditResult
 from audit.methods.scaling import ScalingFit, fit_against_form, fit_mean_against_form
 from audit.protocols import StreamPolicy, check_actions
-from audit.stats import paired_wilcoxon_greater
+from audit.stats import REGRET_MARGIN, paired_wilcoxon_greater
 from reference._typing import FloatArray, IntArray
 from reference.engine import run_gap_batch
 from reference.rng import child_seeds, named_generators
@@ -386,7 +386,8 @@ class RegressionCheckResult:
         name: label of the check.
         runs: paired runs.
         candidate_mean, reference_mean: mean final regret.
-        wilcoxon_pvalue: one-sided paired signed-rank p-value of "candidate regret is larger".
+        wilcoxon_pvalue: one-sided paired signed-rank p-value of "candidate regret is larger than
+            ``1 + margin`` times the reference's" (:data:`audit.stats.REGRET_MARGIN`).
         worse: ``wilcoxon_pvalue < 1 − confidence``.
         candidate_containment: Theorem-5/6 containment audit of the candidate's regrets.
         candidate_scaling, reference_scaling: regret along the runs fitted against the theorem.
@@ -404,6 +405,7 @@ class RegressionCheckResult:
     candidate_containment: RunAuditResult
     candidate_scaling: ScalingFit
     reference_scaling: ScalingFit
+    margin: float = REGRET_MARGIN
 
     @property
     def scaling_gated(self) -> bool:
@@ -461,6 +463,7 @@ def regret_regression_check(
     first: int = 16,
     confidence: float = 0.99,
     name: str = "regression_check",
+    margin: float = REGRET_MARGIN,
 ) -> RegressionCheckResult:
     """Compare ``policy`` with the reference ``variant`` on ``runs`` paired App. D runs (horizon
     ``n``, ``α = 1/n``): paired Wilcoxon on final regret, containment (Thm 5/6) and the scaling fit
@@ -496,7 +499,8 @@ def regret_regression_check(
         alpha=alpha,
         checkpoints=marks,
     ).cumulative_regret
-    difference = candidate[:, -1] - ref[:, -1]
+    margin = check_in_range("margin", margin, 0.0, math.inf, low_open=False)
+    difference = candidate[:, -1] - (1.0 + margin) * ref[:, -1]
     pvalue = paired_wilcoxon_greater(difference)
     form, exponent = _theorem_form(theorem, marks, constants, alpha, bounds, gap)
     x = marks.astype(np.float64)
@@ -530,6 +534,7 @@ def regret_regression_check(
         candidate_containment=containment,
         candidate_scaling=scaling("candidate", candidate),
         reference_scaling=scaling("reference", ref),
+        margin=margin,
     )
 
 

@@ -55,6 +55,7 @@ def test_record_streams_differ_on_one_day_with_records_in_the_domain() -> None:
             assert np.all(np.abs(records[:, -1]) <= 1.0)
     assert len(release_streams("multi_armed", 8, 5)) == 2
     assert len(release_streams("online", 8, 4, days=(3,))) == 2
+    assert release_streams("online", 8, 4, days=(3,), loss_set="linf_ball")[0].x[2].min() == 1.0
 
 
 @pytest.mark.parametrize(
