@@ -243,6 +243,10 @@ def _detectable_epsilon(
     return 2.0 * claim.epsilon - lo
 
 
+PURE_LOSS_TOLERANCE = 1e-9
+"""Relative rounding allowance when a drawn privacy loss is compared with a pure claim's ε."""
+
+
 def privacy_loss_audit(
     losses_p: FloatArray,
     losses_q: FloatArray,
@@ -280,6 +284,11 @@ def privacy_loss_audit(
     non-increasing in ε where positive, proofs_notes/audit/white_box_hockey_stick.md).  The
     ``epsilon_upper_descriptive`` detail (smallest grid ε whose upper bound is at most ``δ_claim``)
     is descriptive only: the grid is data-dependent and no union bound is taken.
+
+    A pure claim (``δ_claim = 0``) is also tested exactly: it means ``L ≤ ε`` almost surely, so a
+    drawn loss above ``ε·(1 + 10⁻⁹)`` refutes it with certainty (``p = 0``), and the largest
+    drawn loss is then a lower bound on the pure ε that holds with probability 1 (given the
+    declared densities).
     """
     t0 = time.perf_counter() if started is None else started
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
@@ -315,6 +324,19 @@ def privacy_loss_audit(
     infinite = [(x == np.inf).astype(np.float64) for x in (lp, lq)]
     if max(empirical_bernstein_bounds(z, beta / 2.0).lower for z in infinite) > claim.delta:
         eps_lb = math.inf
+    violation = at_claim.delta_lower > claim.delta
+    # A pure claim (δ = 0) says L ≤ ε almost surely: one drawn loss above ε (beyond rounding)
+    # refutes it with certainty, and every ε below the largest drawn loss is refuted too.
+    exceeding = 0
+    if claim.delta == 0.0:
+        tolerance = PURE_LOSS_TOLERANCE * max(1.0, claim.epsilon)
+        top = max(float(lp.max()), float(lq.max()))
+        exceeding = int(
+            np.sum(lp > claim.epsilon + tolerance) + np.sum(lq > claim.epsilon + tolerance)
+        )
+        if exceeding:
+            violation, p_value = True, 0.0
+            eps_lb = max(eps_lb, top - tolerance)
     detectable_delta = _detectable_delta(claim_summands, beta, claim.delta)
     certified = [pt.epsilon for pt in curve if pt.delta_upper <= claim.delta]
     return PrivacyAuditResult(
@@ -322,7 +344,7 @@ def privacy_loss_audit(
         mechanism=mechanism,
         method="white_box",
         claim=claim,
-        violation=at_claim.delta_lower > claim.delta,
+        violation=violation,
         p_value=p_value,
         confidence=confidence,
         epsilon_lower_bound=eps_lb,
@@ -337,6 +359,7 @@ def privacy_loss_audit(
             "epsilon_upper_descriptive": min(certified) if certified else math.inf,
             "infinite_loss_fraction_p": float(np.mean(lp == np.inf)),
             "infinite_loss_fraction_q": float(np.mean(lq == np.inf)),
+            "losses_above_pure_claim": exceeding,
             "mean_loss_p": float(np.mean(lp[np.isfinite(lp)]))
             if np.isfinite(lp).any()
             else math.nan,

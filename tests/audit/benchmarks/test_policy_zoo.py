@@ -48,7 +48,7 @@ def test_two_seeds_of_two_cases_write_the_report_and_a_rerun_resumes(tmp_path: P
     assert refused.value.code == 2
 
 
-def test_the_case_list_holds_every_example_and_the_online_placeholders() -> None:
+def test_the_case_list_holds_every_example_and_the_references() -> None:
     targets = {c.target for c in CASES}
     for target in (
         "examples.good_policy:policy",
@@ -58,11 +58,14 @@ def test_the_case_list_holds_every_example_and_the_online_placeholders() -> None
         "examples.online:TreeFTRLExperts",
         "examples.online:RadiusTreeFTRL",
         "examples.online:PrivateEXP3",
+        "examples.references:algorithm1",
+        "examples.references:dp_se",
+        "examples.references:private_ftrl",
     ):
         assert target in targets
     for case in CASES:
         if case.kind == "multi_armed":
-            assert tuple(case.args[-2:]) == ("--delta", "0")
+            assert case.args[case.args.index("--delta") + 1] == "0"
     chosen, skipped = select_cases(None)
     assert {c.name for c in chosen} | {c.name for c, _ in skipped} == {c.name for c in CASES}
     for case, why in skipped:

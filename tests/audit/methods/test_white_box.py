@@ -152,3 +152,33 @@ def test_white_box_power_statement_covers_a_slightly_leakier_gaussian() -> None:
         for s in range(300, 330)
     )
     assert hits >= 28
+
+
+class VectorLaplace:
+    """``x + Lap(b)^m``: pure ``‖x − x'‖₁/b``-DP, with its exact density."""
+
+    def __init__(self, b: float) -> None:
+        self.b = b
+
+    def sample(self, data: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        return np.asarray(data) + rng.laplace(0.0, self.b, size=(size, len(data)))
+
+    def log_density(self, data: np.ndarray, outputs: np.ndarray) -> np.ndarray:
+        z = np.abs(np.asarray(outputs) - np.asarray(data)) / self.b
+        return np.asarray(-z.sum(axis=1) - len(data) * math.log(2 * self.b), dtype=np.float64)
+
+
+def test_a_pure_claim_is_refuted_exactly_by_one_loss_above_epsilon() -> None:
+    # true pure ε = 2 (ℓ₁ distance 10 over 5 coordinates, b = 5) against a claimed 1: the mean of
+    # the hockey-stick summands is small (the loss is a sum of 5 terms, rarely near 2), but any
+    # drawn loss above 1 refutes a pure claim with certainty
+    pair = NeighbouringPair(np.ones(5), -np.ones(5))
+    claim = PrivacyClaim(1.0, 0.0)
+    result = white_box_audit(VectorLaplace(5.0), pair, claim, samples=400, seed=2)
+    assert result.violation and result.p_value == 0.0
+    assert 1.0 < result.epsilon_lower_bound <= 2.0 + 1e-9
+    assert result.details["losses_above_pure_claim"] > 0
+    # the correct scale (pure ε = 1): no drawn loss exceeds 1, however many are drawn
+    exact = white_box_audit(VectorLaplace(10.0), pair, claim, samples=200_000, seed=2)
+    assert not exact.violation and exact.details["losses_above_pure_claim"] == 0
+    assert exact.epsilon_lower_bound <= 1.0 + 1e-9
