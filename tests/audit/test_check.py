@@ -152,3 +152,66 @@ def test_the_report_compares_the_claim_with_the_calibration_the_target_states(
     note = json.loads((tmp_path / "b" / "check.json").read_text())["calibration_note"]
     assert note.startswith("the claim matches")
     assert check.stated_calibration(object()) is None
+
+
+FAST = ["--stream-runs", "200", "--runs", "4", "--n", "400"]
+
+
+def test_online_learners_are_checked_on_loss_sequences_and_their_tree_releases(
+    tmp_path: Path,
+) -> None:
+    # the correct tree learner passes through its release (white box); the learner whose tree
+    # noise uses the loss set's radius instead of its diameter (pure ε = 2 against a claimed 1) is
+    # caught there exactly, while its points show nothing at this budget
+    base = ["--kind", "online_full", "--path", REPO, "--epsilon", "1", "--delta", "0", *FAST]
+    good = privonline_main(
+        ["check", "examples.online:TreeFTRLExperts", *base, "--out", str(tmp_path / "good")]
+    )
+    report = json.loads((tmp_path / "good" / "check.json").read_text())
+    assert good == 0 and report["release"]["method"] == "white_box"
+    assert report["regret"]["feedback"] == "full" and report["utility_verdict"] == "pass"
+    assert "Agarwal & Singh Definition 2.1" in report["claim"]["label"]
+    bad = privonline_main(
+        ["check", "examples.online:RadiusTreeFTRL", *base, "--out", str(tmp_path / "bad")]
+    )
+    report = json.loads((tmp_path / "bad" / "check.json").read_text())
+    assert bad == 1 and report["release"]["violation"] and not report["privacy"]["violation"]
+    assert report["release"]["p_value"] == 0.0
+    assert 1.0 < float(report["release"]["epsilon_lower_bound"]) <= 2.0 + 1e-9
+    assert "worst case" in report["release"]["name"]  # ±1 losses: the learner's own [−1, 1]^N
+
+
+def test_a_tree_that_ignores_the_gram_sensitivity_is_caught_at_the_release_level(
+    tmp_path: Path,
+) -> None:
+    argv = ["check", "examples.linear_zoo:laplace_tree", "--path", REPO, "--epsilon", "1"]
+    argv += ["--delta", "0", "--reference", "nonprivate", *FAST, "--out", str(tmp_path)]
+    assert privonline_main(argv) == 1
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["privacy_verdict"] == "VIOLATION" and report["release"]["violation"]
+    assert "release-level" in (tmp_path / "check.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["examples.online:TreeFTRLExperts"], "pass --kind online_full or online_bandit"),
+        (["examples.good_policy:policy", "--kind", "online_full"], "needs an audit.protocols"),
+        (["examples.good_policy:policy", "--loss-set", "box01"], "applies to online learners"),
+        (["examples.good_policy:policy", "--reference", "dp_se"], "reference must be one of"),
+        (
+            ["examples.multi_armed:UCB1", "--kind", "multi_armed", "--reference", "gaussian"],
+            "reference must be one of 'dp_se', 'dp_ucb'",
+        ),
+        (
+            ["examples.online:TreeFTRLExperts", "--kind", "online_full", "--reference", "dp_se"],
+            "is fixed for online_full",
+        ),
+    ],
+)
+def test_a_policy_of_the_wrong_kind_is_a_usage_error(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = privonline_main(["check", *argv, "--path", REPO, "--epsilon", "1", "--delta", "0.1"])
+    assert code == 2
+    assert message in capsys.readouterr().err
