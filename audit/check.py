@@ -33,7 +33,7 @@ import matplotlib.pyplot as plt
 
 from audit.methods.black_box import event_audit
 from audit.methods.online import online_stream_audit, online_streams
-from audit.methods.pairs import searched_audit
+from audit.methods.pairs import Tester, searched_audit
 from audit.methods.release import RecordKind, release_audit, release_mechanism
 from audit.methods.stream import (
     Stream,
@@ -556,16 +556,12 @@ def stream_search_audit(
     ``runs // 4`` runs, the :data:`STREAM_TOP` best audited afresh on ``runs``, Holm at
     ``1 − confidence``).  ``progress``: a tqdm bar advanced once per stream audit, or ``None``."""
 
-    def tester_at(level: float) -> Any:
+    def tester_at(level: float) -> Tester[Stream]:
         def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
-            t = differing_day(pair.x, pair.x_prime)
-            result = stream_audit(
-                policy, pair.x, pair.x_prime, t, claim, runs=samples, seed=s,
-                name=f"{name}: {pair.description}", confidence=level,
+            return stream_audit(
+                policy, pair.x, pair.x_prime, differing_day(pair.x, pair.x_prime), claim,
+                runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
             )  # fmt: skip
-            if progress is not None:
-                progress.update(1)
-            return result
 
         return tester
 
@@ -582,6 +578,7 @@ def stream_search_audit(
         confidence=confidence,
         top=STREAM_TOP,
         name=name,
+        progress=progress,
     )
 
 
@@ -622,16 +619,12 @@ def online_search_audit(
     the worst-case replacement and one coordinate, at rounds 1 and ``n // 2``), each audited on
     the points published after the changed round (:func:`~audit.methods.online.online_stream_audit`)."""
 
-    def tester_at(level: float) -> Any:
+    def tester_at(level: float) -> Tester[FloatArray]:
         def tester(pair: NeighbouringPair[FloatArray], samples: int, s: int) -> PrivacyAuditResult:
-            t = _differing_round(pair.x, pair.x_prime)
-            result = online_stream_audit(
-                policy, pair.x, pair.x_prime, t, claim, runs=samples, seed=s,
-                name=f"{name}: {pair.description}", confidence=level,
+            return online_stream_audit(
+                policy, pair.x, pair.x_prime, _differing_round(pair.x, pair.x_prime), claim,
+                runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
             )  # fmt: skip
-            if progress is not None:
-                progress.update(1)
-            return result
 
         return tester
 
@@ -643,6 +636,7 @@ def online_search_audit(
         confidence=confidence,
         top=STREAM_TOP,
         name=name,
+        progress=progress,
     )
 
 

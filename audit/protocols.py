@@ -35,6 +35,7 @@ __all__ = [
     "check_actions",
     "check_claim_matches_pair",
     "check_log_densities",
+    "check_one_day_claim",
     "check_outputs",
     "check_same_output_space",
 ]
@@ -170,6 +171,16 @@ def check_claim_matches_pair(claim: PrivacyClaim, pair: NeighbouringPair[Any]) -
         raise ValueError(
             f"claim.relation must equal pair.relation: the claim is made under "
             f"{claim.relation!r} but the pair are {pair.relation!r} neighbours"
+        )
+
+
+def check_one_day_claim(claim: PrivacyClaim, inputs: str) -> None:
+    """A claim about ``inputs`` that differ on one day (streams, loss sequences, record streams)
+    must be made under ``"t_neighbouring"``: ``ValueError`` otherwise, naming ``claim.relation``."""
+    if claim.relation != "t_neighbouring":
+        raise ValueError(
+            f"claim.relation must be 't_neighbouring' for {inputs} that differ on one day, "
+            f"got {claim.relation!r}"
         )
 
 

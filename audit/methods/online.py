@@ -20,7 +20,7 @@ from typing import get_args
 import numpy as np
 
 from audit.methods.black_box import event_audit_from_samples
-from audit.protocols import NeighbouringPair, OnlinePolicy, PrivacyClaim
+from audit.protocols import NeighbouringPair, OnlinePolicy, PrivacyClaim, check_one_day_claim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.agarwal_singh.environments import worst_case_replacement
@@ -260,11 +260,7 @@ def online_stream_audit(
     """
     t0 = time.perf_counter()
     check_in_range("confidence", confidence, 0.0, 1.0)
-    if claim.relation != "t_neighbouring":
-        raise ValueError(
-            "claim.relation must be 't_neighbouring' for loss sequences that differ in one "
-            f"round, got {claim.relation!r}"
-        )
+    check_one_day_claim(claim, "loss sequences")
     out_s, out_sp = collect_points(policy, losses, losses_prime, t, runs=runs, seed=seed)
     return event_audit_from_samples(
         out_s,

@@ -162,6 +162,7 @@ def searched_audit(
     confidence: float,
     top: int,
     name: str,
+    progress: Any = None,
 ) -> PrivacyAuditResult:
     """One verdict from a searched family: :func:`search_pairs` with every candidate screened on
     ``samples // 4`` draws at confidence 0.5, the ``k = min(top, len(candidates))`` best audited
@@ -169,22 +170,35 @@ def searched_audit(
     level, so each judged audit's bounds and power statement hold at the level at which it is sure
     to be rejected), judged together by Holm at ``1 − confidence``.
 
-    ``tester_at(level)`` returns the tester to run at that confidence.  Returns the judged audit
+    ``tester_at(level)`` returns the tester to run at that confidence; ``progress`` (a tqdm bar,
+    or ``None``) is advanced once per audit run.  Returns the judged audit
     with the smallest p-value if the family rejected any, else the one with the most power (a
     ``"pass"`` first, then the smallest power statement), with ``p_value`` Holm-adjusted
     (``min(1, k·p)`` for the smallest), ``violation`` the family's verdict for it, and
     ``details["search"]`` listing every candidate's screening bound and the judged audits."""
     k = min(check_int_at_least("top", top, 1), len(candidates))
     alpha = 1.0 - confidence
+
+    def counted(level: float) -> Tester[DataT]:
+        tester = tester_at(level)
+
+        def run(pair: NeighbouringPair[DataT], size: int, s: int) -> PrivacyAuditResult:
+            result = tester(pair, size, s)
+            if progress is not None:
+                progress.update(1)
+            return result
+
+        return run
+
     found = search_pairs(
         candidates,
-        tester_at(1.0 - alpha / k),
+        counted(1.0 - alpha / k),
         screen_samples=max(4, samples // 4),
         samples=samples,
         seed=seed,
         top=k,
         strategy=Holm(alpha),
-        screen_tester=tester_at(0.5),
+        screen_tester=counted(0.5),
     )
     audits = found.audits
     if found.violation:

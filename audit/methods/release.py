@@ -25,6 +25,7 @@ from audit.protocols import (
     NeighbouringPair,
     PrivacyClaim,
     ReleasingPolicy,
+    check_one_day_claim,
 )
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
@@ -152,27 +153,18 @@ def release_audit(
     is a :class:`~audit.protocols.DensityMechanism`, else the black-box event audit.  ``claim``
     must be made under ``"t_neighbouring"``; ``loss_set`` is an online learner's ``Y``.
     ``progress``: a tqdm bar advanced once per audit."""
-    if claim.relation != "t_neighbouring":
-        raise ValueError(
-            "claim.relation must be 't_neighbouring' for record streams that differ on one day, "
-            f"got {claim.relation!r}"
-        )
+    check_one_day_claim(claim, "record streams")
     candidates = release_streams(kind, n, m, seed=seed, loss_set=loss_set)
     white = isinstance(mechanism, DensityMechanism)
 
     def tester_at(level: float) -> Tester[FloatArray]:
         def tester(pair: NeighbouringPair[FloatArray], size: int, s: int) -> PrivacyAuditResult:
             label = f"{name}: {pair.description}"
-            result = (
-                white_box_audit(mechanism, pair, claim, samples=size, seed=s, name=label,
-                                confidence=level)
-                if isinstance(mechanism, DensityMechanism)
-                else event_audit(mechanism, pair, claim, samples=size, seed=s, name=label,
-                                 confidence=level)
-            )  # fmt: skip
-            if progress is not None:
-                progress.update(1)
-            return result
+            if isinstance(mechanism, DensityMechanism):
+                return white_box_audit(mechanism, pair, claim, samples=size, seed=s, name=label,
+                                       confidence=level)  # fmt: skip
+            return event_audit(mechanism, pair, claim, samples=size, seed=s, name=label,
+                               confidence=level)  # fmt: skip
 
         return tester
 
@@ -184,4 +176,5 @@ def release_audit(
         confidence=confidence,
         top=min(top, len(candidates)),
         name=f"{name} ({'white' if white else 'black'} box)",
+        progress=progress,
     )

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from audit.methods.black_box import event_audit_from_samples
-from audit.protocols import NeighbouringPair, PrivacyClaim, StreamPolicy, check_actions
+from audit.protocols import (
+    NeighbouringPair,
+    PrivacyClaim,
+    StreamPolicy,
+    check_actions,
+    check_one_day_claim,
+)
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray, IntArray
 from reference.rng import as_generator, as_seed_sequence, check_seed
@@ -313,11 +319,7 @@ def stream_audit(
     """
     t0 = time.perf_counter()
     check_in_range("confidence", confidence, 0.0, 1.0)
-    if claim.relation != "t_neighbouring":
-        raise ValueError(
-            "claim.relation must be 't_neighbouring' for streams that differ on one day, "
-            f"got {claim.relation!r}"
-        )
+    check_one_day_claim(claim, "streams")
     out_s, out_sp = collect_transcripts(policy, stream, stream_prime, t, runs=runs, seed=seed)
     num_arms = max(int(a.shape[0]) for a in stream.decision_sets)
     return event_audit_from_samples(
