@@ -302,7 +302,8 @@ def _best_event(
     lose to large events of nearly the same ratio.
 
     Also returns the event whose predicted power statement (:func:`detectable_epsilon` at the
-    predicted evaluation counts) is smallest: the event to audit when the data show no evidence
+    predicted evaluation counts, the worse of its values at the two ends of the count's
+    selection interval) is smallest: the event to audit when the data show no evidence
     (:func:`_select_event`), so that a test that does not reject can still say what it would have
     caught."""
     delta = claim.delta
@@ -328,7 +329,11 @@ def _best_event(
         high = clopper_pearson_upper(pb, eb, beta / 2.0)
         bounds.append(np.where(low > 0.0, np.log(np.maximum(low, 1e-300) / high), -np.inf))
         plugs.append(_plugin_epsilon(ka, na, kb, nb, delta))  # breaks ties, e.g. no evidence
-        powers.append(_detectable_by_count(claim, beta, eval_sizes, swap)(kb / nb * eb))
+        # the power statement at either end of the x' count's selection interval (the worse
+        # one): an event whose statement holds only at its point estimate is not preferred
+        detectable = _detectable_by_count(claim, beta, eval_sizes, swap)
+        pb_low = clopper_pearson_lower(kb, nb, SELECTION_LEVEL) * eb
+        powers.append(np.maximum(detectable(pb_low), detectable(pb)))
     bound, plug, power = np.concatenate(bounds), np.concatenate(plugs), np.concatenate(powers)
 
     def event(j: int) -> _Event:
