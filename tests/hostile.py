@@ -719,6 +719,37 @@ def _baselines() -> dict[str, Baseline]:
             progress=False,
         ),
     }
+    gap_args: dict[str, Any] = {
+        "d": 2,
+        "num_arms": 3,
+        "n": 4,
+        "seeds": lambda: [np.random.SeedSequence(1)],
+        "privacy": _privacy,
+        "alpha": 0.25,
+        "constants": _constants,
+        "checkpoints": [2, 4],
+        "rho": 1.0,
+        "gamma_mode": "paper",
+        "pd_policy": "repair",
+        "reward_policy": "raise",
+    }
+    out[m + "gap_setup"] = _b(
+        variant="gaussian", calibration="paper", target_rho_min=None, **gap_args
+    )
+    m = "reference.engine.compiled.linucb:"
+    out |= {
+        m + "run_gap_compiled": _b(
+            variant="gaussian",
+            gap=0.1,
+            reward_model="rademacher",
+            trace=False,
+            progress=False,
+            workers=1,
+            **gap_args,
+        ),
+        m + "environment_seconds": _b(d=2, num_arms=3, gap=0.1, n=4, seed=1),
+        m + "loaded_from_cache": _b(),
+    }
     m = "reference.engine.tree:"
     out |= {
         m + "BatchedTreeNoise": _b(
@@ -1672,6 +1703,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.agarwal_singh.theorems:Cor32Parameters",
             "reference.agarwal_singh.theorems:MABParameters",
             "reference.engine.linucb:BatchResult",
+            "reference.engine.linucb:GapSetup",
             "reference.sajed_sheffet.bandits:DPSERun",
             "reference.sajed_sheffet.bandits:EpochRecord",
             "reference.sajed_sheffet.bandits:RunResult",

@@ -1,11 +1,12 @@
-"""Benchmarks: the replicate-vectorised engine against the plain reference, in one run.
+"""Benchmarks: the compiled and numpy engines against the plain reference, in one run.
 
 ``privonline bench`` (or ``nox -s bench``) measures, on this machine and in one process, the
-replicate-rounds per second of :func:`reference.engine.run_gap_batch` and of the reference at
-``(d, K) ∈ {(5, 25), (10, 100), (20, 400)}`` and their ratio, the engine's peak memory and time
-profile, the projected time of the paper-scale D.2 run, and (when ``mabwiser`` is installed) a
-peer comparison with MABWiser's ``LinUCB``.  Speed is measured here and never asserted in unit
-tests.  Results go to ``bench.json``.
+replicate-rounds per second of the compiled engine (:func:`reference.engine.compiled.run_gap_compiled`,
+all cores), the numpy engine (:func:`reference.engine.run_gap_batch`), the reference and a plain
+numpy batch loop at ``(d, K) ∈ {(5, 25), (10, 100), (20, 400)}`` and their ratios, the compiled
+loop's first-call cost, where each engine's time goes, peak memory, the projected paper-scale D.2
+time, and (when ``mabwiser`` is installed) MABWiser's ``LinUCB``.  Speed is measured here and never
+asserted in unit tests.  Results go to ``bench.json``.
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
@@ -24,7 +25,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from audit.results import SCHEMA_VERSION
 from reference.engine import run_gap_batch
+from reference.engine.compiled import linucb as compiled_linucb
+from reference.engine.compiled import run_gap_compiled
 from reference.files import prepare_output_dir, write_json
 from reference.rng import as_generator, child_seeds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
@@ -69,6 +75,91 @@ def engine_rate(variant: Variant, d: int, K: int, replicates: int, rounds: int, 
         )
     )
     return replicates * rounds / seconds
+
+
+def compiled_first_call() -> dict[str, Any]:
+    """Seconds of the first (tiny) compiled run in this process, and whether numba compiled the
+    loop or loaded it from its on-disk cache."""
+    start = time.perf_counter()
+    run_gap_compiled("wishart", d=2, num_arms=2, gap=0.1, n=2, seeds=[0], privacy=PRIVACY)
+    seconds = time.perf_counter() - start
+    return {
+        "seconds": seconds,
+        "source": "cache" if compiled_linucb.loaded_from_cache() else "compiled",
+    }
+
+
+def compiled_rate(
+    variant: Variant, d: int, K: int, replicates: int, rounds: int, seed: int
+) -> float:
+    """Replicate-rounds per second of the compiled engine on every core (after warm-up)."""
+    seeds = child_seeds(seed, 0, replicates)
+    seconds = _timed(
+        lambda: run_gap_compiled(
+            variant, d=d, num_arms=K, gap=0.1, n=rounds, seeds=seeds, privacy=_privacy(variant)
+        )
+    )
+    return replicates * rounds / seconds
+
+
+def compiled_profile(rounds: int, seed: int) -> dict[str, float]:
+    """Share of a compiled Gaussian-tree replicate's time (d=5, K=25, one thread) spent drawing the
+    environment, drawing tree noise, and in Algorithm 1's own work (from timing differences: a
+    compiled loop cannot be profiled per line)."""
+
+    def seconds(variant: Variant) -> float:
+        return _timed(
+            lambda: run_gap_compiled(
+                variant,
+                d=5,
+                num_arms=25,
+                gap=0.1,
+                n=rounds,
+                seeds=[seed],
+                privacy=_privacy(variant),
+                workers=1,
+            )
+        )
+
+    total, nonprivate = seconds("gaussian"), seconds("nonprivate")
+    environment = compiled_linucb.environment_seconds(5, 25, 0.1, rounds, seed)
+    parts = {
+        "environment draws": environment,
+        "tree-noise draws and releases": max(0.0, total - nonprivate),
+        "Algorithm 1 (guard, Cholesky, solves, UCB, update)": max(0.0, nonprivate - environment),
+    }
+    whole = sum(parts.values())
+    return {name: part / whole for name, part in parts.items()}
+
+
+def plain_numpy_rate(d: int, K: int, replicates: int, rounds: int, seed: int) -> float:
+    """Replicate-rounds per second of a plain numpy batch loop: non-private ridge LinUCB over
+    ``replicates`` at once (``np.linalg.cholesky``/``solve`` per round, arms drawn beforehand and
+    not timed) -- what numpy alone gives without the engines' structure."""
+    rng = as_generator(seed, "seed")
+    arms = rng.standard_normal((rounds, replicates, K, d))
+    arms /= np.linalg.norm(arms, axis=-1, keepdims=True)
+    rewards = np.where(rng.uniform(size=(rounds, replicates, K)) < 0.5, 1.0, -1.0)
+    rows = np.arange(replicates)
+
+    def loop() -> None:
+        V = np.tile(np.eye(d), (replicates, 1, 1))
+        u = np.zeros((replicates, d))
+        for t in range(rounds):
+            X = arms[t]
+            L = np.linalg.cholesky(V)
+            theta = np.linalg.solve(V, u[:, :, None])[:, :, 0]
+            white = np.linalg.solve(L[:, None], X[..., None])[..., 0]
+            beta = np.sqrt(
+                2.0 * np.log(2.0 * (t + 1)) + 2.0 * np.log(np.diagonal(L, 0, 1, 2)).sum(1)
+            )
+            index = np.argmax(X @ theta[:, :, None] + beta[:, None, None] * np.linalg.norm(
+                white, axis=-1, keepdims=True), axis=1)[:, 0]  # fmt: skip
+            x = X[rows, index]
+            V += x[:, :, None] * x[:, None, :]
+            u += rewards[t, rows, index][:, None] * x
+
+    return replicates * rounds / _timed(loop)
 
 
 def reference_rate(variant: Variant, d: int, K: int, rounds: int, seed: int) -> float:
@@ -153,15 +244,21 @@ def run_benchmarks(
     rounds: int = 256,
     reference_rounds: int = 100,
     single_rounds: int = 2000,
+    compiled_rounds: int = 20000,
     seed: int = 7,
 ) -> dict[str, Any]:
     """Every measurement of the module docstring; returns the JSON-ready report."""
+    first_call = compiled_first_call()  # before anything else loads the compiled loop
+    workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     rows: list[dict[str, Any]] = []
     for d, K in BENCH_SHAPES:
+        plain = plain_numpy_rate(d, K, max(16, replicates * 25 // K), max(16, rounds // 4), seed)
         for variant in BENCH_VARIANTS:
             reps = max(16, replicates * 25 // K) if K > 25 else replicates
             engine = engine_rate(variant, d, K, reps, rounds, seed)
             ref = reference_rate(variant, d, K, reference_rounds, seed)
+            c_rounds = max(1, compiled_rounds * 25 // K)
+            compiled = compiled_rate(variant, d, K, 4 * workers, c_rounds, seed)
             rows.append(
                 {
                     "d": d,
@@ -169,62 +266,96 @@ def run_benchmarks(
                     "variant": variant,
                     "replicates": reps,
                     "rounds": rounds,
+                    "compiled_replicates": 4 * workers,
+                    "compiled_rounds": c_rounds,
+                    "compiled_replicate_rounds_per_s": compiled,
                     "engine_replicate_rounds_per_s": engine,
                     "reference_rounds_per_s": ref,
+                    "plain_numpy_replicate_rounds_per_s": plain,
                     "speedup": engine / ref,
+                    "compiled_over_engine": compiled / engine,
+                    "compiled_over_reference": compiled / ref,
+                    "compiled_over_plain_numpy": compiled / plain,
                     "engine_peak_memory_mb": engine_peak_memory(variant, d, K, reps, 32) / 2**20,
                 }
             )
-    single = {
-        variant: engine_rate(variant, 5, 25, 1, single_rounds, seed)
-        for variant in ("nonprivate", "wishart", "gaussian", "wishart_unshifted")
+    variants: tuple[Variant, ...] = ("nonprivate", "wishart", "gaussian", "wishart_unshifted")
+    single = {variant: engine_rate(variant, 5, 25, 1, single_rounds, seed) for variant in variants}
+    compiled_d5 = {
+        variant: compiled_rate(variant, 5, 25, 4 * workers, compiled_rounds, seed)
+        for variant in variants
     }
     projected_hours = sum(PAPER_D2_ROUNDS / rate for rate in single.values()) / 3600.0
+    compiled_hours = sum(PAPER_D2_ROUNDS / rate for rate in compiled_d5.values()) / 3600.0
     peer = mabwiser_rate(5, 25, min(300, rounds), seed)
     ours_nonprivate_single = single["nonprivate"]
     return {
-        "schema_version": 1,
-        "machine": {"cpus": os.cpu_count() or 1},
+        "schema_version": SCHEMA_VERSION,
+        "machine": {"cpus": os.cpu_count() or 1, "workers": workers},
+        "compiled_first_call": first_call,
         "rates": rows,
         "profile_wishart_d5_K25": engine_profile("wishart", 5, 25, replicates, rounds),
+        "compiled_profile_gaussian_d5_K25": compiled_profile(compiled_rounds, seed),
         "single_replicate_rounds_per_s_d5_K25": single,
+        "compiled_replicate_rounds_per_s_d5_K25": compiled_d5,
         "paper_d2_projection_hours": projected_hours,
+        "compiled_paper_d2_projection_hours": compiled_hours,
         "mabwiser_linucb_rounds_per_s_d5_K25": peer,
         "engine_single_over_mabwiser": None if peer is None else ours_nonprivate_single / peer,
+        "compiled_over_mabwiser": None if peer is None else compiled_d5["nonprivate"] / peer,
     }
 
 
 def format_table(report: dict[str, Any]) -> str:
     """The Markdown table printed by the command line."""
+    workers = report["machine"]["workers"]
+    first = report["compiled_first_call"]
     lines = [
-        "| d | K | variant | engine rep-rounds/s | reference rounds/s | speed-up | engine peak MB |",
-        "|---|---|---|---|---|---|---|",
+        f"Compiled engine on {workers} thread(s); first call {first['seconds']:.1f} s "
+        f"({'loaded from numba cache' if first['source'] == 'cache' else 'compiled'}).",
+        "",
+        "| d | K | variant | compiled rep-rounds/s | numpy engine | reference rounds/s | "
+        "plain numpy loop | compiled / engine | compiled / reference | compiled / plain | "
+        "engine peak MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in report["rates"]:
         lines.append(
             f"| {row['d']} | {row['K']} | {row['variant']} | "
+            f"{row['compiled_replicate_rounds_per_s']:,.0f} | "
             f"{row['engine_replicate_rounds_per_s']:,.0f} | {row['reference_rounds_per_s']:,.0f} | "
-            f"{row['speedup']:.0f}× | {row['engine_peak_memory_mb']:.1f} |"
+            f"{row['plain_numpy_replicate_rounds_per_s']:,.0f} | "
+            f"{row['compiled_over_engine']:.1f}× | {row['compiled_over_reference']:.0f}× | "
+            f"{row['compiled_over_plain_numpy']:.1f}× | {row['engine_peak_memory_mb']:.1f} |"
         )
     lines.append("")
-    lines.append("Where the engine's time goes (Wishart, d=5, K=25):")
+    lines.append("Where the compiled loop's time goes (Gaussian tree, d=5, K=25, one thread):")
+    for name, share in report["compiled_profile_gaussian_d5_K25"].items():
+        lines.append(f"- {name}: {100 * share:.0f}%")
+    lines.append("")
+    lines.append("Where the numpy engine's time goes (Wishart, d=5, K=25):")
     for name, share in report["profile_wishart_d5_K25"].items():
         lines.append(f"- {name}: {100 * share:.0f}%")
     single = report["single_replicate_rounds_per_s_d5_K25"]
+    compiled = report["compiled_replicate_rounds_per_s_d5_K25"]
     lines.append("")
     lines.append(
-        "Single replicate (d=5, K=25): "
+        "d=5, K=25, compiled on all threads: "
+        + ", ".join(f"{k} {v:,.0f} rep-rounds/s" for k, v in compiled.items())
+        + "; numpy engine, single replicate: "
         + ", ".join(f"{k} {v:,.0f} rounds/s" for k, v in single.items())
-        + f"; paper-scale D.2 (n=5e7, four variants) projected at "
-        f"{report['paper_d2_projection_hours']:.1f} h."
+        + ". Paper-scale D.2 (n=5e7, one run of each of the four variants) projected at "
+        f"{report['compiled_paper_d2_projection_hours']:.2f} h compiled, "
+        f"{report['paper_d2_projection_hours']:.1f} h with the numpy engine."
     )
     peer = report["mabwiser_linucb_rounds_per_s_d5_K25"]
     if peer is None:
         lines.append("MABWiser not installed: no peer comparison (nox -s bench installs it).")
     else:
         lines.append(
-            f"MABWiser LinUCB online (d=5, K=25): {peer:,.0f} rounds/s; engine single replicate "
-            f"non-private is {report['engine_single_over_mabwiser']:.1f}× that."
+            f"MABWiser LinUCB online (d=5, K=25): {peer:,.0f} rounds/s; the compiled engine "
+            f"(non-private) is {report['compiled_over_mabwiser']:,.0f}× that, the numpy engine's "
+            f"single replicate {report['engine_single_over_mabwiser']:.1f}×."
         )
     return "\n".join(lines)
 
@@ -233,8 +364,8 @@ def build_parser(prog: str = "privonline bench") -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Benchmark the replicate-vectorised engine against the reference "
-        "(ratios measured in one run) and write bench.json.",
+        description="Benchmark the compiled and numpy engines against the reference and a plain "
+        "numpy loop (ratios measured in one run) and write bench.json.",
     )
     parser.add_argument(
         "--replicates",
@@ -256,6 +387,12 @@ def build_parser(prog: str = "privonline bench") -> argparse.ArgumentParser:
         type=int_at_least(1),
         default=2000,
         help="rounds of the single-replicate runs behind the D.2 projection (default %(default)s)",
+    )
+    parser.add_argument(
+        "--compiled-rounds",
+        type=int_at_least(1),
+        default=20000,
+        help="compiled engine rounds at K=25, scaled by 25/K (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int_at_least(0), default=7, help="root seed (default %(default)s)"
@@ -282,6 +419,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline bench") -> i
         rounds=args.rounds,
         reference_rounds=args.reference_rounds,
         single_rounds=args.single_rounds,
+        compiled_rounds=args.compiled_rounds,
         seed=args.seed,
     )
     write_json(args.out / "bench.json", report, indent=2)

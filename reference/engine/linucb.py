@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
 from reference.engine.tree import BatchedTreeNoise
+from reference.noise import NodeNoise
 from reference.rng import as_seed_sequence, named_generators
 from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t_batch
 from reference.shariff_sheffet.environments import LinearGapEnvironment, RewardModel
@@ -52,7 +53,14 @@ from reference.validation import (
     check_int_at_least,
 )
 
-__all__ = ["BatchResult", "GapBatchTask", "default_checkpoints", "run_gap_batch"]
+__all__ = [
+    "BatchResult",
+    "GapBatchTask",
+    "GapSetup",
+    "default_checkpoints",
+    "gap_setup",
+    "run_gap_batch",
+]
 
 _SUBSTITUTION_MAX_D = 8
 """Up to this dimension the triangular solves are ``d²`` vectorised steps; above, BLAS matmuls."""
@@ -147,38 +155,49 @@ def _back_substitution(L: FloatArray, z: FloatArray) -> FloatArray:
     return x
 
 
-def run_gap_batch(
+@dataclass(frozen=True)
+class GapSetup:
+    """The validated arguments of an App. D batch, shared by every engine of Algorithm 1.
+
+    Attributes:
+        n, d, num_arms: horizon, dimension and ``K``.
+        alpha: the failure probability (``1/n`` unless given).
+        constants: the problem constants (``d`` checked).
+        checkpoints: the rounds at which the cumulative regret is recorded.
+        noise: the tree's node-noise law (``None`` for the non-private ridge).
+        bounds: ``ρ_min, ρ_max, γ`` and the shift of the regularizer.
+    """
+
+    n: int
+    d: int
+    num_arms: int
+    alpha: float
+    constants: ProblemConstants
+    checkpoints: IntArray
+    noise: NodeNoise | None
+    bounds: RegularizerBounds
+
+
+def gap_setup(
     variant: Variant,
     *,
     d: int,
     num_arms: int,
-    gap: float,
     n: int,
     seeds: Sequence[int | np.random.SeedSequence],
     privacy: PrivacyParameters | None,
-    alpha: float | None = None,
-    reward_model: RewardModel = "rademacher",
-    constants: ProblemConstants | None = None,
-    checkpoints: Sequence[int] | IntArray | None = None,
-    trace: bool = False,
-    rho: float = 1.0,
-    gamma_mode: Literal["paper", "tight"] = "paper",
-    pd_policy: PDPolicy = "repair",
-    reward_policy: RewardPolicy = "raise",
-    block_rounds: int | None = None,
-    progress: bool = False,
-    calibration: Calibration = "paper",
-    target_rho_min: float | None = None,
-) -> BatchResult:
-    """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
-
-    Arguments as in :func:`reference.shariff_sheffet.simulation.run_gap_experiment`, plus
-    ``checkpoints`` (rounds at which to record the cumulative regret; default
-    :func:`default_checkpoints`), ``trace`` (keep per-round actions and ``β_t``), the regularizer
-    options of :func:`~reference.shariff_sheffet.regularizers.make_regularizer`, and
-    ``block_rounds`` (rounds of environment and noise drawn at once; results do not depend on it;
-    default: as many as keep the block's decision sets near 32 MB, at most 256).
-    """
+    alpha: float | None,
+    constants: ProblemConstants | None,
+    checkpoints: Sequence[int] | IntArray | None,
+    rho: float,
+    gamma_mode: Literal["paper", "tight"],
+    pd_policy: PDPolicy,
+    reward_policy: RewardPolicy,
+    calibration: Calibration,
+    target_rho_min: float | None,
+) -> GapSetup:
+    """Check the arguments of :func:`run_gap_batch` (named in every error) and derive the noise
+    law and bounds of ``variant``; the compiled engine takes the same arguments."""
     n = check_int_at_least("n", n, 1)
     d = check_int_at_least("d", d, 2)
     num_arms = check_int_at_least("num_arms", num_arms, 1)
@@ -190,11 +209,6 @@ def run_gap_batch(
         raise ValueError("seeds must hold at least one seed (one per replicate)")
     for i, seed in enumerate(seeds):
         as_seed_sequence(seed, f"seeds[{i}]")
-    trace = check_bool("trace", trace)
-    progress = check_bool("progress", progress)
-    if block_rounds is None:
-        block_rounds = max(1, min(256, 4_000_000 // (len(seeds) * num_arms * d)))
-    block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
     if alpha is None:
         if n < 2:
             raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
@@ -228,6 +242,71 @@ def run_gap_batch(
         gamma_mode=gamma_mode,
         calibration=calibration,
         target_rho_min=target_rho_min,
+    )
+    return GapSetup(n, d, num_arms, alpha, consts, marks.astype(np.int64), noise, bounds)
+
+
+def run_gap_batch(
+    variant: Variant,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    seeds: Sequence[int | np.random.SeedSequence],
+    privacy: PrivacyParameters | None,
+    alpha: float | None = None,
+    reward_model: RewardModel = "rademacher",
+    constants: ProblemConstants | None = None,
+    checkpoints: Sequence[int] | IntArray | None = None,
+    trace: bool = False,
+    rho: float = 1.0,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+    pd_policy: PDPolicy = "repair",
+    reward_policy: RewardPolicy = "raise",
+    block_rounds: int | None = None,
+    progress: bool = False,
+    calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
+) -> BatchResult:
+    """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
+
+    Arguments as in :func:`reference.shariff_sheffet.simulation.run_gap_experiment`, plus
+    ``checkpoints`` (rounds at which to record the cumulative regret; default
+    :func:`default_checkpoints`), ``trace`` (keep per-round actions and ``β_t``), the regularizer
+    options of :func:`~reference.shariff_sheffet.regularizers.make_regularizer`, and
+    ``block_rounds`` (rounds of environment and noise drawn at once; results do not depend on it;
+    default: as many as keep the block's decision sets near 32 MB, at most 256).
+    """
+    setup = gap_setup(
+        variant,
+        d=d,
+        num_arms=num_arms,
+        n=n,
+        seeds=seeds,
+        privacy=privacy,
+        alpha=alpha,
+        constants=constants,
+        checkpoints=checkpoints,
+        rho=rho,
+        gamma_mode=gamma_mode,
+        pd_policy=pd_policy,
+        reward_policy=reward_policy,
+        calibration=calibration,
+        target_rho_min=target_rho_min,
+    )
+    n, d, num_arms = setup.n, setup.d, setup.num_arms
+    trace = check_bool("trace", trace)
+    progress = check_bool("progress", progress)
+    if block_rounds is None:
+        block_rounds = max(1, min(256, 4_000_000 // (len(seeds) * num_arms * d)))
+    block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
+    noise, bounds, consts, alpha, marks = (
+        setup.noise,
+        setup.bounds,
+        setup.constants,
+        setup.alpha,
+        setup.checkpoints,
     )
 
     streams = [named_generators(seed, STREAMS) for seed in seeds]

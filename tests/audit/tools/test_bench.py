@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main as privonline_main
+from audit.results import SCHEMA_VERSION
 
-TINY = ["--replicates", "2", "--rounds", "3", "--reference-rounds", "2", "--single-rounds", "3"]
+TINY = [
+    *("--replicates", "2", "--rounds", "3", "--reference-rounds", "2"),
+    *("--single-rounds", "3", "--compiled-rounds", "50"),
+]
 
 
 def test_bench_writes_every_measurement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,10 +29,21 @@ def test_bench_writes_every_measurement(tmp_path: Path, capsys: pytest.CaptureFi
         ratio = row["engine_replicate_rounds_per_s"] / row["reference_rounds_per_s"]
         assert row["speedup"] == pytest.approx(ratio)
         assert row["engine_peak_memory_mb"] > 0
+        compiled = row["compiled_replicate_rounds_per_s"]
+        assert row["compiled_over_engine"] == pytest.approx(
+            compiled / row["engine_replicate_rounds_per_s"]
+        )
+        assert row["compiled_over_plain_numpy"] == pytest.approx(
+            compiled / row["plain_numpy_replicate_rounds_per_s"]
+        )
+    assert report["schema_version"] == SCHEMA_VERSION
+    assert report["compiled_first_call"]["source"] in {"cache", "compiled"}
+    assert sum(report["compiled_profile_gaussian_d5_K25"].values()) == pytest.approx(1.0)
+    assert report["compiled_paper_d2_projection_hours"] > 0
     shares = report["profile_wishart_d5_K25"]
     assert sum(shares.values()) == pytest.approx(1.0)
     assert report["paper_d2_projection_hours"] > 0
-    assert "speed-up" in capsys.readouterr().out
+    assert "compiled / engine" in capsys.readouterr().out
 
 
 def test_bench_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,639 @@
+"""Algorithm 1 of Shariff & Sheffet on App. D as one compiled loop per replicate.
+
+:func:`run_gap_compiled` takes the arguments of :func:`reference.engine.run_gap_batch` and returns
+its :class:`~reference.engine.BatchResult`.  Replicate ``r`` reads the random streams of
+:func:`~reference.shariff_sheffet.simulation.run_gap_experiment` with ``seeds[r]`` (environment
+roles and tree noise, drawn in the reference's order by numba from the same generators), so its
+actions equal the reference's and its regret and ``β_t`` agree to rounding.  Per round it does the
+work of Algorithm 1 only: the tree's release noise is kept per level and ``O(1)`` new nodes are
+drawn on average, ``V_t`` is factorised once (``d³/6``), every arm costs one triangular solve.
+
+Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, TypeVar, cast
+
+import numba
+import numpy as np
+from tqdm.auto import tqdm
+
+from reference._typing import FloatArray, IntArray
+from reference.engine.linucb import BatchResult, gap_setup
+from reference.noise import SymmetricGaussianNoise, WishartNoise
+from reference.rng import NoiseStreams, check_seed, named_generators
+from reference.shariff_sheffet.environments import (
+    LOWEST_MEAN,
+    OPTIMAL_MEAN,
+    LinearGapEnvironment,
+    RewardModel,
+)
+from reference.shariff_sheffet.linucb import (
+    UCB_TIE_RTOL,
+    AccuracyEventError,
+    AccuracyEventWarning,
+    PDPolicy,
+)
+from reference.shariff_sheffet.regularizers import (
+    Calibration,
+    PrivacyParameters,
+    ProblemConstants,
+    RewardPolicy,
+    Variant,
+)
+from reference.shariff_sheffet.simulation import STREAMS
+from reference.tree import tree_depth
+from reference.validation import check_bool, check_int_at_least
+
+__all__ = [
+    "CHUNK_ROUNDS",
+    "environment_seconds",
+    "loaded_from_cache",
+    "run_gap_compiled",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _compiled(function: _F) -> _F:
+    """``numba.njit`` without the GIL, cached on disk (typed for mypy as the plain function)."""
+    return cast(_F, numba.njit(nogil=True, cache=True)(function))
+
+
+CHUNK_ROUNDS = 1 << 14
+"""Rounds per call of the compiled loop: progress is reported (and a failure elsewhere noticed)
+between calls; results do not depend on it."""
+
+_NONE, _WISHART, _GAUSSIAN = 0, 1, 2  # node-noise laws
+_OK, _ACCURACY_EVENT, _REWARD_OUTSIDE, _ARM_NORM = 0, 1, 2, 3  # loop status
+# integer state: next checkpoint, repairs, clips, status, round of the status, first repair round
+_NEXT, _REPAIRS, _CLIPS, _STATUS, _STATUS_ROUND, _FIRST_REPAIR = range(6)
+
+
+@_compiled
+def _node_noise_sum(
+    kind: int,
+    p: int,
+    terms: int,
+    scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    out: FloatArray,
+) -> None:
+    """``out`` ← one draw of the sum of ``terms`` node noises (``NodeNoise.sample_sum``), from the
+    primitive streams in the order of :func:`reference.engine.tree.draw_noise_sums`."""
+    if kind == _GAUSSIAN:  # (Z' + Z'ᵀ)/√2, Z' i.i.d. N(0, terms σ²), row-major
+        s = scale * math.sqrt(terms)
+        z = np.empty((p, p))
+        for a in range(p):
+            for b in range(p):
+                z[a, b] = s * normal.standard_normal()
+        root2 = math.sqrt(2.0)
+        for a in range(p):
+            for b in range(p):
+                out[a, b] = (z[a, b] + z[b, a]) / root2
+    else:  # W_p(scale I, terms k) by Bartlett: normals below the diagonal, then chi-squares
+        factor = np.zeros((p, p))
+        for a in range(1, p):
+            for b in range(a):
+                factor[a, b] = normal.standard_normal()
+        total = float(terms * dof)
+        for a in range(p):
+            factor[a, a] = math.sqrt(gamma.chisquare(total - a))
+        for a in range(p):
+            for b in range(p):
+                acc = 0.0
+                for c in range(p):
+                    acc += factor[a, c] * factor[b, c]
+                out[a, b] = scale * acc
+
+
+@_compiled
+def _cholesky(A: FloatArray, d: int, less: float, L: FloatArray) -> bool:
+    """``L`` ← the Cholesky factor of ``A[:d, :d] − less·I``; ``False`` if that is not positive
+    definite (a pivot ``≤ 0`` or NaN, where LAPACK's ``potrf`` fails)."""
+    for j in range(d):
+        s = A[j, j] - less
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if not s > 0.0:
+            return False
+        root = math.sqrt(s)
+        L[j, j] = root
+        for i in range(j + 1, d):
+            v = A[i, j]
+            for k in range(j):
+                v -= L[i, k] * L[j, k]
+            L[i, j] = v / root
+    return True
+
+
+@_compiled
+def _guarded_cholesky(V: FloatArray, d: int, rho_min: float, repair: bool, L: FloatArray) -> int:
+    """``L`` ← the Cholesky factor of ``V`` after the PD guard of
+    :class:`~reference.shariff_sheffet.linucb.LinUCB` (the numpy engine's ``_guarded_cholesky``):
+    ``0`` if ``λ_min(V) ≥ ρ_min(1 − 10⁻⁹)``; else ``1`` with ``V`` repaired in place (eigenvalues
+    raised to ``ρ_min``), or ``−1`` (nothing factorised) when ``repair`` is false."""
+    threshold = rho_min * (1.0 - 1e-9)
+    outcome = 0
+    if not _cholesky(V, d, threshold, L):
+        lam, Q = np.linalg.eigh(V[:d, :d])
+        if lam[0] < threshold:
+            if not repair:
+                return -1
+            outcome = 1
+            for a in range(d):
+                for b in range(d):
+                    acc = 0.0
+                    for c in range(d):
+                        acc += Q[a, c] * max(lam[c], rho_min) * Q[b, c]
+                    V[a, b] = acc
+    _cholesky(V, d, 0.0, L)
+    return outcome
+
+
+@_compiled
+def _forward(L: FloatArray, d: int, b: FloatArray, y: FloatArray) -> None:
+    """``y`` ← ``L⁻¹ b``."""
+    for i in range(d):
+        acc = b[i]
+        for j in range(i):
+            acc -= L[i, j] * y[j]
+        y[i] = acc / L[i, i]
+
+
+@_compiled
+def _draw_round(
+    d: int,
+    K: int,
+    low: float,
+    high: float,
+    rotation: FloatArray,
+    gaussian_rewards: bool,
+    candidates: np.random.Generator,
+    optimal: np.random.Generator,
+    position: np.random.Generator,
+    reward_stream: np.random.Generator,
+    g: FloatArray,
+    aligned: FloatArray,
+    arms: FloatArray,
+    means: FloatArray,
+    rewards: FloatArray,
+) -> None:
+    """One decision set of :class:`~reference.shariff_sheffet.environments.LinearGapEnvironment`
+    (band arms by rejection), its means and its reward table."""
+    optimal_at = -1
+    u = position.uniform(0.0, 1.0)
+    optimal_at = min(int(u * K), K - 1)
+    # the K − 1 band arms: Gaussian rows normalised, kept when their head lies in the band
+    filled = 0
+    while filled < K - 1:
+        s = 0.0
+        for i in range(d):
+            g[i] = candidates.standard_normal()
+            s += g[i] * g[i]
+        norm = math.sqrt(s)
+        head = g[0] / norm
+        if low <= head <= high:
+            slot = filled if filled < optimal_at else filled + 1
+            for i in range(d):
+                aligned[slot, i] = g[i] / norm
+            filled += 1
+    s = 0.0
+    for i in range(d - 1):
+        g[i] = optimal.standard_normal()
+        s += g[i] * g[i]
+    norm = math.sqrt(s)
+    tail = math.sqrt(1.0 - OPTIMAL_MEAN**2)
+    aligned[optimal_at, 0] = OPTIMAL_MEAN
+    for i in range(d - 1):
+        aligned[optimal_at, i + 1] = tail * (g[i] / norm)
+    if gaussian_rewards:
+        z = reward_stream.standard_normal()
+        for k in range(K):
+            means[k] = aligned[k, 0]
+            rewards[k] = means[k] + z
+    else:
+        v = reward_stream.uniform(-1.0, 1.0)
+        for k in range(K):
+            means[k] = aligned[k, 0]
+            rewards[k] = 1.0 if v < means[k] else -1.0
+    for k in range(K):
+        for i in range(d):
+            acc = 0.0
+            for j in range(d):
+                acc += aligned[k, j] * rotation[i, j]
+            arms[k, i] = acc
+
+
+@_compiled
+def _run_rounds(
+    first: int,
+    last: int,
+    d: int,
+    K: int,
+    low: float,
+    high: float,
+    rotation: FloatArray,
+    gaussian_rewards: bool,
+    candidates: np.random.Generator,
+    optimal: np.random.Generator,
+    position: np.random.Generator,
+    reward_stream: np.random.Generator,
+    kind: int,
+    noise_scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    m: int,
+    shift: float,
+    rho_min: float,
+    repair: bool,
+    beta_sigma: float,
+    beta_log_terms: float,
+    beta_rho_min_term: float,
+    beta_offset: float,
+    beta_gamma: float,
+    arm_norm: float,
+    b_tilde: float,
+    l_tilde: float,
+    clip: bool,
+    marks: IntArray,
+    trace: bool,
+    gram: FloatArray,
+    nodes: FloatArray,
+    regret: FloatArray,
+    state: IntArray,
+    recorded: FloatArray,
+    actions: IntArray,
+    betas: FloatArray,
+) -> None:
+    """Rounds ``first .. last`` (1-based) of one replicate; every piece of state lives in the
+    arrays passed in (``gram``: the exact prefix of ``v vᵀ``; ``nodes``: the noise of the latest
+    complete node at each level; ``regret``: ``[R̂_t, last reward outside [−B̃, B̃]]``; ``state``:
+    the integer counters above), so consecutive calls continue one run."""
+    p = d + 1
+    g = np.empty(d)
+    aligned = np.empty((K, d))
+    arms = np.empty((K, d))
+    means = np.empty(K)
+    rewards = np.empty(K)
+    released = np.zeros((p, p))
+    pad = np.empty((p, p))
+    V = np.empty((d, d))
+    u = np.empty(d)
+    L = np.zeros((d, d))
+    y = np.empty(d)
+    theta = np.empty(d)
+    white = np.empty(d)
+    ucb = np.empty(K)
+    v = np.empty(p)
+    for t in range(first, last + 1):
+        _draw_round(d, K, low, high, rotation, gaussian_rewards, candidates, optimal, position,
+                    reward_stream, g, aligned, arms, means, rewards)  # fmt: skip
+        best_mean = means[0]
+        for k in range(K):
+            s = 0.0
+            for i in range(d):
+                s += arms[k, i] * arms[k, i]
+            if math.sqrt(s) > arm_norm * (1.0 + 1e-9):
+                state[_STATUS], state[_STATUS_ROUND] = _ARM_NORM, t
+                return
+            best_mean = max(best_mean, means[k])
+        # line 4-5: the release of the prefix s = t − 1 (nodes of its dyadic decomposition,
+        # highest level first, then the fresh pad), and V_t, ũ_t
+        count = t - 1
+        if kind == _NONE:
+            for a in range(p):
+                for b in range(p):
+                    released[a, b] = gram[a, b]
+        else:
+            for a in range(p):
+                for b in range(p):
+                    released[a, b] = 0.0
+            used = 0
+            for level in range(m - 1, -1, -1):
+                if (count >> level) & 1:
+                    used += 1
+                    for a in range(p):
+                        for b in range(p):
+                            released[a, b] = released[a, b] + nodes[level, a, b]
+            if m - used > 0:
+                _node_noise_sum(kind, p, m - used, noise_scale, dof, normal, gamma, pad)
+                for a in range(p):
+                    for b in range(p):
+                        released[a, b] = released[a, b] + pad[a, b]
+            for a in range(p):
+                for b in range(p):
+                    released[a, b] = gram[a, b] + released[a, b]
+        for a in range(d):
+            for b in range(d):
+                V[a, b] = released[a, b] + (shift if a == b else 0.0)
+            u[a] = released[a, d]
+        # the PD guard of LinUCB: repair (or refuse) a V_t outside the accuracy event
+        guard = _guarded_cholesky(V, d, rho_min, repair, L)
+        if guard < 0:
+            state[_STATUS], state[_STATUS_ROUND] = _ACCURACY_EVENT, t
+            return
+        if guard > 0:
+            state[_REPAIRS] += 1
+            if state[_FIRST_REPAIR] == 0:
+                state[_FIRST_REPAIR] = t
+        log_det = 0.0
+        for i in range(d):
+            log_det += math.log(L[i, i])
+        log_det *= 2.0
+        radicand = beta_log_terms + log_det - beta_rho_min_term
+        beta = beta_sigma * math.sqrt(max(0.0, radicand)) + beta_offset + beta_gamma
+        # line 7: θ̃ = L⁻ᵀ L⁻¹ ũ, ‖x‖_{V⁻¹} = ‖L⁻¹ x‖, argmax with ties to the lowest index
+        _forward(L, d, u, y)
+        for i in range(d - 1, -1, -1):
+            acc = y[i]
+            for j in range(i + 1, d):
+                acc -= L[j, i] * theta[j]
+            theta[i] = acc / L[i, i]
+        top = -math.inf
+        for k in range(K):
+            _forward(L, d, arms[k], white)
+            width = 0.0
+            dot = 0.0
+            for i in range(d):
+                width += white[i] * white[i]
+                dot += arms[k, i] * theta[i]
+            ucb[k] = dot + beta * math.sqrt(width)
+            top = max(top, ucb[k])
+        tolerance = UCB_TIE_RTOL * max(1.0, abs(top))
+        index = 0
+        while ucb[index] < top - tolerance:
+            index += 1
+        reward = rewards[index]
+        regret[0] += best_mean - means[index]
+        # line 8-9: the new row v = (x, y) enters the prefix, the tree stores completed nodes
+        for i in range(d):
+            v[i] = arms[index, i]
+        v[d] = reward
+        if kind != _NONE:
+            if abs(reward) > b_tilde:
+                if not clip:
+                    state[_STATUS], state[_STATUS_ROUND] = _REWARD_OUTSIDE, t
+                    regret[1] = reward
+                    return
+                state[_CLIPS] += 1
+                v[d] = min(max(reward, -b_tilde), b_tilde)
+            s = 0.0
+            for i in range(p):
+                s += v[i] * v[i]
+            norm = math.sqrt(s)
+            if norm > l_tilde:
+                for i in range(p):
+                    v[i] = v[i] * (l_tilde / norm)
+            leaf = count + 1
+            for level in range(m):
+                if leaf % (1 << level) == 0:
+                    _node_noise_sum(kind, p, 1, noise_scale, dof, normal, gamma, nodes[level])
+        for a in range(p):
+            for b in range(p):
+                gram[a, b] += v[a] * v[b]
+        if trace:
+            actions[t - 1] = index
+            betas[t - 1] = beta
+        while state[_NEXT] < marks.size and marks[state[_NEXT]] == t:
+            recorded[state[_NEXT]] = regret[0]
+            state[_NEXT] += 1
+
+
+@_compiled
+def _environment_rounds(
+    n: int,
+    d: int,
+    K: int,
+    low: float,
+    high: float,
+    rotation: FloatArray,
+    gaussian_rewards: bool,
+    candidates: np.random.Generator,
+    optimal: np.random.Generator,
+    position: np.random.Generator,
+    reward_stream: np.random.Generator,
+) -> float:
+    """``n`` rounds of the environment alone (what the benchmark charges to it); returns the sum
+    of the optimal means so that nothing is optimised away."""
+    g = np.empty(d)
+    aligned = np.empty((K, d))
+    arms = np.empty((K, d))
+    means = np.empty(K)
+    rewards = np.empty(K)
+    total = 0.0
+    for _ in range(n):
+        _draw_round(d, K, low, high, rotation, gaussian_rewards, candidates, optimal, position,
+                    reward_stream, g, aligned, arms, means, rewards)  # fmt: skip
+        total += means.max()
+    return total
+
+
+def _rejection_environment(
+    streams: dict[str, np.random.Generator],
+    d: int,
+    num_arms: int,
+    gap: float,
+    reward_model: RewardModel = "rademacher",
+) -> LinearGapEnvironment:
+    """The App. D environment of a replicate's streams; refused where its band arms are drawn by
+    inverse CDF, which the compiled loop does not do."""
+    env = LinearGapEnvironment(d, num_arms, gap, streams["environment"], reward_model=reward_model)
+    if env._band.method != "rejection":
+        raise ValueError(
+            f"gap={gap}: the band of sub-optimal means [{LOWEST_MEAN}, {OPTIMAL_MEAN - gap}] "
+            "holds less than a quarter of the sphere, where arms are drawn by inverse CDF; "
+            "the compiled engine draws by rejection only: use run_gap_batch"
+        )
+    return env
+
+
+def loaded_from_cache() -> bool:
+    """Whether numba loaded this process's compiled loop from its on-disk cache (``False``: it
+    compiled it, or the loop has not run yet)."""
+    dispatcher: Any = _run_rounds
+    return bool(sum(dispatcher.stats.cache_hits.values()))
+
+
+def environment_seconds(d: int, num_arms: int, gap: float, n: int, seed: int) -> float:
+    """Seconds taken by ``n`` rounds of the App. D environment alone in the compiled loop (after
+    a warm-up call): the benchmark's measure of the environment's share of a run."""
+    n = check_int_at_least("n", n, 1)
+    env = _rejection_environment(named_generators(check_seed(seed), STREAMS), d, num_arms, gap)
+    band = env._band
+    args = (d, num_arms, band.low, band.high, env.rotation, False, band._candidates, env._optimal,
+            env._position, env._rewards)  # fmt: skip
+    _environment_rounds(1, *args)
+    start = time.perf_counter()
+    _environment_rounds(n, *args)
+    return time.perf_counter() - start
+
+
+def run_gap_compiled(
+    variant: Variant,
+    *,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    seeds: Sequence[int | np.random.SeedSequence],
+    privacy: PrivacyParameters | None,
+    alpha: float | None = None,
+    reward_model: RewardModel = "rademacher",
+    constants: ProblemConstants | None = None,
+    checkpoints: Sequence[int] | IntArray | None = None,
+    trace: bool = False,
+    rho: float = 1.0,
+    gamma_mode: Literal["paper", "tight"] = "paper",
+    pd_policy: PDPolicy = "repair",
+    reward_policy: RewardPolicy = "raise",
+    progress: bool = False,
+    calibration: Calibration = "paper",
+    target_rho_min: float | None = None,
+    workers: int | None = None,
+) -> BatchResult:
+    """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
+
+    Arguments as in :func:`reference.engine.run_gap_batch` (``block_rounds`` has no meaning here),
+    plus ``workers``: threads running replicates at once (default: the cores this process may use).
+    Memory is ``O(d² log n + K d)`` per replicate, independent of ``n`` unless ``trace=True``.
+    The first call in a process compiles the loop (or loads it from numba's on-disk cache).
+
+    Raises:
+        ValueError: as :func:`~reference.engine.run_gap_batch`; also for a band of sub-optimal
+            means narrower than a quarter of the sphere (``gap`` near ``1.5``), whose arms the
+            reference draws by inverse CDF (use ``run_gap_batch`` there).
+    """
+    setup = gap_setup(
+        variant,
+        d=d,
+        num_arms=num_arms,
+        n=n,
+        seeds=seeds,
+        privacy=privacy,
+        alpha=alpha,
+        constants=constants,
+        checkpoints=checkpoints,
+        rho=rho,
+        gamma_mode=gamma_mode,
+        pd_policy=pd_policy,
+        reward_policy=reward_policy,
+        calibration=calibration,
+        target_rho_min=target_rho_min,
+    )
+    trace = check_bool("trace", trace)
+    progress = check_bool("progress", progress)
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    workers = check_int_at_least("workers", workers, 1)
+    n, d, K, consts, bounds, noise = (
+        setup.n,
+        setup.d,
+        setup.num_arms,
+        setup.constants,
+        setup.bounds,
+        setup.noise,
+    )
+    if noise is None:
+        kind, noise_scale, dof = _NONE, 0.0, 0.0
+    elif isinstance(noise, WishartNoise):
+        kind, noise_scale, dof = _WISHART, noise.scale, float(noise.degrees_of_freedom)
+    elif isinstance(noise, SymmetricGaussianNoise):
+        kind, noise_scale, dof = _GAUSSIAN, noise.sigma, 0.0
+    else:  # pragma: no cover - regularizer_spec gives only these laws
+        raise TypeError(f"no compiled sampler for {type(noise).__name__}")
+    marks = setup.checkpoints
+    R, C, m = len(seeds), int(marks.size), tree_depth(n)
+    envs, mechanisms = [], []
+    for seed in seeds:
+        streams = named_generators(seed, STREAMS)
+        envs.append(_rejection_environment(streams, d, K, gap, reward_model))
+        mechanisms.append(NoiseStreams.split(streams["mechanism"]))
+    recorded = np.zeros((R, C))
+    values = np.zeros((R, 2))  # R̂_t and the last reward outside [−B̃, B̃]
+    states = np.zeros((R, 6), dtype=np.int64)
+    actions = np.zeros((R, n if trace else 0), dtype=np.int64)
+    betas = np.zeros((R, n if trace else 0))
+    radicand_log = 2.0 * math.log(2.0 / setup.alpha)
+    constants_of_beta = (
+        consts.sigma,
+        radicand_log,
+        d * math.log(bounds.rho_min),
+        consts.S * math.sqrt(bounds.rho_max),
+        bounds.gamma,
+    )
+    stop = threading.Event()
+    lock = threading.Lock()
+    bar = tqdm(total=R * n, disable=not progress, desc="replicate-rounds", unit="rr", leave=False)
+
+    def replicate(r: int) -> None:
+        env, mech = envs[r], mechanisms[r]
+        band = env._band
+        gram = np.zeros((d + 1, d + 1))
+        nodes = np.zeros((m, d + 1, d + 1))
+        for first in range(1, n + 1, CHUNK_ROUNDS):
+            if stop.is_set():
+                return
+            last = min(n, first + CHUNK_ROUNDS - 1)
+            _run_rounds(first, last, d, K, band.low, band.high, env.rotation,
+                        env.reward_model == "gaussian", band._candidates, env._optimal,
+                        env._position, env._rewards, kind, noise_scale, dof, mech.normal,
+                        mech.gamma, m, bounds.shift, bounds.rho_min, pd_policy == "repair",
+                        *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
+                        reward_policy == "clip", marks, trace, gram, nodes, values[r], states[r],
+                        recorded[r], actions[r], betas[r])  # fmt: skip
+            if states[r, _STATUS] != _OK:
+                stop.set()
+                return
+            with lock:
+                bar.update(last - first + 1)
+
+    try:
+        with ThreadPoolExecutor(max_workers=min(workers, R)) as pool:
+            list(pool.map(replicate, range(R)))
+    finally:
+        bar.close()
+    failed = np.flatnonzero(states[:, _STATUS] != _OK)
+    if failed.size:
+        r = int(failed[np.argmin(states[failed, _STATUS_ROUND])])
+        t, status = int(states[r, _STATUS_ROUND]), int(states[r, _STATUS])
+        if status == _ACCURACY_EVENT:
+            raise AccuracyEventError(
+                f"round {t}: replicate {r}: lambda_min(V_t) < rho_min = {bounds.rho_min}"
+            )
+        if status == _REWARD_OUTSIDE:
+            b = consts.B_tilde
+            raise ValueError(
+                f"y must be in [-B_tilde, B_tilde] = [{-b}, {b}] (Assumption 6), got "
+                f"{float(values[r, 1])}; pass reward_policy='clip' to clip rewards (R-CLIP)"
+            )
+        raise ValueError(f"arms must have Euclidean norm <= L={consts.L} (Assumption 1)")
+    repaired = states[:, _REPAIRS] > 0
+    if repaired.any():
+        first_round = int(states[repaired, _FIRST_REPAIR].min())
+        warnings.warn(
+            f"round {first_round}: lambda_min(V_t) < rho_min = {bounds.rho_min} in "
+            f"{int(repaired.sum())} replicate(s); eigenvalues raised to rho_min "
+            "(outside the accuracy event of Definition 3)",
+            AccuracyEventWarning,
+            stacklevel=2,
+        )
+    return BatchResult(
+        checkpoints=marks,
+        cumulative_regret=recorded,
+        repairs=states[:, _REPAIRS].copy(),
+        clip_events=states[:, _CLIPS].copy(),
+        actions=actions if trace else None,
+        betas=betas if trace else None,
+    )
