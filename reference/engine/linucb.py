@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -441,9 +441,13 @@ def _run(
 
 @dataclass(frozen=True)
 class GapBatchTask:
-    """A block of App. D runs of one variant (:func:`run_gap_batch`), a :class:`~reference.engine.blocks.BlockTask`.
+    """A block of App. D runs of one variant, a :class:`~reference.engine.blocks.BlockTask`.
 
-    Returns ``{"cumulative_regret": (B, C), "repairs": (B,), "checkpoints": (B, C)}``.
+    ``engine="compiled"`` runs the block with
+    :func:`reference.engine.compiled.run_gap_compiled` (replicates on every core's thread),
+    ``"numpy"`` with :func:`run_gap_batch`; both make the reference's decisions on the same seeds,
+    and their regrets agree to rounding.  Returns ``{"cumulative_regret": (B, C), "repairs": (B,),
+    "checkpoints": (B, C)}``.
     """
 
     variant: Variant
@@ -458,14 +462,21 @@ class GapBatchTask:
     reward_model: RewardModel = "rademacher"
     calibration: Calibration = "paper"
     target_rho_min: float | None = None
+    engine: Literal["compiled", "numpy"] = "compiled"
 
     def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
+        check_choice("engine", self.engine, ("compiled", "numpy"))
         privacy = (
             None
             if self.epsilon is None or self.delta is None
             else PrivacyParameters(self.epsilon, self.delta)
         )
-        result = run_gap_batch(
+        run: Callable[..., BatchResult] = run_gap_batch
+        if self.engine == "compiled":
+            from reference.engine.compiled import run_gap_compiled
+
+            run = run_gap_compiled
+        result = run(
             self.variant,
             d=self.d,
             num_arms=self.num_arms,

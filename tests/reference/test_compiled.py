@@ -22,7 +22,7 @@ from reference.engine import run_gap_batch
 from reference.engine.compiled import run_gap_compiled
 from reference.engine.compiled.linucb import CHUNK_ROUNDS
 from reference.engine.compiled.linucb import _guarded_cholesky as compiled_guard
-from reference.engine.linucb import _guarded_cholesky
+from reference.engine.linucb import GapBatchTask, _guarded_cholesky
 from reference.rng import child_seeds
 from reference.shariff_sheffet.linucb import AccuracyEventError, AccuracyEventWarning
 from reference.shariff_sheffet.regularizers import (
@@ -216,3 +216,17 @@ def test_compiled_guard_repairs_like_the_numpy_engine() -> None:
             assert compiled_guard(V.copy(), 3, rho_min, False, np.zeros((3, 3))) == -1
             with pytest.raises(AccuracyEventError):
                 _guarded_cholesky(V[None], rho_min, "raise", 1)
+
+
+def test_block_task_runs_on_either_engine_with_the_same_results() -> None:
+    seeds = child_seeds(11, 0, 3)
+    kw: dict[str, Any] = {"d": 3, "num_arms": 9, "gap": 0.1, "n": 200, "epsilon": 1.0}
+    compiled = GapBatchTask("wishart", delta=0.1, checkpoints=(50, 200), **kw)(seeds)
+    numpy_engine = GapBatchTask("wishart", delta=0.1, checkpoints=(50, 200), engine="numpy", **kw)(
+        seeds
+    )
+    assert compiled.keys() == numpy_engine.keys()
+    for key in compiled:
+        np.testing.assert_allclose(compiled[key], numpy_engine[key], rtol=1e-12, atol=1e-9)
+    with pytest.raises(ValueError, match=r"^engine must be one of"):
+        GapBatchTask("wishart", engine="fast", **kw)(seeds)  # type: ignore[arg-type]
