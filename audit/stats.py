@@ -6,6 +6,8 @@
   with probability ``≥ 1 − β``; it adapts to the small variance of hockey-stick summands.
 * :func:`hockey_stick_summands` -- ``(1 − e^{ε − L})₊`` for privacy-loss samples ``L``, whose mean
   under ``P`` is ``δ_{P‖Q}(ε)``; ``L = +∞`` gives 1, ``L = −∞`` gives 0.
+* :func:`paired_order` -- a paper's "A below B" on paired runs: Student-t interval of the mean
+  difference (holds, fails, or needs more runs).
 
 Proof note: ``proofs_notes/audit/white_box_hockey_stick.md``.
 """
@@ -13,7 +15,9 @@ Proof note: ``proofs_notes/audit/white_box_hockey_stick.md``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from scipy import stats
@@ -24,6 +28,8 @@ from reference.validation import check_in_range, check_int_at_least
 __all__ = [
     "REGRET_MARGIN",
     "MeanBounds",
+    "OrderVerdict",
+    "all_orders",
     "clopper_pearson",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
@@ -31,6 +37,7 @@ __all__ = [
     "empirical_bernstein_pvalue",
     "empirical_bernstein_width",
     "hockey_stick_summands",
+    "paired_order",
     "paired_wilcoxon_greater",
 ]
 
@@ -89,6 +96,69 @@ def paired_wilcoxon_greater(difference: FloatArray) -> float:
     if np.all(d == 0.0):
         return 1.0
     return float(stats.wilcoxon(d, alternative="greater").pvalue)
+
+
+@dataclass(frozen=True)
+class OrderVerdict:
+    """A claimed order ``E[A] < E[B]`` judged on paired runs.
+
+    Attributes:
+        verdict: ``"holds"`` (the interval of ``E[B − A]`` lies above 0), ``"fails"`` (below 0) or
+            ``"needs more runs"`` (it contains 0).
+        difference: the mean of ``B − A`` over the runs.
+        ci_low, ci_high: its two-sided Student-t interval at ``confidence``.
+        confidence: the interval's level.
+    """
+
+    verdict: Literal["holds", "fails", "needs more runs"]
+    difference: float
+    ci_low: float
+    ci_high: float
+    confidence: float
+
+
+def paired_order(
+    smaller: FloatArray | Sequence[float],
+    larger: FloatArray | Sequence[float],
+    confidence: float = 0.95,
+) -> OrderVerdict:
+    """Judge ``E[smaller] < E[larger]`` from paired runs (run ``r`` of both on the same seed).
+
+    The two-sided Student-t interval of the mean of ``larger − smaller`` (normal differences
+    assumed: with a handful of runs a rank test cannot reach the level at all); the claim holds
+    when the interval lies above 0 and fails when it lies below.  At least 2 runs.
+    """
+    a = np.asarray(smaller, dtype=np.float64)
+    b = np.asarray(larger, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape or a.size < 2:
+        raise ValueError(
+            f"smaller and larger must be paired runs of equal length >= 2, got shapes "
+            f"{a.shape} and {b.shape}"
+        )
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("smaller and larger must be finite (a verdict is never computed from NaN)")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    d = b - a
+    mean = float(d.mean())
+    half = float(
+        stats.t.ppf(0.5 + confidence / 2.0, d.size - 1) * d.std(ddof=1) / math.sqrt(d.size)
+    )
+    low, high = mean - half, mean + half
+    verdict: Literal["holds", "fails", "needs more runs"] = (
+        "holds" if low > 0.0 else "fails" if high < 0.0 else "needs more runs"
+    )
+    return OrderVerdict(verdict, mean, low, high, confidence)
+
+
+def all_orders(orders: Sequence[OrderVerdict]) -> Literal["holds", "fails", "needs more runs"]:
+    """A conjunction of orders ("A below every other"): holds when every order holds (an
+    intersection-union test, valid at each order's level), fails when any order fails."""
+    if not orders:
+        raise ValueError("orders must hold at least one OrderVerdict")
+    verdicts = {o.verdict for o in orders}
+    if verdicts == {"holds"}:
+        return "holds"
+    return "fails" if "fails" in verdicts else "needs more runs"
 
 
 @dataclass(frozen=True)

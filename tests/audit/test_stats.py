@@ -15,12 +15,14 @@ import pytest
 from scipy import stats
 
 from audit.stats import (
+    all_orders,
     clopper_pearson,
     clopper_pearson_lower,
     clopper_pearson_upper,
     empirical_bernstein_bounds,
     empirical_bernstein_pvalue,
     hockey_stick_summands,
+    paired_order,
     paired_wilcoxon_greater,
 )
 
@@ -111,3 +113,51 @@ def test_hockey_stick_summands_handle_infinite_losses() -> None:
     np.testing.assert_allclose(out, [1.0, 0.0, 0.0, 0.0, 1 - math.exp(-2.0)])
     with pytest.raises(ValueError, match="losses must not contain NaN"):
         hockey_stick_summands(np.array([math.nan]), 1.0)
+
+
+# ------------------------------------------------------------------------------------------------
+# Claimed orders on paired runs (the reproductions' "A below B")
+# ------------------------------------------------------------------------------------------------
+
+
+def test_paired_order_three_verdicts() -> None:
+    base = np.array([10.0, 12.0, 9.0, 11.0, 10.5])
+    clearly = paired_order(base, base + np.array([5.0, 6.0, 5.5, 4.5, 5.0]))
+    assert clearly.verdict == "holds" and clearly.ci_low > 0
+    assert clearly.difference == pytest.approx(5.2)
+    reversed_ = paired_order(base, base - np.array([5.0, 6.0, 5.5, 4.5, 5.0]))
+    assert reversed_.verdict == "fails" and reversed_.ci_high < 0
+    noisy = paired_order(base, base + np.array([3.0, -2.0, 1.0, -1.5, 0.5]))
+    assert noisy.verdict == "needs more runs" and noisy.ci_low < 0 < noisy.ci_high
+    # the interval is scipy's Student-t interval of the mean difference
+    d = np.array([3.0, -2.0, 1.0, -1.5, 0.5])
+    low, high = stats.t.interval(0.95, 4, loc=d.mean(), scale=stats.sem(d))
+    assert (noisy.ci_low, noisy.ci_high) == pytest.approx((low, high), abs=1e-12)
+    assert all_orders([clearly, clearly]) == "holds"
+    assert all_orders([clearly, noisy]) == "needs more runs"
+    assert all_orders([clearly, noisy, reversed_]) == "fails"
+
+
+def test_paired_order_false_claims_rate_at_most_nominal() -> None:
+    # equal means: "holds" must come out in at most 2.5% of trials (one side of a 95% interval)
+    rng = np.random.default_rng(2024)
+    trials = 4000
+    a = rng.normal(size=(trials, 5))
+    b = a + rng.normal(size=(trials, 5))
+    rate = np.mean([paired_order(a[i], b[i]).verdict == "holds" for i in range(trials)])
+    assert rate <= 0.025 + 3 * math.sqrt(0.025 * 0.975 / trials)
+
+
+@pytest.mark.parametrize(
+    ("smaller", "larger", "pattern"),
+    [
+        ([1.0], [2.0], r"^smaller and larger must be paired runs of equal length >= 2"),
+        ([1.0, 2.0], [2.0, 3.0, 4.0], r"^smaller and larger must be paired runs"),
+        ([1.0, math.nan], [2.0, 3.0], r"^smaller and larger must be finite"),
+    ],
+)
+def test_paired_order_bad_input(smaller: list[float], larger: list[float], pattern: str) -> None:
+    with pytest.raises(ValueError, match=pattern):
+        paired_order(smaller, larger)
+    with pytest.raises(ValueError, match=r"^orders must hold at least one"):
+        all_orders([])
