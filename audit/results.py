@@ -9,6 +9,8 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
+import importlib.metadata
+import platform
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -23,12 +25,28 @@ __all__ = [
     "CurvePoint",
     "PrivacyAuditResult",
     "Verdict",
+    "package_versions",
     "to_jsonable",
 ]
 
 SCHEMA_VERSION = 2
 """Version of the JSON report schema; bumped on any incompatible change (2: three-valued
 ``verdict`` and the power statement ``detectable_epsilon`` / ``detectable_delta``)."""
+
+VERSIONED_PACKAGES = ("privonline", "numpy", "scipy", "numba", "statsmodels", "scikit-learn")
+
+
+def package_versions() -> dict[str, str]:
+    """Python's version and those of the packages a measurement depends on (``"not installed"``
+    where absent), recorded in every benchmark, calibration and reproduction report."""
+    versions = {"python": platform.python_version()}
+    for package in VERSIONED_PACKAGES:
+        try:
+            versions[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            versions[package] = "not installed"
+    return versions
+
 
 AuditMethod: TypeAlias = Literal["white_box", "black_box", "closed_form"]
 Verdict: TypeAlias = Literal["VIOLATION", "pass", "inconclusive"]

@@ -26,7 +26,6 @@ from scipy import optimize
 from tqdm import tqdm
 
 from audit.benchmarks.mechanisms import ReportNoisyMax
-from audit.benchmarks.run import package_versions
 from audit.familywise import Holm
 from audit.mechanisms import GaussianMechanism, LaplaceMechanism
 from audit.methods.billboard import DELTA_STAR, TreeFactory, billboard_audit
@@ -37,7 +36,13 @@ from audit.methods.scaling import fit_against_form, fit_mean_against_form
 from audit.methods.stream import Algorithm1Policy, stream_audit, worst_case_streams
 from audit.methods.white_box import white_box_audit
 from audit.protocols import NeighbouringPair, PrivacyClaim
-from audit.results import INCONCLUSIVE_FACTOR, POWER, SCHEMA_VERSION, PrivacyAuditResult
+from audit.results import (
+    INCONCLUSIVE_FACTOR,
+    POWER,
+    SCHEMA_VERSION,
+    PrivacyAuditResult,
+    package_versions,
+)
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
 from reference.accounting import gaussian_delta, gaussian_epsilon, gaussian_mu_for

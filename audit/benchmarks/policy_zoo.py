@@ -30,9 +30,8 @@ from typing import Any, Literal
 from tqdm import tqdm
 
 from audit import check
-from audit.benchmarks.run import package_versions
 from audit.reproduce.common import CellStore
-from audit.results import SCHEMA_VERSION
+from audit.results import SCHEMA_VERSION, package_versions
 from audit.stats import clopper_pearson
 from reference.files import atomic_write_text, prepare_output_dir, read_json, write_json
 from reference.validation import check_int_at_least

@@ -12,10 +12,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
-import importlib.metadata
 import inspect
 import math
-import platform
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -38,7 +36,7 @@ from audit.familywise import Holm
 from audit.methods.pairs import search_pairs
 from audit.protocols import NeighbouringPair
 from audit.reproduce.common import CellStore
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult, package_versions
 from reference.files import atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed, seed_for
 from reference.validation import check_in_range, check_int_at_least
@@ -52,7 +50,6 @@ __all__ = [
     "BenchmarkTable",
     "SearchRow",
     "main",
-    "package_versions",
     "run_benchmark",
     "run_search",
     "select_cases",
@@ -281,18 +278,6 @@ def select_cases(names: Sequence[str] | None) -> list[BenchmarkCase]:
         )
     wanted = set(names)
     return [c for c in CASES.values() if c.name in wanted or c.bench.name in wanted]
-
-
-def package_versions() -> dict[str, str]:
-    """Python's version and those of the packages a measurement depends on (``"not installed"``
-    where absent), recorded in every benchmark and calibration report."""
-    versions = {"python": platform.python_version()}
-    for package in ("privonline", "numpy", "scipy", "statsmodels", "scikit-learn"):
-        try:
-            versions[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            versions[package] = "not installed"
-    return versions
 
 
 def _black_box_stamp() -> str:

@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import platform
+import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from audit.reproduce.report import ExperimentReport, write_report
-from reference.files import prepare_output_dir
+from audit.results import SCHEMA_VERSION, package_versions, to_jsonable
+from reference.files import prepare_output_dir, write_json
 from reference.validation import int_at_least
 
 if TYPE_CHECKING:
@@ -35,6 +40,7 @@ __all__ = [
     "executor_argument",
     "failed_checks",
     "main",
+    "provenance",
 ]
 
 EXECUTOR_HELP = "'serial', 'processes' (default) or a Dask scheduler address ('tcp://host:8786')"
@@ -181,6 +187,45 @@ def _parser(paper: Paper, experiments: Sequence[Experiment], prog: str) -> argpa
     return parser
 
 
+def _source_revision() -> str:
+    """``git describe --always --dirty`` of the checkout holding this package, or ``"unknown"``
+    (an installed copy, or no git)."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        done = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+
+
+def provenance(
+    paper: Paper, argv: Sequence[str] | None, config: Any, executor: str
+) -> dict[str, Any]:
+    """What made a reproduction's report: the command, the full configuration (seed included),
+    the source revision, the package versions and the machine; written beside each report as
+    ``<experiment>.provenance.json`` so that a committed summary says how to make it again."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "command": " ".join(["privonline", "reproduce", paper.cli_name, *arguments]),
+        "config": to_jsonable(config),
+        "executor": executor,
+        "source_revision": _source_revision(),
+        "versions": package_versions(),
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1,
+        },
+    }
+
+
 def main(
     paper: Paper, argv: Sequence[str] | None = None, prog: str = "privonline reproduce"
 ) -> int:
@@ -207,12 +252,16 @@ def main(
         ]
         for name, config in zip(chosen, configs, strict=True):
             experiment = by_name[name]
+            started, clock = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.monotonic()
             report = experiment.execute(config, out, args.executor)
+            record = provenance(paper, argv, config, args.executor)
+            record |= {"started_utc": started, "seconds": time.monotonic() - clock}
+            write_json(out / f"{report.name}.provenance.json", record, indent=2)
             for line in experiment.summary(report):
                 print(f"{name} {line}")
             failed |= experiment.gate is not None and experiment.gate(report)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(f"wrote {out}/{{{','.join(chosen)}}}.{{json,md,png}}")
+    print(f"wrote {out}/{{{','.join(chosen)}}}.{{json,md,png,provenance.json}}")
     return 1 if failed else 0

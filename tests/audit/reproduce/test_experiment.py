@@ -5,6 +5,7 @@ codes 0/1/2; and the one executor (:func:`audit.reproduce.common.run_tasks`)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import sys
 import textwrap
@@ -96,6 +97,13 @@ def test_outputs_go_to_the_paper_folder_and_options_reach_their_fields(
     assert (out / "toy_repro" / "seen.txt").is_file()
     for ext in ("json", "md", "png"):  # written by the one renderer, not by the run
         assert (out / "toy_repro" / f"toy.{ext}").stat().st_size > 0
+    # what made it: the command, the configuration, the revision, the versions
+    record = json.loads((out / "toy_repro" / "toy.provenance.json").read_text())
+    assert record["command"] == "privonline reproduce toy-repro gated " + " ".join(argv)
+    assert record["config"] == {"runs": 3, "n": 7, "holds": True}
+    assert record["executor"] == "serial" and record["seconds"] >= 0
+    assert {"numpy", "numba", "privonline", "python"} <= record["versions"].keys()
+    assert record["source_revision"]
     assert main(toy, ["parallel", *argv], "p") == 0
     # --n is only the gated experiment's field; the parallel one is given the executor
     assert "parallel config [3, 10] executor serial" in capsys.readouterr().out
