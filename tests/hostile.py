@@ -830,6 +830,32 @@ def _baselines() -> dict[str, Baseline]:
         m + "regret_checkpoints": _b(T=100, per_decade=5, linear=10),
         m + "section5_means": _b(instance="C1", K=3),
     }
+    m = "reference.engine.compiled.mab:"
+    out |= {
+        m + "dpse_bernoulli_compiled": _b(
+            means=A([0.6, 0.4]),
+            T=8,
+            epsilon=1.0,
+            beta=0.1,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            noise_on="r",
+            checkpoints=[4, 8],
+            workers=1,
+        ),
+        m + "dpucb_bernoulli_compiled": _b(
+            means=A([0.6, 0.4]),
+            T=8,
+            epsilon=1.0,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            calibration="per_tree",
+            beta_u=0.1,
+            checkpoints=[4, 8],
+            trace=False,
+            rounds=8,
+            workers=1,
+            progress=False,
+        ),
+    }
     m = "reference.sajed_sheffet.stopping:"
     out |= {
         m + "SampleStream": _b(draw_block=lambda: lambda n: np.zeros(n)),

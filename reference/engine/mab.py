@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, cast, get_args
+from typing import Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
@@ -361,6 +361,81 @@ class _BlockStream:
             self.pos[r] = 0
 
 
+class _DPUCBSetup(NamedTuple):
+    """The checked arguments of a DP-UCB batch and what they fix (shared with the compiled engine)."""
+
+    R: int
+    K: int
+    T: int
+    stop: int  # rounds simulated
+    m: int  # tree depth
+    means: FloatArray  # (R, K)
+    checkpoints: IntArray
+    scale: FloatArray  # Laplace node scale m/ε_tree per replicate
+    gamma: FloatArray  # confidence width γ per replicate
+    trace: bool
+
+
+def _dpucb_setup(
+    means: FloatArray | Sequence[float],
+    T: int,
+    epsilon: FloatArray | Sequence[float] | float,
+    seeds: Sequence[np.random.SeedSequence],
+    calibration: Calibration | Sequence[Calibration],
+    beta_u: float | None,
+    checkpoints: Sequence[int] | IntArray | None,
+    trace: bool,
+    rounds: int | None,
+) -> _DPUCBSetup:
+    """Check the arguments of :func:`dpucb_bernoulli_batch` (its docstring) and derive ``m``, the
+    node scales and ``γ`` per replicate."""
+    R = _seeds(seeds)
+    mu = _means_rows(means, R)
+    K = int(mu.shape[1])
+    T = check_int_at_least("T", T, K)
+    eps = _rows("epsilon", epsilon, R)
+    if isinstance(calibration, str):
+        calibrations: list[Calibration] = [calibration] * R
+    elif isinstance(calibration, Sequence):
+        calibrations = list(cast(Sequence[Calibration], calibration))
+    else:
+        raise ValueError(
+            f"calibration must be 'per_tree', 'split' or a sequence of them, got {calibration!r:.80}"
+        )
+    if len(calibrations) != R:
+        raise ValueError(f"calibration must be one value or {R} values, got {len(calibrations)}")
+    for i, c in enumerate(calibrations):
+        check_choice(
+            f"calibration[{i}]" if len(calibrations) > 1 else "calibration",
+            c,
+            get_args(Calibration),
+        )
+    trace = check_bool("trace", trace)
+    bu = check_alpha(1.0 / T if beta_u is None else beta_u, "beta_u")
+    stop = T if rounds is None else check_int_at_least("rounds", rounds, 1)
+    if stop > T:
+        raise ValueError(f"rounds must be in [1, T={T}], got {rounds}")
+    marks = _checkpoints(checkpoints, stop, "T" if rounds is None else "rounds")
+    m = tree_depth(T)
+    eps_tree = np.array(
+        [dpucb_tree_epsilon(float(e), K, c) for e, c in zip(eps, calibrations, strict=True)]
+    )
+    scale = m / eps_tree  # the reference's ``levels / epsilon_tree``, row by row
+    gamma = np.array([dpucb_confidence_width(K, T, float(e), bu) for e in eps_tree])
+    return _DPUCBSetup(R, K, T, stop, m, mu, marks, scale, gamma, trace)
+
+
+def _dpucb_generators(
+    seed: np.random.SeedSequence, K: int
+) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """The streams of one replicate as :func:`~.bandits.pseudo_regret_trajectories` splits them:
+    the environment's (one uniform per round) and the ``K`` trees' Laplace streams, tree ``a``'s the
+    ``laplace`` stream of the ``a``-th :class:`~reference.rng.NoiseStreams` split of the policy's."""
+    gens = named_generators(seed, ("environment", "policy"))
+    children = gens["policy"].spawn(3 * K)  # = K successive NoiseStreams.split (3 each)
+    return gens["environment"], [children[3 * a + 2] for a in range(K)]
+
+
 def dpucb_bernoulli_batch(
     means: FloatArray | Sequence[float],
     T: int,
@@ -395,46 +470,16 @@ def dpucb_bernoulli_batch(
             algorithm still knows ``T`` (tree depth, ``γ``), so this is an exact prefix of the full
             run and its cumulative regret a lower bound on the full run's (regret never decreases).
     """
-    R = _seeds(seeds)
-    mu = _means_rows(means, R)
-    K = int(mu.shape[1])
-    T = check_int_at_least("T", T, K)
-    eps = _rows("epsilon", epsilon, R)
-    if isinstance(calibration, str):
-        calibrations: list[Calibration] = [calibration] * R
-    elif isinstance(calibration, Sequence):
-        calibrations = list(cast(Sequence[Calibration], calibration))
-    else:
-        raise ValueError(
-            f"calibration must be 'per_tree', 'split' or a sequence of them, got {calibration!r:.80}"
-        )
-    if len(calibrations) != R:
-        raise ValueError(f"calibration must be one value or {R} values, got {len(calibrations)}")
-    for i, c in enumerate(calibrations):
-        check_choice(
-            f"calibration[{i}]" if len(calibrations) > 1 else "calibration",
-            c,
-            get_args(Calibration),
-        )
-    trace = check_bool("trace", trace)
-    bu = check_alpha(1.0 / T if beta_u is None else beta_u, "beta_u")
-    stop = T if rounds is None else check_int_at_least("rounds", rounds, 1)
-    if stop > T:
-        raise ValueError(f"rounds must be in [1, T={T}], got {rounds}")
-    marks = _checkpoints(checkpoints, stop, "T" if rounds is None else "rounds")
-    m = tree_depth(T)
-    eps_tree = np.array(
-        [dpucb_tree_epsilon(float(e), K, c) for e, c in zip(eps, calibrations, strict=True)]
-    )
-    scale = m / eps_tree  # the reference's ``levels / epsilon_tree``, row by row
-    gamma = np.array([dpucb_confidence_width(K, T, float(e), bu) for e in eps_tree])
+    setup = _dpucb_setup(means, T, epsilon, seeds, calibration, beta_u, checkpoints, trace, rounds)
+    R, K, T, stop, m = setup.R, setup.K, setup.T, setup.stop, setup.m
+    mu, marks, scale, gamma = setup.means, setup.checkpoints, setup.scale, setup.gamma
+    trace = setup.trace
     env_gens: list[np.random.Generator] = []
     tree_gens: list[np.random.Generator] = []  # row r * K + a: tree a's Laplace stream
     for seed in seeds:
-        gens = named_generators(seed, ("environment", "policy"))
-        env_gens.append(gens["environment"])
-        children = gens["policy"].spawn(3 * K)  # = K successive NoiseStreams.split (3 each)
-        tree_gens.extend(children[3 * a + 2] for a in range(K))
+        environment, trees = _dpucb_generators(seed, K)
+        env_gens.append(environment)
+        tree_gens.extend(trees)
     rewards = _BlockStream(env_gens, _REWARD_BLOCK, None)
     noise = _BlockStream(tree_gens, _NOISE_BLOCK, np.repeat(scale, K))
     gaps = (mu.max(axis=1, keepdims=True) - mu).ravel()
