@@ -4,11 +4,13 @@ Not reference code.  Each replicate's loop reads numpy ``Generator`` objects dir
 from them bit for bit as numpy does and advances their state), so a compiled run consumes exactly
 the random streams of the reference run with the same seed and makes the same decisions
 (``tests/reference/test_compiled.py``; ``nox -s bench`` measures the speed).
-:mod:`reference.engine.compiled.linucb`: Shariff & Sheffet Algorithm 1 on App. D.
+:mod:`reference.engine.compiled.linucb`: Shariff & Sheffet Algorithm 1 on App. D;
+:mod:`reference.engine.compiled.ftrl`: Agarwal & Singh's private FTRL and EXP2 reduction.
 
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
+from reference.engine.compiled.ftrl import run_exp2_compiled, run_ftrl_compiled
 from reference.engine.compiled.linucb import run_gap_compiled
 
-__all__ = ["run_gap_compiled"]
+__all__ = ["run_exp2_compiled", "run_ftrl_compiled", "run_gap_compiled"]
