@@ -245,10 +245,12 @@ def _ftrl_rounds(
     trace: bool,
     actions: FloatArray,
 ) -> None:
-    """Rounds ``first .. last`` (1-based) of one group of ``G`` replicates sharing a generator;
-    state in the arrays passed in (``total``: ``Σ_{s≤t} l_s`` and its compensation; ``cum[j]``: the node noise summed
-    from the highest set bit of ``t`` down to bit ``j``; ``theta``: ``L̃_t``; ``incurred``:
-    ``Σ <l_s, x_s>`` and its compensation; ``state[0]``: next checkpoint), so consecutive calls continue one run."""
+    """Rounds ``first .. last`` (1-based) of one group of ``G`` replicates sharing a generator.
+
+    State lives in the arrays passed in, so consecutive calls continue one run: ``total``
+    (``Σ_{s≤t} l_s`` and its compensation), ``cum[j]`` (the node noise summed from the highest set
+    bit of ``t`` down to bit ``j``), ``theta`` (``L̃_t``), ``incurred`` (``Σ <l_s, x_s>`` and its
+    compensation), ``state[0]`` (the next checkpoint)."""
     loss = np.empty(N)
     logits = np.empty(N)
     x = np.empty(N)
@@ -412,9 +414,9 @@ def run_ftrl_compiled(
 
     Parameters are Cor. 3.2's for the simplex with ``Y = [0, 1]^N``
     (:func:`~reference.agarwal_singh.theorems.cor32_parameters` with ``experts_losses="box01"``;
-    ``η`` does not depend on ``ε``, taken at ``ε = 1`` when ``ε = ∞``).  Group ``g`` is the reference
-    run ``run_full_info(PrivateFTRL(NegativeEntropySimplex(N), η, LaplaceNoise((runs_per_seed, N),
-    λ), T, seeds[g], loss_set=Y), losses)``; at ``ε = ∞`` the noise is
+    ``η`` does not depend on ``ε``, taken at ``ε = 1`` when ``ε = ∞``).  Group ``g`` is the
+    reference run ``run_full_info(PrivateFTRL(NegativeEntropySimplex(N), η, LaplaceNoise((G, N),
+    λ), T, seeds[g], loss_set=Y), losses)`` with ``G = runs_per_seed``; at ``ε = ∞`` the noise is
     :class:`~reference.noise.ZeroNoise`, every replicate is the same deterministic run, computed
     once.
 
@@ -540,9 +542,11 @@ def _exp2_rounds(
     arms: IntArray,
     probs: FloatArray,
 ) -> None:
-    """Rounds ``first .. last`` (1-based) of one replicate; state in ``log_weights``, ``total``
-    (``Σ_{s≤t} l_s``), ``sums`` (``[Σ <p_s, l_s>, Σ l_s(i_s)]``; row 1 their compensations) and ``state[0]`` (next
-    checkpoint), so consecutive calls continue one run."""
+    """Rounds ``first .. last`` (1-based) of one replicate.
+
+    State lives in the arrays passed in, so consecutive calls continue one run: ``log_weights``,
+    ``total`` (``Σ_{s≤t} l_s``), ``sums`` (``[Σ <p_s, l_s>, Σ l_s(i_s)]``; row 1 holds the
+    compensations of both) and ``state[0]`` (the next checkpoint)."""
     loss = np.empty(N)
     q = np.empty(N)
     p = np.empty(N)
