@@ -11,6 +11,7 @@ must not depend on the threads, on which seeds share a call, on the chunking of 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -207,6 +208,23 @@ def test_ftrl_equals_reference_property(
     if instance == "minimax" and 4 * math.log(N) > T:
         T = math.ceil(4 * math.log(N))
     _assert_ftrl_matches(instance, N, T, epsilon, [seed], G, calibration)
+
+
+def test_ftrl_sums_are_exact_where_the_reference_rounds() -> None:
+    # ε = ∞: x_t is exponential weights of the exact prefix; the reference's tree sums its nodes
+    # sequentially (its x_t drift ~1e-12 by T = 2^15), the compiled prefix is compensated
+    T, N = 2**13, 2
+    compiled = run_ftrl_compiled("minimax", N=N, T=T, epsilon=INF, seeds=[0], trace=True)
+    assert compiled.actions is not None
+    losses = experts_minimax(N, T)
+    prefix = np.array([[float(Fraction(v) * t) for v in losses[0]] for t in range(T)])
+    eta = cor32_parameters("experts", N, T, 1.0, experts_losses="box01").eta
+    logits = -eta * prefix
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    points = weights / weights.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(compiled.actions[0], points, rtol=0, atol=4 * EPS)
+    exact = math.fsum((points * losses).ravel()) - min(math.fsum(c) for c in losses.T)
+    np.testing.assert_allclose(compiled.regret[0, -1], exact, rtol=1e-13)
 
 
 @pytest.mark.parametrize("epsilon", [1.0, INF])
