@@ -690,6 +690,35 @@ def _baselines() -> dict[str, Baseline]:
             alpha=0.01,
         ),
     }
+    m = "reference.engine.compiled.ftrl:"
+    out |= {
+        m + "run_ftrl_compiled": _b(
+            instance="gap",
+            N=2,
+            T=4,
+            epsilon=1.0,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            runs_per_seed=2,
+            calibration="strict",
+            checkpoints=[2, 4],
+            trace=False,
+            progress=False,
+            workers=1,
+        ),
+        m + "run_exp2_compiled": _b(
+            instance="constant_gap",
+            N=2,
+            T=16,
+            epsilon=1.0,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            preset="paper",
+            calibration="strict",
+            checkpoints=[2, 16],
+            trace=False,
+            progress=False,
+            workers=1,
+        ),
+    }
 
     # reference.engine ---------------------------------------------------------------------------
     from reference.noise import SymmetricGaussianNoise
@@ -1728,6 +1757,8 @@ NOT_CALLED: dict[str, str] = {
             "reference.agarwal_singh.theorems:BLOParameters",
             "reference.agarwal_singh.theorems:Cor32Parameters",
             "reference.agarwal_singh.theorems:MABParameters",
+            "reference.engine.compiled.ftrl:EXP2BatchResult",
+            "reference.engine.compiled.ftrl:FTRLBatchResult",
             "reference.engine.linucb:BatchResult",
             "reference.engine.linucb:GapSetup",
             "reference.sajed_sheffet.bandits:DPSERun",

@@ -3,14 +3,21 @@
 Not reference code.  Each replicate's loop reads numpy ``Generator`` objects directly (numba draws
 from them bit for bit as numpy does and advances their state), so a compiled run consumes exactly
 the random streams of the reference run with the same seed and makes the same decisions
-(``tests/reference/test_compiled.py``, ``test_compiled_mab.py``; ``nox -s bench`` times Algorithm 1).
-:mod:`reference.engine.compiled.linucb`: Shariff & Sheffet Algorithm 1 on App. D.
-:mod:`reference.engine.compiled.mab`: Sajed & Sheffet DP-SE (Algorithm 3) and DP-UCB (Sec. 5).
-
+(``tests/reference/test_compiled*.py``; ``nox -s bench`` times Algorithm 1).
+:mod:`~reference.engine.compiled.linucb`: Shariff & Sheffet Algorithm 1 on App. D;
+:mod:`~reference.engine.compiled.mab`: Sajed & Sheffet DP-SE (Algorithm 3) and DP-UCB (Sec. 5);
+:mod:`~reference.engine.compiled.ftrl`: Agarwal & Singh's private FTRL and EXP2 reduction.
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
+from reference.engine.compiled.ftrl import run_exp2_compiled, run_ftrl_compiled
 from reference.engine.compiled.linucb import run_gap_compiled
 from reference.engine.compiled.mab import dpse_bernoulli_compiled, dpucb_bernoulli_compiled
 
-__all__ = ["dpse_bernoulli_compiled", "dpucb_bernoulli_compiled", "run_gap_compiled"]
+__all__ = [
+    "dpse_bernoulli_compiled",
+    "dpucb_bernoulli_compiled",
+    "run_exp2_compiled",
+    "run_ftrl_compiled",
+    "run_gap_compiled",
+]
