@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.papers.agarwal_singh.repro_bandits import mab_cell
-from audit.papers.agarwal_singh.repro_ftrl import ftrl_cell
+from audit.papers.agarwal_singh.repro_ftrl import _ftrl_regret, ftrl_cell, full_info_losses
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
 from reference.agarwal_singh.bandits import (
@@ -228,13 +228,16 @@ def test_ftrl_sums_are_exact_where_the_reference_rounds() -> None:
 
 
 @pytest.mark.parametrize("epsilon", [1.0, INF])
-def test_ftrl_reproduces_the_e4_cell(epsilon: float) -> None:
+def test_the_e4_cell_on_the_compiled_engine_equals_the_reference_path(epsilon: float) -> None:
     seed = np.random.SeedSequence(5, spawn_key=(1, 0, 2, 128))
-    compiled = run_ftrl_compiled("minimax", N=2, T=128, epsilon=epsilon, seeds=[seed],
-                                 runs_per_seed=4)  # fmt: skip
-    assert seed.n_children_spawned == 0  # the caller's seed is not advanced
     cell = ftrl_cell("minimax", 2, 128, epsilon, 4, "strict", seed)
-    np.testing.assert_allclose(compiled.regret[:, 0], cell["regret"], rtol=1e-12, atol=1e-10)
+    assert seed.n_children_spawned == 0  # the caller's seed is not advanced
+    losses = full_info_losses("minimax", 2, 128)
+    reference = _ftrl_regret(losses, epsilon, 4, "strict", np.random.default_rng(seed), "experts")
+    np.testing.assert_allclose(cell["regret"], reference["regret"], rtol=1e-12, atol=1e-10)
+    assert {k: v for k, v in cell.items() if k != "regret"} == {
+        k: v for k, v in reference.items() if k != "regret"
+    }
 
 
 def test_ftrl_independent_of_threads_batches_chunks_and_trace(
@@ -303,15 +306,16 @@ def test_exp2_equals_reference_property(
 
 
 @pytest.mark.parametrize("epsilon", [1.0, INF])
-def test_exp2_reproduces_the_e7_cell(epsilon: float) -> None:
+def test_the_e7_cell_on_the_compiled_engine_equals_the_reference_path(epsilon: float) -> None:
     seed = np.random.SeedSequence(6, spawn_key=(2, 1, 4, 999))
     cell = mab_cell("switching", 4, 999, epsilon, 3, "paper", seed)
-    compiled = run_exp2_compiled("switching", N=4, T=999, epsilon=epsilon,
-                                 seeds=child_seeds(seed, 0, 3))  # fmt: skip
-    slack = 4 * 999 * EPS * 999  # the cell's own summation error
-    np.testing.assert_allclose(compiled.pseudo_regret[:, 0], cell["regret"], rtol=1e-12,
+    runs = [
+        _reference_mab("switching", 4, 999, epsilon, child) for child in child_seeds(seed, 0, 3)
+    ]
+    slack = 4 * 999 * EPS * 999  # the reference's own summation error
+    np.testing.assert_allclose(cell["regret"], [r.pseudo_regret for r in runs], rtol=1e-12,
                                atol=slack)  # fmt: skip
-    np.testing.assert_allclose(compiled.regret[:, 0], cell["realised_regret"], rtol=1e-12,
+    np.testing.assert_allclose(cell["realised_regret"], [r.regret for r in runs], rtol=1e-12,
                                atol=slack)  # fmt: skip
 
 

@@ -40,7 +40,7 @@ from audit.papers.agarwal_singh.repro_ftrl import _cell_info, _dim_rows
 from audit.reproduce.common import CellStore
 from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
-from reference.agarwal_singh.bandits import EXP2Exploration, PrivateBanditReduction, run_bandit
+from reference.agarwal_singh.bandits import PrivateBanditReduction
 from reference.agarwal_singh.environments import (
     cube_signed_basis,
     mab_constant_gap,
@@ -64,6 +64,7 @@ from reference.agarwal_singh.theorems import (
     thm45_rate_paper,
     thm45_regret_bound_certified,
 )
+from reference.engine.compiled import run_exp2_compiled
 from reference.noise import GaussianVectorNoise, LaplaceNoise
 from reference.rng import child_seeds, named_generators
 from reference.validation import check_int_at_least
@@ -202,30 +203,26 @@ def mab_cell(
     seed: np.random.SeedSequence,
 ) -> dict[str, Any]:
     """Pseudo-regret of Alg. 4 + Alg. 5 (Thm 4.1), ``runs`` replicates (children of ``seed``, each
-    with an ``arms`` stream for EXP2 and a ``reduction`` stream for ``Z_t``)."""
-    losses = mab_losses(instance, N, T)
-    pseudo: list[float] = []
-    realised: list[float] = []
-    lam = 0.0
-    for child in child_seeds(seed, 0, runs):
-        streams = named_generators(child, ("arms", "reduction"))
-        learner: EXP2Exploration | PrivateBanditReduction
-        if math.isinf(epsilon):
-            eta, gamma = mab_nonprivate_parameters(N, T)
-            learner = EXP2Exploration(N, eta, gamma, streams["arms"])
-        else:
-            p = thm41_parameters(N, T, epsilon, preset=preset, calibration="strict")
-            lam = p.lam
-            inner = EXP2Exploration(N, p.eta, p.gamma, streams["arms"])
-            learner = PrivateBanditReduction(inner, LaplaceNoise((N,), p.lam), streams["reduction"])
-        run = run_bandit(learner, losses)
-        if run.pseudo_regret is None:  # pragma: no cover - EXP2 always reports p_t
-            raise RuntimeError("EXP2 did not report its sampling distributions")
-        pseudo.append(run.pseudo_regret)
-        realised.append(run.regret)
+    with an ``arms`` stream for EXP2 and a ``reduction`` stream for ``Z_t``), run on the compiled
+    engine (:func:`reference.engine.compiled.run_exp2_compiled`, which plays the reference's arms
+    on these streams: ``tests/reference/test_compiled_ftrl.py``)."""
+    compiled = run_exp2_compiled(
+        instance,
+        N=N,
+        T=T,
+        epsilon=epsilon,
+        seeds=child_seeds(seed, 0, runs),
+        preset=preset,
+        checkpoints=[T],
+    )
+    lam = (
+        0.0
+        if math.isinf(epsilon)
+        else thm41_parameters(N, T, epsilon, preset=preset, calibration="strict").lam
+    )
     return {
-        "regret": pseudo,
-        "realised_regret": realised,
+        "regret": compiled.pseudo_regret[:, -1].tolist(),
+        "realised_regret": compiled.regret[:, -1].tolist(),
         "lam": lam,
         **_mab_forms(N, T, epsilon, preset),
     }

@@ -52,8 +52,9 @@ from reference.agarwal_singh.theorems import (
     cor32_regret_bound,
     thm34_regret_bound_certified,
 )
+from reference.engine.compiled import run_ftrl_compiled
 from reference.noise import LaplaceNoise, ZeroNoise
-from reference.rng import as_generator, child_seeds
+from reference.rng import child_seeds
 from reference.validation import check_int_at_least
 
 __all__ = [
@@ -179,14 +180,32 @@ def ftrl_cell(
     calibration: Calibration,
     seed: np.random.SeedSequence,
 ) -> dict[str, Any]:
-    """Regret of Algorithm 1 on one instance, ``runs`` replicates in one vectorised run.
+    """Regret of Algorithm 1 on one instance, ``runs`` replicates drawn from one generator.
 
     The replicates are the leading axis of the Laplace node noise ``(runs, N)`` (one generator,
-    ``seed``).  At ``ε = ∞`` the learner is deterministic on a fixed sequence (``ZeroNoise``), so it
-    runs once and its regret is repeated.
+    ``seed``), run on the compiled engine (:func:`reference.engine.compiled.run_ftrl_compiled`,
+    which makes the reference's choices on these draws: ``tests/reference/test_compiled_ftrl.py``).
+    At ``ε = ∞`` the learner is deterministic on a fixed sequence, so it runs once and its regret
+    is repeated.
     """
-    losses = full_info_losses(instance, N, T)
-    return _ftrl_regret(losses, epsilon, runs, calibration, as_generator(seed, "seed"), "experts")
+    p = _ftrl_parameters(N, T, epsilon, calibration, "experts")
+    compiled = run_ftrl_compiled(
+        instance,
+        N=N,
+        T=T,
+        epsilon=epsilon,
+        seeds=[seed],
+        runs_per_seed=runs,
+        calibration=calibration,
+        checkpoints=[T],
+    )
+    return {
+        "regret": compiled.regret[:, -1].tolist(),
+        "lam": 0.0 if math.isinf(epsilon) else p.lam,
+        "eta": p.eta,
+        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, "experts"),
+        "rate_paper": _ftrl_rate(N, T, epsilon, "experts"),
+    }
 
 
 def ftrl_set_cell(
