@@ -72,6 +72,10 @@ CHUNK_ROUNDS = 1 << 14
 """Rounds per call of the compiled loop: progress is reported (and a failure elsewhere noticed)
 between calls; results do not depend on it."""
 
+BLAS_FROM_D = 9
+"""From this dimension on, the rotation of the arms and ``L⁻¹x`` for every arm are matrix products
+(BLAS); below, loops (a ``d×d`` BLAS call costs more than the loop)."""
+
 _NONE, _WISHART, _GAUSSIAN = 0, 1, 2  # node-noise laws
 _OK, _ACCURACY_EVENT, _REWARD_OUTSIDE, _ARM_NORM = 0, 1, 2, 3  # loop status
 # integer state: next checkpoint, repairs, clips, status, round of the status, first repair round
@@ -178,6 +182,7 @@ def _draw_round(
     low: float,
     high: float,
     rotation: FloatArray,
+    rotation_t: FloatArray,
     gaussian_rewards: bool,
     candidates: np.random.Generator,
     optimal: np.random.Generator,
@@ -227,6 +232,9 @@ def _draw_round(
         for k in range(K):
             means[k] = aligned[k, 0]
             rewards[k] = 1.0 if v < means[k] else -1.0
+    if d >= BLAS_FROM_D:
+        np.dot(aligned, rotation_t, arms)
+        return
     for k in range(K):
         for i in range(d):
             acc = 0.0
@@ -295,11 +303,15 @@ def _run_rounds(
     y = np.empty(d)
     theta = np.empty(d)
     white = np.empty(d)
+    unit = np.empty(d)
+    inverse_t = np.empty((d, d))  # (L⁻¹)ᵀ, for d ≥ BLAS_FROM_D
+    whites = np.empty((K, d) if d >= BLAS_FROM_D else (0, d))
+    rotation_t = np.ascontiguousarray(rotation.T)
     ucb = np.empty(K)
     v = np.empty(p)
     for t in range(first, last + 1):
-        _draw_round(d, K, low, high, rotation, gaussian_rewards, candidates, optimal, position,
-                    reward_stream, g, aligned, arms, means, rewards)  # fmt: skip
+        _draw_round(d, K, low, high, rotation, rotation_t, gaussian_rewards, candidates, optimal,
+                    position, reward_stream, g, aligned, arms, means, rewards)  # fmt: skip
         best_mean = means[0]
         for k in range(K):
             s = 0.0
@@ -362,8 +374,20 @@ def _run_rounds(
                 acc -= L[j, i] * theta[j]
             theta[i] = acc / L[i, i]
         top = -math.inf
+        if d >= BLAS_FROM_D:  # W = L⁻¹ once, then every L⁻¹x as one product X Wᵀ
+            for c in range(d):
+                for i in range(d):
+                    unit[i] = 1.0 if i == c else 0.0
+                _forward(L, d, unit, white)
+                for i in range(d):
+                    inverse_t[c, i] = white[i]
+            np.dot(arms, inverse_t, whites)
         for k in range(K):
-            _forward(L, d, arms[k], white)
+            if d < BLAS_FROM_D:
+                _forward(L, d, arms[k], white)
+            else:
+                for i in range(d):
+                    white[i] = whites[k, i]
             width = 0.0
             dot = 0.0
             for i in range(d):
@@ -432,10 +456,11 @@ def _environment_rounds(
     arms = np.empty((K, d))
     means = np.empty(K)
     rewards = np.empty(K)
+    rotation_t = np.ascontiguousarray(rotation.T)
     total = 0.0
     for _ in range(n):
-        _draw_round(d, K, low, high, rotation, gaussian_rewards, candidates, optimal, position,
-                    reward_stream, g, aligned, arms, means, rewards)  # fmt: skip
+        _draw_round(d, K, low, high, rotation, rotation_t, gaussian_rewards, candidates, optimal,
+                    position, reward_stream, g, aligned, arms, means, rewards)  # fmt: skip
         total += means.max()
     return total
 
