@@ -5,8 +5,9 @@ its :class:`~reference.engine.BatchResult`.  Replicate ``r`` reads the random st
 :func:`~reference.shariff_sheffet.simulation.run_gap_experiment` with ``seeds[r]`` (environment
 roles and tree noise, drawn in the reference's order by numba from the same generators), so its
 actions equal the reference's and its regret and ``β_t`` agree to rounding.  Per round it does the
-work of Algorithm 1 only: the tree's release noise is kept per level and ``O(1)`` new nodes are
-drawn on average, ``V_t`` is factorised once (``d³/6``), every arm costs one triangular solve.
+work of Algorithm 1 only: a release costs one addition of a node to a kept partial sum (the
+reference's additions in its order), ``O(1)`` new nodes are drawn on average, ``V_t`` is
+factorised once (``d³/6``), every arm costs one triangular solve (a BLAS product for large ``d``).
 
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
@@ -92,12 +93,13 @@ def _node_noise_sum(
     normal: np.random.Generator,
     gamma: np.random.Generator,
     out: FloatArray,
+    z: FloatArray,
 ) -> None:
     """``out`` ← one draw of the sum of ``terms`` node noises (``NodeNoise.sample_sum``), from the
-    primitive streams in the order of :func:`reference.engine.tree.draw_noise_sums`."""
+    primitive streams in the order of :func:`reference.engine.tree.draw_noise_sums` (``z``: a
+    ``p×p`` scratch array)."""
     if kind == _GAUSSIAN:  # (Z' + Z'ᵀ)/√2, Z' i.i.d. N(0, terms σ²), row-major
         s = scale * math.sqrt(terms)
-        z = np.empty((p, p))
         for a in range(p):
             for b in range(p):
                 z[a, b] = s * normal.standard_normal()
@@ -106,7 +108,10 @@ def _node_noise_sum(
             for b in range(p):
                 out[a, b] = (z[a, b] + z[b, a]) / root2
     else:  # W_p(scale I, terms k) by Bartlett: normals below the diagonal, then chi-squares
-        factor = np.zeros((p, p))
+        factor = z
+        for a in range(p):
+            for b in range(a + 1, p):
+                factor[a, b] = 0.0
         for a in range(1, p):
             for b in range(a):
                 factor[a, b] = normal.standard_normal()
@@ -278,17 +283,19 @@ def _run_rounds(
     marks: IntArray,
     trace: bool,
     gram: FloatArray,
-    nodes: FloatArray,
+    partial: FloatArray,
     regret: FloatArray,
     state: IntArray,
     recorded: FloatArray,
     actions: IntArray,
     betas: FloatArray,
 ) -> None:
-    """Rounds ``first .. last`` (1-based) of one replicate; every piece of state lives in the
-    arrays passed in (``gram``: the exact prefix of ``v vᵀ``; ``nodes``: the noise of the latest
-    complete node at each level; ``regret``: ``[R̂_t, last reward outside [−B̃, B̃]]``; ``state``:
-    the integer counters above), so consecutive calls continue one run."""
+    """Rounds ``first .. last`` (1-based) of one replicate.
+
+    Every piece of state lives in the arrays passed in, so consecutive calls continue one run:
+    ``gram`` the exact prefix of ``v vᵀ``; ``partial[j]``, for each set bit ``j`` of the current
+    count, the sum of its dyadic nodes of levels ``≥ j`` (highest first); ``regret`` is
+    ``[R̂_t, last reward outside [−B̃, B̃]]``; ``state`` the integer counters above."""
     p = d + 1
     g = np.empty(d)
     aligned = np.empty((K, d))
@@ -297,6 +304,9 @@ def _run_rounds(
     rewards = np.empty(K)
     released = np.zeros((p, p))
     pad = np.empty((p, p))
+    node = np.empty((p, p))
+    scratch = np.empty((p, p))
+    top_level = 0
     V = np.empty((d, d))
     u = np.empty(d)
     L = np.zeros((d, d))
@@ -329,18 +339,19 @@ def _run_rounds(
                 for b in range(p):
                     released[a, b] = gram[a, b]
         else:
+            # the release of s: the running sum of its dyadic nodes, highest level first, kept
+            # at its lowest set bit (see the update below); ``0`` for the empty prefix
+            used = 0
+            lowest = 0
+            while lowest < m and not (count >> lowest) & 1:
+                lowest += 1
+            for level in range(m):
+                used += (count >> level) & 1
             for a in range(p):
                 for b in range(p):
-                    released[a, b] = 0.0
-            used = 0
-            for level in range(m - 1, -1, -1):
-                if (count >> level) & 1:
-                    used += 1
-                    for a in range(p):
-                        for b in range(p):
-                            released[a, b] = released[a, b] + nodes[level, a, b]
+                    released[a, b] = partial[lowest, a, b] if count > 0 else 0.0
             if m - used > 0:
-                _node_noise_sum(kind, p, m - used, noise_scale, dof, normal, gamma, pad)
+                _node_noise_sum(kind, p, m - used, noise_scale, dof, normal, gamma, pad, scratch)
                 for a in range(p):
                     for b in range(p):
                         released[a, b] = released[a, b] + pad[a, b]
@@ -420,10 +431,22 @@ def _run_rounds(
             if norm > l_tilde:
                 for i in range(p):
                     v[i] = v[i] * (l_tilde / norm)
+            # leaf s + 1 completes the nodes of levels 0..b, b = ctz(s + 1); all are drawn (the
+            # streams' order), only level b's enters a later release: the sum for s + 1 is the
+            # sum of its set bits above b (kept at the next set bit c) plus that node, the
+            # additions of the reference's release in its order
             leaf = count + 1
             for level in range(m):
                 if leaf % (1 << level) == 0:
-                    _node_noise_sum(kind, p, 1, noise_scale, dof, normal, gamma, nodes[level])
+                    _node_noise_sum(kind, p, 1, noise_scale, dof, normal, gamma, node, scratch)
+                    top_level = level
+            above = top_level + 1
+            while above < m and not (leaf >> above) & 1:
+                above += 1
+            for a in range(p):
+                for b in range(p):
+                    base = partial[above, a, b] if above < m else 0.0
+                    partial[top_level, a, b] = base + node[a, b]
         for a in range(p):
             for b in range(p):
                 gram[a, b] += v[a] * v[b]
@@ -606,7 +629,7 @@ def run_gap_compiled(
         env, mech = envs[r], mechanisms[r]
         band = env._band
         gram = np.zeros((d + 1, d + 1))
-        nodes = np.zeros((m, d + 1, d + 1))
+        partial = np.zeros((m, d + 1, d + 1))
         for first in range(1, n + 1, CHUNK_ROUNDS):
             if stop.is_set():
                 return
@@ -616,7 +639,7 @@ def run_gap_compiled(
                         env._position, env._rewards, kind, noise_scale, dof, mech.normal,
                         mech.gamma, m, bounds.shift, bounds.rho_min, pd_policy == "repair",
                         *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
-                        reward_policy == "clip", marks, trace, gram, nodes, values[r], states[r],
+                        reward_policy == "clip", marks, trace, gram, partial, values[r], states[r],
                         recorded[r], actions[r], betas[r])  # fmt: skip
             if states[r, _STATUS] != _OK:
                 stop.set()
