@@ -67,7 +67,8 @@ def audit(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Engine vs reference speed (ratios from one run), memory, profile, MABWiser peer."""
+    """Compiled and numpy engines vs the reference, a plain numpy loop and MABWiser (ratios from
+    one run), first-call cost, memory, where the time goes."""
     session.install("-e", ".", "mabwiser>=2.7")
     session.run("privonline", "bench", "--out", "results/bench", *session.posargs)
 
