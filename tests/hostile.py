@@ -1722,6 +1722,15 @@ _TAGGED = (
 )
 
 NOT_CALLED: dict[str, str] = {
+    "reference.engine.compiled._parallel:compiled": (
+        "the decorator the compiled engines apply to their own loops at import; no user input"
+    ),
+    "reference.engine.compiled._parallel:resolve_workers": (
+        "the compiled engines' check of `workers`, swept through every engine's `workers`"
+    ),
+    "reference.engine.compiled._parallel:run_chunked": (
+        "the compiled engines' threaded driver, called only with an engine's checked sizes"
+    ),
     "reference.engine.linucb:GapBatchTask": (
         "a picklable task record for reference.engine.blocks.run_blocks: its fields are checked by "
         "run_gap_batch (swept) when a block runs, before any block or manifest is written"

@@ -15,20 +15,17 @@ Proof note: ``proofs_notes/agarwal_singh/alg1_thm31_thm34_ftrl.md``.
 from __future__ import annotations
 
 import math
-import os
-import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, get_args
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
 from reference.agarwal_singh.aggregation import Calibration, noise_draws_per_release
 from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
-from reference.engine.compiled.linucb import CHUNK_ROUNDS, _compiled
+from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
+from reference.engine.compiled.linucb import CHUNK_ROUNDS
 from reference.rng import (
     NoiseStreams,
     SeedLike,
@@ -68,7 +65,7 @@ _SWITCH_GAP = 0.1
 # --------------------------------------------------------------------------------------------
 
 
-@_compiled
+@compiled
 def _pairwise_block(a: FloatArray, lo: int, n: int) -> float:
     """numpy's pairwise summation of ``a[lo:lo+n]`` for ``n ≤ 128`` (eight accumulators)."""
     if n < 8:
@@ -91,7 +88,7 @@ def _pairwise_block(a: FloatArray, lo: int, n: int) -> float:
     return float(res)
 
 
-@_compiled
+@compiled
 def _pairwise_sum(a: FloatArray, lo: int, n: int) -> float:
     """``a[lo:lo+n].sum()`` in numpy's order: halves (rounded to multiples of 8) down to blocks of
     at most 128, added back in post-order (an explicit stack: numba does not cache recursion)."""
@@ -127,7 +124,7 @@ def _pairwise_sum(a: FloatArray, lo: int, n: int) -> float:
     return float(partial[0])
 
 
-@_compiled
+@compiled
 def _exp_weights(logits: FloatArray, N: int, out: FloatArray) -> None:
     """``out`` ← ``w / w.sum()`` with ``w = exp(logits − max logits)`` (max-subtraction)."""
     top = logits[0]
@@ -140,7 +137,7 @@ def _exp_weights(logits: FloatArray, N: int, out: FloatArray) -> None:
         out[i] = out[i] / total
 
 
-@_compiled
+@compiled
 def _accumulate(sums: FloatArray, k: int, value: float) -> None:
     """``sums[0, k] += value`` with Neumaier's compensation kept in ``sums[1, k]`` (running sums
     over ``T`` rounds stay exact to rounding, as the reference's pairwise sums are)."""
@@ -158,7 +155,7 @@ def _accumulate(sums: FloatArray, k: int, value: float) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@_compiled
+@compiled
 def _expert_loss(t: int, N: int, first: float, other: float, trap: bool, out: FloatArray) -> None:
     """``l_t`` (``t`` 0-based) of an experts instance: ``(first, other, …)``, or ``ftl_trap``."""
     if trap:
@@ -174,7 +171,7 @@ def _expert_loss(t: int, N: int, first: float, other: float, trap: bool, out: Fl
         out[i] = other
 
 
-@_compiled
+@compiled
 def _release(
     count: int,
     K: int,
@@ -218,7 +215,7 @@ def _release(
             out[g, i] = ((total[0, i] + total[1, i]) + base) + (noise - base)
 
 
-@_compiled
+@compiled
 def _ftrl_rounds(
     first: int,
     last: int,
@@ -361,41 +358,6 @@ def _check_checkpoints(checkpoints: Sequence[int] | IntArray | None, T: int) -> 
     return marks.astype(np.int64)
 
 
-def _check_workers(workers: int | None) -> int:
-    if workers is None:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    return check_int_at_least("workers", workers, 1)
-
-
-def _run_parallel(
-    jobs: int, workers: int, rounds: int, progress: bool, step: Callable[[int, int, int], None]
-) -> None:
-    """``step(job, first, last)`` over chunks of :data:`CHUNK_ROUNDS` rounds, jobs on threads."""
-    stop = threading.Event()
-    lock = threading.Lock()
-    bar = tqdm(total=jobs * rounds, disable=not progress, desc="replicate-rounds", unit="rr",
-               leave=False)  # fmt: skip
-
-    def job(j: int) -> None:
-        try:
-            for first in range(1, rounds + 1, CHUNK_ROUNDS):
-                if stop.is_set():
-                    return
-                last = min(rounds, first + CHUNK_ROUNDS - 1)
-                step(j, first, last)
-                with lock:
-                    bar.update(last - first + 1)
-        except BaseException:
-            stop.set()
-            raise
-
-    try:
-        with ThreadPoolExecutor(max_workers=min(workers, jobs)) as pool:
-            list(pool.map(job, range(jobs)))
-    finally:
-        bar.close()
-
-
 def run_ftrl_compiled(
     instance: ExpertsInstance,
     *,
@@ -447,7 +409,7 @@ def run_ftrl_compiled(
     marks = _check_checkpoints(checkpoints, T)
     trace = check_bool("trace", trace)
     progress = check_bool("progress", progress)
-    workers = _check_workers(workers)
+    workers = resolve_workers(workers)
     trap = instance == "ftl_trap"
     loss_first, loss_other = 0.3, 0.5
     if instance == "minimax":
@@ -483,12 +445,13 @@ def run_ftrl_compiled(
     incurred = np.zeros((groups, 2, rows))
     states = np.zeros((groups, 1), dtype=np.int64)
 
-    def step(g: int, first: int, last: int) -> None:
+    def step(g: int, first: int, last: int) -> bool:
         _ftrl_rounds(first, last, T, N, rows, K, m, params.eta, scale, noisy, loss_first,
                      loss_other, trap, pad_rngs[g], node_rngs[g], totals[g], cums[g], thetas[g],
                      incurred[g], marks, states[g], recorded[g], trace, actions[g])  # fmt: skip
+        return True
 
-    _run_parallel(groups, workers, T, progress, step)
+    run_chunked(groups, T, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
     R = len(generators) * G
     regret = recorded.reshape(groups * rows, C)
     points = actions.reshape(groups * rows, T if trace else 0, N)
@@ -505,7 +468,7 @@ def run_ftrl_compiled(
 # --------------------------------------------------------------------------------------------
 
 
-@_compiled
+@compiled
 def _mab_loss(
     t: int, N: int, best: float, other: float, switch1: int, switch2: int, out: FloatArray
 ) -> None:
@@ -517,7 +480,7 @@ def _mab_loss(
         out[i] = best if i == arm else other
 
 
-@_compiled
+@compiled
 def _exp2_rounds(
     first: int,
     last: int,
@@ -670,7 +633,7 @@ def run_exp2_compiled(
     marks = _check_checkpoints(checkpoints, T)
     trace = check_bool("trace", trace)
     progress = check_bool("progress", progress)
-    workers = _check_workers(workers)
+    workers = resolve_workers(workers)
     switch1 = switch2 = T
     if instance == "switching":
         if T < 3:
@@ -701,12 +664,13 @@ def run_exp2_compiled(
     arms = np.zeros((R, T if trace else 0), dtype=np.int64)
     probs = np.zeros((R, T if trace else 0, N))
 
-    def step(r: int, first: int, last: int) -> None:
+    def step(r: int, first: int, last: int) -> bool:
         _exp2_rounds(first, last, N, eta, gamma, private, scale, best, 0.5, switch1, switch2,
                      streams[r]["arms"], streams[r]["reduction"], log_weights[r], totals[r],
                      sums[r], marks, states[r], recorded[r], trace, arms[r], probs[r])  # fmt: skip
+        return True
 
-    _run_parallel(R, workers, T, progress, step)
+    run_chunked(R, T, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
     return EXP2BatchResult(
         checkpoints=marks,
         pseudo_regret=recorded[:, 0, :].copy(),

@@ -15,19 +15,15 @@ Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 from __future__ import annotations
 
 import math
-import os
-import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal, TypeVar, cast
+from collections.abc import Sequence
+from typing import Any, Literal
 
-import numba
 import numpy as np
-from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
+from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
 from reference.engine.linucb import BatchResult, gap_setup
 from reference.noise import SymmetricGaussianNoise, WishartNoise
 from reference.rng import NoiseStreams, check_seed, named_generators
@@ -61,14 +57,6 @@ __all__ = [
     "run_gap_compiled",
 ]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _compiled(function: _F) -> _F:
-    """``numba.njit`` without the GIL, cached on disk (typed for mypy as the plain function)."""
-    return cast(_F, numba.njit(nogil=True, cache=True)(function))
-
-
 CHUNK_ROUNDS = 1 << 14
 """Rounds per call of the compiled loop: progress is reported (and a failure elsewhere noticed)
 between calls; results do not depend on it."""
@@ -83,7 +71,7 @@ _OK, _ACCURACY_EVENT, _REWARD_OUTSIDE, _ARM_NORM = 0, 1, 2, 3  # loop status
 _NEXT, _REPAIRS, _CLIPS, _STATUS, _STATUS_ROUND, _FIRST_REPAIR = range(6)
 
 
-@_compiled
+@compiled
 def _node_noise_sum(
     kind: int,
     p: int,
@@ -126,7 +114,7 @@ def _node_noise_sum(
                 out[a, b] = scale * acc
 
 
-@_compiled
+@compiled
 def _cholesky(A: FloatArray, d: int, less: float, L: FloatArray) -> bool:
     """``L`` ← the Cholesky factor of ``A[:d, :d] − less·I``; ``False`` if that is not positive
     definite (a pivot ``≤ 0`` or NaN, where LAPACK's ``potrf`` fails)."""
@@ -146,7 +134,7 @@ def _cholesky(A: FloatArray, d: int, less: float, L: FloatArray) -> bool:
     return True
 
 
-@_compiled
+@compiled
 def _guarded_cholesky(V: FloatArray, d: int, rho_min: float, repair: bool, L: FloatArray) -> int:
     """``L`` ← the Cholesky factor of ``V`` after the PD guard of
     :class:`~reference.shariff_sheffet.linucb.LinUCB` (the numpy engine's ``_guarded_cholesky``):
@@ -170,7 +158,7 @@ def _guarded_cholesky(V: FloatArray, d: int, rho_min: float, repair: bool, L: Fl
     return outcome
 
 
-@_compiled
+@compiled
 def _forward(L: FloatArray, d: int, b: FloatArray, y: FloatArray) -> None:
     """``y`` ← ``L⁻¹ b``."""
     for i in range(d):
@@ -180,7 +168,7 @@ def _forward(L: FloatArray, d: int, b: FloatArray, y: FloatArray) -> None:
         y[i] = acc / L[i, i]
 
 
-@_compiled
+@compiled
 def _draw_round(
     d: int,
     K: int,
@@ -248,7 +236,7 @@ def _draw_round(
             arms[k, i] = acc
 
 
-@_compiled
+@compiled
 def _run_rounds(
     first: int,
     last: int,
@@ -458,7 +446,7 @@ def _run_rounds(
             state[_NEXT] += 1
 
 
-@_compiled
+@compiled
 def _environment_rounds(
     n: int,
     d: int,
@@ -582,9 +570,7 @@ def run_gap_compiled(
     )
     trace = check_bool("trace", trace)
     progress = check_bool("progress", progress)
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    workers = check_int_at_least("workers", workers, 1)
+    workers = resolve_workers(workers)
     n, d, K, consts, bounds, noise = (
         setup.n,
         setup.d,
@@ -621,37 +607,21 @@ def run_gap_compiled(
         consts.S * math.sqrt(bounds.rho_max),
         bounds.gamma,
     )
-    stop = threading.Event()
-    lock = threading.Lock()
-    bar = tqdm(total=R * n, disable=not progress, desc="replicate-rounds", unit="rr", leave=False)
+    grams = np.zeros((R, d + 1, d + 1))
+    partials = np.zeros((R, m, d + 1, d + 1))
 
-    def replicate(r: int) -> None:
-        env, mech = envs[r], mechanisms[r]
-        band = env._band
-        gram = np.zeros((d + 1, d + 1))
-        partial = np.zeros((m, d + 1, d + 1))
-        for first in range(1, n + 1, CHUNK_ROUNDS):
-            if stop.is_set():
-                return
-            last = min(n, first + CHUNK_ROUNDS - 1)
-            _run_rounds(first, last, d, K, band.low, band.high, env.rotation,
-                        env.reward_model == "gaussian", band._candidates, env._optimal,
-                        env._position, env._rewards, kind, noise_scale, dof, mech.normal,
-                        mech.gamma, m, bounds.shift, bounds.rho_min, pd_policy == "repair",
-                        *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
-                        reward_policy == "clip", marks, trace, gram, partial, values[r], states[r],
-                        recorded[r], actions[r], betas[r])  # fmt: skip
-            if states[r, _STATUS] != _OK:
-                stop.set()
-                return
-            with lock:
-                bar.update(last - first + 1)
+    def step(r: int, first: int, last: int) -> bool:
+        env, mech, band = envs[r], mechanisms[r], envs[r]._band
+        _run_rounds(first, last, d, K, band.low, band.high, env.rotation,
+                    env.reward_model == "gaussian", band._candidates, env._optimal,
+                    env._position, env._rewards, kind, noise_scale, dof, mech.normal,
+                    mech.gamma, m, bounds.shift, bounds.rho_min, pd_policy == "repair",
+                    *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
+                    reward_policy == "clip", marks, trace, grams[r], partials[r], values[r],
+                    states[r], recorded[r], actions[r], betas[r])  # fmt: skip
+        return bool(states[r, _STATUS] == _OK)
 
-    try:
-        with ThreadPoolExecutor(max_workers=min(workers, R)) as pool:
-            list(pool.map(replicate, range(R)))
-    finally:
-        bar.close()
+    run_chunked(R, n, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
     failed = np.flatnonzero(states[:, _STATUS] != _OK)
     if failed.size:
         r = int(failed[np.argmin(states[failed, _STATUS_ROUND])])

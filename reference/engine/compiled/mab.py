@@ -14,18 +14,14 @@ Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 from __future__ import annotations
 
 import math
-import os
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
 from numba import typed
-from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
-from reference.engine.compiled.linucb import _compiled
+from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
 from reference.engine.mab import (
     Calibration,
     DPSEBatchResult,
@@ -50,19 +46,12 @@ depend on it (read at call time)."""
 _DONE, _NEXT = range(2)
 
 
-def _workers(workers: int | None) -> int:
-    """``workers``, by default the cores this process may use."""
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    return check_int_at_least("workers", workers, 1)
-
-
 # --------------------------------------------------------------------------------------------
 # DP-SE (Algorithm 3) on Bernoulli arms
 # --------------------------------------------------------------------------------------------
 
 
-@_compiled
+@compiled
 def _dpse_run(
     mu: FloatArray,
     T: int,
@@ -138,7 +127,7 @@ def _dpse_run(
     return epoch
 
 
-@_compiled
+@compiled
 def _dpse_regret(
     marks: IntArray,
     T: int,
@@ -217,7 +206,7 @@ def dpse_bernoulli_compiled(
     b = check_alpha(beta, "beta")
     check_choice("noise_on", noise_on, ("r", "R_e"))
     marks = _checkpoints(checkpoints, T)
-    workers = _workers(workers)
+    workers = resolve_workers(workers)
     tables = {e: _epoch_tables(K, T, b, e, noise_on) for e in sorted(set(eps.tolist()))}
     E_max = max(table[0] for table in tables.values())
     gaps = mu.max(axis=1, keepdims=True) - mu
@@ -229,14 +218,15 @@ def dpse_bernoulli_compiled(
     after = np.zeros((R, E_max, K), dtype=np.int64)
     t_end = np.zeros((R, E_max + 2), dtype=np.int64)
 
-    def replicate(r: int) -> None:
+    def replicate(r: int, _first: int, _last: int) -> bool:
         rng = np.random.default_rng(seeds[r])
         E, rounds, threshold, scale = tables[float(eps[r])]
         epochs[r] = _dpse_run(mu[r], T, E, rounds, threshold, scale, rng, pulls[r],
                               elim_round[r], elim_epoch[r], viable_at[r], after[r], t_end[r])  # fmt: skip
+        return True
 
-    with ThreadPoolExecutor(max_workers=min(workers, R)) as pool:
-        list(pool.map(replicate, range(R)))
+    # one call per replicate: its work is O(#epochs · K), not one step per round
+    run_chunked(R, 1, workers=workers, chunk=1, progress=False, step=replicate)
     # the regret at each epoch's start: the numpy engine's einsum, row by row on the same operands
     base = np.zeros((R, E_max + 1))
     done = np.arange(E_max)[None, :] < epochs[:, None]
@@ -259,7 +249,7 @@ def dpse_bernoulli_compiled(
 # --------------------------------------------------------------------------------------------
 
 
-@_compiled
+@compiled
 def _dpucb_rounds(
     first: int,
     last: int,
@@ -357,7 +347,7 @@ def dpucb_bernoulli_compiled(
     """
     setup = _dpucb_setup(means, T, epsilon, seeds, calibration, beta_u, checkpoints, trace, rounds)
     progress = check_bool("progress", progress)
-    workers = _workers(workers)
+    workers = resolve_workers(workers)
     R, K, stop, m, marks = setup.R, setup.K, setup.stop, setup.m, setup.checkpoints
     gaps = setup.means.max(axis=1, keepdims=True) - setup.means
     regret = np.zeros((R, marks.size))
@@ -365,32 +355,19 @@ def dpucb_bernoulli_compiled(
     counts = np.zeros((R, K), dtype=np.int64)
     states = np.zeros((R, 2), dtype=np.int64)
     arms = np.zeros((R, stop if setup.trace else 0), dtype=np.int64)
-    chunk = CHUNK_ROUNDS
-    lock = threading.Lock()
-    bar = tqdm(
-        total=R * stop, disable=not progress, desc="replicate-rounds", unit="rr", leave=False
-    )
+    generators = [_dpucb_generators(seeds[r], K) for r in range(R)]
+    sums, partial = np.zeros((R, K)), np.zeros((R, K, m + 1))
+    mean_term, width_term, n_float = np.zeros((R, K)), np.zeros((R, K)), np.ones((R, K))
 
-    def replicate(r: int) -> None:
-        environment, tree_list = _dpucb_generators(seeds[r], K)
-        trees = typed.List(tree_list)
-        sums = np.zeros(K)
-        partial = np.zeros((K, m + 1))
-        mean_term, width_term, n_float = np.zeros(K), np.zeros(K), np.ones(K)
-        for first in range(1, stop + 1, chunk):
-            last = min(stop, first + chunk - 1)
-            _dpucb_rounds(first, last, K, m, setup.means[r], gaps[r], float(setup.scale[r]),
-                          float(setup.gamma[r]), environment, trees, marks, setup.trace,
-                          counts[r], sums, partial, mean_term, width_term, n_float, totals[r],
-                          states[r], regret[r], arms[r])  # fmt: skip
-            with lock:
-                bar.update(last - first + 1)
+    def step(r: int, first: int, last: int) -> bool:
+        environment, tree_list = generators[r]
+        _dpucb_rounds(first, last, K, m, setup.means[r], gaps[r], float(setup.scale[r]),
+                      float(setup.gamma[r]), environment, typed.List(tree_list), marks,
+                      setup.trace, counts[r], sums[r], partial[r], mean_term[r], width_term[r],
+                      n_float[r], totals[r], states[r], regret[r], arms[r])  # fmt: skip
+        return True
 
-    try:
-        with ThreadPoolExecutor(max_workers=min(workers, R)) as pool:
-            list(pool.map(replicate, range(R)))
-    finally:
-        bar.close()
+    run_chunked(R, stop, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
     return DPUCBBatchResult(
         counts, marks, regret, regret[:, -1].copy(), setup.gamma, arms if setup.trace else None
     )
