@@ -33,11 +33,11 @@ from reference.rng import (
     as_seed_sequence,
     named_generators,
 )
+from reference.sajed_sheffet.constants import check_epsilon_or_inf
 from reference.tree import tree_depth
 from reference.validation import (
     check_bool,
     check_choice,
-    check_epsilon,
     check_int_array,
     check_int_at_least,
 )
@@ -312,13 +312,6 @@ class FTRLBatchResult:
     actions: FloatArray | None
 
 
-def _check_epsilon_or_inf(epsilon: float) -> float:
-    """``ε ∈ (0, ∞]``; ``math.inf`` is the non-private run."""
-    if isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and epsilon == math.inf:
-        return math.inf
-    return check_epsilon(epsilon)
-
-
 def _check_seeds(seeds: Sequence[SeedLike]) -> list[np.random.Generator]:
     """One generator per seed (``default_rng`` of an integer ``≥ 0`` or of a copy of a
     ``SeedSequence``, so that the caller's is not advanced by the tree's ``spawn``)."""
@@ -402,7 +395,7 @@ def run_ftrl_compiled(
     check_choice("instance", instance, get_args(ExpertsInstance))
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
-    epsilon = _check_epsilon_or_inf(epsilon)
+    epsilon = check_epsilon_or_inf(epsilon)
     generators = _check_seeds(seeds)
     G = check_int_at_least("runs_per_seed", runs_per_seed, 1)
     check_choice("calibration", calibration, get_args(Calibration))
@@ -626,7 +619,7 @@ def run_exp2_compiled(
     check_choice("instance", instance, get_args(MABInstance))
     N = check_int_at_least("N", N, 2)
     T = check_int_at_least("T", T, 1)
-    epsilon = _check_epsilon_or_inf(epsilon)
+    epsilon = check_epsilon_or_inf(epsilon)
     check_choice("preset", preset, ("paper", "proof_consistent"))
     check_choice("calibration", calibration, get_args(Calibration))
     _check_seeds(seeds)

@@ -355,14 +355,18 @@ def dpucb_bernoulli_compiled(
     counts = np.zeros((R, K), dtype=np.int64)
     states = np.zeros((R, 2), dtype=np.int64)
     arms = np.zeros((R, stop if setup.trace else 0), dtype=np.int64)
-    generators = [_dpucb_generators(seeds[r], K) for r in range(R)]
+    # each replicate's environment and its arms' tree streams (a numba typed list), built once
+    generators = [
+        (environment, typed.List(trees))
+        for environment, trees in (_dpucb_generators(seeds[r], K) for r in range(R))
+    ]
     sums, partial = np.zeros((R, K)), np.zeros((R, K, m + 1))
     mean_term, width_term, n_float = np.zeros((R, K)), np.zeros((R, K)), np.ones((R, K))
 
     def step(r: int, first: int, last: int) -> bool:
-        environment, tree_list = generators[r]
+        environment, trees = generators[r]
         _dpucb_rounds(first, last, K, m, setup.means[r], gaps[r], float(setup.scale[r]),
-                      float(setup.gamma[r]), environment, typed.List(tree_list), marks,
+                      float(setup.gamma[r]), environment, trees, marks,
                       setup.trace, counts[r], sums[r], partial[r], mean_term[r], width_term[r],
                       n_float[r], totals[r], states[r], regret[r], arms[r])  # fmt: skip
         return True
