@@ -54,6 +54,10 @@ SCORE_KINDS: tuple[ScoreKind, ...] = get_args(ScoreKind)
 SELECTION_LEVEL = 0.25
 """One-sided level of the choosing data's bounds when events are ranked (a mild shrinkage of each
 event's frequencies toward what its sample size can support)."""
+POWER_SELECTION_LEVEL = 0.05
+"""One-sided level of the choosing data's interval for the ``x'`` count when events are ranked by
+predicted power: the power statement must hold at both ends of this wider interval, because a
+score and threshold fitted on the choosing data bias its counts beyond a milder interval."""
 
 
 @dataclass(frozen=True)
@@ -329,11 +333,12 @@ def _best_event(
         high = clopper_pearson_upper(pb, eb, beta / 2.0)
         bounds.append(np.where(low > 0.0, np.log(np.maximum(low, 1e-300) / high), -np.inf))
         plugs.append(_plugin_epsilon(ka, na, kb, nb, delta))  # breaks ties, e.g. no evidence
-        # the power statement at either end of the x' count's selection interval (the worse
+        # the power statement at either end of the x' count's wider selection interval (the worse
         # one): an event whose statement holds only at its point estimate is not preferred
         detectable = _detectable_by_count(claim, beta, eval_sizes, swap)
-        pb_low = clopper_pearson_lower(kb, nb, SELECTION_LEVEL) * eb
-        powers.append(np.maximum(detectable(pb_low), detectable(pb)))
+        pb_low = clopper_pearson_lower(kb, nb, POWER_SELECTION_LEVEL) * eb
+        pb_high = clopper_pearson_upper(kb, nb, POWER_SELECTION_LEVEL) * eb
+        powers.append(np.maximum(detectable(pb_low), detectable(pb_high)))
     bound, plug, power = np.concatenate(bounds), np.concatenate(plugs), np.concatenate(powers)
 
     def event(j: int) -> _Event:
