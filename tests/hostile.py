@@ -884,6 +884,14 @@ def _baselines() -> dict[str, Baseline]:
             workers=1,
             progress=False,
         ),
+        m + "dpucb_table_compiled": _b(
+            rewards=A([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]]),
+            means=A([0.6, 0.4]),
+            epsilon=1.0,
+            rng=lambda: _g(),
+            calibration="per_tree",
+            beta_u=0.1,
+        ),
     }
     m = "reference.sajed_sheffet.stopping:"
     out |= {

@@ -190,6 +190,7 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "checkpoints", {"None"}, _DEFAULT + ": T only"),
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "rounds", {"None"}, _DEFAULT + ": T"),
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "workers", {"None"}, _DEFAULT + ": the cores this process may use"),
+    ("reference.engine.compiled.mab:dpucb_table_compiled", "beta_u", {"None"}, _DEFAULT + ": 1/T"),
     ("reference.sajed_sheffet.stopping:TwoPointDistribution", "mu", {"negative", "zero"}, "mu in [-R, R]"),
     ("reference.sajed_sheffet.stopping:UniformDistribution", "low", {"negative", "zero"}, _REAL),
     ("reference.sajed_sheffet.stopping:UniformDistribution", "high", {"zero"}, _REAL),

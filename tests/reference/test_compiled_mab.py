@@ -19,7 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.engine.compiled import dpse_bernoulli_compiled, dpucb_bernoulli_compiled
+from reference.engine.compiled import (
+    dpse_bernoulli_compiled,
+    dpucb_bernoulli_compiled,
+    dpucb_table_compiled,
+)
 from reference.engine.compiled import mab as compiled
 from reference.engine.mab import (
     INSTANCES,
@@ -334,3 +338,76 @@ def test_workers_and_progress_are_checked() -> None:
         dpucb_bernoulli_compiled(_MU, 100, 1.0, seeds, workers=0)
     with pytest.raises(ValueError, match=r"^progress must"):
         dpucb_bernoulli_compiled(_MU, 100, 1.0, seeds, progress="yes")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------------------
+# DP-UCB on a given reward table (the regret check's reference)
+# --------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    K=st.integers(2, 7),
+    T=st.integers(7, 1_500),
+    epsilon=st.sampled_from([0.05, 0.3, 2.0, 50.0]),
+    calibration=st.sampled_from(["per_tree", "split"]),
+    beta_u=st.sampled_from([None, 0.5, 1e-9]),
+    fractional=st.booleans(),
+    seed=st.integers(0, 2**32),
+)
+def test_dpucb_table_equals_the_class_driven_round_by_round(
+    K: int,
+    T: int,
+    epsilon: float,
+    calibration: Literal["per_tree", "split"],
+    beta_u: float | None,
+    fractional: bool,
+    seed: int,
+) -> None:
+    env = np.random.default_rng(seed)
+    mu = env.random(K)
+    table = env.random((T, K)) if fractional else (env.random((T, K)) < mu).astype(np.float64)
+    rng, twin = np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)
+    result = dpucb_table_compiled(table, mu, epsilon, rng, calibration=calibration, beta_u=beta_u)
+    policy = DPUCB(K, T, epsilon, twin, calibration=calibration, beta_u=beta_u)
+    arms, regret = np.empty(T, dtype=np.int64), 0.0
+    for t in range(T):
+        arms[t] = policy.select_arm()
+        policy.update(int(arms[t]), float(table[t, arms[t]]))
+        regret += float(mu.max() - mu[arms[t]])
+    assert result.arms is not None
+    np.testing.assert_array_equal(result.arms[0], arms)
+    assert result.final_regret[0] == regret  # bit for bit: same terms, same order
+    np.testing.assert_array_equal(result.pulls[0], policy.counts)
+    # the caller's generator is advanced as the class advances it
+    assert rng.bit_generator.state == twin.bit_generator.state
+    assert rng.spawn(1)[0].random() == twin.spawn(1)[0].random()  # same children spawned
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"rewards": np.full((10, 2), 1.5)}, r"^rewards must be in \[0, 1\]"),
+        ({"rewards": np.full((10, 2), np.nan)}, r"^rewards"),
+        ({"rewards": np.zeros(10)}, r"^rewards"),
+        ({"means": [0.5, 0.5, 0.5]}, r"^means must have one value per column"),
+        ({"rewards": np.zeros((1, 2))}, r"^rewards must have at least 2 rows"),
+        ({"rewards": np.zeros((2, 3))}, r"^rewards must have at least 2 rows"),
+        ({"epsilon": 0.0}, r"^epsilon"),
+        ({"calibration": "both"}, r"^calibration"),
+    ],
+)
+def test_dpucb_table_bad_input(kwargs: dict[str, Any], match: str) -> None:
+    args: dict[str, Any] = {
+        "rewards": np.zeros((10, 2)),
+        "means": [0.6, 0.4],
+        "epsilon": 1.0,
+        "rng": np.random.default_rng(0),
+    } | kwargs
+    with pytest.raises(ValueError, match=match):
+        dpucb_table_compiled(**args)
+
+
+def test_dpucb_table_refuses_a_legacy_generator() -> None:
+    with pytest.raises((TypeError, ValueError), match=r"^rng"):
+        dpucb_table_compiled(np.zeros((10, 2)), [0.6, 0.4], 1.0, np.random.RandomState(0))  # type: ignore[arg-type]

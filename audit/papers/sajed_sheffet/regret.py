@@ -21,7 +21,7 @@ from audit.protocols import StreamPolicy, check_actions
 from audit.stats import REGRET_MARGIN, paired_wilcoxon_greater
 from reference._typing import FloatArray
 from reference.rng import check_seed, child_seeds, named_generators
-from reference.sajed_sheffet.bandits import DPUCB, DPSuccessiveElimination
+from reference.sajed_sheffet.bandits import DPSuccessiveElimination
 from reference.validation import check_array, check_choice, check_in_range, check_int_at_least
 
 __all__ = [
@@ -111,11 +111,14 @@ def multi_armed_regret_check(
             f"the actions {policy!r} returned on run {i + 1}",
         )
         candidate[i] = float(gaps[actions].sum())
-        learner: DPSuccessiveElimination | DPUCB = (
-            DPSuccessiveElimination(k, epsilon, 1.0 / horizon, gens["reference"])
-            if reference == "dp_se"
-            else DPUCB(k, horizon, epsilon, gens["reference"])
-        )
+        if reference == "dp_ucb":  # DPUCB's choices on this table, bit for bit, compiled
+            from reference.engine.compiled import dpucb_table_compiled  # numba: only when used
+
+            baseline[i] = float(
+                dpucb_table_compiled(rewards, mu, epsilon, gens["reference"]).final_regret[0]
+            )
+            continue
+        learner = DPSuccessiveElimination(k, epsilon, 1.0 / horizon, gens["reference"])
         regret = 0.0
         for day in range(horizon):
             arm = learner.select_arm()

@@ -12,11 +12,16 @@ Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 
 from reference.engine.compiled.ftrl import run_exp2_compiled, run_ftrl_compiled
 from reference.engine.compiled.linucb import run_gap_compiled
-from reference.engine.compiled.mab import dpse_bernoulli_compiled, dpucb_bernoulli_compiled
+from reference.engine.compiled.mab import (
+    dpse_bernoulli_compiled,
+    dpucb_bernoulli_compiled,
+    dpucb_table_compiled,
+)
 
 __all__ = [
     "dpse_bernoulli_compiled",
     "dpucb_bernoulli_compiled",
+    "dpucb_table_compiled",
     "run_exp2_compiled",
     "run_ftrl_compiled",
     "run_gap_compiled",

@@ -33,10 +33,22 @@ from reference.engine.mab import (
     _rows,
     _seeds,
 )
+from reference.rng import SeedLike, as_generator
 from reference.sajed_sheffet.constants import dpse_epoch_parameters
-from reference.validation import check_alpha, check_bool, check_choice, check_int_at_least
+from reference.validation import (
+    check_alpha,
+    check_array,
+    check_bool,
+    check_choice,
+    check_int_at_least,
+)
 
-__all__ = ["CHUNK_ROUNDS", "dpse_bernoulli_compiled", "dpucb_bernoulli_compiled"]
+__all__ = [
+    "CHUNK_ROUNDS",
+    "dpse_bernoulli_compiled",
+    "dpucb_bernoulli_compiled",
+    "dpucb_table_compiled",
+]
 
 CHUNK_ROUNDS = 1 << 16
 """Rounds per call of the compiled DP-UCB loop: progress is reported between calls; results do not
@@ -44,6 +56,7 @@ depend on it (read at call time)."""
 
 # DP-UCB integer state: rounds done, next checkpoint
 _DONE, _NEXT = range(2)
+_NO_TABLE = np.zeros((0, 1))
 
 
 # --------------------------------------------------------------------------------------------
@@ -260,6 +273,7 @@ def _dpucb_rounds(
     scale: float,
     gamma: float,
     environment: np.random.Generator,
+    table: FloatArray,
     trees: Any,
     marks: IntArray,
     trace: bool,
@@ -278,7 +292,8 @@ def _dpucb_rounds(
     :func:`~reference.engine.mab.dpucb_bernoulli_batch`; the state lives in the arrays passed in
     (``partial[a, j]``: the sum, highest level first, of the noises of arm ``a``'s nodes at the set
     bits ``≥ j`` of its count, ``partial[a, m] = 0``; ``regret[0]``: the cumulative regret), so
-    consecutive calls continue one run."""
+    consecutive calls continue one run.  Rewards: ``table[t − 1, arm]`` when ``table`` has rows,
+    else a Bernoulli(``mu[arm]``) draw from ``environment``."""
     for t in range(first, last + 1):
         if t <= K:
             arm = t - 1
@@ -291,7 +306,10 @@ def _dpucb_rounds(
                 if value > top:
                     top = value
                     arm = a
-        reward = 1.0 if environment.random() < mu[arm] else 0.0
+        if table.shape[0] > 0:
+            reward = table[t - 1, arm]
+        else:
+            reward = 1.0 if environment.random() < mu[arm] else 0.0
         count = counts[arm] + 1
         counts[arm] = count
         total = sums[arm] + reward
@@ -366,7 +384,7 @@ def dpucb_bernoulli_compiled(
     def step(r: int, first: int, last: int) -> bool:
         environment, trees = generators[r]
         _dpucb_rounds(first, last, K, m, setup.means[r], gaps[r], float(setup.scale[r]),
-                      float(setup.gamma[r]), environment, trees, marks,
+                      float(setup.gamma[r]), environment, _NO_TABLE, trees, marks,
                       setup.trace, counts[r], sums[r], partial[r], mean_term[r], width_term[r],
                       n_float[r], totals[r], states[r], regret[r], arms[r])  # fmt: skip
         return True
@@ -374,4 +392,57 @@ def dpucb_bernoulli_compiled(
     run_chunked(R, stop, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
     return DPUCBBatchResult(
         counts, marks, regret, regret[:, -1].copy(), setup.gamma, arms if setup.trace else None
+    )
+
+
+def dpucb_table_compiled(
+    rewards: FloatArray,
+    means: FloatArray | Sequence[float],
+    epsilon: float,
+    rng: np.random.Generator | SeedLike,
+    *,
+    calibration: Calibration = "per_tree",
+    beta_u: float | None = None,
+) -> DPUCBBatchResult:
+    """The DP-UCB baseline on a given reward table, one compiled loop, making the choices of
+    :class:`~reference.sajed_sheffet.bandits.DPUCB` (``pad="none"``) driven round by round.
+
+    ``rewards[t − 1, a]`` (shape ``(T, K)``, values in ``[0, 1]``) is what arm ``a`` pays on round
+    ``t``; ``DPUCB(K, T, epsilon, rng, calibration=..., beta_u=...)`` then
+    ``select_arm``/``update(arm, rewards[t − 1, arm])`` for ``t = 1 .. T`` pulls the arms of
+    ``result.arms[0]``, bit for bit: the ``K`` trees' Laplace streams are split from ``rng`` as the
+    class splits them (``rng`` is advanced the same way; a seed is converted as the class converts
+    it).  ``result.final_regret[0]`` is the
+    pseudo-regret ``Σ_t (max(means) − means[arm_t])``, summed in round order.
+    """
+    rng = as_generator(rng)
+    table = check_array("rewards", rewards, ndim=2)
+    if table.shape[1] < 1 or table.shape[0] < max(2, table.shape[1]):
+        raise ValueError(
+            "rewards must have at least 2 rows (rounds) and as many as it has columns (arms), "
+            f"got shape {table.shape}"
+        )
+    if np.any(table < 0.0) or np.any(table > 1.0):
+        raise ValueError(
+            f"rewards must be in [0, 1], got values from {table.min()!r} to {table.max()!r}"
+        )
+    T, K = table.shape
+    setup = _dpucb_setup(
+        means, T, epsilon, [np.random.SeedSequence(0)], calibration, beta_u, None, True, None
+    )
+    if setup.K != K:
+        raise ValueError(f"means must have one value per column of rewards ({K}), got {setup.K}")
+    children = rng.spawn(3 * K)  # = K successive NoiseStreams.split (3 each), as DPUCB's trees
+    trees = typed.List([children[3 * a + 2] for a in range(K)])
+    mu = setup.means[0]
+    gaps = mu.max() - mu
+    marks = setup.checkpoints
+    counts, totals, state = np.zeros(K, dtype=np.int64), np.zeros(1), np.zeros(2, dtype=np.int64)
+    regret, arms = np.zeros(marks.size), np.zeros(T, dtype=np.int64)
+    _dpucb_rounds(1, T, K, setup.m, mu, gaps, float(setup.scale[0]), float(setup.gamma[0]),
+                  np.random.default_rng(0), np.ascontiguousarray(table), trees, marks, True,
+                  counts, np.zeros(K), np.zeros((K, setup.m + 1)), np.zeros(K), np.zeros(K),
+                  np.ones(K), totals, state, regret, arms)  # fmt: skip
+    return DPUCBBatchResult(
+        counts[None, :], marks, regret[None, :], totals.copy(), setup.gamma, arms[None, :]
     )
