@@ -20,6 +20,8 @@ import subprocess
 import sys
 import textwrap
 import time
+import types
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,7 @@ __all__ = [
     "EXECUTOR_HELP",
     "Experiment",
     "check_lines",
+    "config_overrides",
     "executor_argument",
     "failed_checks",
     "main",
@@ -101,14 +104,24 @@ class Experiment:
                     f"{option} must be a field of {self.config.__name__}, got {field!r}"
                 )
 
-    def make_config(self, *, paper_scale: bool, runs: int | None, n: int | None) -> Any:
-        """The configuration at the chosen scale with the ``--runs`` / ``--n`` overrides."""
+    def make_config(
+        self,
+        *,
+        paper_scale: bool,
+        runs: int | None,
+        n: int | None,
+        settings: Sequence[str] = (),
+    ) -> Any:
+        """The configuration at the chosen scale with the ``--runs`` / ``--n`` overrides, then the
+        ``--set FIELD=VALUE`` ones that name a field of this configuration
+        (:func:`config_overrides`)."""
         config = self.config.paper() if paper_scale else self.config()
         overrides = {
             field: value
             for field, value in ((self.runs_field, runs), (self.horizon_field, n))
             if field is not None and value is not None
         }
+        overrides |= config_overrides(self.config, settings, only_known=True)
         return dataclasses.replace(config, **overrides)
 
     def execute(self, config: Any, out: Path, executor: str) -> ExperimentReport:
@@ -120,6 +133,70 @@ class Experiment:
             report = self.run(config, out)
         write_report(report, out)
         return report
+
+
+def _convert(field: str, kind: Any, text: str) -> Any:
+    """``text`` as a value of the annotation ``kind``: ``int``, ``float``, ``bool``, ``str``, a
+    ``Literal`` or a ``tuple[X, ...]`` (comma-separated)."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is tuple:
+        if any(typing.get_origin(a) is tuple for a in args):
+            raise ValueError(f"--set {field}: this field cannot be set from the command line")
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts:
+            raise ValueError(f"--set {field} must list at least one value, got {text!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(field, args[0], p) for p in parts)
+        if len(parts) != len(args):
+            raise ValueError(f"--set {field} must list {len(args)} values, got {text!r}")
+        return tuple(_convert(field, a, p) for a, p in zip(args, parts, strict=True))
+    if origin is typing.Literal:
+        if text not in args:
+            raise ValueError(
+                f"--set {field} must be one of {', '.join(map(str, args))}, got {text!r}"
+            )
+        return text
+    if origin in (typing.Union, types.UnionType):
+        raise ValueError(f"--set {field}: this field cannot be set from the command line")
+    try:
+        if kind is bool:
+            if text.lower() not in ("true", "false"):
+                raise ValueError(text)
+            return text.lower() == "true"
+        if kind is int:
+            return int(text)
+        if kind is float:
+            return float(text)
+    except ValueError:
+        wanted = {bool: "true or false", int: "an integer", float: "a real number"}[kind]
+        raise ValueError(f"--set {field} must be {wanted}, got {text!r}") from None
+    if kind is str:
+        return text
+    raise ValueError(f"--set {field}: this field cannot be set from the command line")
+
+
+def config_overrides(
+    config: type[Any], settings: Sequence[str], *, only_known: bool = False
+) -> dict[str, Any]:
+    """The ``--set FIELD=VALUE`` settings as typed values of the dataclass ``config``'s fields
+    (tuples comma-separated: ``--set gaps=0,0.1``); a value that does not parse raises
+    ``ValueError`` naming the field and the type.  ``only_known``: settings naming no field of
+    ``config`` are skipped (they may be another experiment's); otherwise they raise."""
+    hints = typing.get_type_hints(config)
+    out: dict[str, Any] = {}
+    for setting in settings:
+        field, sep, text = setting.partition("=")
+        field = field.strip()
+        if not sep or not field:
+            raise ValueError(f"--set must be FIELD=VALUE, got {setting!r}")
+        if field not in hints:
+            if only_known:
+                continue
+            raise ValueError(
+                f"--set {field}: not a field of {config.__name__} (fields: {', '.join(hints)})"
+            )
+        out[field] = _convert(field, hints[field], text.strip())
+    return out
 
 
 def executor_argument(text: str) -> str:
@@ -171,6 +248,16 @@ def _parser(paper: Paper, experiments: Sequence[Experiment], prog: str) -> argpa
             default=None,
             help=f"horizon (default: per config; {', '.join(horizons)})",
         )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="set a configuration field of every chosen experiment that has it, after "
+        "--paper-scale/--runs/--n (tuples comma-separated, e.g. --set gaps=0,0.1); repeatable; "
+        "the report's configuration and provenance record it",
+    )
     parser.add_argument(
         "--executor",
         type=executor_argument,
@@ -244,12 +331,18 @@ def main(
     n = getattr(args, "n", None)
     failed = False
     try:
-        prepare_output_dir(args.out)
-        out = prepare_output_dir(args.out / paper.id)
+        for setting in args.settings:  # each must name a field of some chosen experiment
+            field = setting.partition("=")[0].strip()
+            if not any(field in typing.get_type_hints(by_name[name].config) for name in chosen):
+                raise ValueError(f"--set {field}: not a configuration field of {', '.join(chosen)}")
         configs = [
-            by_name[name].make_config(paper_scale=args.paper_scale, runs=args.runs, n=n)
+            by_name[name].make_config(
+                paper_scale=args.paper_scale, runs=args.runs, n=n, settings=args.settings
+            )
             for name in chosen
         ]
+        prepare_output_dir(args.out)
+        out = prepare_output_dir(args.out / paper.id)
         for name, config in zip(chosen, configs, strict=True):
             experiment = by_name[name]
             started, clock = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.monotonic()

@@ -1,23 +1,25 @@
 """The one command line of the reproductions (:func:`audit.reproduce.experiment.main`): outputs in
-a per-paper folder, ``--runs``/``--n``/``--executor`` routed to the experiments that take them, exit
-codes 0/1/2; and the one executor (:func:`audit.reproduce.common.run_tasks`)."""
+a per-paper folder, ``--runs``/``--n``/``--executor``/``--set`` routed to the experiments that take
+them, exit codes 0/1/2; and the one executor (:func:`audit.reproduce.common.run_tasks`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import math
+import re
 import sys
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from audit.papers import PAPERS, Paper
 from audit.reproduce.common import run_tasks
-from audit.reproduce.experiment import Experiment, main
+from audit.reproduce.experiment import Experiment, config_overrides, main
 from audit.reproduce.report import ExperimentReport
 
 TOY = '''
@@ -196,3 +198,69 @@ def test_run_tasks_on_a_dask_cluster_gives_the_same_results() -> None:
     with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:  # type: ignore[no-untyped-call]
         run_tasks(math.factorial, [3, 5, 7], cluster.scheduler_address, got.__setitem__)
     assert got == {3: 6, 5: 120, 7: 5040}
+
+
+@dataclass(frozen=True)
+class _Typed:
+    runs: int = 2
+    gaps: tuple[float, ...] = (0.0,)
+    means: tuple[float, float] = (0.5, 0.5)
+    kinds: tuple[Literal["a", "b"], ...] = ("a",)
+    flag: bool = False
+    name: str = "x"
+    nested: tuple[tuple[int, ...], ...] = ()
+
+    @classmethod
+    def paper(cls) -> _Typed:
+        return cls()
+
+
+def test_set_parses_each_field_by_its_type() -> None:
+    got = config_overrides(
+        _Typed,
+        ["runs=5", "gaps=0, 0.1", "means=0.6,0.4", "kinds=b,a", "flag=True", "name=y z"],
+    )
+    assert got == {
+        "runs": 5,
+        "gaps": (0.0, 0.1),
+        "means": (0.6, 0.4),
+        "kinds": ("b", "a"),
+        "flag": True,
+        "name": "y z",
+    }
+    assert config_overrides(_Typed, ["other=1"], only_known=True) == {}
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("runs", "--set must be FIELD=VALUE"),
+        ("runs=2.5", "--set runs must be an integer, got '2.5'"),
+        ("gaps=", "--set gaps must list at least one value"),
+        ("gaps=0,x", "--set gaps must be a real number, got 'x'"),
+        ("means=0.5", "--set means must list 2 values"),
+        ("kinds=c", "--set kinds must be one of a, b, got 'c'"),
+        ("flag=1", "--set flag must be true or false"),
+        ("nested=1", "--set nested: this field cannot be set"),
+        ("other=1", "--set other: not a field of _Typed"),
+    ],
+)
+def test_set_refuses_what_does_not_parse(setting: str, message: str) -> None:
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        config_overrides(_Typed, [setting])
+
+
+def test_set_reaches_the_config_and_its_provenance(
+    toy: Paper, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["gated", "--set", "n=12", "--set", "runs=4", "--out", str(out)]
+    assert main(toy, argv, "p") == 0
+    assert "gated config [4, 12]" in capsys.readouterr().out
+    record = json.loads((out / "toy_repro" / "toy.provenance.json").read_text())
+    assert record["config"]["n"] == 12 and "--set n=12" in record["command"]
+    # a field no chosen experiment has, or a bad value: exit 2 before any work
+    for bad in (["--set", "nope=1"], ["--set", "n=x"]):
+        assert main(toy, ["gated", *bad, "--out", str(tmp_path / "never")], "p") == 2
+        assert "--set" in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()
