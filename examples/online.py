@@ -220,11 +220,24 @@ class BanditTranscript:
         return f"BanditTranscript({self.learner!r})"
 
     def sample(self, data: Any, rng: np.random.Generator, size: int) -> np.ndarray:
-        rows = []
-        for _ in range(size):
-            arms, noisy = self.learner.transcript(data, rng)
-            rows.append(np.concatenate([arms.astype(np.float64), noisy]))
-        return np.array(rows)
+        """``size`` independent transcripts at once (the law of :meth:`PrivateEXP3.transcript`:
+        the arm by inversion of ``p_t``'s distribution function, then its Laplace feedback)."""
+        losses = _check_losses(data, self.learner.loss_set)
+        n, dim = losses.shape
+        eta, gamma, scale = self.learner.parameters(n, dim)
+        log_w = np.zeros((size, dim))
+        arms, noisy = np.empty((size, n), dtype=np.int64), np.empty((size, n))
+        rows = np.arange(size)
+        for t in range(n):
+            w = np.exp(log_w - log_w.max(axis=1, keepdims=True))
+            p = (1.0 - gamma) * w / w.sum(axis=1, keepdims=True) + gamma / dim
+            cdf = np.cumsum(p, axis=1)
+            u = rng.random(size) * cdf[:, -1:].ravel()
+            i = np.minimum((cdf < u[:, None]).sum(axis=1), dim - 1)
+            y = losses[t, i] + rng.laplace(0.0, scale, size)
+            log_w[rows, i] -= eta * y / p[rows, i]
+            arms[:, t], noisy[:, t] = i, y
+        return np.concatenate([arms.astype(np.float64), noisy], axis=1)
 
     def log_density(self, data: Any, outputs: np.ndarray) -> np.ndarray:
         losses = _check_losses(data, self.learner.loss_set)

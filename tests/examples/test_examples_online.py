@@ -125,6 +125,25 @@ def test_radius_calibration_is_caught_by_the_white_box_and_the_correct_tree_is_n
     ).violation
 
 
+def test_the_batched_bandit_transcripts_have_the_law_of_one_run() -> None:
+    # arms: a chi-square test of the (i_1, i_2, i_3) counts against one-at-a-time transcripts;
+    # feedbacks: a two-sample KS test of the last round's (which depends on the earlier ones)
+    learner = PrivateEXP3(epsilon=0.5)
+    losses = np.random.default_rng(0).random((3, 3))
+    batched = learner.release_mechanism().sample(losses, np.random.default_rng(1), 6000)
+    rng = np.random.default_rng(2)
+    single = np.array(
+        [np.concatenate([a.astype(np.float64), y]) for a, y in
+         (learner.transcript(losses, rng) for _ in range(6000))]
+    )  # fmt: skip
+    codes = [(out[:, :3] @ np.array([9.0, 3.0, 1.0])).astype(int) for out in (batched, single)]
+    table = np.array([np.bincount(c, minlength=27) for c in codes])
+    table = table[:, table.sum(axis=0) > 0]
+    assert stats.chi2_contingency(table).pvalue > 1e-3
+    assert stats.ks_2samp(batched[:, 5], single[:, 5]).pvalue > 1e-3
+    assert set(np.unique(batched[:, :3])) <= {0.0, 1.0, 2.0}
+
+
 def test_the_stream_audit_catches_noiseless_weights_and_not_the_private_learners() -> None:
     pair = online_streams(8, 3)[1]  # one coordinate at day 1
     broken = online_stream_audit(
