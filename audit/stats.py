@@ -39,6 +39,7 @@ __all__ = [
     "hockey_stick_summands",
     "paired_order",
     "paired_wilcoxon_greater",
+    "welch_order",
 ]
 
 
@@ -148,6 +149,37 @@ def paired_order(
         "holds" if low > 0.0 else "fails" if high < 0.0 else "needs more runs"
     )
     return OrderVerdict(verdict, mean, low, high, confidence)
+
+
+def welch_order(
+    smaller: FloatArray | Sequence[float],
+    larger: FloatArray | Sequence[float],
+    confidence: float = 0.95,
+) -> OrderVerdict:
+    """Judge ``E[smaller] < E[larger]`` from two independent samples (runs of different seeds).
+
+    Welch's two-sided Student-t interval of ``E[larger] − E[smaller]`` (unequal variances;
+    ``scipy.stats.ttest_ind(..., equal_var=False).confidence_interval``); the verdict reads it
+    as :func:`paired_order` does.  At least 2 values in each sample, not all equal in both.
+    """
+    a = np.asarray(smaller, dtype=np.float64)
+    b = np.asarray(larger, dtype=np.float64)
+    if a.ndim != 1 or b.ndim != 1 or a.size < 2 or b.size < 2:
+        raise ValueError(
+            f"smaller and larger must be samples of >= 2 values each, got shapes {a.shape} and "
+            f"{b.shape}"
+        )
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("smaller and larger must be finite (a verdict is never computed from NaN)")
+    if np.ptp(a) == 0.0 and np.ptp(b) == 0.0:
+        raise ValueError("smaller and larger must not both be constant (no interval exists)")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    ci = stats.ttest_ind(b, a, equal_var=False).confidence_interval(confidence)
+    low, high = float(ci.low), float(ci.high)
+    verdict: Literal["holds", "fails", "needs more runs"] = (
+        "holds" if low > 0.0 else "fails" if high < 0.0 else "needs more runs"
+    )
+    return OrderVerdict(verdict, float(b.mean() - a.mean()), low, high, confidence)
 
 
 def all_orders(orders: Sequence[OrderVerdict]) -> Literal["holds", "fails", "needs more runs"]:

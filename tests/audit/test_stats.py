@@ -24,6 +24,7 @@ from audit.stats import (
     hockey_stick_summands,
     paired_order,
     paired_wilcoxon_greater,
+    welch_order,
 )
 
 REPS = 3000
@@ -136,6 +137,36 @@ def test_paired_order_three_verdicts() -> None:
     assert all_orders([clearly, clearly]) == "holds"
     assert all_orders([clearly, noisy]) == "needs more runs"
     assert all_orders([clearly, noisy, reversed_]) == "fails"
+
+
+def test_welch_order_three_verdicts_and_scipys_interval() -> None:
+    a = np.array([1.0, 1.2, 0.9, 1.1, 1.05])
+    assert welch_order(a, a + 2.0 + np.array([0.1, -0.1, 0.0, 0.2, 0.0])).verdict == "holds"
+    assert welch_order(a + 2.0, a[:3]).verdict == "fails"
+    b = np.array([1.3, 0.8, 1.4, 0.7])
+    noisy = welch_order(a, b)
+    assert noisy.verdict == "needs more runs" and noisy.ci_low < 0 < noisy.ci_high
+    # Welch's interval, written out: df by Welch–Satterthwaite
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    mean = b.mean() - a.mean()
+    assert (noisy.ci_low, noisy.ci_high) == pytest.approx((mean - half, mean + half), abs=1e-12)
+    assert noisy.difference == pytest.approx(mean, abs=1e-15)
+    for bad in ([1.0], [np.nan, 1.0]):
+        with pytest.raises(ValueError, match=r"^smaller and larger must"):
+            welch_order(bad, b)
+    with pytest.raises(ValueError, match=r"^smaller and larger must not both be constant"):
+        welch_order([1.0, 1.0], [2.0, 2.0])
+
+
+def test_welch_order_false_claims_rate_at_most_nominal() -> None:
+    # equal means, unequal variances and sizes: "holds" in at most 2.5% of trials (one side)
+    rng = np.random.default_rng(2025)
+    trials = 4000
+    a, b = rng.normal(size=(trials, 5)), 3.0 * rng.normal(size=(trials, 8))
+    rate = np.mean([welch_order(a[i], b[i]).verdict == "holds" for i in range(trials)])
+    assert rate <= 0.025 + 3 * math.sqrt(0.025 * 0.975 / trials)
 
 
 def test_paired_order_false_claims_rate_at_most_nominal() -> None:

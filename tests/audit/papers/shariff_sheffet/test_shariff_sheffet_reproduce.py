@@ -45,6 +45,16 @@ def test_d1_writes_fit_plot_and_comparison(tmp_path: Path) -> None:
     assert (tmp_path / "d1.png").stat().st_size > 0
     assert "roughly 2" in (tmp_path / "d1.md").read_text()
     assert json.loads((tmp_path / "d1.json").read_text())["experiment"] == "D.1"
+    (check,) = report["checks"]
+    low, high = fit["ci_low"], fit["ci_high"]
+    expected = (
+        "holds"
+        if low >= 1.5 and high <= 2.5
+        else "fails"
+        if high < 1.5 or low > 2.5
+        else "needs more runs"
+    )
+    assert check["verdict"] == expected and check["band"] == [1.5, 2.5]
 
 
 def test_d2_checks_and_resume(tmp_path: Path) -> None:
@@ -116,6 +126,13 @@ def test_d3_regret_vs_shift_writes_its_report(tmp_path: Path) -> None:
     assert (tmp_path / "d3.png").stat().st_size > 0 and "max / min" in (
         tmp_path / "d3.md"
     ).read_text()
+    # per-run finals kept; each mechanism's claim has a Welch verdict on the per-run effects
+    runs = report["final_regret"]["wishart"]["0.0"]
+    assert [len(r) for r in runs] == [2, 2]  # grid point, run
+    for check in report["checks"]:
+        assert check["verdict"] in {"holds", "fails", "needs more runs"}
+        if check["ci_95"] is not None:
+            assert check["ci_95"][0] <= check["difference"] <= check["ci_95"][1]
 
 
 def test_scaling_writes_its_report_and_resumes_from_its_cells(
