@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,14 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     # strict JSON (no NaN/Infinity tokens) with a schema version
     stored = json.loads((tmp_path / "d2.json").read_text(), parse_constant=_refuse_constant)
     assert stored["schema_version"] == SCHEMA_VERSION
+    assert "At the reduced horizon" in (tmp_path / "d2.md").read_text()
+    # a subset without the tight cells (as --set writes it): no empty tight-utility table
+    subset = dataclasses.replace(
+        config, variants=("nonprivate", "gaussian"), tight_gaussian=False, tight_wishart=False
+    )
+    report = _written(reproduce_d2(subset, tmp_path, executor="serial"), tmp_path)
+    assert set(report["results"]["0.0"]) == {"nonprivate", "gaussian"}
+    assert "within 2×" not in (tmp_path / "d2.md").read_text()
 
 
 def _refuse_constant(token: str) -> None:
