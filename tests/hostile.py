@@ -893,6 +893,17 @@ def _baselines() -> dict[str, Baseline]:
             beta_u=0.1,
         ),
     }
+    out["reference.engine.compiled.stopping:dp_nas_two_point_compiled"] = _b(
+        range_R=1.0,
+        mu=0.5,
+        alpha=0.5,
+        beta=0.1,
+        epsilon=10.0,
+        rngs=lambda: [(_g(1), _g(2))],
+        t_max=20_000,
+        workers=1,
+        _nan_output="the estimate of a run that did not halt is NaN (documented; read `halted`)",
+    )
     m = "reference.sajed_sheffet.stopping:"
     out |= {
         m + "SampleStream": _b(draw_block=lambda: lambda n: np.zeros(n)),
@@ -1776,6 +1787,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.agarwal_singh.theorems:MABParameters",
             "reference.engine.compiled.ftrl:EXP2BatchResult",
             "reference.engine.compiled.ftrl:FTRLBatchResult",
+            "reference.engine.compiled.stopping:DPNASBatchResult",
             "reference.engine.linucb:BatchResult",
             "reference.engine.linucb:GapSetup",
             "reference.sajed_sheffet.bandits:DPSERun",

@@ -1,5 +1,5 @@
-"""Sajed & Sheffet (ICML 2019) Theorem 3.3: halting times of DP-NAS (Algorithm 1, exact two-point
-fast path) and DP exponential NAS (Algorithm 2) on the two-point law, the theorem's forms, and the
+"""Sajed & Sheffet (ICML 2019) Theorem 3.3: halting times of DP-NAS (Algorithm 1, on the compiled
+engine) and DP exponential NAS (Algorithm 2) on the two-point law, the theorem's forms, and the
 planted rule with noise ``∝ 1/ε²``; the configuration and cells of ``stopping``.
 Overview in :mod:`audit.papers.sajed_sheffet.reproduce`.
 
@@ -18,18 +18,16 @@ from typing import Any, Literal
 import numpy as np
 
 from reference._typing import FloatArray
+from reference.engine.compiled.stopping import dp_nas_two_point_compiled
 from reference.rng import check_seed, child_seeds
 from reference.sajed_sheffet.bounds import good_event_halting_time, thm33_halting_bound
-from reference.sajed_sheffet.constants import dp_nas_noise_scales
 from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_exp_nas
-from reference.validation import check_alpha, check_epsilon, check_int_at_least
 
 __all__ = [
     "STOPPING_RULES",
     "STOPPING_VARIABLES",
     "STOPPING_VARIANTS",
     "StoppingConfig",
-    "dp_nas_two_point_halting_time",
     "stopping_forms",
     "stopping_seeds",
     "stopping_times",
@@ -119,61 +117,6 @@ def stopping_seeds(
     return pairs
 
 
-def dp_nas_two_point_halting_time(
-    range_R: float,
-    mu: float,
-    alpha: float,
-    beta: float,
-    epsilon: float,
-    data_rng: np.random.Generator,
-    noise_rng: np.random.Generator,
-    t_max: int,
-) -> int | None:
-    """Halting time of Algorithm 1 on the two-point law, vectorised over ``t`` in blocks.
-
-    A fast path of :func:`reference.sajed_sheffet.stopping.dp_nas` fed with
-    ``SampleStream.from_distribution(TwoPointDistribution(R, μ), data_rng)`` and ``rng=noise_rng``
-    (kept here rather than in ``reference/`` by the task's file rule): the same draws in the same
-    order (``B``, then ``A_1, A_2, …`` from ``noise_rng``; one uniform per sample from ``data_rng``;
-    numpy's vectorised Laplace and uniform draws equal the one-at-a-time draws), the prefix sums
-    accumulated left to right, ``h_t, c_t`` of
-    :func:`~reference.sajed_sheffet.constants.dp_nas_h` / ``dp_nas_c`` in vectorised form, and the
-    test ``q_t ≥ A_t + B``.  Only the halting time is returned (the release noise ``L`` is not
-    drawn); ``None`` if not halted by ``t_max``.  The reference's ~100 µs per step makes the
-    ``ε``-grid (``τ`` up to 10⁵) too slow; the equality of the halting times is tested.
-    """
-    dist = TwoPointDistribution(range_R, mu)
-    R = dist.range_R
-    a = check_alpha(alpha)
-    b = check_alpha(beta, "beta")
-    scales = dp_nas_noise_scales(R, check_epsilon(epsilon))
-    t_max = check_int_at_least("t_max", t_max, 1)
-    B = float(noise_rng.laplace(0.0, scales.sigma1))
-    total = 0.0
-    start = 1
-    block = 1024
-    while start <= t_max:
-        n = min(block, t_max - start + 1)
-        A = noise_rng.laplace(0.0, scales.sigma2, size=n)
-        x = np.where(data_rng.random(n) < dist.p_plus, R, -R).astype(np.float64)
-        sums = np.cumsum(np.concatenate(([total], x)))[1:]
-        t = np.arange(start, start + n, dtype=np.float64)
-        h = R * np.sqrt((2.0 / t) * np.log(16.0 * t * t / b))
-        c = (
-            scales.sigma1 * math.log(4.0 / b)
-            + scales.sigma2 * np.log(8.0 * t * t / b)
-            + (scales.sigma3 / a) * math.log(4.0 / b)
-        )
-        q = np.abs(sums) - t * h * (1.0 / a + 1.0) - c
-        hit = np.flatnonzero(q >= A + B)
-        if hit.size:
-            return int(start + hit[0])
-        total = float(sums[-1])
-        start += n
-        block *= 2
-    return None
-
-
 def _planted_epsilon(epsilon: float, variant: str) -> float:
     """The ``ε`` the rule is run with: ``ε`` (correct) or ``ε²`` (planted: every noise scale and
     the shift ``c_t`` grow like ``1/ε²`` instead of ``1/ε``)."""
@@ -198,39 +141,41 @@ def stopping_times(
     """Halting times of one point, one per ``(data, noise)`` seed pair; raises if a run does not halt.
 
     ``rule="alg2"`` calls :func:`reference.sajed_sheffet.stopping.dp_exp_nas` itself (block
-    sampling makes it cheap, ``k_max = ⌈log₂ t_max⌉``); ``"alg1"`` uses
-    :func:`dp_nas_two_point_halting_time` (equal to ``dp_nas``).
+    sampling makes it cheap, ``k_max = ⌈log₂ t_max⌉``); ``"alg1"`` uses the compiled
+    :func:`~reference.engine.compiled.stopping.dp_nas_two_point_compiled` (equal to ``dp_nas``,
+    whose ~100 µs per step makes the ``ε``-grid, ``τ`` up to 10⁵, too slow).
     """
     eps = _planted_epsilon(epsilon, variant)
+    if rule not in STOPPING_RULES:
+        raise ValueError(f"rule must be one of {STOPPING_RULES}, got {rule!r}")
+    halted = np.ones(len(seeds), dtype=np.bool_)
     out = np.empty(len(seeds))
-    k_max = max(1, math.ceil(math.log2(t_max)))
-    for i, (data_seed, noise_seed) in enumerate(seeds):
-        data_rng, noise_rng = np.random.default_rng(data_seed), np.random.default_rng(noise_seed)
-        tau: int | None
-        if rule == "alg1":
-            tau = dp_nas_two_point_halting_time(
-                range_R, mu, alpha, beta, eps, data_rng, noise_rng, t_max
-            )
-        elif rule == "alg2":
+    if rule == "alg1":  # one thread: cells already run one per process
+        res1 = dp_nas_two_point_compiled(
+            range_R, mu, alpha=alpha, beta=beta, epsilon=eps, rngs=seeds, t_max=t_max, workers=1
+        )
+        halted, out = res1.halted, res1.samples_used.astype(np.float64)
+    else:
+        k_max = max(1, math.ceil(math.log2(t_max)))
+        for i, (data_seed, noise_seed) in enumerate(seeds):
+            data_rng = np.random.default_rng(data_seed)
             stream = SampleStream.from_distribution(TwoPointDistribution(range_R, mu), data_rng)
-            res = dp_exp_nas(
+            res2 = dp_exp_nas(
                 stream,
                 range_R=range_R,
                 alpha=alpha,
                 beta=beta,
                 epsilon=eps,
-                rng=noise_rng,
+                rng=np.random.default_rng(noise_seed),
                 k_max=k_max,
             )
-            tau = res.halting_time
-        else:
-            raise ValueError(f"rule must be one of {STOPPING_RULES}, got {rule!r}")
-        if tau is None:
-            raise ValueError(
-                f"{rule}/{variant} did not halt by the cap at R={range_R}, α={alpha}, ε={epsilon}; "
-                "raise t_max"
-            )
-        out[i] = tau
+            halted[i] = res2.halted
+            out[i] = res2.samples_used
+    if not halted.all():
+        raise ValueError(
+            f"{rule}/{variant} did not halt by the cap at R={range_R}, α={alpha}, ε={epsilon}; "
+            "raise t_max"
+        )
     return out
 
 

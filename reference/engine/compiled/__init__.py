@@ -6,6 +6,7 @@ the random streams of the reference run with the same seed and makes the same de
 (``tests/reference/test_compiled*.py``; ``nox -s bench`` times Algorithm 1).
 :mod:`~reference.engine.compiled.linucb`: Shariff & Sheffet Algorithm 1 on App. D;
 :mod:`~reference.engine.compiled.mab`: Sajed & Sheffet DP-SE (Algorithm 3) and DP-UCB (Sec. 5);
+:mod:`~reference.engine.compiled.stopping`: their DP-NAS (Algorithm 1) on the two-point law;
 :mod:`~reference.engine.compiled.ftrl`: Agarwal & Singh's private FTRL and EXP2 reduction.
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
@@ -17,8 +18,11 @@ from reference.engine.compiled.mab import (
     dpucb_bernoulli_compiled,
     dpucb_table_compiled,
 )
+from reference.engine.compiled.stopping import DPNASBatchResult, dp_nas_two_point_compiled
 
 __all__ = [
+    "DPNASBatchResult",
+    "dp_nas_two_point_compiled",
     "dpse_bernoulli_compiled",
     "dpucb_bernoulli_compiled",
     "dpucb_table_compiled",

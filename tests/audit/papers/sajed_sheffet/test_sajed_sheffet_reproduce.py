@@ -29,8 +29,6 @@ from audit.papers.sajed_sheffet.repro_sec5 import reproduce_sec5
 from audit.papers.sajed_sheffet.repro_stopping import bound_exceedance_test, reproduce_stopping
 from audit.papers.sajed_sheffet.repro_stopping_times import (
     StoppingConfig,
-    dp_nas_two_point_halting_time,
-    stopping_seeds,
 )
 from audit.papers.sajed_sheffet.repro_thm43 import (
     reproduce_thm43,
@@ -41,7 +39,6 @@ from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS
 from audit.reproduce.report import ExperimentReport, write_report
 from audit.results import to_jsonable
 from reference.engine.mab import section5_means
-from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
 
 TINY_SEC5 = Sec5Config(
     T=1_500,
@@ -197,43 +194,6 @@ TINY_STOPPING = StoppingConfig(
     runs=4,
     seed=3,
 )
-
-
-def test_dp_nas_fast_path_equals_reference_halting_times() -> None:
-    """Same seeds ⇒ the vectorised Algorithm 1 halts exactly where ``stopping.dp_nas`` halts."""
-    for R, alpha, eps in ((1.0, 0.5, 0.5), (2.0, 0.3, 1.0), (1.0, 0.8, 2.0)):
-        for data, noise in stopping_seeds(11, R, 0.5, alpha, eps, 3):
-            fast = dp_nas_two_point_halting_time(
-                R,
-                0.5,
-                alpha,
-                0.05,
-                eps,
-                np.random.default_rng(data),
-                np.random.default_rng(noise),
-                10**5,
-            )
-            stream = SampleStream.from_distribution(
-                TwoPointDistribution(R, 0.5), np.random.default_rng(data)
-            )
-            ref = dp_nas(
-                stream,
-                range_R=R,
-                alpha=alpha,
-                beta=0.05,
-                epsilon=eps,
-                rng=np.random.default_rng(noise),
-                t_max=10**5,
-            )
-            assert ref.halted and fast == ref.halting_time
-    # not halted by the cap (μ = 0 is not used: a cap of 5 is far below any halting time)
-    data, noise = stopping_seeds(11, 1.0, 0.5, 0.5, 0.5, 1)[0]
-    assert (
-        dp_nas_two_point_halting_time(
-            1.0, 0.5, 0.5, 0.05, 0.5, np.random.default_rng(data), np.random.default_rng(noise), 5
-        )
-        is None
-    )
 
 
 def test_stopping_tiny_run_flags_the_planted_rule_and_resumes(tmp_path: Path) -> None:
