@@ -893,6 +893,15 @@ def _baselines() -> dict[str, Baseline]:
             beta_u=0.1,
         ),
     }
+    out["reference.engine.compiled.tree:tree_noise_compiled"] = _b(
+        n=9,
+        noise=lambda: __import__("reference.noise").noise.WishartNoise(2, 3, 1.0),
+        rngs=lambda: [_g(1), _g(2)],
+        pad="fresh",
+        counts=[0, 4, 8],
+        workers=1,
+        progress=False,
+    )
     out["reference.engine.compiled.stopping:dp_nas_two_point_compiled"] = _b(
         range_R=1.0,
         mu=0.5,

@@ -191,6 +191,8 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "rounds", {"None"}, _DEFAULT + ": T"),
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "workers", {"None"}, _DEFAULT + ": the cores this process may use"),
     ("reference.engine.compiled.mab:dpucb_table_compiled", "beta_u", {"None"}, _DEFAULT + ": 1/T"),
+    ("reference.engine.compiled.tree:tree_noise_compiled", "counts", {"None"}, _DEFAULT + ": every count 0..n-1"),
+    ("reference.engine.compiled.tree:tree_noise_compiled", "workers", {"None"}, _DEFAULT + ": the cores this process may use"),
     ("reference.engine.compiled.stopping:dp_nas_two_point_compiled", "mu", {"negative", "zero"}, "mu in [-R, R]"),
     ("reference.engine.compiled.stopping:dp_nas_two_point_compiled", "workers", {"None"}, _DEFAULT + ": the cores this process may use"),
     ("reference.sajed_sheffet.stopping:TwoPointDistribution", "mu", {"negative", "zero"}, "mu in [-R, R]"),

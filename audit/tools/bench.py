@@ -5,8 +5,9 @@ replicate-rounds per second of the compiled engine (:func:`reference.engine.comp
 all cores), the numpy engine (:func:`reference.engine.run_gap_batch`), the reference and a plain
 numpy batch loop at ``(d, K) ∈ {(5, 25), (10, 100), (20, 400)}`` and their ratios, the compiled
 loop's first-call cost, where each engine's time goes, peak memory, the projected paper-scale D.2
-time, and (when ``mabwiser`` is installed) MABWiser's ``LinUCB``.  Speed is measured here and never
-asserted in unit tests.  Results go to ``bench.json``.
+time, (when ``mabwiser`` is installed) MABWiser's ``LinUCB``, and the compiled tree mechanism and
+DP-NAS against their numpy and reference paths.  Speed is measured here, never in unit tests.
+Results go to ``bench.json``.
 
 Proof note: ``proofs_notes/audit/README.md``.
 """
@@ -31,12 +32,18 @@ from audit.results import SCHEMA_VERSION
 from reference.engine import run_gap_batch
 from reference.engine.compiled import linucb as compiled_linucb
 from reference.engine.compiled import run_gap_compiled
+from reference.engine.compiled.stopping import DPNASBatchResult, dp_nas_two_point_compiled
+from reference.engine.compiled.tree import tree_noise_compiled
+from reference.engine.tree import BatchedTreeNoise
 from reference.files import prepare_output_dir, write_json
+from reference.noise import WishartNoise
 from reference.rng import as_generator, child_seeds
+from reference.sajed_sheffet.stopping import SampleStream, TwoPointDistribution, dp_nas
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.linucb import AccuracyEventWarning
 from reference.shariff_sheffet.regularizers import PrivacyParameters, Variant
 from reference.shariff_sheffet.simulation import run_gap_experiment
+from reference.tree import TreeAggregator
 from reference.validation import int_at_least
 
 __all__ = ["BENCH_SHAPES", "BENCH_VARIANTS", "build_parser", "main", "run_benchmarks"]
@@ -238,6 +245,74 @@ def mabwiser_rate(d: int, K: int, rounds: int, seed: int) -> float | None:
     return rounds / _timed(loop)
 
 
+def tree_rates(n: int, reference_n: int, replicates: int, seed: int) -> dict[str, float]:
+    """Releases per second of the tree mechanism alone (Wishart, ``p = 6``, as at ``d = 5``): the
+    compiled tree over ``n`` rounds, the numpy engine and the reference over ``reference_n``."""
+    noise = WishartNoise(6, 8, 1.0)
+    seeds = child_seeds(seed, 0, replicates)
+    tree_noise_compiled(2, noise, [0])  # load the compiled loop outside the timing
+    compiled = _timed(lambda: tree_noise_compiled(n, noise, list(seeds), counts=[n - 1]))
+    engine_seeds = child_seeds(seed, 0, replicates)
+
+    def engine() -> None:
+        tree = BatchedTreeNoise(reference_n, noise, [as_generator(s) for s in engine_seeds])
+        for t in range(reference_n):
+            tree.release_noise()
+            if t < reference_n - 1:
+                tree.insert()
+
+    def reference() -> None:
+        tree = TreeAggregator(reference_n, noise, as_generator(seeds[0]))
+        zero = np.zeros((6, 6))
+        for t in range(reference_n):
+            tree.release()
+            if t < reference_n - 1:
+                tree.insert(zero)
+
+    return {
+        "compiled_replicate_releases_per_s": replicates * n / compiled,
+        "engine_replicate_releases_per_s": replicates * reference_n / _timed(engine),
+        "reference_releases_per_s": reference_n / _timed(reference),
+    }
+
+
+def dp_nas_rates(runs: int, reference_steps: int, seed: int) -> dict[str, float]:
+    """Steps per second of Sajed & Sheffet's DP-NAS (Algorithm 1) on the two-point law (``R = 1``,
+    ``μ = 0.5``, ``α = 0.5``, ``β = 0.05``, ``ε = 0.025``: halting near 3·10⁴): the compiled loop
+    on one thread and the reference ``dp_nas`` (capped at ``reference_steps``, it does not halt)."""
+    pairs: list[tuple[np.random.SeedSequence, np.random.SeedSequence]] = []
+    for run in child_seeds(seed, 0, runs):
+        data_seed, noise_seed = child_seeds(run, 0, 2)
+        pairs.append((data_seed, noise_seed))
+    result: list[DPNASBatchResult] = []
+    alpha, beta, eps = 0.5, 0.05, 0.025
+    dp_nas_two_point_compiled(1.0, 0.5, alpha=alpha, beta=beta, epsilon=eps, rngs=[(0, 1)], t_max=1)
+    compiled = _timed(
+        lambda: result.append(
+            dp_nas_two_point_compiled(
+                1.0, 0.5, alpha=alpha, beta=beta, epsilon=eps, rngs=pairs, t_max=10**8, workers=1
+            )
+        )
+    )
+    data, noise = child_seeds(seed, 0, 2)
+    stream = SampleStream.from_distribution(TwoPointDistribution(1.0, 0.5), as_generator(data))
+    reference = _timed(
+        lambda: dp_nas(
+            stream,
+            range_R=1.0,
+            alpha=alpha,
+            beta=beta,
+            epsilon=eps,
+            rng=noise,
+            t_max=reference_steps,
+        )
+    )
+    return {
+        "compiled_steps_per_s_one_thread": float(result[0].samples_used.sum()) / compiled,
+        "reference_steps_per_s": reference_steps / reference,
+    }
+
+
 def run_benchmarks(
     *,
     replicates: int = 256,
@@ -303,6 +378,8 @@ def run_benchmarks(
         "mabwiser_linucb_rounds_per_s_d5_K25": peer,
         "engine_single_over_mabwiser": None if peer is None else ours_nonprivate_single / peer,
         "compiled_over_mabwiser": None if peer is None else compiled_d5["nonprivate"] / peer,
+        "tree_wishart_p6": tree_rates(1 << 16, 1 << 10, 4 * workers, seed),
+        "dp_nas_two_point": dp_nas_rates(20, 2000, seed),
     }
 
 
@@ -357,6 +434,16 @@ def format_table(report: dict[str, Any]) -> str:
             f"(non-private) is {report['compiled_over_mabwiser']:,.0f}× that, the numpy engine's "
             f"single replicate {report['engine_single_over_mabwiser']:.1f}×."
         )
+    tree, nas = report["tree_wishart_p6"], report["dp_nas_two_point"]
+    lines.append("")
+    lines.append(
+        "Tree mechanism alone (Wishart, p = 6): compiled "
+        f"{tree['compiled_replicate_releases_per_s']:,.0f} replicate-releases/s, numpy engine "
+        f"{tree['engine_replicate_releases_per_s']:,.0f}, reference "
+        f"{tree['reference_releases_per_s']:,.0f} releases/s. DP-NAS (Algorithm 1, two-point law): "
+        f"compiled {nas['compiled_steps_per_s_one_thread']:,.0f} steps/s on one thread, reference "
+        f"{nas['reference_steps_per_s']:,.0f} steps/s."
+    )
     return "\n".join(lines)
 
 

@@ -28,8 +28,9 @@ from audit.papers.shariff_sheffet.accuracy import (
     regularizer_extremes,
     regularizer_extremes_batch,
 )
+from reference.engine.compiled.tree import tree_noise_compiled
 from reference.engine.tree import BatchedTreeNoise
-from reference.noise import NodeNoise
+from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import as_generator, check_seed, child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
@@ -147,6 +148,34 @@ def _run_extremes_reference(
 def _run_extremes_batch(
     spec: TreeSourceSpec, n: int, seeds: list[np.random.SeedSequence]
 ) -> np.ndarray:
+    """The extremes of every run from the compiled tree's release noise (Wishart and symmetric
+    Gaussian laws; others on the numpy engine), replicates in blocks of ``≤ 2²²`` noise entries."""
+    d, p = spec.d, spec.d + 1
+    if not isinstance(spec.noise, WishartNoise | SymmetricGaussianNoise):
+        return _run_extremes_numpy(spec, n, seeds)
+    block = max(1, (1 << 22) // (n * p * p))
+    parts = []
+    for first in range(0, len(seeds), block):
+        rngs = [np.random.default_rng(child) for child in seeds[first : first + block]]
+        noise = tree_noise_compiled(n, spec.noise, rngs, pad=spec.pad).reshape(-1, p, p)
+        lam_min, lam_max, h_norm = regularizer_extremes_batch(
+            noise[:, :d, :d] + spec.shift * np.eye(d), noise[:, :d, d]
+        )
+        parts.append(
+            np.column_stack(
+                [
+                    lam_min.reshape(len(rngs), n).min(axis=1),
+                    lam_max.reshape(len(rngs), n).max(axis=1),
+                    h_norm.reshape(len(rngs), n).max(axis=1),
+                ]
+            )
+        )
+    return np.concatenate(parts)
+
+
+def _run_extremes_numpy(
+    spec: TreeSourceSpec, n: int, seeds: list[np.random.SeedSequence]
+) -> np.ndarray:
     d = spec.d
     tree = BatchedTreeNoise(
         n, spec.noise, [np.random.default_rng(child) for child in seeds], pad=spec.pad
@@ -180,7 +209,8 @@ def regularizer_run_audit(
     the noise), checked against ``claimed``.
 
     ``source`` is either a :class:`TreeSourceSpec` -- run by the engine
-    (:class:`~reference.engine.tree.BatchedTreeNoise`, default) or, with ``engine="reference"``, by
+    (the compiled tree :func:`~reference.engine.compiled.tree.tree_noise_compiled` for Wishart and
+    symmetric Gaussian noise, else :class:`~reference.engine.tree.BatchedTreeNoise`; default) or, with ``engine="reference"``, by
     reference trees; both read the same streams -- or a factory ``source(rng)`` building any
     :class:`~reference.shariff_sheffet.regularizers.TreeStatistics` (always run on the reference).
     The source's own shift is what is applied, so a source whose shift differs from the claim's

@@ -1,13 +1,11 @@
 """Compiled engines: one fused numba loop per replicate, replicates spread over threads.
 
-Not reference code.  Each replicate's loop reads numpy ``Generator`` objects directly (numba draws
-from them bit for bit as numpy does and advances their state), so a compiled run consumes exactly
-the random streams of the reference run with the same seed and makes the same decisions
-(``tests/reference/test_compiled*.py``; ``nox -s bench`` times Algorithm 1).
-:mod:`~reference.engine.compiled.linucb`: Shariff & Sheffet Algorithm 1 on App. D;
-:mod:`~reference.engine.compiled.mab`: Sajed & Sheffet DP-SE (Algorithm 3) and DP-UCB (Sec. 5);
-:mod:`~reference.engine.compiled.stopping`: their DP-NAS (Algorithm 1) on the two-point law;
-:mod:`~reference.engine.compiled.ftrl`: Agarwal & Singh's private FTRL and EXP2 reduction.
+Not reference code.  Each loop draws from numpy ``Generator`` objects directly, bit for bit as
+numpy does, so a compiled run consumes the random streams of the reference run with the same seed
+and makes its decisions (``tests/reference/test_compiled*.py``).  Modules: ``linucb`` (Shariff &
+Sheffet Algorithm 1 on App. D), ``tree`` (their tree mechanism alone), ``mab`` (Sajed & Sheffet
+DP-SE and DP-UCB), ``stopping`` (their DP-NAS), ``ftrl`` (Agarwal & Singh's private FTRL and EXP2
+reduction).
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
@@ -19,6 +17,7 @@ from reference.engine.compiled.mab import (
     dpucb_table_compiled,
 )
 from reference.engine.compiled.stopping import DPNASBatchResult, dp_nas_two_point_compiled
+from reference.engine.compiled.tree import tree_noise_compiled
 
 __all__ = [
     "DPNASBatchResult",
@@ -29,4 +28,5 @@ __all__ = [
     "run_exp2_compiled",
     "run_ftrl_compiled",
     "run_gap_compiled",
+    "tree_noise_compiled",
 ]

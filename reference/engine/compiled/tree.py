@@ -1,0 +1,180 @@
+"""The tree mechanism's release noise (Shariff & Sheffet Sec. 4, App. A.2) as one compiled loop
+per replicate.
+
+:func:`tree_noise_compiled` returns the noise of the releases of counts ``0 .. n − 1`` (or of
+chosen counts) of ``R`` independent trees with Wishart or symmetric Gaussian node noise: replicate
+``r`` draws from ``NoiseStreams.split(rngs[r])`` in the order of
+``TreeAggregator(n, noise, rngs[r], pad=pad)`` with ``release()`` before every ``insert()``, and
+sums the nodes as :class:`~reference.engine.tree.BatchedTreeNoise` does (highest level first, then
+the pad), each round doing only the work of the nodes that change.
+
+Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from reference._typing import FloatArray, IntArray
+from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
+from reference.engine.compiled.linucb import _GAUSSIAN, _WISHART, _node_noise_sum
+from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
+from reference.rng import NoiseStreams, SeedLike, as_generator
+from reference.tree import PadMode, tree_depth
+from reference.validation import (
+    check_bool,
+    check_choice,
+    check_instance,
+    check_int_array,
+    check_int_at_least,
+)
+
+__all__ = ["CHUNK_ROUNDS", "tree_noise_compiled"]
+
+CHUNK_ROUNDS = 1 << 14
+"""Rounds per call of the compiled loop (progress between calls); results do not depend on it."""
+
+
+@compiled
+def _tree_rounds(
+    first: int,
+    last: int,
+    n: int,
+    m: int,
+    kind: int,
+    p: int,
+    scale: float,
+    dof: float,
+    pad_fresh: bool,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    partial: FloatArray,
+    marks: IntArray,
+    cursor: IntArray,
+    out: FloatArray,
+) -> None:
+    """Releases of counts ``first − 1 .. last − 1`` of one tree (round ``t`` releases ``s = t − 1``,
+    then inserts leaf ``t`` unless ``t = n``).  ``partial[j]``, for each set bit ``j`` of the count,
+    holds the sum of its dyadic nodes of levels ``≥ j``, highest first; the release is
+    ``partial[lowest set bit]`` plus a fresh pad of ``m − popcount(s)`` terms.  Counts listed in
+    ``marks`` (ascending) are copied to ``out[cursor[0]]``, ``cursor`` advancing."""
+    released = np.zeros((p, p))
+    pad = np.empty((p, p))
+    node = np.empty((p, p))
+    scratch = np.empty((p, p))
+    for t in range(first, last + 1):
+        count = t - 1
+        used = 0
+        lowest = 0
+        while lowest < m and not (count >> lowest) & 1:
+            lowest += 1
+        for level in range(m):
+            used += (count >> level) & 1
+        for a in range(p):
+            for b in range(p):
+                released[a, b] = partial[lowest, a, b] if count > 0 else 0.0
+        if pad_fresh and m - used > 0:
+            _node_noise_sum(kind, p, m - used, scale, dof, normal, gamma, pad, scratch)
+            for a in range(p):
+                for b in range(p):
+                    released[a, b] = released[a, b] + pad[a, b]
+        while cursor[0] < marks.size and marks[cursor[0]] == count:
+            out[cursor[0]] = released
+            cursor[0] += 1
+        if t == n:
+            break
+        # leaf t completes the nodes of levels 0..b, b = ctz(t): all are drawn, level 0 first
+        # (the reference's order); only level b's enters a later release
+        top_level = 0
+        for level in range(m):
+            if t % (1 << level) == 0:
+                _node_noise_sum(kind, p, 1, scale, dof, normal, gamma, node, scratch)
+                top_level = level
+        above = top_level + 1
+        while above < m and not (t >> above) & 1:
+            above += 1
+        for a in range(p):
+            for b in range(p):
+                base = partial[above, a, b] if above < m else 0.0
+                partial[top_level, a, b] = base + node[a, b]
+
+
+def tree_noise_compiled(
+    n: int,
+    noise: NodeNoise,
+    rngs: Sequence[np.random.Generator | SeedLike],
+    *,
+    pad: PadMode = "fresh",
+    counts: Sequence[int] | IntArray | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> FloatArray:
+    """Release noise of ``R = len(rngs)`` tree mechanisms over ``n`` rounds, shape
+    ``(R, len(counts), p, p)``.
+
+    Replicate ``r`` is ``TreeAggregator(n, noise, rngs[r], pad=pad)`` driven with ``release()``
+    before each of its ``n − 1`` ``insert()`` calls and a last ``release()``; entry ``[r, i]`` is the
+    noise of the release of count ``counts[i]``: the same draws and the same additions in the same
+    order as :class:`~reference.engine.tree.BatchedTreeNoise`, so symmetric Gaussian noise is
+    equal bit for bit and Wishart noise to rounding (the Bartlett product ``A Aᵀ`` is summed by a
+    loop, not by numpy's ``matmul``).  A generator passed in is left as that reference run leaves
+    it.  Work per round:
+    the pad and the nodes the new leaf completes; memory ``O(m p²)`` per replicate plus the output.
+
+    Args:
+        n: horizon (``≥ 1``), fixes ``m = 1 + ⌈log₂ n⌉``.
+        noise: :class:`~reference.noise.WishartNoise` or
+            :class:`~reference.noise.SymmetricGaussianNoise` (other laws: ``BatchedTreeNoise``).
+        rngs: one generator or seed per replicate (distinct objects; seeds converted by
+            :func:`~reference.rng.as_generator`).
+        pad: ``"fresh"`` or ``"none"``, as in :class:`~reference.tree.TreeAggregator`.
+        counts: ascending distinct counts in ``[0, n − 1]`` to return (default: all ``n``).
+        workers: threads (default: the cores this process may use).
+        progress: show a progress bar of replicate-rounds.
+    """
+    n = check_int_at_least("n", n, 1)
+    check_instance("noise", noise, NodeNoise)
+    if isinstance(noise, WishartNoise):
+        kind, p, scale, dof = _WISHART, noise.dim, noise.scale, float(noise.degrees_of_freedom)
+    elif isinstance(noise, SymmetricGaussianNoise):
+        kind, p, scale, dof = _GAUSSIAN, noise.dim, noise.sigma, 0.0
+    else:
+        raise TypeError(
+            f"noise must be WishartNoise or SymmetricGaussianNoise, got {type(noise).__name__}; "
+            "use reference.engine.tree.BatchedTreeNoise for other laws"
+        )
+    check_choice("pad", pad, ("fresh", "none"))
+    if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
+        raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
+    if len(rngs) == 0:
+        raise ValueError("rngs must hold at least one generator (one per replicate)")
+    gens = [as_generator(rng, f"rngs[{i}]") for i, rng in enumerate(rngs)]
+    if len({id(g) for g in gens}) != len(gens):
+        raise ValueError("rngs must be distinct generators (one per replicate)")
+    if counts is None:
+        marks = np.arange(n, dtype=np.int64)
+    else:
+        marks = check_int_array("counts", counts, None, ndim=1).astype(np.int64)
+        if marks.size == 0 or marks[0] < 0 or marks[-1] > n - 1 or np.any(np.diff(marks) <= 0):
+            raise ValueError(
+                f"counts must be non-empty, strictly increasing and in [0, n - 1] = [0, {n - 1}], "
+                f"got {counts!r:.80}"
+            )
+    workers = resolve_workers(workers)
+    progress = check_bool("progress", progress)
+    m = tree_depth(n)
+    streams = [NoiseStreams.split(g) for g in gens]
+    R = len(gens)
+    out = np.zeros((R, marks.size, p, p))
+    partial = np.zeros((R, m, p, p))
+    cursor = np.zeros((R, 1), dtype=np.int64)
+
+    def step(r: int, first: int, last: int) -> bool:
+        _tree_rounds(first, last, n, m, kind, p, scale, dof, pad == "fresh",
+                     streams[r].normal, streams[r].gamma, partial[r], marks, cursor[r], out[r])  # fmt: skip
+        return True
+
+    run_chunked(R, n, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
+    return out
