@@ -118,6 +118,21 @@ class OrderVerdict:
     confidence: float
 
 
+def _check_finite_samples(smaller: FloatArray, larger: FloatArray) -> None:
+    if not (np.all(np.isfinite(smaller)) and np.all(np.isfinite(larger))):
+        raise ValueError("smaller and larger must be finite (a verdict is never computed from NaN)")
+
+
+def _order_from_interval(
+    estimate: float, low: float, high: float, confidence: float
+) -> OrderVerdict:
+    """Holds when the interval of ``E[larger] − E[smaller]`` lies above 0, fails below 0."""
+    verdict: Literal["holds", "fails", "needs more runs"] = (
+        "holds" if low > 0.0 else "fails" if high < 0.0 else "needs more runs"
+    )
+    return OrderVerdict(verdict, estimate, low, high, confidence)
+
+
 def paired_order(
     smaller: FloatArray | Sequence[float],
     larger: FloatArray | Sequence[float],
@@ -136,8 +151,7 @@ def paired_order(
             f"smaller and larger must be paired runs of equal length >= 2, got shapes "
             f"{a.shape} and {b.shape}"
         )
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("smaller and larger must be finite (a verdict is never computed from NaN)")
+    _check_finite_samples(a, b)
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     d = b - a
     mean = float(d.mean())
@@ -145,10 +159,7 @@ def paired_order(
         stats.t.ppf(0.5 + confidence / 2.0, d.size - 1) * d.std(ddof=1) / math.sqrt(d.size)
     )
     low, high = mean - half, mean + half
-    verdict: Literal["holds", "fails", "needs more runs"] = (
-        "holds" if low > 0.0 else "fails" if high < 0.0 else "needs more runs"
-    )
-    return OrderVerdict(verdict, mean, low, high, confidence)
+    return _order_from_interval(mean, low, high, confidence)
 
 
 def welch_order(
@@ -169,17 +180,13 @@ def welch_order(
             f"smaller and larger must be samples of >= 2 values each, got shapes {a.shape} and "
             f"{b.shape}"
         )
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("smaller and larger must be finite (a verdict is never computed from NaN)")
+    _check_finite_samples(a, b)
     if np.ptp(a) == 0.0 and np.ptp(b) == 0.0:
         raise ValueError("smaller and larger must not both be constant (no interval exists)")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     ci = stats.ttest_ind(b, a, equal_var=False).confidence_interval(confidence)
     low, high = float(ci.low), float(ci.high)
-    verdict: Literal["holds", "fails", "needs more runs"] = (
-        "holds" if low > 0.0 else "fails" if high < 0.0 else "needs more runs"
-    )
-    return OrderVerdict(verdict, float(b.mean() - a.mean()), low, high, confidence)
+    return _order_from_interval(float(b.mean() - a.mean()), low, high, confidence)
 
 
 def all_orders(orders: Sequence[OrderVerdict]) -> Literal["holds", "fails", "needs more runs"]:

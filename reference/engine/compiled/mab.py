@@ -412,8 +412,8 @@ def dpucb_table_compiled(
     ``select_arm``/``update(arm, rewards[t − 1, arm])`` for ``t = 1 .. T`` pulls the arms of
     ``result.arms[0]``, bit for bit: the ``K`` trees' Laplace streams are split from ``rng`` as the
     class splits them (``rng`` is advanced the same way; a seed is converted as the class converts
-    it).  ``result.final_regret[0]`` is the
-    pseudo-regret ``Σ_t (max(means) − means[arm_t])``, summed in round order.
+    it).  ``result.final_regret[0]`` is the pseudo-regret ``Σ_t (max(means) − means[arm_t])``,
+    summed in round order.
     """
     rng = as_generator(rng)
     table = check_array("rewards", rewards, ndim=2)
