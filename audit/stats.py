@@ -184,8 +184,20 @@ def welch_order(
     if np.ptp(a) == 0.0 and np.ptp(b) == 0.0:
         raise ValueError("smaller and larger must not both be constant (no interval exists)")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    ci = stats.ttest_ind(b, a, equal_var=False).confidence_interval(confidence)
-    low, high = float(ci.low), float(ci.high)
+    if np.ptp(a) == 0.0 or np.ptp(b) == 0.0:
+        # Welch's interval with one variance 0 is the other sample's one-sample t interval
+        # (Satterthwaite's df is then its n − 1); scipy would warn of precision loss
+        varied = b if np.ptp(a) == 0.0 else a
+        half = float(
+            stats.t.ppf(0.5 + confidence / 2.0, varied.size - 1)
+            * varied.std(ddof=1)
+            / math.sqrt(varied.size)
+        )
+        mid = float(b.mean() - a.mean())
+        low, high = mid - half, mid + half
+    else:
+        ci = stats.ttest_ind(b, a, equal_var=False).confidence_interval(confidence)
+        low, high = float(ci.low), float(ci.high)
     return _order_from_interval(float(b.mean() - a.mean()), low, high, confidence)
 
 

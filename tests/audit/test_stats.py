@@ -158,6 +158,11 @@ def test_welch_order_three_verdicts_and_scipys_interval() -> None:
             welch_order(bad, b)
     with pytest.raises(ValueError, match=r"^smaller and larger must not both be constant"):
         welch_order([1.0, 1.0], [2.0, 2.0])
+    # one constant sample: the other's one-sample t interval, no precision-loss warning
+    one = welch_order([250.0, 250.0, 250.0], b)
+    half = stats.t.ppf(0.975, b.size - 1) * b.std(ddof=1) / math.sqrt(b.size)
+    centre = b.mean() - 250.0
+    assert (one.ci_low, one.ci_high) == pytest.approx((centre - half, centre + half), abs=1e-12)
 
 
 def test_welch_order_false_claims_rate_at_most_nominal() -> None:

@@ -25,6 +25,7 @@ from audit.papers.sajed_sheffet.repro_cells import (
 )
 from audit.reproduce.report import ExperimentReport, Figure
 from audit.results import to_jsonable
+from audit.stats import OrderVerdict, all_orders, welch_order
 from reference._typing import FloatArray, IntArray
 from reference.engine.mab import regret_checkpoints
 from reference.validation import check_int_at_least
@@ -92,6 +93,41 @@ def _sec5_specs(config: Sec5Config) -> list[CellSpec]:
     return specs
 
 
+FAMILY_CONFIDENCE = 0.95
+"""Familywise level of the Sec. 5 verdicts: each setting's interval is at ``1 − 0.05/m`` for the
+``m`` settings of a calibration (Bonferroni), so the whole table of verdicts is right with
+probability ``≥ 0.95``."""
+
+
+def _snap(values: FloatArray) -> FloatArray:
+    v = np.asarray(values, dtype=np.float64)
+    if np.ptp(v) <= 1e-12 * float(np.max(np.abs(v))):
+        return np.full_like(v, v[0])
+    return v
+
+
+def _order(smaller: FloatArray, larger: FloatArray, confidence: float) -> OrderVerdict:
+    """:func:`~audit.stats.welch_order`; two constant samples have no interval (needs more runs).
+
+    A sample whose spread is rounding (``≤ 10⁻¹²`` of its size: DP-SE's regret is often the same
+    sum of gaps in every run, accumulated in different orders) counts as constant: its variance
+    is zero, which scipy would otherwise compute with a precision-loss warning."""
+    smaller, larger = _snap(smaller), _snap(larger)
+    if np.ptp(smaller) == 0.0 and np.ptp(larger) == 0.0:
+        gap = float(np.mean(larger) - np.mean(smaller))
+        return OrderVerdict("needs more runs", gap, gap, gap, confidence)
+    return welch_order(smaller, larger, confidence)
+
+
+def _verdicts(dpse: FloatArray, ucb: FloatArray, confidence: float) -> dict[str, dict[str, Any]]:
+    """The paper's Sec. 5 statement on one setting: ``E[DP-UCB] ≥ 5·E[DP-SE]`` (Welch interval of
+    ``E[DP-UCB] − 5·E[DP-SE]``, the runs of the two algorithms being independent) and the weaker
+    ``E[DP-SE] < E[DP-UCB]``."""
+    five = _order(PAPER_RATIO_CLAIM * dpse, ucb, confidence)
+    better = _order(dpse, ucb, confidence)
+    return {"at_least_5x": to_jsonable(five), "dpse_better": to_jsonable(better)}
+
+
 def _stats(values: FloatArray) -> dict[str, float]:
     v = np.asarray(values, dtype=np.float64)
     sd = float(v.std(ddof=1)) if v.size > 1 else 0.0
@@ -107,6 +143,10 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
     marks = regret_checkpoints(config.T)
     n_set = len(config.instances) * len(config.epsilons)
     settings: list[dict[str, Any]] = []
+    per_setting = 1.0 - (1.0 - FAMILY_CONFIDENCE) / (len(config.Ks) * n_set)
+    orders: dict[str, dict[str, list[OrderVerdict]]] = {
+        cal: {"at_least_5x": [], "dpse_better": []} for cal in config.calibrations
+    }
     for K in config.Ks:
         blocks: dict[str, dict[str, list[FloatArray]]] = {}
         dpse = cells[f"dpse_K{K}"]
@@ -135,9 +175,15 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
             entry["dpse"] = dpse_stats
             entry["curves"] = {k: b["curve"][j].mean(axis=0).tolist() for k, b in blocks.items()}
             for cal in config.calibrations:
-                ucb_stats = _stats(blocks[f"dpucb_{cal}"]["final"][j])
+                ucb_final = blocks[f"dpucb_{cal}"]["final"][j]
+                ucb_stats = _stats(ucb_final)
                 entry[f"dpucb_{cal}"] = ucb_stats
                 entry[f"ratio_{cal}"] = ucb_stats["mean"] / dpse_stats["mean"]
+                entry[f"verdicts_{cal}"] = _verdicts(
+                    blocks["dpse"]["final"][j], ucb_final, per_setting
+                )
+                for claim in ("at_least_5x", "dpse_better"):
+                    orders[cal][claim].append(OrderVerdict(**entry[f"verdicts_{cal}"][claim]))
             if paper_T is not None:
                 entry["dpse_paper_T"] = _stats(paper_T[j])
                 spec_row = SPEC_DPSE_TABLE.get((instance, K))
@@ -162,6 +208,16 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
             "settings_dpse_better": int(np.sum(ratios > 1.0)),
             "settings": int(ratios.size),
         }
+        for claim in ("at_least_5x", "dpse_better"):
+            found = [o.verdict for o in orders[cal][claim]]
+            summary[cal][claim] = {
+                "verdict_all_settings": all_orders(orders[cal][claim]),
+                "holds": found.count("holds"),
+                "fails": found.count("fails"),
+                "needs_more_runs": found.count("needs more runs"),
+                "per_setting_confidence": per_setting,
+                "family_confidence": FAMILY_CONFIDENCE,
+            }
     spec_checked = [s["spec_dpse"]["agrees"] for s in settings if "spec_dpse" in s]
     prefix = _prefix_bounds(config, cells, settings)
     payload: dict[str, Any] = {
@@ -280,10 +336,35 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
             f"| {cal} | {s['min_ratio']:.2f} | {s['median_ratio']:.2f} | {s['max_ratio']:.2f} | "
             f"{s['settings_at_least_5x']} | {s['settings_dpse_better']} | {s['settings']} |"
         )
+    first = report["summary"][cals[0]]["at_least_5x"]
+    lines += [
+        "",
+        "## The paper's statement, setting by setting",
+        "",
+        "'DP-SE beats DP-UCB by ≥ 5×' read per setting as `E[DP-UCB] ≥ 5·E[DP-SE]` (Welch interval "
+        "of `E[DP-UCB] − 5·E[DP-SE]`; the two algorithms run on independent seeds), and the weaker "
+        "'DP-SE better' as `E[DP-SE] < E[DP-UCB]`. Each interval is at "
+        f"{100 * first['per_setting_confidence']:.3f}% (Bonferroni over the "
+        f"{report['summary'][cals[0]]['settings']} settings), so every verdict of a row is right "
+        f"with probability ≥ {100 * first['family_confidence']:.0f}%. 'all settings' holds only if "
+        "every setting holds and fails if any setting fails.",
+        "",
+        "| calibration | statement | all settings | holds | fails | needs more runs |",
+        "|---|---|---|---|---|---|",
+    ]
+    for cal in cals:
+        for claim, label in (("at_least_5x", "≥ 5×"), ("dpse_better", "DP-SE better")):
+            v = report["summary"][cal][claim]
+            lines.append(
+                f"| {cal} | {label} | **{v['verdict_all_settings']}** | {v['holds']} | "
+                f"{v['fails']} | {v['needs_more_runs']} |"
+            )
     head = "| instance | K | ε | DP-SE | " + " | ".join(f"DP-UCB {c} | ratio {c}" for c in cals)
     lines += [
         "",
         "## Final regret (mean ± s.e.)",
+        "",
+        "A ratio marked ✗ fails '≥ 5×' in its setting, ? needs more runs; unmarked holds.",
         "",
         head + " |",
         "|---" * (3 + 1 + 2 * len(cals)) + "|",
@@ -292,7 +373,10 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
         row = f"| {s['instance']} | {s['K']} | {s['epsilon']} | {s['dpse']['mean']:.0f} ± {s['dpse']['se']:.0f} |"
         for c in cals:
             u = s[f"dpucb_{c}"]
-            row += f" {u['mean']:.0f} ± {u['se']:.0f} | {s[f'ratio_{c}']:.2f} |"
+            mark = {"holds": "", "fails": " ✗", "needs more runs": " ?"}[
+                s[f"verdicts_{c}"]["at_least_5x"]["verdict"]
+            ]
+            row += f" {u['mean']:.0f} ± {u['se']:.0f} | {s[f'ratio_{c}']:.2f}{mark} |"
         lines.append(row)
     if config.dpse_paper_T > 0:
         agree = report["spec_dpse_table_agreement"]

@@ -112,8 +112,23 @@ def test_sec5_tiny_run_writes_outputs_resumes_and_refuses_other_configs(tmp_path
             assert b[f"ratio_lower_bound_{cal}"] == pytest.approx(
                 prefix / b["dpse_final_regret_at_T"]
             )
+    # verdicts: Welch intervals of E[UCB] − 5·E[SE] and E[UCB] − E[SE], read as holds/fails/more
+    for cal in TINY_SEC5.calibrations:
+        for claim, factor in (("at_least_5x", 5.0), ("dpse_better", 1.0)):
+            tally = report["summary"][cal][claim]
+            assert tally["holds"] + tally["fails"] + tally["needs_more_runs"] == 8
+            for s in report["settings"]:
+                v = s[f"verdicts_{cal}"][claim]
+                gap = s[f"dpucb_{cal}"]["mean"] - factor * s["dpse"]["mean"]
+                assert v["difference"] == pytest.approx(gap, rel=1e-9, abs=1e-9)
+                assert v["ci_low"] <= v["difference"] <= v["ci_high"]
+                expected = "holds" if v["ci_low"] > 0 else "fails" if v["ci_high"] < 0 else None
+                assert v["verdict"] == (expected or "needs more runs")
+            if tally["fails"]:
+                assert tally["verdict_all_settings"] == "fails"
     md = (tmp_path / "sec5.md").read_text()
     assert "≥ 5×" in md and "per_tree" in md and "split" in md
+    assert "The paper's statement, setting by setting" in md
 
 
 def test_thm43_tiny_run_writes_outputs_and_resumes(tmp_path: Path) -> None:
