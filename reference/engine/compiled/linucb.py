@@ -24,6 +24,13 @@ import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
+from reference.engine.compiled.tree import (
+    _GAUSSIAN,
+    _NONE,
+    _WISHART,
+    _insert_leaf,
+    _release_noise,
+)
 from reference.engine.linucb import BatchResult, gap_setup
 from reference.noise import SymmetricGaussianNoise, WishartNoise
 from reference.rng import NoiseStreams, check_seed, named_generators
@@ -65,53 +72,9 @@ BLAS_FROM_D = 9
 """From this dimension on, the rotation of the arms and ``L⁻¹x`` for every arm are matrix products
 (BLAS); below, loops (a ``d×d`` BLAS call costs more than the loop)."""
 
-_NONE, _WISHART, _GAUSSIAN = 0, 1, 2  # node-noise laws
 _OK, _ACCURACY_EVENT, _REWARD_OUTSIDE, _ARM_NORM = 0, 1, 2, 3  # loop status
 # integer state: next checkpoint, repairs, clips, status, round of the status, first repair round
 _NEXT, _REPAIRS, _CLIPS, _STATUS, _STATUS_ROUND, _FIRST_REPAIR = range(6)
-
-
-@compiled
-def _node_noise_sum(
-    kind: int,
-    p: int,
-    terms: int,
-    scale: float,
-    dof: float,
-    normal: np.random.Generator,
-    gamma: np.random.Generator,
-    out: FloatArray,
-    z: FloatArray,
-) -> None:
-    """``out`` ← one draw of the sum of ``terms`` node noises (``NodeNoise.sample_sum``), from the
-    primitive streams in the order of :func:`reference.engine.tree.draw_noise_sums` (``z``: a
-    ``p×p`` scratch array)."""
-    if kind == _GAUSSIAN:  # (Z' + Z'ᵀ)/√2, Z' i.i.d. N(0, terms σ²), row-major
-        s = scale * math.sqrt(terms)
-        for a in range(p):
-            for b in range(p):
-                z[a, b] = s * normal.standard_normal()
-        root2 = math.sqrt(2.0)
-        for a in range(p):
-            for b in range(p):
-                out[a, b] = (z[a, b] + z[b, a]) / root2
-    else:  # W_p(scale I, terms k) by Bartlett: normals below the diagonal, then chi-squares
-        factor = z
-        for a in range(p):
-            for b in range(a + 1, p):
-                factor[a, b] = 0.0
-        for a in range(1, p):
-            for b in range(a):
-                factor[a, b] = normal.standard_normal()
-        total = float(terms * dof)
-        for a in range(p):
-            factor[a, a] = math.sqrt(gamma.chisquare(total - a))
-        for a in range(p):
-            for b in range(p):
-                acc = 0.0
-                for c in range(p):
-                    acc += factor[a, c] * factor[b, c]
-                out[a, b] = scale * acc
 
 
 @compiled
@@ -294,7 +257,6 @@ def _run_rounds(
     pad = np.empty((p, p))
     node = np.empty((p, p))
     scratch = np.empty((p, p))
-    top_level = 0
     V = np.empty((d, d))
     u = np.empty(d)
     L = np.zeros((d, d))
@@ -327,22 +289,8 @@ def _run_rounds(
                 for b in range(p):
                     released[a, b] = gram[a, b]
         else:
-            # the release of s: the running sum of its dyadic nodes, highest level first, kept
-            # at its lowest set bit (see the update below); ``0`` for the empty prefix
-            used = 0
-            lowest = 0
-            while lowest < m and not (count >> lowest) & 1:
-                lowest += 1
-            for level in range(m):
-                used += (count >> level) & 1
-            for a in range(p):
-                for b in range(p):
-                    released[a, b] = partial[lowest, a, b] if count > 0 else 0.0
-            if m - used > 0:
-                _node_noise_sum(kind, p, m - used, noise_scale, dof, normal, gamma, pad, scratch)
-                for a in range(p):
-                    for b in range(p):
-                        released[a, b] = released[a, b] + pad[a, b]
+            _release_noise(count, m, kind, p, noise_scale, dof, True, normal, gamma, partial,
+                           pad, scratch, released)  # fmt: skip
             for a in range(p):
                 for b in range(p):
                     released[a, b] = gram[a, b] + released[a, b]
@@ -419,22 +367,8 @@ def _run_rounds(
             if norm > l_tilde:
                 for i in range(p):
                     v[i] = v[i] * (l_tilde / norm)
-            # leaf s + 1 completes the nodes of levels 0..b, b = ctz(s + 1); all are drawn (the
-            # streams' order), only level b's enters a later release: the sum for s + 1 is the
-            # sum of its set bits above b (kept at the next set bit c) plus that node, the
-            # additions of the reference's release in its order
-            leaf = count + 1
-            for level in range(m):
-                if leaf % (1 << level) == 0:
-                    _node_noise_sum(kind, p, 1, noise_scale, dof, normal, gamma, node, scratch)
-                    top_level = level
-            above = top_level + 1
-            while above < m and not (leaf >> above) & 1:
-                above += 1
-            for a in range(p):
-                for b in range(p):
-                    base = partial[above, a, b] if above < m else 0.0
-                    partial[top_level, a, b] = base + node[a, b]
+            _insert_leaf(count + 1, m, kind, p, noise_scale, dof, normal, gamma, partial, node,
+                         scratch)  # fmt: skip
         for a in range(p):
             for b in range(p):
                 gram[a, b] += v[a] * v[b]

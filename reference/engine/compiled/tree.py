@@ -13,13 +13,13 @@ Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
-from reference.engine.compiled.linucb import _GAUSSIAN, _WISHART, _node_noise_sum
 from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import NoiseStreams, SeedLike, as_generator
 from reference.tree import PadMode, tree_depth
@@ -35,6 +35,119 @@ __all__ = ["CHUNK_ROUNDS", "tree_noise_compiled"]
 
 CHUNK_ROUNDS = 1 << 14
 """Rounds per call of the compiled loop (progress between calls); results do not depend on it."""
+
+
+_NONE, _WISHART, _GAUSSIAN = 0, 1, 2  # node-noise laws
+
+
+@compiled
+def _node_noise_sum(
+    kind: int,
+    p: int,
+    terms: int,
+    scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    out: FloatArray,
+    z: FloatArray,
+) -> None:
+    """``out`` ← one draw of the sum of ``terms`` node noises (``NodeNoise.sample_sum``), from the
+    primitive streams in the order of :func:`reference.engine.tree.draw_noise_sums` (``z``: a
+    ``p×p`` scratch array)."""
+    if kind == _GAUSSIAN:  # (Z' + Z'ᵀ)/√2, Z' i.i.d. N(0, terms σ²), row-major
+        s = scale * math.sqrt(terms)
+        for a in range(p):
+            for b in range(p):
+                z[a, b] = s * normal.standard_normal()
+        root2 = math.sqrt(2.0)
+        for a in range(p):
+            for b in range(p):
+                out[a, b] = (z[a, b] + z[b, a]) / root2
+    else:  # W_p(scale I, terms k) by Bartlett: normals below the diagonal, then chi-squares
+        factor = z
+        for a in range(p):
+            for b in range(a + 1, p):
+                factor[a, b] = 0.0
+        for a in range(1, p):
+            for b in range(a):
+                factor[a, b] = normal.standard_normal()
+        total = float(terms * dof)
+        for a in range(p):
+            factor[a, a] = math.sqrt(gamma.chisquare(total - a))
+        for a in range(p):
+            for b in range(p):
+                acc = 0.0
+                for c in range(p):
+                    acc += factor[a, c] * factor[b, c]
+                out[a, b] = scale * acc
+
+
+@compiled
+def _release_noise(
+    count: int,
+    m: int,
+    kind: int,
+    p: int,
+    scale: float,
+    dof: float,
+    pad_fresh: bool,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    partial: FloatArray,
+    pad: FloatArray,
+    scratch: FloatArray,
+    released: FloatArray,
+) -> None:
+    """``released`` ← the noise of the release of ``count``: the running sum of its dyadic nodes,
+    highest level first, kept at its lowest set bit (``partial``, see :func:`_insert_leaf`; ``0``
+    for the empty prefix), plus a fresh pad of ``m − popcount(count)`` terms if ``pad_fresh``."""
+    used = 0
+    lowest = 0
+    while lowest < m and not (count >> lowest) & 1:
+        lowest += 1
+    for level in range(m):
+        used += (count >> level) & 1
+    for a in range(p):
+        for b in range(p):
+            released[a, b] = partial[lowest, a, b] if count > 0 else 0.0
+    if pad_fresh and m - used > 0:
+        _node_noise_sum(kind, p, m - used, scale, dof, normal, gamma, pad, scratch)
+        for a in range(p):
+            for b in range(p):
+                released[a, b] = released[a, b] + pad[a, b]
+
+
+@compiled
+def _insert_leaf(
+    leaf: int,
+    m: int,
+    kind: int,
+    p: int,
+    scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    partial: FloatArray,
+    node: FloatArray,
+    scratch: FloatArray,
+) -> None:
+    """Leaf ``leaf`` completes the nodes of levels ``0..b``, ``b = ctz(leaf)``: all are drawn, level 0
+    first (the streams' order); only level ``b``'s enters a later release.  ``partial[b]`` ← the sum
+    of the set bits of ``leaf`` above ``b`` (kept at the next set bit) plus that node: the
+    additions of the reference's release, in its order."""
+    top_level = 0
+    for level in range(m):
+        if leaf % (1 << level) == 0:
+            _node_noise_sum(kind, p, 1, scale, dof, normal, gamma, node, scratch)
+            top_level = level
+    above = top_level + 1
+    while above < m and not (leaf >> above) & 1:
+        above += 1
+    for a in range(p):
+        for b in range(p):
+            base = partial[above, a, b] if above < m else 0.0
+            partial[top_level, a, b] = base + node[a, b]
 
 
 @compiled
@@ -66,39 +179,13 @@ def _tree_rounds(
     scratch = np.empty((p, p))
     for t in range(first, last + 1):
         count = t - 1
-        used = 0
-        lowest = 0
-        while lowest < m and not (count >> lowest) & 1:
-            lowest += 1
-        for level in range(m):
-            used += (count >> level) & 1
-        for a in range(p):
-            for b in range(p):
-                released[a, b] = partial[lowest, a, b] if count > 0 else 0.0
-        if pad_fresh and m - used > 0:
-            _node_noise_sum(kind, p, m - used, scale, dof, normal, gamma, pad, scratch)
-            for a in range(p):
-                for b in range(p):
-                    released[a, b] = released[a, b] + pad[a, b]
+        _release_noise(count, m, kind, p, scale, dof, pad_fresh, normal, gamma, partial, pad,
+                       scratch, released)  # fmt: skip
         while cursor[0] < marks.size and marks[cursor[0]] == count:
             out[cursor[0]] = released
             cursor[0] += 1
-        if t == n:
-            break
-        # leaf t completes the nodes of levels 0..b, b = ctz(t): all are drawn, level 0 first
-        # (the reference's order); only level b's enters a later release
-        top_level = 0
-        for level in range(m):
-            if t % (1 << level) == 0:
-                _node_noise_sum(kind, p, 1, scale, dof, normal, gamma, node, scratch)
-                top_level = level
-        above = top_level + 1
-        while above < m and not (t >> above) & 1:
-            above += 1
-        for a in range(p):
-            for b in range(p):
-                base = partial[above, a, b] if above < m else 0.0
-                partial[top_level, a, b] = base + node[a, b]
+        if t < n:
+            _insert_leaf(t, m, kind, p, scale, dof, normal, gamma, partial, node, scratch)
 
 
 def tree_noise_compiled(
