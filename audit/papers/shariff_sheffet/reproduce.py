@@ -162,7 +162,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         for gap in config.gaps:
             means: list[float] = []
             finals: list[list[float]] = []
-            for i, rho in enumerate(rhos):
+            for c, rho in zip(config.grid, rhos, strict=True):
                 task = GapBatchTask(
                     mechanism, d=config.d, num_arms=config.d**2, gap=gap, n=config.n,
                     epsilon=config.epsilon, delta=config.delta, checkpoints=(config.n,),
@@ -174,7 +174,8 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
                     replicates=config.runs,
                     block_size=config.block_size,
                     executor=executor,
-                    out_dir=out / "runs" / f"d3_{mechanism}_gap{gap}_rho{i}",
+                    # named by the grid point, so a run on a sub-grid reuses its cells
+                    out_dir=out / "runs" / f"d3_{mechanism}_gap{gap}_c{c}",
                 )
                 means.append(float(arrays["cumulative_regret"][:, -1].mean()))
                 finals.append(arrays["cumulative_regret"][:, -1].tolist())
