@@ -311,7 +311,8 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
         "",
         f"T = {config.T}, β = 1/T, {config.runs} runs per setting, Bernoulli instances "
         f"{', '.join(config.instances)}, K ∈ {list(config.Ks)}, ε ∈ {list(config.epsilons)}. "
-        f"Paper: T = 5·10⁷, 30 runs. DP-UCB is a round-by-round loop with no fast path; "
+        f"Paper: T = 5·10⁷, 30 runs. Both algorithms run on the compiled engine "
+        "(`reference.engine.compiled`, the reference's choices on the same seeds); "
         + (
             "this is the paper's scale."
             if config.T == _PAPER_T
