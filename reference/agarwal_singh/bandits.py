@@ -12,6 +12,7 @@ Proof note: ``proofs_notes/agarwal_singh/alg4_lemma42_reduction.md``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -239,15 +240,42 @@ class BanditRun:
     pseudo_regret: float | None
 
 
-def run_bandit(learner: BanditLearner, losses: FloatArray) -> BanditRun:
+def run_bandit(
+    learner: BanditLearner,
+    losses: FloatArray,
+    *,
+    loss_bounds: tuple[float, float] = (0.0, 1.0),
+) -> BanditRun:
     """Play the oblivious sequence ``losses`` ``(T, N)`` with bandit feedback ``<l_t, x̃_t>``.
 
-    The comparator is the best fixed simplex vertex (MAB, Thm 4.1).
+    The comparator is the best fixed simplex vertex (MAB, Thm 4.1).  Every loss entry must lie in
+    ``loss_bounds``, the range the learner's privacy calibration assumes: Thm 4.1's ``[0, 1]``
+    (sensitivity ``Δ_B = 1``) by default.  Losses in ``[−1, 1]`` double ``Δ_B``, so they need a
+    learner calibrated for it (e.g. ``thm41_parameters(..., loss_range="sym")``) and
+    ``loss_bounds=(-1.0, 1.0)``; played silently under the default they would spend ``2ε``.
     """
     check_instance("learner", learner, BanditLearner)
     losses = check_array("losses", losses, shape=(None, learner.dim))
     if losses.shape[0] < 1:
         raise ValueError("losses must contain at least one round")
+    if (
+        not isinstance(loss_bounds, tuple)
+        or len(loss_bounds) != 2
+        or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in loss_bounds)
+        or not (math.isfinite(loss_bounds[0]) and math.isfinite(loss_bounds[1]))
+        or not loss_bounds[0] < loss_bounds[1]
+    ):
+        raise ValueError(
+            f"loss_bounds must be a pair (low, high) of finite numbers with low < high, got "
+            f"{loss_bounds!r:.80}"
+        )
+    low, high = float(loss_bounds[0]), float(loss_bounds[1])
+    if losses.min() < low or losses.max() > high:
+        raise ValueError(
+            f"losses must lie in loss_bounds = [{low}, {high}] (the range the privacy "
+            f"calibration assumes), got values from {losses.min()!r} to {losses.max()!r}; pass "
+            "loss_bounds=(-1.0, 1.0) only with a learner calibrated for losses in [-1, 1]"
+        )
     actions: list[FloatArray] = []
     probs: list[FloatArray] = []
     have_probs = True

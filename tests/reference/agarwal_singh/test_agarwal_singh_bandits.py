@@ -152,7 +152,7 @@ def _canary_rate(losses: FloatArray, lam: float, n: int, seed: int) -> int:
     hits = 0
     for _ in range(n):
         reduction = PrivateBanditReduction(Canary(2, 1.0), LaplaceNoise((2,), lam), rng)
-        run = run_bandit(reduction, losses)
+        run = run_bandit(reduction, losses, loss_bounds=(-1.0, 1.0))  # lam is set for Δ_B = 2
         hits += int(run.actions[-1, 0] == 1.0)
     return hits
 
@@ -285,6 +285,25 @@ def test_run_bandit_bookkeeping() -> None:
     best = float(losses.sum(axis=0).min())
     assert run.regret == pytest.approx(float(run.incurred.sum()) - best)
     assert run.pseudo_regret == pytest.approx(float(np.sum(run.probs * losses)) - best)
+
+
+def test_run_bandit_refuses_losses_outside_the_calibrated_range() -> None:
+    """Thm 4.1 calibrates λ for losses in [0, 1] (Δ_B = 1); [−1, 1] losses would spend 2ε, so the
+    runner refuses them unless the caller declares the range (and calibrates for it)."""
+    T, N = 10, 2
+    losses = 2.0 * mab_switching(N, T, 0.2, [5]) - 1.0  # in [-1, 1]
+    assert losses.min() < 0.0
+
+    def learner() -> EXP2Exploration:
+        return EXP2Exploration(N, 0.2, 0.3, np.random.default_rng(3))
+
+    with pytest.raises(ValueError, match=r"losses must lie in loss_bounds = \[0\.0, 1\.0\]"):
+        run_bandit(learner(), losses)
+    declared = run_bandit(learner(), losses, loss_bounds=(-1.0, 1.0))
+    assert declared.actions.shape == (T, N)
+    for bad in ((1.0, 0.0), (0.0, math.inf), (0.0,), "01", (False, 1.0)):
+        with pytest.raises(ValueError, match="loss_bounds must be a pair"):
+            run_bandit(learner(), losses, loss_bounds=bad)  # type: ignore[arg-type]
 
 
 class ForcedChoice(np.random.Generator):

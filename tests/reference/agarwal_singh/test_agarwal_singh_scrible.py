@@ -125,7 +125,7 @@ def test_private_scrible_runs_feasibly_and_reproducibly() -> None:
         rng = np.random.default_rng(seed)
         inner = SCRiBLe(BallBarrier(N), params.eta, rng)
         reduction = PrivateBanditReduction(inner, LaplaceNoise((N,), params.lam), rng)
-        return run_bandit(reduction, losses).actions
+        return run_bandit(reduction, losses, loss_bounds=(-1.0, 1.0)).actions
 
     actions = run(6)
     np.testing.assert_array_equal(actions, run(6))
