@@ -33,6 +33,7 @@ from audit.papers.agarwal_singh.repro_common import (
     _progress,
     _regret_matrix,
     _report,
+    _scale_words,
     cell_seed,
     scaling_fits,
 )
@@ -572,7 +573,7 @@ def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
                 )
     bar.close()
     intro = [
-        "The paper has no experiments; this is E5 at a reduced scale: "
+        f"The paper has no experiments; this is E5 {_scale_words(config)}: "
         f"FTPL (Alg. 3) on {' and '.join(config.decision_sets)} with Gaussian tree noise, strict "
         "σ = max(regret branch, "
         f"exact-GDP privacy branch) at δ = {config.delta:g} (replace-one Δ₂ = 2), N = {config.dim}, "
@@ -648,7 +649,7 @@ def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
                 )
     bar.close()
     intro = [
-        "The paper has no experiments; this is E7 at a reduced scale: "
+        f"The paper has no experiments; this is E7 {_scale_words(config)}: "
         f"EXP2 with uniform exploration behind the Laplace reduction (Alg. 4 + Alg. 5), {config.preset} "
         f"preset of η, γ, λ = 1/ε (= Δ_B/ε for [0,1] losses, strict), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
@@ -711,7 +712,7 @@ def reproduce_blo(config: BLOConfig, out: Path) -> ExperimentReport:
                 )
     bar.close()
     intro = [
-        "The paper has no experiments; this is E9 at a reduced scale: "
+        f"The paper has no experiments; this is E9 {_scale_words(config)}: "
         f"SCRiBLe on {' and '.join(config.decision_sets)} (ball: ν = 1, ‖X‖₂ = 1; cube "
         "[−1, 1]^N: ν = 2N, ‖X‖₂ = √N; M = ‖Y‖₁ = 1 on both) behind the Laplace reduction, "
         "strict λ = 2‖Y‖₁/ε, "

@@ -203,6 +203,11 @@ def cell_seed(seed: int, experiment: str, instance: int, N: int, T: int) -> np.r
     return np.random.SeedSequence(root.entropy, spawn_key=key)
 
 
+def _scale_words(config: Any) -> str:
+    """How a report names its scale: the full sizes of its ``.paper()`` configuration, or reduced."""
+    return "at its full sizes" if config == type(config).paper() else "at a reduced scale"
+
+
 def _eps_key(epsilon: float) -> str:
     return "inf" if math.isinf(epsilon) else f"{epsilon:g}"
 

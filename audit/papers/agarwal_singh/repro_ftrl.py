@@ -30,6 +30,7 @@ from audit.papers.agarwal_singh.repro_common import (
     _progress,
     _regret_matrix,
     _report,
+    _scale_words,
     cell_seed,
     scaling_fits,
 )
@@ -430,7 +431,7 @@ def _ftrl_markdown(
     lines = [
         "# E4: private FTRL (Agarwal & Singh Alg. 1, Thm 3.1/3.4, Cor. 3.2 experts/sphere/cube)",
         "",
-        "The paper has no experiments; this is E4 at a reduced scale: "
+        f"The paper has no experiments; this is E4 {_scale_words(config)}: "
         f"N = {config.dim}, T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, "
         f"{config.runs} runs per cell, {config.calibration} Laplace calibration (λ = N·h/ε for "
         "losses in [0,1]^N), η = √(ln N/(2T)). Spec size of E4: T up to 2^20, 200 runs, N ∈ {2, 8, 32}; "
