@@ -5,8 +5,8 @@ check should find a violation or pass); :func:`run_zoo` runs :func:`audit.check.
 for seeds ``0 .. S − 1`` and keeps every (case, seed) outcome atomically in ``<out>/cells`` (a rerun
 resumes); :func:`write_zoo` writes ``policy_zoo.json`` and ``policy_zoo.md``: per case the exit-code
 tally and the power (exit 1 for a bug, exit 0 for a correct policy) with a 95% Clopper–Pearson
-interval.  Cases whose check kind or target is not available yet (the online learners) are listed
-and skipped.  ``python -m audit.benchmarks.policy_zoo --help``.
+interval.  A case whose check kind or target is not available (:func:`available`) is listed and
+skipped.  ``python -m audit.benchmarks.policy_zoo --help``.
 Proof note: ``proofs_notes/audit/benchmark.md``.
 """
 
