@@ -967,6 +967,8 @@ def _baselines() -> dict[str, Baseline]:
         m + "reshifted_bounds": _b(
             base=RegularizerBounds(1.0, 2.0, 1.0, 0.0), target_rho_min=1.5, mechanism="gaussian"
         ),
+        m + "lemma22_elliptical_potential": _b(actions=A([[1.0, 0.0], [0.5, 0.5]]), U1=np.eye(2)),
+        m + "lemma21_regret_bound": _b(beta_bar_n=2.0, n=10, potential=1.0),
     }
     m = "reference.shariff_sheffet.environments:"
     rot = np.eye(2)
@@ -1797,6 +1799,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.engine.compiled.ftrl:EXP2BatchResult",
             "reference.engine.compiled.ftrl:FTRLBatchResult",
             "reference.engine.compiled.stopping:DPNASBatchResult",
+            "reference.shariff_sheffet.bounds:EllipticalPotential",
             "reference.engine.linucb:BatchResult",
             "reference.engine.linucb:GapSetup",
             "reference.sajed_sheffet.bandits:DPSERun",

@@ -191,6 +191,7 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "rounds", {"None"}, _DEFAULT + ": T"),
     ("reference.engine.compiled.mab:dpucb_bernoulli_compiled", "workers", {"None"}, _DEFAULT + ": the cores this process may use"),
     ("reference.engine.compiled.mab:dpucb_table_compiled", "beta_u", {"None"}, _DEFAULT + ": 1/T"),
+    ("reference.shariff_sheffet.bounds:lemma21_regret_bound", "potential", {"zero"}, "a zero potential (no exploration width left) bounds the regret by 0"),
     ("reference.engine.compiled.tree:tree_noise_compiled", "counts", {"None"}, _DEFAULT + ": every count 0..n-1"),
     ("reference.engine.compiled.tree:tree_noise_compiled", "workers", {"None"}, _DEFAULT + ": the cores this process may use"),
     ("reference.engine.compiled.stopping:dp_nas_two_point_compiled", "mu", {"negative", "zero"}, "mu in [-R, R]"),

@@ -31,9 +31,11 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_symmetric,
 )
 
 __all__ = [
+    "EllipticalPotential",
     "RegularizerBounds",
     "beta_bar",
     "beta_t",
@@ -46,6 +48,8 @@ __all__ = [
     "gaussian_noise_std",
     "gaussian_operator_norm_bound",
     "gaussian_operator_norm_bound_closed_form",
+    "lemma21_regret_bound",
+    "lemma22_elliptical_potential",
     "nonprivate_bounds",
     "regret_bound_thm5",
     "regret_bound_thm6",
@@ -510,6 +514,89 @@ def regret_bound_thm6(
     B = _check_reward_bound(B)
     gap = check_positive("gap", gap)
     return 8.0 * B / gap * _theorem_bracket(n, d, L, S, sigma, alpha, bounds) ** 2
+
+
+# --------------------------------------------------------------------------------------------
+# Lemma 21 (generic LinUCB regret) and Lemma 22 (elliptical potential), App. B
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EllipticalPotential:
+    """The three sides of Lemma 22 for one sequence: ``potential ≤ log_det_bound ≤ trace_bound``.
+
+    Attributes:
+        potential: ``Σ_t min{1, ‖x_t‖²_{U_t⁻¹}}``.
+        log_det_bound: ``2 ln(det U_{n+1} / det U_1)``.
+        trace_bound: ``2d ln((tr U_1 + nL²) / (d det(U_1)^{1/d}))`` with ``L = max_t ‖x_t‖``.
+        squared_norms: ``‖x_t‖²_{U_t⁻¹}`` for ``t = 1..n``.
+    """
+
+    potential: float
+    log_det_bound: float
+    trace_bound: float
+    squared_norms: FloatArray
+
+
+def lemma22_elliptical_potential(actions: FloatArray, U1: FloatArray) -> EllipticalPotential:
+    """Lemma 22 (App. B) along the sequence ``x_1..x_n`` (rows of ``actions``) from ``U_1 ≻ 0``.
+
+    ``U_{t+1} = U_t + x_t x_tᵀ``; then ``Σ_t min{1, ‖x_t‖²_{U_t⁻¹}} ≤ 2 ln(det U_{n+1}/det U_1)
+    ≤ 2d ln((tr U_1 + nL²)/(d det(U_1)^{1/d}))`` (the printed ``det U_n / det U_n`` read as
+    ``det U_{n+1} / det U_1``, R-L22).  ``‖x_t‖²_{U_t⁻¹}`` is computed by a Cholesky solve of each
+    ``U_t``, ``ln det`` by ``slogdet``; the first inequality holds term by term because ``min{1, u}
+    ≤ 2 ln(1 + u)`` and ``det U_{t+1} = det U_t (1 + ‖x_t‖²_{U_t⁻¹})``.  With ``U_1 = ρ_min I`` and
+    the actions of Algorithm 1 this is the step from Lemma 21 to Theorems 5 and 6.
+    """
+    X = check_array("actions", actions, ndim=2)
+    n, d = X.shape
+    if n < 1 or d < 1:
+        raise ValueError(f"actions must have shape (n, d) with n, d >= 1, got {X.shape}")
+    U = check_array("U1", U1, shape=(d, d))
+    check_symmetric("U1", U)
+    sign, log_det_1 = np.linalg.slogdet(U)
+    if sign <= 0 or np.linalg.eigvalsh(U)[0] <= 0.0:
+        raise ValueError("U1 must be positive definite (U_1 ≻ 0, Lemma 22)")
+    trace_1 = float(np.trace(U))
+    squared = np.empty(n)
+    current = U.copy()
+    for t in range(n):
+        factor = np.linalg.cholesky(current)
+        y = np.linalg.solve(factor, X[t])
+        squared[t] = float(y @ y)
+        current = current + np.outer(X[t], X[t])
+    _, log_det_n1 = np.linalg.slogdet(current)
+    L2 = float(np.max(np.sum(X * X, axis=1)))
+    trace_bound = 2.0 * d * (math.log(trace_1 + n * L2) - math.log(d) - log_det_1 / d)
+    return EllipticalPotential(
+        potential=float(np.sum(np.minimum(1.0, squared))),
+        log_det_bound=2.0 * float(log_det_n1 - log_det_1),
+        trace_bound=trace_bound,
+        squared_norms=squared,
+    )
+
+
+def lemma21_regret_bound(beta_bar_n: float, n: int, potential: float) -> float:
+    """Lemma 21 (App. B): ``R̂_n ≤ β̄_n √(4n Σ_t min{1, ‖x_t‖²_{V_t⁻¹}})`` when every confidence
+    set contains ``θ*`` (``B = 1``; the printed ``‖x_t‖²_{V_t}`` and ``4nβ_n²`` read as
+    ``‖x_t‖²_{V_t⁻¹}`` and ``β̄_n``, R-L21).
+
+    ``beta_bar_n`` must be at least ``max{β_1, …, β_n, 1}``: the lemma's hidden hypothesis
+    ``β̄_n ≥ 1`` is what makes ``r_t ≤ 2 ≤ 2β̄_n``.  ``potential`` is the sum, e.g.
+    :attr:`EllipticalPotential.potential` with ``U_1 = V_1`` for a ridge regularizer.
+    """
+    beta_bar_n = check_finite("beta_bar_n", beta_bar_n)
+    if beta_bar_n < 1.0:
+        raise ValueError(
+            f"beta_bar_n must be in [1, inf) (Lemma 21 needs β̄_n ≥ 1), got {beta_bar_n}"
+        )
+    n = check_int_at_least("n", n, 1)
+    potential = check_finite("potential", potential)
+    if not 0.0 <= potential <= n:
+        raise ValueError(
+            f"potential must be in [0, n] = [0, {n}] (a sum of n terms in [0, 1]), got {potential}"
+        )
+    return beta_bar_n * math.sqrt(4.0 * n * potential)
 
 
 # --------------------------------------------------------------------------------------------
