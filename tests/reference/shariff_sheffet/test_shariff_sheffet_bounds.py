@@ -1048,6 +1048,14 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
         bd.cor15_regret_lower_bound,
         {"num_arms": 25, "n": 1000, "epsilon": 1.0},
     ),
+    "lemma21_regret_bound": (
+        bd.lemma21_regret_bound,
+        {"beta_bar_n": 2.0, "n": 10, "potential": 1.0},
+    ),
+    "lemma22_elliptical_potential": (
+        bd.lemma22_elliptical_potential,
+        {"actions": np.array([[1.0, 0.0], [0.5, 0.5]]), "U1": np.eye(2)},
+    ),
 }
 
 NAN = float("nan")
@@ -1073,13 +1081,17 @@ BAD_VALUES: dict[str, list[Any]] = {
     "sigma": [-1.0, NAN],
     "S": [-1.0, NAN],
     "target_rho_min": [0.0, -1.0, NAN],
+    "beta_bar_n": [0.5, NAN, INF],
+    "potential": [-1.0, 11.0, NAN],
+    "actions": [np.zeros((0, 2)), np.array([[NAN, 1.0]])],
+    "U1": [-np.eye(2), np.eye(3)],
 }
 
 
 def _message_pattern(func: str, param: str, value: Any) -> str:
     """Regex the error message must match: it starts with the parameter name."""
-    if func == "beta_t_batch" and param == "log_det_V":
-        return r"^log_det_V must"
+    if (func == "beta_t_batch" and param == "log_det_V") or param in ("actions", "U1"):
+        return rf"^{param} must"  # array checks: "must have shape", "must contain only finite"
     if (
         param in ("sigma", "S")
         and not func.startswith("beta_t")
