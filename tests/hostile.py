@@ -969,6 +969,31 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "lemma22_elliptical_potential": _b(actions=A([[1.0, 0.0], [0.5, 0.5]]), U1=np.eye(2)),
         m + "lemma21_regret_bound": _b(beta_bar_n=2.0, n=10, potential=1.0),
+        m + "cor10_regret_order": _b(
+            n=1000,
+            d=2,
+            epsilon=1.0,
+            delta=0.1,
+            alpha=0.01,
+            sigma=1.0,
+            S=1.0,
+            L_tilde=1.5,
+            B=1.0,
+            gap=0.1,
+            form="derived",
+        ),
+        m + "cor12_regret_order": _b(
+            n=1000,
+            d=2,
+            epsilon=1.0,
+            delta=0.1,
+            alpha=0.01,
+            sigma=1.0,
+            S=1.0,
+            L_tilde=1.5,
+            B=1.0,
+            gap=0.1,
+        ),
     }
     m = "reference.shariff_sheffet.environments:"
     rot = np.eye(2)

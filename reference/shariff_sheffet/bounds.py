@@ -41,6 +41,8 @@ __all__ = [
     "beta_t",
     "beta_t_batch",
     "claim14_min_pulls",
+    "cor10_regret_order",
+    "cor12_regret_order",
     "cor15_regret_lower_bound",
     "gaussian_bounds",
     "gaussian_bounds_for_sigma",
@@ -514,6 +516,100 @@ def regret_bound_thm6(
     B = _check_reward_bound(B)
     gap = check_positive("gap", gap)
     return 8.0 * B / gap * _theorem_bracket(n, d, L, S, sigma, alpha, bounds) ** 2
+
+
+# --------------------------------------------------------------------------------------------
+# Corollaries 10 and 12: the regret orders of the two private instantiations
+# --------------------------------------------------------------------------------------------
+
+
+def _corollary_inputs(
+    n: int, d: int, epsilon: float, delta: float, alpha: float, sigma: float, S: float,
+    L_tilde: float, B: float, gap: float | None,
+) -> tuple[int, int, float, float, float, float, float, float, float, float | None]:  # fmt: skip
+    n = check_int_at_least("n", n, 2)
+    d = check_int_at_least("d", d, 1)
+    eps, dlt, a = check_epsilon(epsilon), check_delta(delta), check_alpha(alpha)
+    sigma, S = check_finite("sigma", sigma), check_finite("S", S)
+    if sigma < 0 or S < 0:
+        raise ValueError(f"sigma and S must be in [0, inf), got sigma={sigma}, S={S}")
+    L_tilde = check_positive("L_tilde", L_tilde)
+    B = _check_reward_bound(B)
+    g = None if gap is None else check_positive("gap", gap)
+    return n, d, eps, dlt, a, sigma, S, L_tilde, B, g
+
+
+def _corollary_order(bracket: float, n: int, B: float, gap: float | None) -> float:
+    """``B√n·[…]`` (general) or ``(B/Δ)[…]²`` (gap-dependent), as both corollaries state."""
+    return B * math.sqrt(n) * bracket if gap is None else B / gap * bracket**2
+
+
+def cor10_regret_order(
+    n: int,
+    d: int,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    *,
+    sigma: float = 1.0,
+    S: float = 1.0,
+    L_tilde: float = math.sqrt(2.0),
+    B: float = 1.0,
+    gap: float | None = None,
+    form: Literal["printed", "derived"] = "printed",
+) -> float:
+    """Corollary 10 (Sec. 4.1): the regret order of Algorithm 1 with the shifted Wishart tree,
+    constants dropped.
+
+    ``"printed"``: ``B√n [σ(log(1/α) + d log n) + S L̃ √d log(n)^{3/4} (d^{1/4} +
+    ε^{−1/2} log(1/δ)^{1/4}) (d^{1/4} + log(n/α)^{1/4})]`` (with ``gap``: ``(B/Δ)[…]²``).
+    ``"derived"``: what Theorem 5 with Proposition 9 gives once the per-node degrees of freedom
+    ``k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉`` (Sec. 4.1) are kept growing with ``m ≈ log₂ n``:
+    ``(mk)^{1/4} ≈ (md)^{1/4} + √m (ln(2/δ) ln(8m/δ))^{1/4}/√ε``, so the private term is
+    ``S L̃ √d (d^{1/4} log(n)^{3/4} + log(n) ε^{−1/2} (ln(2/δ) ln(8m/δ))^{1/4})
+    (d^{1/4} + log(n/α)^{1/4})`` with ``m = 1 + ⌈log₂ n⌉``.  The printed order drops the ``m`` inside ``k``: Theorem 5's
+    bound over it grows like ``(log n)^{1/4}`` (proof note ``wishart_mechanism.md``).
+    """
+    n, d, eps, dlt, a, sigma, S, L_tilde, B, g = _corollary_inputs(
+        n, d, epsilon, delta, alpha, sigma, S, L_tilde, B, gap
+    )
+    check_choice("form", form, ("printed", "derived"))
+    log_n = math.log(n)
+    tail = d**0.25 + math.log(n / a) ** 0.25
+    if form == "printed":
+        head = log_n**0.75 * (d**0.25 + eps**-0.5 * math.log(1.0 / dlt) ** 0.25)
+    else:
+        m = tree_depth(n)
+        private = (math.log(2.0 / dlt) * math.log(8.0 * m / dlt)) ** 0.25 / math.sqrt(eps)
+        head = d**0.25 * log_n**0.75 + log_n * private
+    bracket = sigma * (math.log(1.0 / a) + d * log_n) + S * L_tilde * math.sqrt(d) * head * tail
+    return _corollary_order(bracket, n, B, g)
+
+
+def cor12_regret_order(
+    n: int,
+    d: int,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    *,
+    sigma: float = 1.0,
+    S: float = 1.0,
+    L_tilde: float = math.sqrt(2.0),
+    B: float = 1.0,
+    gap: float | None = None,
+) -> float:
+    """Corollary 12 (Sec. 4.2): the regret order of Algorithm 1 with the Gaussian tree, constants
+    dropped: ``B√n (σ(d log n + log(1/α)) + S L̃ log(n) √(d(√d + ln(n/α)) ln(1/δ)/ε))`` (with
+    ``gap``: ``(B/Δ)(…)²``; the printed ``L̄`` read as ``L̃``).  Theorem 5 with Proposition 11
+    over it tends to a constant (proof note ``gaussian_mechanism.md``)."""
+    n, d, eps, dlt, a, sigma, S, L_tilde, B, g = _corollary_inputs(
+        n, d, epsilon, delta, alpha, sigma, S, L_tilde, B, gap
+    )
+    log_n = math.log(n)
+    private = log_n * math.sqrt(d * (math.sqrt(d) + math.log(n / a)) * math.log(1.0 / dlt) / eps)
+    bracket = sigma * (d * log_n + math.log(1.0 / a)) + S * L_tilde * private
+    return _corollary_order(bracket, n, B, g)
 
 
 # --------------------------------------------------------------------------------------------

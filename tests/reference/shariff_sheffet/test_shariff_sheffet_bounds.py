@@ -1048,6 +1048,14 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
         bd.cor15_regret_lower_bound,
         {"num_arms": 25, "n": 1000, "epsilon": 1.0},
     ),
+    "cor10_regret_order": (
+        bd.cor10_regret_order,
+        {"n": 10**6, "d": 4, "epsilon": 0.5, "delta": 0.1, "alpha": 1e-6},
+    ),
+    "cor12_regret_order": (
+        bd.cor12_regret_order,
+        {"n": 10**6, "d": 4, "epsilon": 0.5, "delta": 0.1, "alpha": 1e-6},
+    ),
     "lemma21_regret_bound": (
         bd.lemma21_regret_bound,
         {"beta_bar_n": 2.0, "n": 10, "potential": 1.0},

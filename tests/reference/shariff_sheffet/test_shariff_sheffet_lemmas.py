@@ -1,21 +1,31 @@
 """Lemma 21 (generic LinUCB regret) and Lemma 22 (elliptical potential) of Shariff & Sheffet,
 App. B: the three sides of Lemma 22 in order on random sequences and a worked example, the
 determinant identity behind it, the printed typo's bound caught, and Lemma 21 (with its pointwise
-step, Eq. (6)) along a seeded non-private run of Algorithm 1 on App. D.  Deterministic.
+step, Eq. (6)) along a seeded non-private run of Algorithm 1 on App. D.  Corollaries 10 and 12
+(Sec. 4.1, 4.2) against Theorem 5 with Propositions 9 and 11 plugged in.  Deterministic.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.shariff_sheffet import ProblemConstants
-from reference.shariff_sheffet.bounds import lemma21_regret_bound, lemma22_elliptical_potential
+from reference.shariff_sheffet import PrivacyParameters, ProblemConstants
+from reference.shariff_sheffet.bounds import (
+    cor10_regret_order,
+    cor12_regret_order,
+    lemma21_regret_bound,
+    lemma22_elliptical_potential,
+    regret_bound_thm5,
+)
 from reference.shariff_sheffet.environments import LinearGapEnvironment
+from reference.shariff_sheffet.regularizers import regularizer_spec
 from reference.shariff_sheffet.simulation import make_policy
 
 RTOL = 1e-12  # the sides are sums of logs of positive numbers: relative rounding only
@@ -126,3 +136,76 @@ def test_lemma21_rejects_bad_input(args: tuple[float, int, float], message: str)
 
 def test_lemma21_by_hand() -> None:
     assert lemma21_regret_bound(2.0, 25, 4.0) == pytest.approx(2.0 * math.sqrt(400.0), rel=RTOL)
+
+
+# ------------------------------------------------------------------------------------------------
+# Corollaries 10 and 12: Theorem 5 with Propositions 9 / 11 against the stated orders
+# ------------------------------------------------------------------------------------------------
+
+_FAR = (10**96, 10**150)  # beyond any run: where the orders' log factors separate
+
+
+def _thm5_over_order(
+    variant: str, n: int, d: int, eps: float, delta: float, order: Callable[..., float]
+) -> float:
+    constants = ProblemConstants(d=d)
+    alpha = 1.0 / n
+    _, bounds = regularizer_spec(variant, constants, n, alpha, PrivacyParameters(eps, delta))
+    c = constants
+    thm5 = regret_bound_thm5(n, d, c.L, c.S, c.B, c.sigma, alpha, bounds)
+    L_tilde = math.sqrt(c.L**2 + c.B_tilde**2)
+    return thm5 / order(n, d, eps, delta, alpha, sigma=c.sigma, S=c.S, L_tilde=L_tilde, B=c.B)
+
+
+def _log_log_slope(
+    variant: str, d: int, eps: float, delta: float, order: Callable[..., float]
+) -> float:
+    """Slope of ln(Thm 5 / order) on ln ln n between the two far horizons: 0 when the order
+    captures the bound's growth, positive when the bound outgrows it."""
+    lo, hi = (_thm5_over_order(variant, n, d, eps, delta, order) for n in _FAR)
+    return math.log(hi / lo) / math.log(math.log(_FAR[1]) / math.log(_FAR[0]))
+
+
+SETTINGS = [(2, 1.0, 0.1), (5, 1.0, 0.1), (5, 0.01, 1e-6), (20, 0.1, 0.01)]
+
+
+@pytest.mark.parametrize(("d", "eps", "delta"), SETTINGS)
+def test_cor12_captures_theorem5_with_prop11(d: int, eps: float, delta: float) -> None:
+    """Theorem 5 over Corollary 12's order flattens out (slope ≤ 0.06 in ln ln n at n ≈ 10¹²⁰):
+    the corollary is the theorem with Proposition 11 plugged in."""
+    assert _log_log_slope("gaussian", d, eps, delta, cor12_regret_order) < 0.06
+
+
+@pytest.mark.parametrize(("d", "eps", "delta"), SETTINGS)
+def test_cor10_as_printed_misses_a_log_factor(d: int, eps: float, delta: float) -> None:
+    """Theorem 5 over Corollary 10's printed order keeps growing (slope ≥ 0.28 in ln ln n; the
+    missing factor is (log n)^{1/4}), while over the order derived with k growing in m it flattens
+    (slope ≤ 0.15, the rest is ln ln n inside k)."""
+    printed = _log_log_slope("wishart", d, eps, delta, cor10_regret_order)
+    derived = _log_log_slope("wishart", d, eps, delta, partial(cor10_regret_order, form="derived"))
+    assert printed >= 0.28 and derived <= 0.15
+
+
+def test_corollary_orders_by_hand_and_gap_form() -> None:
+    n, d, eps, delta, alpha = 10**6, 4, 0.5, 0.1, 1e-6
+    log_n = math.log(n)
+    bracket12 = (d * log_n + math.log(1 / alpha)) + math.sqrt(2.0) * log_n * math.sqrt(
+        d * (2.0 + math.log(n / alpha)) * math.log(1 / delta) / eps
+    )
+    assert cor12_regret_order(n, d, eps, delta, alpha) == pytest.approx(
+        math.sqrt(n) * bracket12, rel=1e-12
+    )
+    assert cor12_regret_order(n, d, eps, delta, alpha, gap=0.1) == pytest.approx(
+        bracket12**2 / 0.1, rel=1e-12
+    )
+    head = log_n**0.75 * (math.sqrt(2.0) + eps**-0.5 * math.log(1 / delta) ** 0.25)
+    bracket10 = (math.log(1 / alpha) + d * log_n) + math.sqrt(2.0) * 2.0 * head * (
+        math.sqrt(2.0) + math.log(n / alpha) ** 0.25
+    )
+    assert cor10_regret_order(n, d, eps, delta, alpha) == pytest.approx(
+        math.sqrt(n) * bracket10, rel=1e-12
+    )
+    with pytest.raises(ValueError, match="form"):
+        cor10_regret_order(n, d, eps, delta, alpha, form="tight")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="gap"):
+        cor12_regret_order(n, d, eps, delta, alpha, gap=0.0)
