@@ -25,7 +25,7 @@ from reference.shariff_sheffet.bounds import (
     regret_bound_thm5,
 )
 from reference.shariff_sheffet.environments import LinearGapEnvironment
-from reference.shariff_sheffet.regularizers import regularizer_spec
+from reference.shariff_sheffet.regularizers import Variant, regularizer_spec
 from reference.shariff_sheffet.simulation import make_policy
 
 RTOL = 1e-12  # the sides are sums of logs of positive numbers: relative rounding only
@@ -146,7 +146,7 @@ _FAR = (10**96, 10**150)  # beyond any run: where the orders' log factors separa
 
 
 def _thm5_over_order(
-    variant: str, n: int, d: int, eps: float, delta: float, order: Callable[..., float]
+    variant: Variant, n: int, d: int, eps: float, delta: float, order: Callable[..., float]
 ) -> float:
     constants = ProblemConstants(d=d)
     alpha = 1.0 / n
@@ -158,7 +158,7 @@ def _thm5_over_order(
 
 
 def _log_log_slope(
-    variant: str, d: int, eps: float, delta: float, order: Callable[..., float]
+    variant: Variant, d: int, eps: float, delta: float, order: Callable[..., float]
 ) -> float:
     """Slope of ln(Thm 5 / order) on ln ln n between the two far horizons: 0 when the order
     captures the bound's growth, positive when the bound outgrows it."""
