@@ -1371,6 +1371,9 @@ def _baselines() -> dict[str, Baseline]:
         m + "cor15_floor_check": _b(
             regrets=A([5.0, 6.0, 7.0]), num_arms=2, n=100, epsilon=1.0, confidence=0.99, name="f"
         ),
+        m + "claim14_pull_check": _b(
+            pulls=A([50.0, 60.0, 70.0]), n=10**6, epsilon=1.0, gap=0.5, confidence=0.99, name="f"
+        ),
         "audit.methods.scaling:fit_against_form": _b(
             name="f",
             x=xs,
@@ -1849,6 +1852,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.zhou_tan.environment:TrialResult",
             "reference.zhou_tan.nystrom:NystromResult",
             "audit.papers.shariff_sheffet.regret:FloorCheck",
+            "audit.papers.shariff_sheffet.regret:PullFloorCheck",
             "audit.papers.shariff_sheffet.regret:RegressionCheckResult",
             "audit.methods.scaling:ScalingFit",
             "audit.methods.binomial:RunAuditResult",

@@ -3,8 +3,8 @@
 :func:`regret_containment_audit` (Theorem 5, Eq. 2; Theorem 6, Eq. 3: runs above the bound are
 ``Bin(R, q')``, ``q' ≤ α``, one-sided Clopper–Pearson); :func:`regret_scaling_in_n`,
 :func:`regret_scaling_in_dimension` and :func:`regret_scaling_in_privacy` (fits against the
-theorem's own bound, consistent unless the slope ``b ≤ 1`` is rejected);
-:func:`cor15_floor_check` (Corollary 15 as a floor for pure ε-DP MAB algorithms);
+theorem's own bound, consistent unless the slope ``b ≤ 1`` is rejected); :func:`cor15_floor_check`
+and :func:`claim14_pull_check` (Corollary 15, Claim 14: floors for ε-DP MAB algorithms);
 :func:`regret_regression_check` (a third-party :class:`~audit.protocols.StreamPolicy` against the
 reference: paired one-sided Wilcoxon).  All runs use :func:`reference.engine.run_gap_batch`.
 
@@ -31,6 +31,7 @@ from reference.engine import run_gap_batch
 from reference.rng import child_seeds, named_generators
 from reference.shariff_sheffet.bounds import (
     RegularizerBounds,
+    claim14_min_pulls,
     cor15_regret_lower_bound,
     regret_bound_thm5,
     regret_bound_thm6,
@@ -60,7 +61,9 @@ from reference.validation import (
 
 __all__ = [
     "FloorCheck",
+    "PullFloorCheck",
     "RegressionCheckResult",
+    "claim14_pull_check",
     "cor15_floor_check",
     "regret_containment_audit",
     "regret_regression_check",
@@ -560,6 +563,89 @@ class FloorCheck:
     pvalue_below: float
     violation: bool
     confidence: float
+
+
+@dataclass(frozen=True)
+class PullFloorCheck:
+    """Claim 14 as a floor: an ε-DP MAB algorithm with regret ``≤ n^{3/4}`` pulls an arm of gap
+    ``Δ_a`` at least ``t_a = ln(n)/(100 ε Δ_a)`` times with probability ``≥ 1/2``.
+
+    Attributes:
+        name: label; runs: independent runs.
+        min_pulls: ``t_a`` (``claim14_min_pulls``).
+        fraction_at_least: share of runs that pulled the arm ``≥ t_a`` times.
+        upper_bound: one-sided Clopper–Pearson upper bound on ``P[pulls ≥ t_a]`` at ``confidence``.
+        violation: ``upper_bound < 1/2`` (the algorithm pulls the arm less often than any ε-DP
+            algorithm of that regret must: it is not ε-DP, or it reads what it should not).
+        smallest_detectable: the smallest true probability a violation needs: with these runs a
+            true ``P[pulls ≥ t_a]`` at or below it is reported as a violation with probability
+            ``≥ 1/2`` (the power statement of a pass; ``0`` when no outcome could violate).
+    """
+
+    name: str
+    runs: int
+    min_pulls: float
+    fraction_at_least: float
+    upper_bound: float
+    violation: bool
+    smallest_detectable: float
+    confidence: float
+
+
+def claim14_pull_check(
+    pulls: IntArray,
+    *,
+    n: int,
+    epsilon: float,
+    gap: float,
+    confidence: float = 0.99,
+    name: str = "claim14_pulls",
+) -> PullFloorCheck:
+    """Test the pull counts of one sub-optimal arm over independent runs of an algorithm claimed
+    ε-DP against Claim 14 (Sec. 5): ``P[pulls ≥ ln(n)/(100 ε Δ_a)] ≥ 1/2``.
+
+    A violation is a one-sided Clopper–Pearson upper bound on that probability below 1/2.  The
+    claim holds for sufficiently large ``n`` (its proof needs ``n^{0.19} ≥ 4/Δ_a``, checked) and
+    for algorithms with regret ``≤ n^{3/4}``, which the caller vouches for; its constant 1/100
+    makes it a coarse floor, catching an algorithm that is far from ε-DP (e.g. a non-private one
+    claiming a small ε) rather than a small miscalibration."""
+    counts = check_array("pulls", pulls, ndim=1)
+    if counts.size < 2:
+        raise ValueError("pulls must be a 1-dimensional array of at least 2 runs")
+    if np.any(counts < 0) or np.any(counts != np.floor(counts)):
+        raise ValueError("pulls must be non-negative whole numbers (pull counts)")
+    confidence = _confidence(confidence)
+    n = check_int_at_least("n", n, 2)
+    gap = check_in_range("gap", gap, 0.0, 2.0, high_open=False)
+    if n**0.19 < 4.0 / gap:
+        raise ValueError(
+            f"n must satisfy n^0.19 >= 4/gap (Claim 14's 'sufficiently large n'), got n={n}, "
+            f"gap={gap}: need n >= {math.ceil((4.0 / gap) ** (1 / 0.19))}"
+        )
+    threshold = claim14_min_pulls(n, epsilon, gap)
+    runs = int(counts.size)
+    hits = int(np.sum(counts >= threshold))
+    upper = float(stats.beta.ppf(confidence, hits + 1, runs - hits)) if hits < runs else 1.0
+    # smallest p at which a violation is reached with probability >= 1/2: the largest hit count
+    # still violating, c*, then P[Bin(runs, p) <= c*] >= 1/2 for p at or below ...
+    violating = [
+        c for c in range(runs + 1) if c < runs and stats.beta.ppf(confidence, c + 1, runs - c) < 0.5
+    ]
+    if violating:
+        c_star = max(violating)
+        detectable = float(stats.beta.ppf(0.5, c_star + 1, runs - c_star))
+    else:
+        detectable = 0.0
+    return PullFloorCheck(
+        name=name,
+        runs=runs,
+        min_pulls=threshold,
+        fraction_at_least=hits / runs,
+        upper_bound=upper,
+        violation=upper < 0.5,
+        smallest_detectable=detectable,
+        confidence=confidence,
+    )
 
 
 def cor15_floor_check(

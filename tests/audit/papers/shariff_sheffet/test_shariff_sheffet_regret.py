@@ -25,11 +25,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from audit.methods.binomial import RunAuditResult
 from audit.methods.scaling import fit_against_form, fit_mean_against_form
 from audit.methods.stream import Algorithm1Policy
 from audit.papers.shariff_sheffet.regret import (
+    claim14_pull_check,
     cor15_floor_check,
     regret_containment_audit,
     regret_regression_check,
@@ -235,6 +237,54 @@ def test_cor15_floor_holds_for_dp_se_and_catches_an_oracle() -> None:
     # no verdict from NaN: a NaN regret used to make the t-test's p-value NaN, hence "no violation"
     with pytest.raises(ValueError, match="regrets must contain only finite values"):
         cor15_floor_check(np.array([1.0, np.nan, 2.0]), num_arms=5, n=T, epsilon=eps)
+
+
+def test_claim14_floor_holds_for_dp_se_and_catches_a_nonprivate_claim() -> None:
+    """Claim 14 on C2 with K = 5 (arm 4: gap 0.5), T = 10⁸, 30 runs, level 0.01: DP-SE run at
+    ε = 10⁻⁴ pulls arm 4 about 3.4·10⁶ times, far above ln(T)/(100 ε Δ) = 3684; the non-private
+    successive elimination (DP-SE's ε = ∞ limit) pulls it 2832 times, fewer than any 10⁻⁴-DP
+    algorithm must: claimed as 10⁻⁴-DP it is a violation."""
+    from reference.engine.compiled import dpse_bernoulli_compiled
+    from reference.engine.mab import section5_means
+    from reference.rng import child_seeds
+
+    mu, T, eps = section5_means("C2", 5), 10**8, 1e-4
+    seeds = child_seeds(14, 0, 30)
+    private = dpse_bernoulli_compiled(mu, T, eps, 1.0 / T, seeds).pulls[:, 4]
+    good = claim14_pull_check(private, n=T, epsilon=eps, gap=0.5)
+    assert not good.violation and good.fraction_at_least == 1.0
+    assert good.min_pulls == pytest.approx(np.log(T) / (100 * eps * 0.5))
+    assert 0.0 < good.smallest_detectable < 0.5  # the power statement of the pass
+    nonprivate = dpse_bernoulli_compiled(mu, T, np.inf, 1.0 / T, child_seeds(14, 0, 30)).pulls
+    bad = claim14_pull_check(nonprivate[:, 4], n=T, epsilon=eps, gap=0.5)
+    assert bad.violation and bad.fraction_at_least == 0.0 and bad.upper_bound < 0.5
+    with pytest.raises(ValueError, match="sufficiently large n"):
+        claim14_pull_check(private, n=100, epsilon=eps, gap=0.5)
+    for values, message in (([1.0], "at least 2 runs"), ([1.5, 2.0], "whole numbers"),
+                            ([np.nan, 1.0], "finite")):  # fmt: skip
+        with pytest.raises(ValueError, match=message):
+            claim14_pull_check(np.array(values), n=T, epsilon=eps, gap=0.5)
+
+
+def test_claim14_check_false_alarm_rate_at_most_nominal() -> None:
+    """At the claim's edge, P[pulls ≥ t_a] = 1/2 exactly, the check (level 0.01, 30 runs) reports a
+    violation in at most 1% of batches: simulated over 200 000 batches (the verdict depends only on
+    the count of runs at or above t_a, so each count is checked once) and exactly (0.81%:
+    Clopper–Pearson is conservative)."""
+    threshold = np.log(10**8) / (100 * 1e-4 * 0.5)
+    verdict = np.array(
+        [
+            claim14_pull_check(
+                np.where(np.arange(30) < h, np.ceil(threshold), 0.0), n=10**8, epsilon=1e-4, gap=0.5
+            ).violation
+            for h in range(31)
+        ]
+    )
+    hits = np.random.default_rng(2026).binomial(30, 0.5, size=200_000)
+    simulated = float(verdict[hits].mean())
+    exact = float(np.sum(stats.binom.pmf(np.arange(31), 30, 0.5)[verdict]))
+    assert exact <= 0.01 and simulated <= 0.01 + 3 * np.sqrt(0.01 * 0.99 / hits.size)
+    assert simulated == pytest.approx(exact, abs=0.002)
 
 
 def test_scaling_fits_refuse_nan_regrets() -> None:
