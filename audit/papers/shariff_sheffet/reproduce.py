@@ -28,6 +28,7 @@ from audit.papers.shariff_sheffet.regret import (
     regret_scaling_in_n,
     regret_scaling_in_privacy,
 )
+from audit.papers.shariff_sheffet.repro_fig1 import Fig1Config, reproduce_fig1
 from audit.reproduce.common import CellStore
 from audit.reproduce.experiment import Experiment, check_lines, failed_checks
 from audit.reproduce.report import Check, ExperimentReport, Figure
@@ -165,7 +166,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         for gap in config.gaps:
             means: list[float] = []
             finals: list[list[float]] = []
-            for c, rho in zip(config.grid, rhos, strict=True):
+            for coord, rho in zip(config.grid, rhos, strict=True):
                 task = GapBatchTask(
                     mechanism, d=config.d, num_arms=config.d**2, gap=gap, n=config.n,
                     epsilon=config.epsilon, delta=config.delta, checkpoints=(config.n,),
@@ -178,7 +179,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
                     block_size=config.block_size,
                     executor=executor,
                     # named by the grid point, so a run on a sub-grid reuses its cells
-                    out_dir=out / "runs" / f"d3_{mechanism}_gap{gap}_c{c}",
+                    out_dir=out / "runs" / f"d3_{mechanism}_gap{gap}_c{coord}",
                 )
                 means.append(float(arrays["cumulative_regret"][:, -1].mean()))
                 finals.append(arrays["cumulative_regret"][:, -1].tolist())
@@ -316,13 +317,15 @@ def _pooled_slope(x: FloatArray, y: FloatArray) -> dict[str, float]:
 def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
     """Run D.1 (runs into ``out``): the report of ``d1.json``, ``.png`` and ``.md``."""
     out.mkdir(parents=True, exist_ok=True)
+    marks = default_checkpoints(config.n, per_decade=10)  # Fig. 2: regret over time per d
     results: dict[str, Any] = {}
     for model in config.reward_models:
         finals: dict[int, list[float]] = {}
+        curves: dict[int, list[float]] = {}
         for d in config.dims:
             task = GapBatchTask(
                 "nonprivate", d=d, num_arms=d * d, gap=config.gap, n=config.n,
-                checkpoints=(config.n,), reward_model=model,
+                checkpoints=tuple(int(t) for t in marks), reward_model=model,
             )  # fmt: skip
             arrays = run_blocks(
                 task,
@@ -333,26 +336,40 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
                 out_dir=out / "runs" / f"d1_{model}_d{d}",
             )
             finals[d] = arrays["cumulative_regret"][:, -1].tolist()
+            curves[d] = arrays["cumulative_regret"].mean(axis=0).tolist()
         x = np.repeat(np.array(config.dims, dtype=np.float64), config.runs)
         y = np.concatenate([finals[d] for d in config.dims])
         results[model] = {
             "final_regret": {str(d): v for d, v in finals.items()},
             "mean_final_regret": {str(d): float(np.mean(v)) for d, v in finals.items()},
+            "mean_curve": {str(d): v for d, v in curves.items()},
             "fit": _pooled_slope(x, y),
         }
     payload: dict[str, Any] = {
+        "checkpoints": marks.tolist(),
         "results": results,
     }
 
     def draw(plt: Any) -> Any:
-        fig, ax = plt.subplots(figsize=(5, 4))
+        models = list(results)
+        fig, axes = plt.subplots(1, len(models) + 1, figsize=(5 * (len(models) + 1), 4))
+        colours = plt.cm.viridis(np.linspace(0.0, 0.95, len(config.dims)))
+        for panel, label in zip(axes[:-1], models, strict=True):  # the paper's Fig. 2
+            for colour, d in zip(colours, config.dims, strict=True):
+                curve = results[label]["mean_curve"][str(d)]
+                panel.plot(marks, curve, color=colour, label=f"d = {d}")
+            panel.set_xlabel("t")
+            panel.set_ylabel("mean pseudo-regret")
+            panel.set_title(f"Fig. 2: regret over time, {label} rewards")
+            panel.legend(fontsize=6, ncol=2)
+        ax = axes[-1]  # the paper's Fig. 3
         for label, res in results.items():
             ds = np.array(config.dims, dtype=np.float64)
             means = np.array([res["mean_final_regret"][str(d)] for d in config.dims])
             ax.loglog(ds, means, "o-", base=2, label=f"{label} (slope {res['fit']['slope']:.2f})")
         ax.set_xlabel("d")
         ax.set_ylabel(f"final regret at n = {config.n}")
-        ax.set_title("D.1: non-private regret vs dimension")
+        ax.set_title("Fig. 3: final regret vs dimension")
         ax.legend()
         fig.tight_layout()
         return fig
@@ -764,6 +781,15 @@ def _scaling_failed(report: ExperimentReport) -> bool:
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        "fig1",
+        "Fig. 1 (App. D): one decision set in R³, K = 1000, Δ = 0.1, with its band checked",
+        Fig1Config,
+        reproduce_fig1,
+        check_lines,
+        runs_field=None,
+        gate=failed_checks,
+    ),
     Experiment(
         "d1",
         "App. D.1: non-private LinUCB, final regret vs d (paper: log-log slope roughly 2)",

@@ -1,5 +1,5 @@
-"""Smoke tests of the App. D reproductions (tiny sizes; the documented reduced scale runs in
-``nox -s reproduce``)."""
+"""Smoke tests of the App. D reproductions and Fig. 1 (tiny sizes; the documented reduced scale
+runs in ``nox -s reproduce``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from audit.cli import main as privonline_main
+from audit.papers.shariff_sheffet.repro_fig1 import Fig1Config, reproduce_fig1
 from audit.papers.shariff_sheffet.reproduce import (
     D1Config,
     D2Config,
@@ -56,6 +58,32 @@ def test_d1_writes_fit_plot_and_comparison(tmp_path: Path) -> None:
         else "needs more runs"
     )
     assert check["verdict"] == expected and check["band"] == [1.5, 2.5]
+    # Fig. 2: the mean regret curve per d ends at the mean final regret and never decreases
+    curves = report["results"]["rademacher"]["mean_curve"]
+    assert report["checkpoints"][-1] == 150
+    for d, curve in curves.items():
+        assert curve[-1] == pytest.approx(
+            np.mean(report["results"]["rademacher"]["final_regret"][d])
+        )
+        assert np.all(np.diff(curve) >= -1e-12)
+
+
+def test_fig1_draws_a_decision_set_in_its_band(tmp_path: Path) -> None:
+    """Fig. 1: K = 1000 unit actions around θ* = (1,1,1)/√3, one optimal at 0.75, the rest in
+    [−0.75, 0.65]; every check holds; a narrower band is refused by the sampler."""
+    report = _written(reproduce_fig1(Fig1Config(), tmp_path), tmp_path)
+    assert all(c["holds"] for c in report["checks"]) and len(report["checks"]) == 4
+    arms, means = np.array(report["arms"]), np.array(report["means"])
+    assert arms.shape == (1000, 3)
+    theta = np.ones(3) / np.sqrt(3.0)
+    np.testing.assert_allclose(arms @ theta, means, rtol=0, atol=1e-12)
+    assert np.sum(means == means.max()) == 1 and means.max() == pytest.approx(0.75, abs=1e-12)
+    assert np.delete(means, np.argmax(means)).min() >= -0.75
+    assert np.delete(means, np.argmax(means)).max() <= 0.65
+    with pytest.raises(ValueError, match="theta"):
+        reproduce_fig1(Fig1Config(theta=(0.0, 0.0, 0.0)), tmp_path)
+    with pytest.raises(ValueError, match="gap"):
+        reproduce_fig1(Fig1Config(gap=1.6), tmp_path)
 
 
 def test_d2_checks_and_resume(tmp_path: Path) -> None:
@@ -102,7 +130,7 @@ def test_d2_refuses_a_single_run_before_any_work(tmp_path: Path) -> None:
 
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["reproduce", "d4"]) == 2
-    assert "experiments must be among d1, d2, d3, scaling" in capsys.readouterr().err
+    assert "experiments must be among fig1, d1, d2, d3, scaling" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         privonline_main(["reproduce", "--runs", "1"])
     assert exc.value.code == 2
