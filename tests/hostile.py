@@ -969,6 +969,8 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "lemma22_elliptical_potential": _b(actions=A([[1.0, 0.0], [0.5, 0.5]]), U1=np.eye(2)),
         m + "lemma21_regret_bound": _b(beta_bar_n=2.0, n=10, potential=1.0),
+        m + "claim13_daily_regret_bound": _b(epsilon=0.5, delta=0.1, p=0.5),
+        m + "claim13_regret_lower_bound": _b(n=100, epsilon=0.5, delta=0.1),
         m + "cor10_regret_order": _b(
             n=1000,
             d=2,

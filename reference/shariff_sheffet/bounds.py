@@ -28,6 +28,7 @@ from reference.validation import (
     check_delta,
     check_epsilon,
     check_finite,
+    check_in_range,
     check_instance,
     check_int_at_least,
     check_positive,
@@ -40,6 +41,8 @@ __all__ = [
     "beta_bar",
     "beta_t",
     "beta_t_batch",
+    "claim13_daily_regret_bound",
+    "claim13_regret_lower_bound",
     "claim14_min_pulls",
     "cor10_regret_order",
     "cor12_regret_order",
@@ -698,6 +701,27 @@ def lemma21_regret_bound(beta_bar_n: float, n: int, potential: float) -> float:
 # --------------------------------------------------------------------------------------------
 # Lower bounds (Claim 14, Corollary 15)
 # --------------------------------------------------------------------------------------------
+
+
+def claim13_daily_regret_bound(epsilon: float, delta: float, p: float) -> float:
+    """Claim 13 (App. C), one day: the expected pseudo-regret of an ``(ε, δ)``-DP algorithm (standard
+    DP under continual observation) on the two-context instance with a uniformly random context,
+    when it plays ``a¹`` with probability ``p`` under context ``c¹``:
+    ``≥ (1 − p) + e^{−ε}(p − δ) = 1 − (1 − e^{−ε})p − e^{−ε}δ`` (the corrected right-hand side,
+    R-C13; the printed one has ``a²`` and ``δ`` without ``e^{−ε}``)."""
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    p = check_in_range("p", p, 0.0, 1.0, low_open=False, high_open=False)
+    return 1.0 - (1.0 - math.exp(-eps)) * p - math.exp(-eps) * dlt
+
+
+def claim13_regret_lower_bound(n: int, epsilon: float, delta: float) -> float:
+    """Claim 13 (App. C): any ``(ε, δ)``-DP algorithm for the contextual bandit problem has expected
+    pseudo-regret at least ``n e^{−ε}(1 − δ)`` against the uniformly random two-context adversary
+    (the daily bound is smallest at ``p = 1``).  For ``ε < ln 2`` and ``δ < 1/4`` this exceeds the
+    claim's ``n/4`` (it is ``> 3n/8``): linear regret, the reason the paper uses joint DP."""
+    n = check_int_at_least("n", n, 1)
+    return n * claim13_daily_regret_bound(epsilon, delta, 1.0)
 
 
 def claim14_min_pulls(n: int, epsilon: float, gap: float) -> float:

@@ -1048,6 +1048,14 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
         bd.cor15_regret_lower_bound,
         {"num_arms": 25, "n": 1000, "epsilon": 1.0},
     ),
+    "claim13_daily_regret_bound": (
+        bd.claim13_daily_regret_bound,
+        {"epsilon": 0.5, "delta": 0.1, "p": 0.5},
+    ),
+    "claim13_regret_lower_bound": (
+        bd.claim13_regret_lower_bound,
+        {"n": 100, "epsilon": 0.5, "delta": 0.1},
+    ),
     "cor10_regret_order": (
         bd.cor10_regret_order,
         {"n": 10**6, "d": 4, "epsilon": 0.5, "delta": 0.1, "alpha": 1e-6},
@@ -1090,6 +1098,7 @@ BAD_VALUES: dict[str, list[Any]] = {
     "S": [-1.0, NAN],
     "target_rho_min": [0.0, -1.0, NAN],
     "beta_bar_n": [0.5, NAN, INF],
+    "p": [-0.1, 1.5, NAN],
     "potential": [-1.0, 11.0, NAN],
     "actions": [np.zeros((0, 2)), np.array([[NAN, 1.0]])],
     "U1": [-np.eye(2), np.eye(3)],
