@@ -570,8 +570,9 @@ def cor10_regret_order(
     ``k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉`` (Sec. 4.1) are kept growing with ``m ≈ log₂ n``:
     ``(mk)^{1/4} ≈ (md)^{1/4} + √m (ln(2/δ) ln(8m/δ))^{1/4}/√ε``, so the private term is
     ``S L̃ √d (d^{1/4} log(n)^{3/4} + log(n) ε^{−1/2} (ln(2/δ) ln(8m/δ))^{1/4})
-    (d^{1/4} + log(n/α)^{1/4})`` with ``m = 1 + ⌈log₂ n⌉``.  The printed order drops the ``m`` inside ``k``: Theorem 5's
-    bound over it grows like ``(log n)^{1/4}`` (proof note ``wishart_mechanism.md``).
+    (d^{1/4} + log(n/α)^{1/4})`` with ``m = 1 + ⌈log₂ n⌉``.  The printed order drops the ``m``
+    inside ``k``: Theorem 5's bound over it grows like ``(log n)^{1/4}`` (proof note
+    ``wishart_mechanism.md``).
     """
     n, d, eps, dlt, a, sigma, S, L_tilde, B, g = _corollary_inputs(
         n, d, epsilon, delta, alpha, sigma, S, L_tilde, B, gap
