@@ -587,6 +587,22 @@ def test_upper_bound_eps_scaling() -> None:
     assert s == pytest.approx(1 / 1.5 + 1 / math.log(1e12 / 0.05), rel=1e-4)
 
 
+def test_remark4_alpha_one_recovers_menu_for_the_linear_kernel() -> None:
+    """Remark 4: at α = 1 Thm 4 is Õ(γ_T√T), and with the linear kernel (γ_T = d ln T) it is MENU's
+    Õ(d√T) up to logs: Thm 4 over d√T has local log-log slope in T below 0.05 at T = 10⁴⁰ (a
+    polylog: slope ~ 1.5/ln T) and at most 0 in d (the γ_T-linear term cancels d, the other term
+    grows like √d).  At α = 1/2 the d-exponent is (3 + α)/(2(1 + α)) = 7/6 > 1 against MENU's
+    d T^{1/(1+α)}: the remark's recovery is an α = 1 statement."""
+
+    def ratio(T: float, d: float, alpha: float) -> float:
+        bound = bd.thm4_regret_expr(T, d * math.log(T), 1.0, 3.0, 0.5, 0.05, alpha)
+        return bound / (d * T ** (1.0 / (1.0 + alpha)))
+
+    assert 0.0 < _slope(lambda T: ratio(T, 5.0, 1.0), 1e40) < 0.05
+    assert _slope(lambda d: ratio(1e8, d, 1.0), 50.0) <= 1e-9
+    assert _slope(lambda d: ratio(1e8, d, 0.5), 1e6) == pytest.approx(7 / 6 - 1, abs=2e-3)
+
+
 def test_thm3_confidence_terms_rebuild_beta() -> None:
     B, R, eps, lam, delta, g = 1.0, 1.0, 1.0, 1.0, 0.05, 5.0
     lap = laplace_scale(B, R, eps)
