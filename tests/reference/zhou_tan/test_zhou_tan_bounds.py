@@ -587,6 +587,23 @@ def test_upper_bound_eps_scaling() -> None:
     assert s == pytest.approx(1 / 1.5 + 1 / math.log(1e12 / 0.05), rel=1e-4)
 
 
+def test_lemma2_bump_sums_are_order_delta_in_one_dimension() -> None:
+    """Lemma 2 (App. A.3, from [20]): ``Σ_j v_m^j = O(Δ)`` and ``Σ_m v_m^j = O(Δ)``, where the
+    ``M`` cells of width ``w`` tile the domain, ``f_m = g(· − c_m)`` is the bump centred in cell
+    ``m`` and ``v_m^j = max_{x∈cell j} |f_m(x)|``.  On a regular grid ``v_m^j`` depends only on
+    ``|j − m|``, so both sums are at most ``v(0) + 2Σ_{k≥1} v(k)`` for every ``M``; measured (d = 1,
+    21 points per cell): ``v(0) = 2Δ``, ``v(1) = Δ`` (the cell edge, where ``g`` reaches ``Δ``),
+    ``v(40) < 10⁻⁶Δ`` (the tail is negligible), and the sum is ``4.26Δ`` whether ``M = 10`` or ``40``."""
+    w, Delta, K = 0.1, 0.01, 40
+    offsets = np.linspace(-0.5, 0.5, 21)
+    x = ((np.arange(K + 1)[:, None] + offsets[None, :]) * w).reshape(-1, 1)
+    v = np.abs(bd.lower_bound_bump_g(x, Delta, w, 1)).reshape(K + 1, offsets.size).max(axis=1)
+    assert v[0] == pytest.approx(2 * Delta, rel=1e-6) and v[1] == pytest.approx(Delta, rel=1e-4)
+    assert v[-1] < 1e-6 * Delta
+    sums = [v[0] + 2 * v[1:M].sum() for M in (10, 20, 40)]
+    assert max(sums) <= 4.3 * Delta and max(sums) - min(sums) <= 1e-2 * Delta
+
+
 def test_remark4_alpha_one_recovers_menu_for_the_linear_kernel() -> None:
     """Remark 4: at α = 1 Thm 4 is Õ(γ_T√T), and with the linear kernel (γ_T = d ln T) it is MENU's
     Õ(d√T) up to logs: Thm 4 over d√T has local log-log slope in T below 0.05 at T = 10⁴⁰ (a
@@ -596,7 +613,7 @@ def test_remark4_alpha_one_recovers_menu_for_the_linear_kernel() -> None:
 
     def ratio(T: float, d: float, alpha: float) -> float:
         bound = bd.thm4_regret_expr(T, d * math.log(T), 1.0, 3.0, 0.5, 0.05, alpha)
-        return bound / (d * T ** (1.0 / (1.0 + alpha)))
+        return float(bound / (d * T ** (1.0 / (1.0 + alpha))))
 
     assert 0.0 < _slope(lambda T: ratio(T, 5.0, 1.0), 1e40) < 0.05
     assert _slope(lambda d: ratio(1e8, d, 1.0), 50.0) <= 1e-9
