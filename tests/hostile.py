@@ -681,6 +681,16 @@ def _baselines() -> dict[str, Baseline]:
     m = "reference.agarwal_singh.theorems:"
     out |= {
         m + "cor32_regret_bound": _b(params=_cor32, T=4),
+        m + "table1_general_regret_bound": _b(
+            T=16,
+            epsilon=1.0,
+            N=2,
+            D_R=2.0,
+            G2=0.5,
+            loss_l1_diameter=2.0,
+            decision_linf_radius=1.0,
+            view="actions",
+        ),
         m + "noise_width_monte_carlo": _b(
             decision_set=L2Ball(2),
             noise=LaplaceNoise((2,), 1.0),

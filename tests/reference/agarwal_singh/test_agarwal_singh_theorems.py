@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from reference.accounting import gaussian_delta
+from reference.agarwal_singh import theorems as th
 from reference.agarwal_singh.aggregation import nodes_per_leaf, noise_draws_per_release
 from reference.agarwal_singh.environments import (
     best_fixed_action,
@@ -294,6 +295,38 @@ def test_cor32_paper_lambdas_are_the_printed_ones(T: int) -> None:
         assert noise_draws_per_release(T) == strict.K
     box = cor32_parameters("experts", N, T, eps, experts_losses="box01")
     assert box.lam == pytest.approx(N * h / eps)  # Delta_1([0,1]^N) = N
+
+
+@pytest.mark.parametrize("N", [1, 3, 16])
+@pytest.mark.parametrize("T", [2**10, 2**16])
+def test_table1_general_row_bound(N: int, T: int) -> None:
+    """Table 1's general OLO row, explicit: equal to Cor. 3.2's certified bound on the cube (its
+    own instance of the row), looser on the sphere (whose width uses ‖·‖₂), and its privacy term
+    is 2rNλ√(2K) with λ = Δ₁h/ε: 1/ε, and h√K ≍ log^{3/2} T."""
+    eps = 0.5
+    cube = th.cor32_parameters("cube", N, T, eps)
+    general = th.table1_general_regret_bound(
+        T, eps, N=N, D_R=float(N), G2=0.5, loss_l1_diameter=2.0, decision_linf_radius=1.0
+    )
+    assert general == pytest.approx(th.cor32_regret_bound(cube, T), rel=1e-12)
+    sphere = th.cor32_parameters("sphere", N, T, eps)
+    assert th.table1_general_regret_bound(
+        T, eps, N=N, D_R=1.0, G2=0.5, loss_l1_diameter=2.0 * math.sqrt(N), decision_linf_radius=1.0
+    ) >= th.cor32_regret_bound(sphere, T) * (1 - 1e-12)
+
+    def privacy_term(T_: int, e: float) -> float:
+        kw = {
+            "N": N,
+            "D_R": float(N),
+            "G2": 0.5,
+            "loss_l1_diameter": 2.0,
+            "decision_linf_radius": 1.0,
+        }
+        return th.table1_general_regret_bound(T_, e, **kw) - 2 * math.sqrt(2 * N * 0.5 * T_)  # type: ignore[arg-type]
+
+    assert privacy_term(T, 0.1) / privacy_term(T, 1.0) == pytest.approx(10.0, rel=1e-12)
+    h, K = nodes_per_leaf(T), noise_draws_per_release(T)
+    assert privacy_term(T, 1.0) == pytest.approx(2 * N * 2.0 * h * math.sqrt(2 * K), rel=1e-12)
 
 
 def test_cor32_bound_and_rates_by_hand() -> None:
