@@ -332,7 +332,7 @@ def lemma33_uniform_error_bound(
     N: int,
     releases: int,
     beta: float,
-    method: Literal["exact", "chernoff"] = "exact",
+    method: Literal["exact", "chernoff", "chan_shi_song", "union"] = "exact",
 ) -> float:
     """A bound ``b`` with ``P(max_{t ≤ releases} ‖Z_t‖_∞ > b) ≤ β``.
 
@@ -342,10 +342,15 @@ def lemma33_uniform_error_bound(
     between the two tails: ``b = F_W^{−1}(1 − β'/2)``.  ``method="exact"`` uses the exact law
     (:func:`laplace_sum_ppf`; Gaussian: ``σ√K Φ^{−1}(1 − β'/2)``); ``"chernoff"`` (Laplace only)
     uses the smallest ``a`` with :func:`laplace_sum_chernoff_sf` ``≤ β'/2`` (looser, closed-form
-    tails).  ``scale`` is the Laplace ``λ`` or the Gaussian ``σ`` of one node.
+    tails); ``"chan_shi_song"`` (Laplace) the sum bound of Chan, Shi and Song (2011, Cor. 2.9),
+    ``b = λ max(√K, √ln(2/β'))·√(8 ln(2/β'))`` with ``β' = β/(N·releases)``; ``"union"`` (Laplace)
+    the crude bound over every scalar draw, ``b = Kλ ln(D/β)`` with ``D = N(2T + K·releases)`` an
+    upper count of the draws (``≤ 2T`` node values, ``≤ K`` padding draws per release): every draw
+    is within ``λ ln(D/β)`` with probability ``≥ 1 − β``.  ``scale`` is the Laplace ``λ`` or the
+    Gaussian ``σ`` of one node.
     """
     check_choice("node_law", node_law, ("laplace", "gaussian"))
-    check_choice("method", method, ("exact", "chernoff"))
+    check_choice("method", method, ("exact", "chernoff", "chan_shi_song", "union"))
     scale = check_positive("scale", scale)
     K = noise_draws_per_release(T)
     N = check_int_at_least("N", N, 1)
@@ -360,6 +365,12 @@ def lemma33_uniform_error_bound(
         raise ValueError(f"node_law must be 'laplace' or 'gaussian', got {node_law!r}")
     if method == "exact":
         return laplace_sum_ppf(1.0 - per_tail, K, scale)
+    if method == "chan_shi_song":
+        log_term = math.log(2.0 / (2.0 * per_tail))  # ln(2/β'), β' = 2·per_tail
+        return float(scale * max(math.sqrt(K), math.sqrt(log_term)) * math.sqrt(8.0 * log_term))
+    if method == "union":
+        draws = N * (2 * check_int_at_least("T", T, 1) + K * releases)
+        return float(K * scale * math.log(draws / beta))
     if method == "chernoff":
         upper = scale
         while laplace_sum_chernoff_sf(upper, K, scale) > per_tail:

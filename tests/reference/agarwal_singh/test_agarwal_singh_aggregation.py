@@ -387,6 +387,25 @@ def test_uniform_error_bound_single_release_is_exact_quantile() -> None:
     assert gauss == pytest.approx(2.0 * math.sqrt(5) * stats.norm.isf(beta / 2), rel=1e-12)
 
 
+def test_uniform_error_bound_closed_forms_by_hand() -> None:
+    """Chan–Shi–Song (2011, Cor. 2.9) at K = 5, β' = 0.01: 14.99λ (as the spec's numerical check);
+    the crude union over all D = N(2T + K·releases) scalar draws: Kλ ln(D/β)."""
+    css = lemma33_uniform_error_bound(
+        node_law="laplace", scale=2.0, T=32, N=1, releases=1, beta=0.01, method="chan_shi_song"
+    )
+    log_term = math.log(2 / 0.01)
+    assert css == pytest.approx(2.0 * math.sqrt(log_term) * math.sqrt(8 * log_term), rel=1e-12)
+    assert css / 2.0 == pytest.approx(14.99, abs=0.01)
+    union = lemma33_uniform_error_bound(
+        node_law="laplace", scale=2.0, T=32, N=3, releases=33, beta=0.01, method="union"
+    )
+    assert union == pytest.approx(5 * 2.0 * math.log(3 * (64 + 5 * 33) / 0.01), rel=1e-12)
+    with pytest.raises(ValueError, match="method must be 'exact'"):
+        lemma33_uniform_error_bound(
+            node_law="gaussian", scale=1.0, T=8, N=1, releases=1, beta=0.1, method="union"
+        )
+
+
 def test_uniform_error_bound_holds_over_all_releases() -> None:
     # P(max_{t <= T} |Z_t| > b) <= beta (union bound over T+1 releases): one-sided exact test.
     T, lam, R, beta = 31, 1.0, 20_000, 0.1
@@ -396,6 +415,16 @@ def test_uniform_error_bound_holds_over_all_releases() -> None:
     Z = _prefix_noise_replicates(T, lam, R, seed=15, pad=True, law="laplace")
     violations = int((np.abs(Z).max(axis=0) > b).sum())
     assert stats.binomtest(violations, R, beta, alternative="greater").pvalue > P_REJECT
+    # the looser closed forms hold too, and are looser in the order Chernoff < Chan–Shi–Song < union
+    looser = {
+        method: lemma33_uniform_error_bound(
+            node_law="laplace", scale=lam, T=T, N=1, releases=T + 1, beta=beta, method=method
+        )
+        for method in ("chernoff", "chan_shi_song", "union")
+    }
+    assert b < looser["chernoff"] < looser["chan_shi_song"] < looser["union"]
+    for bound in looser.values():
+        assert int((np.abs(Z).max(axis=0) > bound).sum()) <= violations
     with pytest.raises(ValueError, match="node_law must be"):
         lemma33_uniform_error_bound(node_law="cauchy", scale=1, T=4, N=1, releases=1, beta=0.1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="beta must be in"):
