@@ -1276,6 +1276,9 @@ def _baselines() -> dict[str, Baseline]:
         m + "bump_fourier_h": _b(x=A([[0.1, 0.2]]), d=2),
         m + "bump_fourier_h_radial": _b(r=A([0.1, 0.5]), d=3),
         m + "bump_zeta_certificate": _b(d=1, grid_step=0.01),
+        m + "lemma91_error_bound": _b(
+            B=1.0, eps_nys=0.5, sigma_tilde=A([0.1, 0.2]), estimation_error=0.3, lam=1.0
+        ),
         m + "lower_bound_bump_g": _b(x=A([[0.1, 0.2]]), Delta=0.5, w=1.0, d=2),
         m + "lower_bound_width_matern_numeric": _b(B=1.0, Delta=0.1, nu=2.5, d=1, c_matern=1.0),
     }

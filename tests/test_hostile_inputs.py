@@ -197,6 +197,8 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.shariff_sheffet.bounds:cor12_regret_order", "sigma", {"zero"}, "sigma = 0: noiseless rewards"),
     ("reference.shariff_sheffet.bounds:cor10_regret_order", "S", {"zero"}, "S = 0: theta* = 0"),
     ("reference.shariff_sheffet.bounds:cor12_regret_order", "S", {"zero"}, "S = 0: theta* = 0"),
+    ("reference.zhou_tan.bounds:lemma91_error_bound", "eps_nys", {"zero"}, "eps = 0: an exact dictionary"),
+    ("reference.zhou_tan.bounds:lemma91_error_bound", "estimation_error", {"zero"}, "0: theta is the ridge estimate on f"),
     ("reference.shariff_sheffet.bounds:claim13_daily_regret_bound", "p", {"zero"}, "p = 0: a¹ never played under c¹"),
     ("reference.shariff_sheffet.bounds:lemma21_regret_bound", "potential", {"zero"}, "a zero potential (no exploration width left) bounds the regret by 0"),
     ("reference.engine.compiled.tree:tree_noise_compiled", "counts", {"None"}, _DEFAULT + ": every count 0..n-1"),

@@ -60,6 +60,7 @@ __all__ = [
     "lemma11_exact_tail",
     "lemma11_hoeffding_bound",
     "lemma11_union_failure",
+    "lemma91_error_bound",
     "lower_bound_bump_g",
     "lower_bound_delta_max",
     "lower_bound_function_count",
@@ -749,6 +750,24 @@ def lemma8_dictionary_size_bound(eps_nys: float, lam: float, q: float, gamma_n: 
         * check_positive("q", q)
         * check_nonnegative("gamma_n", gamma_n)
     )
+
+
+def lemma91_error_bound(
+    B: float, eps_nys: float, sigma_tilde: FloatArray, estimation_error: float, lam: float
+) -> FloatArray:
+    """Lemma 9.1 (App. D.3): on an ε-accurate dictionary, for any ``θ̃``,
+    ``|f(x) − φ̃(x)ᵀθ̃| ≤ (B(1 + 1/√(1−ε)) + λ^{−1/2}‖Ṽ⁻¹Φ̃ᵀf_n − θ̃‖_Ṽ) σ̃(x)`` with ``‖f‖_ℋ ≤ B``;
+    ``estimation_error`` is the ``Ṽ``-norm and ``sigma_tilde`` the approximate posterior standard
+    deviations (:func:`reference.zhou_tan.nystrom.approx_posterior`).  Returns the bound per arm."""
+    B_ = check_positive("B", B)
+    eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0, low_open=False)
+    sig = check_array("sigma_tilde", sigma_tilde, ndim=1)
+    if sig.size == 0 or np.any(sig < 0):
+        raise ValueError("sigma_tilde must be a non-empty array of standard deviations (>= 0)")
+    est = check_nonnegative("estimation_error", estimation_error)
+    lam_ = check_positive("lam", lam)
+    coefficient = B_ * (1.0 + 1.0 / math.sqrt(1.0 - eps)) + est / math.sqrt(lam_)
+    return np.asarray(coefficient * sig, dtype=np.float64)
 
 
 def lemma9_sigma_ratio_bound(eps_nys: float) -> float:
