@@ -166,10 +166,21 @@ def test_d3_regret_vs_shift_writes_its_report(tmp_path: Path) -> None:
     # per-run finals kept; each mechanism's claim has a Welch verdict on the per-run effects
     runs = report["final_regret"]["wishart"]["0.0"]
     assert [len(r) for r in runs] == [2, 2]  # grid point, run
+    assert len(report["checks"]) == 4  # per mechanism: 'more at the small gap', 'none at the large'
     for check in report["checks"]:
         assert check["verdict"] in {"holds", "fails", "needs more runs"}
+        centre = check.get("difference", check.get("mean_log_ratio"))
         if check["ci_95"] is not None:
-            assert check["ci_95"][0] <= check["difference"] <= check["ci_95"][1]
+            assert check["ci_95"][0] <= centre <= check["ci_95"][1]
+    # the signed effect at the largest gap, by hand: ln(R(first ρ)/R(last ρ)) per run
+    large = np.array(report["final_regret"]["wishart"]["0.1"])
+    no_effect = next(
+        c for c in report["checks"] if c["claim"].startswith("wishart: the shift does")
+    )
+    assert no_effect["mean_log_ratio"] == pytest.approx(float(np.mean(np.log(large[0] / large[1]))))
+    assert (no_effect["verdict"] == "fails") == (
+        no_effect["ci_95"][0] > 0 or no_effect["ci_95"][1] < 0
+    )
 
 
 def test_scaling_writes_its_report_and_resumes_from_its_cells(
