@@ -972,6 +972,10 @@ def _baselines() -> dict[str, Baseline]:
     from reference.shariff_sheffet.bounds import RegularizerBounds
 
     m = "reference.shariff_sheffet.bounds:"
+    corollary: dict[str, Any] = {
+        "n": 1000, "d": 2, "epsilon": 1.0, "delta": 0.1, "alpha": 0.01, "sigma": 1.0, "S": 1.0,
+        "L_tilde": 1.5, "B": 1.0, "gap": 0.1,
+    }  # fmt: skip
     out |= {
         m + "RegularizerBounds": _b(rho_min=1.0, rho_max=2.0, gamma=1.0, shift=0.0),
         m + "reshifted_bounds": _b(
@@ -981,31 +985,8 @@ def _baselines() -> dict[str, Baseline]:
         m + "lemma21_regret_bound": _b(beta_bar_n=2.0, n=10, potential=1.0),
         m + "claim13_daily_regret_bound": _b(epsilon=0.5, delta=0.1, p=0.5),
         m + "claim13_regret_lower_bound": _b(n=100, epsilon=0.5, delta=0.1),
-        m + "cor10_regret_order": _b(
-            n=1000,
-            d=2,
-            epsilon=1.0,
-            delta=0.1,
-            alpha=0.01,
-            sigma=1.0,
-            S=1.0,
-            L_tilde=1.5,
-            B=1.0,
-            gap=0.1,
-            form="derived",
-        ),
-        m + "cor12_regret_order": _b(
-            n=1000,
-            d=2,
-            epsilon=1.0,
-            delta=0.1,
-            alpha=0.01,
-            sigma=1.0,
-            S=1.0,
-            L_tilde=1.5,
-            B=1.0,
-            gap=0.1,
-        ),
+        m + "cor10_regret_order": _b(**corollary, form="derived"),
+        m + "cor12_regret_order": _b(**corollary),
     }
     m = "reference.shariff_sheffet.environments:"
     rot = np.eye(2)
