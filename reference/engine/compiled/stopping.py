@@ -4,7 +4,7 @@
 :func:`reference.sajed_sheffet.stopping.dp_nas` gives when fed with
 ``SampleStream.from_distribution(TwoPointDistribution(R, μ), data)`` and ``rng=noise``: the halting
 time and the released estimate, bit for bit (same draws in the same order, same arithmetic), at
-a few nanoseconds per step instead of the reference's ~100 µs.  Runs are spread over threads.
+about 0.1 µs per step instead of the reference's ~40 µs.  Runs are spread over threads.
 
 Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 """
