@@ -433,7 +433,7 @@ def _bandit_report(
         "How to read the fits: 'exponent' is the slope of ln R̂ on ln x with its 95% CI, "
         "compared with the theorem's stated exponent ('below' is consistent with an O(·) bound). "
         "'above' in T at these horizons is pre-asymptotic (the learner is still in its "
-        "exploration/noise-dominated phase; the spec's pilots show the local T-slope falling "
+        "exploration/noise-dominated phase; the design pilots show the local T-slope falling "
         "towards 1/2 only for T ≳ 2^16). The slope against a theorem form is 1 when regret grows "
         "like the form; it exceeds 1 when the regret stays far below a loose form that is a sum "
         "of terms with different rates (compare the regret and rate columns), which says "
@@ -581,7 +581,7 @@ def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
         "runs, ball: sphere drift losses l_t = 0.2u + 0.8ξ_t (‖X‖₂ = ‖Y‖₂ = 1); cube [−1, 1]^N: "
         f"l_t = s_t e_(j_t), P(s_t = +1) = 0.5 + {CUBE_BIAS:g}·(−1)^(j_t) (Y = unit ℓ₁ ball: same "
         "‖Y‖₂ = 1 and Δ₂ = 2, so the same σ; ‖X‖₂ = √N in the bound and rate); one sequence per "
-        "(N, T); 'non-private' = the regret branch of σ alone. Spec size of E5: T up to 2^18. Stated N "
+        "(N, T); 'non-private' = the regret branch of σ alone. Full size of E5: T up to 2^18. Stated N "
         "exponent of the privacy term N‖X‖₂: 1 (ball), 1.5 (cube).",
         "",
         "Paper (Thm 3.5): regret O(N^{1/4}‖X‖₂‖Y‖₂√T + (N‖X‖₂/ε) log^{1.5}T log(log T/δ)), "
@@ -653,12 +653,12 @@ def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
         f"EXP2 with uniform exploration behind the Laplace reduction (Alg. 4 + Alg. 5), {config.preset} "
         f"preset of η, γ, λ = 1/ε (= Δ_B/ε for [0,1] losses, strict), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
-        "runs, deterministic constant gap (0.1, 0.5, …). Spec size of E7: N ∈ {2, 10, 50}, "
+        "runs, deterministic constant gap (0.1, 0.5, …). Full size of E7: N ∈ {2, 10, 50}, "
         "T up to 2^20, 100 runs. Regret = pseudo-regret Σ<p_t, l_t> − min_i Σ l_t(i); 'ratio' = "
         "private / non-private (same η, γ formulas with λ = 0).",
         "",
         "Paper (Thm 4.1): regret O(√(NT log T log N)/ε); the bound its proof gives (Sec. 4.1) "
-        "has log(NT) in place of √(log T). The spec's pilot (paper preset, ε = 1, N = 2): "
+        "has log(NT) in place of √(log T). The design pilot (paper preset, ε = 1, N = 2): "
         "R̂ = 419, 1006, 2187, 4669 at T = 2^12, 2^14, 2^16, 2^18 (±15%).",
     ]
     return _bandit_report(
@@ -719,10 +719,10 @@ def reproduce_blo(config: BLOConfig, out: Path) -> ExperimentReport:
         f"η = min(paper η, 1/(4N(M+L))) (clipped), N = {config.dim}, "
         f"T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, {config.runs} "
         "runs, losses l_t = u/2 + s_t e_{j_t}/2 (one sequence per (N, T)). Regret of the FTRL "
-        "centres (same expectation, less variance); same losses on both sets. Spec size of E9: T up to 2^20, "
+        "centres (same expectation, less variance); same losses on both sets. Full size of E9: T up to 2^20, "
         "N ∈ {2, 4, 8}. Stated N exponent: the envelope N^{3/2}√ν (ball 1.5, cube 2).",
         "",
-        "Paper (Thm 4.5): regret O(√(T log T)·√(N²ν(M² + N‖X‖²‖Y‖₁²/ε²))). The spec's pilot "
+        "Paper (Thm 4.5): regret O(√(T log T)·√(N²ν(M² + N‖X‖²‖Y‖₁²/ε²))). The design pilot "
         "(N = 2, ε = 1, 8 runs): R̂ = 839, 1571, 2650 at T = 2^12, 2^14, 2^16 (slope 0.415, "
         "η clipped throughout).",
     ]

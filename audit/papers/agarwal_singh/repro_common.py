@@ -74,7 +74,7 @@ class FullInfoConfig:
 
     ``decision_sets``: ``"experts"`` runs ``instances`` on the simplex; ``"sphere"`` (unit ball,
     losses ``0.2u + 0.8ξ_t``) and ``"cube"`` (``l_t = s_t e_{j_t}``) run Cor. 3.2's other two
-    instances with the spec's loss models on ``set_horizons`` / ``set_dims`` (reduced default
+    instances with the experiment set's loss models on ``set_horizons`` / ``set_dims`` (reduced default
     ``T ≤ 2^14``, ``N ≤ 8``: their FTRL step costs ≈ 4× the simplex's; the paper config uses the
     experts grids).
     """
@@ -95,7 +95,7 @@ class FullInfoConfig:
 
     @classmethod
     def paper(cls) -> FullInfoConfig:
-        """Spec sizes of E4: ``T = 2^10..2^20``, ``ε ∈ {0.01, …, 10, ∞}``, ``N ∈ {2, 8, 32}``,
+        """Full sizes of E4: ``T = 2^10..2^20``, ``ε ∈ {0.01, …, 10, ∞}``, ``N ∈ {2, 8, 32}``,
         200 runs (``R_env·R_alg = 10·20``; the instances here are deterministic)."""
         return cls(
             horizons=tuple(2**k for k in range(10, 21, 2)),
@@ -125,7 +125,7 @@ class MABConfig:
 
     @classmethod
     def paper(cls) -> MABConfig:
-        """Spec sizes of E7: ``N ∈ {2, 10, 50}``, ``T = 2^12..2^20``, ``ε ∈ {0.25, …, 4, ∞}``,
+        """Full sizes of E7: ``N ∈ {2, 10, 50}``, ``T = 2^12..2^20``, ``ε ∈ {0.25, …, 4, ∞}``,
         100 runs (``R_env·R_alg = 5·20``), both instances."""
         return cls(
             instances=("constant_gap", "switching"),
@@ -155,7 +155,7 @@ class BLOConfig:
 
     @classmethod
     def paper(cls) -> BLOConfig:
-        """Spec sizes of E9: ``T = 2^12..2^20``, ``ε ∈ {0.5, 1, 2, 4, ∞}``, ``N ∈ {2, 4, 8}``."""
+        """Full sizes of E9: ``T = 2^12..2^20``, ``ε ∈ {0.5, 1, 2, 4, ∞}``, ``N ∈ {2, 4, 8}``."""
         return cls(
             horizons=tuple(2**k for k in range(12, 21, 2)),
             epsilons=(0.5, 1.0, 2.0, 4.0, INF),
@@ -183,7 +183,7 @@ class FTPLConfig:
 
     @classmethod
     def paper(cls) -> FTPLConfig:
-        """Spec sizes of E5: ``T = 2^10..2^18``, ``ε ∈ {0.1, 1, 10}``, ``N ∈ {2, 8, 32}``."""
+        """Full sizes of E5: ``T = 2^10..2^18``, ``ε ∈ {0.1, 1, 10}``, ``N ∈ {2, 8, 32}``."""
         return cls(horizons=tuple(2**k for k in range(10, 19, 2)), dim_T=2**16, runs=100)
 
 

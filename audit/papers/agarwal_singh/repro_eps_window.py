@@ -81,7 +81,7 @@ _PILOT_NOISE = {
     "N_slope": {"experts": 1.461, "sphere": 1.040, "cube": 1.001},
     "D_N8_T65536": {"experts": 1436.0, "sphere": 973.0, "cube": 796.0},
 }
-"""The spec's pilot values for (b)-(c) (paper-ln preset, ±15% reference values, not paper numbers)."""
+"""The design pilot values for (b)-(c) (paper-ln preset, ±15% reference values, not paper numbers)."""
 
 
 @dataclass(frozen=True)
@@ -92,16 +92,16 @@ class EpsWindowConfig:
     (b) Experts ``N = 2``, i.i.d. losses ``l_t(i) ~ Bern(means[i])`` (gap ``Δ = 0.2``; one fixed
     sequence per ``(sequence, T)``, shared by every ``ε``), Algorithm 1 with ``η* = √(ln 2/(2T))``;
     the excess ``R̂(ε) − R̂(∞)`` is paired (same sequence; the non-private run is deterministic given
-    it).  ``(horizon, epsilons)`` is the spec's design inside the window ``5/η ≤ E[d₊] ≤ TΔ/4``;
+    it).  ``(horizon, epsilons)`` is the experiment's design inside the window ``5/η ≤ E[d₊] ≤ TΔ/4``;
     ``smoothing_epsilons`` / ``saturation_epsilons`` at ``counter_horizon`` are its two
     counter-examples (reported, not gated).  (c) Monte Carlo ``D_{D'} = E[h_X(Z) + h_X(−Z)]`` with
     the reference sampler (:func:`~reference.agarwal_singh.theorems.noise_width_monte_carlo`),
     ``noise_draws`` draws split in ``noise_batches`` batches (the replicates of the fit).
 
-    ``calibration = "paper"`` (``λ = ‖Y‖₁ ln T/ε``) is the preset of the spec's pilots, so the
+    ``calibration = "paper"`` (``λ = ‖Y‖₁ ln T/ε``) is the preset of the design pilots, so the
     numbers compare with them; the strict ``λ = Δ₁(Y)·h/ε`` is a fixed multiple of it at powers of
     two (``h = log₂ T``), which moves the window in ``ε`` but leaves every slope unchanged.
-    Reduced default: the spec's design with 200 runs on one sequence (the runs share the
+    Reduced default: the experiment's design with 200 runs on one sequence (the runs share the
     learner's vectorised loop, so they cost little; the horizon sets the time).
     """
 
@@ -217,7 +217,7 @@ def noise_width_cell(
 def window_verdict(
     slope: float, low: float, high: float, window: tuple[float, float]
 ) -> dict[str, Any]:
-    """The spec's rule for scaling fits: pass iff the slope's CI overlaps the stated window; the
+    """The experiment's rule for scaling fits: pass iff the slope's CI overlaps the stated window; the
     point estimate's position and whether the whole CI lies inside are reported as well."""
     lo_w, hi_w = window
     return {
@@ -505,7 +505,7 @@ def _eps_window_markdown(
         "The paper has no experiments. Thm 3.1 says the privacy cost of Algorithm 1 is "
         "an additive Õ(1/ε) term. The ε-window test checks its ε-exponent where it is visible: experts "
         f"N = 2, i.i.d. losses Bern({lo_m:g}) vs Bern({hi_m:g}) (gap Δ = {hi_m - lo_m:g}), "
-        f"{config.calibration} Laplace calibration (λ = 2 ln T/ε: the preset of the spec's pilots), "
+        f"{config.calibration} Laplace calibration (λ = 2 ln T/ε: the preset of the design pilots), "
         f"η = √(ln 2/(2T)), {config.runs} runs × {config.sequences} loss sequence(s); "
         "excess = R̂(ε) − R̂(∞) paired on the same sequence. The one-shot noise d = Z(2) − Z(1) makes "
         "FTRL follow the wrong expert until tΔ ≈ d, so excess ≈ E[min(d₊, TΔ)] with "
@@ -513,11 +513,11 @@ def _eps_window_markdown(
         "softmax smooths the noise (excess ∝ η·E[d²], slope → −2), above it the excess saturates "
         "at ≈ TΔ (slope → 0).",
         "",
-        "Pass criterion (the spec's rule for scaling fits): the slope of ln(excess) on ln ε over the "
+        "Pass criterion (the experiment's rule for scaling fits): the slope of ln(excess) on ln ε over the "
         f"design (spec: T = 2^18, ε ∈ {{0.005, 0.0075, 0.01, 0.015}}; here T = {config.horizon}, "
         f"ε ∈ {list(config.epsilons)}) has its 95% CI overlapping [−1.2, −0.8]. The fit is statsmodels' log-link GLM on the paired excesses "
         "(`audit.methods.scaling.fit_mean_against_form`, runs as clusters): single excesses can be "
-        "negative. The two counter-examples of the spec (T = 2^16, smoothing ε ∈ {0.03, …, 0.3}, "
+        "negative. The two counter-examples of the design (T = 2^16, smoothing ε ∈ {0.03, …, 0.3}, "
         f"saturation ε ∈ {{0.01, …, 0.03}}; here T = {config.counter_horizon}) are run to show the "
         "window matters; they are reported, not gated.",
         "",
@@ -549,8 +549,8 @@ def _eps_window_markdown(
         "",
         "Reading: design points whose predicted E[d₊] lies outside the window: "
         + (", ".join(outside) if outside else "none")
-        + " (in the spec's design ε = 0.005 is above TΔ/4, so its smallest ε bends the curve "
-        "towards saturation; the spec's pilot slope over the four points is −0.93). In the "
+        + " (in the experiment's design ε = 0.005 is above TΔ/4, so its smallest ε bends the curve "
+        "towards saturation; the design pilot slope over the four points is −0.93). In the "
         "smoothing regime the excess falls faster than 1/ε (η·E[d²] ∝ 1/ε²), in the saturation "
         "regime slower (the cap TΔ): a 1/ε fit outside the window is not a test of Thm 3.1.",
         "",

@@ -434,7 +434,7 @@ def _ftrl_markdown(
         f"The paper has no experiments; this is E4 {_scale_words(config)}: "
         f"N = {config.dim}, T ∈ {list(config.horizons)}, ε ∈ {[_eps_key(e) for e in config.epsilons]}, "
         f"{config.runs} runs per cell, {config.calibration} Laplace calibration (λ = N·h/ε for "
-        "losses in [0,1]^N), η = √(ln N/(2T)). Spec size of E4: T up to 2^20, 200 runs, N ∈ {2, 8, 32}; "
+        "losses in [0,1]^N), η = √(ln N/(2T)). Full size of E4: T up to 2^20, 200 runs, N ∈ {2, 8, 32}; "
         "the instances here are deterministic, so the runs differ only by the tree noise.",
         "",
         f"Sphere and cube (Cor. 3.2's other instances, R = ‖x‖², {config.calibration} λ (strict: "

@@ -63,7 +63,7 @@ SPEC_DPSE_TABLE: dict[tuple[str, int], tuple[tuple[float, float], ...]] = {
     ("C4", 10): ((50025, 2506), (43388, 0), (42349, 909), (41738, 550)),
     ("C4", 20): ((115419, 1359), (101726, 4034), (95314, 2888), (93331, 1932)),
 }
-"""The spec's regression table: DP-SE mean (sd) final regret at ``T = 5·10⁷``, ``β = 1/T``, 30 runs, for
+"""The project's regression table: DP-SE mean (sd) final regret at ``T = 5·10⁷``, ``β = 1/T``, 30 runs, for
 ``ε = 0.1, 0.25, 0.5, 1`` (not in the paper, which prints no numbers)."""
 _SPEC_EPSILONS = (0.1, 0.25, 0.5, 1.0)
 _PAPER_T = 50_000_000
@@ -84,7 +84,7 @@ class Sec5Config:
         instances, Ks, epsilons: the grid (paper: all four instances, ``K ∈ {3, 5, 10, 20}``,
             ``ε ∈ {0.1, 0.25, 0.5, 1}``).
         calibrations: DP-UCB per-tree budgets, ``"per_tree"`` (``ε``) and ``"split"`` (``ε/K``).
-        dpse_paper_T, dpse_paper_runs: DP-SE also at this horizon (fast path) for the spec table;
+        dpse_paper_T, dpse_paper_runs: DP-SE also at this horizon (fast path) for the project's regression table;
             ``dpse_paper_T = 0`` skips it.
         prefix_rounds, prefix_runs, prefix_K, prefix_epsilon: DP-UCB *at the horizon
             ``dpse_paper_T``* (its tree depth and ``γ`` are those of the paper's ``T``) simulated for

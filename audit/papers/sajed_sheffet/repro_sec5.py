@@ -384,7 +384,7 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
         lines += [
             "",
             f"## DP-SE at T = {config.dpse_paper_T} ({config.dpse_paper_runs} runs, fast path) "
-            "against the spec's regression table (the paper prints no numbers)",
+            "against the project's regression table (the paper prints no numbers)",
             "",
             f"Agreement within 0.5 + 3 combined standard errors: {agree['agree']} of {agree['of']}.",
             "",

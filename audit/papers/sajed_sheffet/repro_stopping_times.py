@@ -55,7 +55,7 @@ class StoppingConfig:
     """Stopping time of DP-NAS (Algorithm 1) and DP exponential NAS (Algorithm 2) over ``α``, ``ε``, ``R``.
 
     Samples: the two-point law on ``{−R, R}`` with mean ``μ`` (the maximal-variance law of the
-    proof of Thm 3.4, and of the spec's regression values).  ``μ`` stays fixed while ``R``
+    proof of Thm 3.4, and of the project's regression values).  ``μ`` stays fixed while ``R``
     varies, so the ``R`` grid scales ``R/|μ|`` (the rules are scale invariant: ``(R, μ) → (cR, cμ)``
     leaves the halting time's law unchanged).
 

@@ -388,7 +388,7 @@ def test_uniform_error_bound_single_release_is_exact_quantile() -> None:
 
 
 def test_uniform_error_bound_closed_forms_by_hand() -> None:
-    """Chan–Shi–Song (2011, Cor. 2.9) at K = 5, β' = 0.01: 14.99λ (as the spec's numerical check);
+    """Chan–Shi–Song (2011, Cor. 2.9) at K = 5, β' = 0.01: 14.99λ (the value found when the bound was first checked);
     the crude union over all D = N(2T + K·releases) scalar draws: Kλ ln(D/β)."""
     css = lemma33_uniform_error_bound(
         node_law="laplace", scale=2.0, T=32, N=1, releases=1, beta=0.01, method="chan_shi_song"
