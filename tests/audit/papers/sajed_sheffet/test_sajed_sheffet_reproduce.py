@@ -25,7 +25,7 @@ import pytest
 from audit.methods.scaling import fit_against_form
 from audit.papers import by_name
 from audit.papers.sajed_sheffet.repro_cells import Sec5Config, Thm43Config
-from audit.papers.sajed_sheffet.repro_sec5 import reproduce_sec5
+from audit.papers.sajed_sheffet.repro_sec5 import _verdicts, reproduce_sec5
 from audit.papers.sajed_sheffet.repro_stopping import bound_exceedance_test, reproduce_stopping
 from audit.papers.sajed_sheffet.repro_stopping_times import (
     StoppingConfig,
@@ -267,3 +267,20 @@ def test_bound_exceedance_test_by_hand() -> None:
 def test_stopping_registered_in_command_line() -> None:
     assert "stopping" in [e.name for e in EXPERIMENTS]
     assert StoppingConfig.paper().runs == 30 and StoppingConfig().runs == 10
+
+
+def test_sec5_verdicts_catch_a_short_ratio_and_keep_false_claims_rare() -> None:
+    """Per setting, '≥ 5×' from Welch's interval of E[UCB] − 5·E[SE] (5 runs each, noise sd 3%):
+    a true ratio of 8 holds and 3 fails in every one of 200 seeded batches; at exactly 5× it says
+    "holds" in 2.1% of 4000 batches (nominal 2.5%: one side of a 95% interval)."""
+    rng = np.random.default_rng(2028)
+
+    def verdict(ratio: float) -> str:
+        dpse = 1e4 * (1 + 0.03 * rng.standard_normal(5))
+        ucb = ratio * 1e4 * (1 + 0.03 * rng.standard_normal(5))
+        return str(_verdicts(dpse, ucb, 0.95)["at_least_5x"]["verdict"])
+
+    assert all(verdict(8.0) == "holds" for _ in range(200))
+    assert all(verdict(3.0) == "fails" for _ in range(200))
+    false_holds = np.mean([verdict(5.0) == "holds" for _ in range(4000)])
+    assert false_holds <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / 4000)
