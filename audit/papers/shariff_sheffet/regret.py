@@ -25,7 +25,7 @@ from scipy import stats
 from audit.methods.binomial import RunAuditResult
 from audit.methods.scaling import ScalingFit, fit_against_form, fit_mean_against_form
 from audit.protocols import StreamPolicy, check_actions
-from audit.stats import REGRET_MARGIN, paired_wilcoxon_greater
+from audit.stats import REGRET_MARGIN, clopper_pearson_upper, paired_wilcoxon_greater
 from reference._typing import FloatArray, IntArray
 from reference.engine import run_gap_batch
 from reference.rng import child_seeds, named_generators
@@ -625,17 +625,13 @@ def claim14_pull_check(
     threshold = claim14_min_pulls(n, epsilon, gap)
     runs = int(counts.size)
     hits = int(np.sum(counts >= threshold))
-    upper = float(stats.beta.ppf(confidence, hits + 1, runs - hits)) if hits < runs else 1.0
-    # smallest p at which a violation is reached with probability >= 1/2: the largest hit count
-    # still violating, c*, then P[Bin(runs, p) <= c*] >= 1/2 for p at or below ...
-    violating = [
-        c for c in range(runs + 1) if c < runs and stats.beta.ppf(confidence, c + 1, runs - c) < 0.5
-    ]
-    if violating:
-        c_star = max(violating)
-        detectable = float(stats.beta.ppf(0.5, c_star + 1, runs - c_star))
-    else:
-        detectable = 0.0
+    # one-sided Clopper-Pearson upper bounds at every possible count: a count violates when its
+    # bound is below 1/2; the power statement is the median of Beta(c* + 1, runs - c*) for the
+    # largest violating count c* (P[Bin(runs, p) <= c*] >= 1/2 for p at or below it)
+    uppers = clopper_pearson_upper(np.arange(runs + 1.0), runs, 1.0 - confidence)
+    violating = np.flatnonzero(uppers < 0.5)
+    detectable = float(clopper_pearson_upper(violating[-1], runs, 0.5)) if violating.size else 0.0
+    upper = float(uppers[hits])
     return PullFloorCheck(
         name=name,
         runs=runs,
