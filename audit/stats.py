@@ -23,7 +23,7 @@ import numpy as np
 from scipy import stats
 
 from reference._typing import FloatArray
-from reference.validation import check_in_range, check_int_at_least
+from reference.validation import check_array, check_in_range, check_int_at_least
 
 __all__ = [
     "REGRET_MARGIN",
@@ -37,6 +37,7 @@ __all__ = [
     "empirical_bernstein_pvalue",
     "empirical_bernstein_width",
     "hockey_stick_summands",
+    "is_constant_sample",
     "paired_order",
     "paired_wilcoxon_greater",
     "welch_order",
@@ -162,6 +163,17 @@ def paired_order(
     return _order_from_interval(mean, low, high, confidence)
 
 
+def is_constant_sample(values: FloatArray) -> bool:
+    """Whether a sample's spread is rounding only (``ptp ≤ 10⁻¹²·max|x|``): the same number
+    accumulated in different orders, e.g. a regret that is one sum of gaps in every run.  Its
+    variance is then 0 for :func:`welch_order` (scipy would compute it with a precision-loss
+    warning)."""
+    x = check_array("values", values, ndim=1)
+    if x.size == 0:
+        raise ValueError("values must hold at least one number")
+    return bool(np.ptp(x) <= 1e-12 * float(np.max(np.abs(x))))
+
+
 def welch_order(
     smaller: FloatArray | Sequence[float],
     larger: FloatArray | Sequence[float],
@@ -171,7 +183,8 @@ def welch_order(
 
     Welch's two-sided Student-t interval of ``E[larger] − E[smaller]`` (unequal variances;
     ``scipy.stats.ttest_ind(..., equal_var=False).confidence_interval``); the verdict reads it
-    as :func:`paired_order` does.  At least 2 values in each sample, not all equal in both.
+    as :func:`paired_order` does.  At least 2 values in each sample, not both constant
+    (:func:`is_constant_sample`).
     """
     a = np.asarray(smaller, dtype=np.float64)
     b = np.asarray(larger, dtype=np.float64)
@@ -181,13 +194,14 @@ def welch_order(
             f"{b.shape}"
         )
     _check_finite_samples(a, b)
-    if np.ptp(a) == 0.0 and np.ptp(b) == 0.0:
+    a_constant, b_constant = is_constant_sample(a), is_constant_sample(b)
+    if a_constant and b_constant:
         raise ValueError("smaller and larger must not both be constant (no interval exists)")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    if np.ptp(a) == 0.0 or np.ptp(b) == 0.0:
+    if a_constant or b_constant:
         # Welch's interval with one variance 0 is the other sample's one-sample t interval
         # (Satterthwaite's df is then its n − 1); scipy would warn of precision loss
-        varied = b if np.ptp(a) == 0.0 else a
+        varied = b if a_constant else a
         half = float(
             stats.t.ppf(0.5 + confidence / 2.0, varied.size - 1)
             * varied.std(ddof=1)

@@ -24,6 +24,7 @@ from audit.stats import (
     hockey_stick_summands,
     paired_order,
     paired_wilcoxon_greater,
+    is_constant_sample,
     welch_order,
 )
 
@@ -159,6 +160,15 @@ def test_welch_order_three_verdicts_and_scipys_interval() -> None:
     with pytest.raises(ValueError, match=r"^smaller and larger must not both be constant"):
         welch_order([1.0, 1.0], [2.0, 2.0])
     # one constant sample: the other's one-sample t interval, no precision-loss warning
+    # a spread of rounding only counts as constant (DP-SE's regret summed in different orders)
+    assert is_constant_sample(np.array([250.0, 250.0 * (1 + 1e-14), 250.0]))
+    assert not is_constant_sample(np.array([250.0, 250.0 * (1 + 1e-9), 250.0]))
+    nearly = welch_order([250.0, 250.0 * (1 + 1e-14), 250.0], b)
+    assert nearly.ci_high - nearly.ci_low == pytest.approx(
+        2 * stats.t.ppf(0.975, b.size - 1) * b.std(ddof=1) / math.sqrt(b.size), rel=1e-9
+    )
+    with pytest.raises(ValueError, match="not both be constant"):
+        welch_order([1.0, 1.0 + 1e-15], [2.0, 2.0])
     one = welch_order([250.0, 250.0, 250.0], b)
     half = stats.t.ppf(0.975, b.size - 1) * b.std(ddof=1) / math.sqrt(b.size)
     centre = b.mean() - 250.0

@@ -25,7 +25,7 @@ from audit.papers.sajed_sheffet.repro_cells import (
 )
 from audit.reproduce.report import ExperimentReport, Figure
 from audit.results import to_jsonable
-from audit.stats import OrderVerdict, all_orders, welch_order
+from audit.stats import OrderVerdict, all_orders, is_constant_sample, welch_order
 from reference._typing import FloatArray, IntArray
 from reference.engine.mab import regret_checkpoints
 from reference.validation import check_int_at_least
@@ -99,21 +99,11 @@ FAMILY_CONFIDENCE = 0.95
 probability ``≥ 0.95``."""
 
 
-def _snap(values: FloatArray) -> FloatArray:
-    v = np.asarray(values, dtype=np.float64)
-    if np.ptp(v) <= 1e-12 * float(np.max(np.abs(v))):
-        return np.full_like(v, v[0])
-    return v
-
-
 def _order(smaller: FloatArray, larger: FloatArray, confidence: float) -> OrderVerdict:
-    """:func:`~audit.stats.welch_order`; two constant samples have no interval (needs more runs).
-
-    A sample whose spread is rounding (``≤ 10⁻¹²`` of its size: DP-SE's regret is often the same
-    sum of gaps in every run, accumulated in different orders) counts as constant: its variance
-    is zero, which scipy would otherwise compute with a precision-loss warning."""
-    smaller, larger = _snap(smaller), _snap(larger)
-    if np.ptp(smaller) == 0.0 and np.ptp(larger) == 0.0:
+    """:func:`~audit.stats.welch_order`; two constant samples (:func:`~audit.stats.
+    is_constant_sample`: DP-SE's regret is often the same sum of gaps in every run) have no
+    interval, and the setting needs more runs."""
+    if is_constant_sample(smaller) and is_constant_sample(larger):
         gap = float(np.mean(larger) - np.mean(smaller))
         return OrderVerdict("needs more runs", gap, gap, gap, confidence)
     return welch_order(smaller, larger, confidence)
