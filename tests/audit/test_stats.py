@@ -22,9 +22,9 @@ from audit.stats import (
     empirical_bernstein_bounds,
     empirical_bernstein_pvalue,
     hockey_stick_summands,
+    is_constant_sample,
     paired_order,
     paired_wilcoxon_greater,
-    is_constant_sample,
     welch_order,
 )
 
