@@ -623,7 +623,8 @@ class DPUCB:
     * ``"split"``: ``ε_tree = ε/K``.  Also ε-DP but ``K`` times noisier than necessary.  The text does
       not say which calibration the experiments of Sec. 5 used; it only describes the ``ε`` per tree
       version.  The reported gap ("we outperform DP-UCB by at least 5 times") is larger than
-      the one our ``"per_tree"`` reconstruction gives in the spec's single run (≈ 3.9×), which is
+      the one our ``"per_tree"`` reconstruction gives at the paper's T (2.4–3.9× in a first single run per
+      setting; the five-run table in the Sec. 5 paper-scale note), which is
       compatible with, but no proof of, an ``ε/K`` calibration.
 
     Args:

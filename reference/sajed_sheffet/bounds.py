@@ -253,7 +253,7 @@ def thm33_terms(
 
     The inner argument ``(1/β) log(R/(α|μ|))`` can be ``≤ 1`` (e.g. ``α|μ|`` close to ``R``), making
     ``t₀, t₁ ≤ 0``.  ``inner_log="paper"`` raises in that case; ``"clamped"`` uses
-    ``log(max(e, ·))`` (the spec's reporting convention).
+    ``log(max(e, ·))`` (the convention of the project's reported tables).
     """
     check_choice("inner_log", inner_log, ("paper", "clamped"))
     R = check_positive("range_R", range_R)

@@ -221,7 +221,7 @@ def light_sensor_standin(
 ) -> tuple[FloatArray, FloatArray]:
     """Seeded stand-in for the light-sensor data: ``(train, test)`` readings.
 
-    Process (``noise_scale`` is our choice, the spec leaves "a scale" open):
+    Process (``noise_scale`` is our choice; the paper gives no noise scale):
 
     1. ``n_sensors`` locations uniform in ``[0, 1]²``;
     2. latent mean ``μ = 300 + 150 g`` with ``g`` one draw of a GP with SE kernel, ``l = 0.3``;

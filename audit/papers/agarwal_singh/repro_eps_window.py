@@ -556,7 +556,7 @@ def _eps_window_markdown(
         "",
         "## The privacy term D_{D'} of the bound in T and N",
         "",
-        "The regret excess is not monotone in T (privacy for free), so the spec tests the bound's "
+        "The regret excess is not monotone in T (privacy for free), so this experiment tests the bound's "
         "privacy term instead: D_{D'} = E[h_X(Z) + h_X(−Z)] by Monte Carlo with the reference "
         f"sampler, {config.noise_draws} draws in {config.noise_batches} batches (the replicates of "
         f"the fit), Cor. 3.2's λ ({config.calibration}), ε = {config.noise_epsilon:g}. Expected: "

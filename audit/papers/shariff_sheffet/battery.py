@@ -338,7 +338,7 @@ def slack_table(configs: list[TreeConfig] | None = None) -> list[SlackRow]:
     """Exact ε at δ ∈ {claimed δ, 1e-3, 1e-5} for the Gaussian tree (closed form) and at
     δ ∈ {claimed δ, 1e-3} for the Wishart tree (a Monte-Carlo upper bound), per configuration.
 
-    Default configurations: the spec's tiny one (n = 1000, d = 2) and the paper's D.2 one
+    Default configurations: a tiny one (n = 1000, d = 2) and the paper's D.2 one
     (n = 5·10⁷, d = 5), both at ε = 1, δ = 0.1.
     """
     configs = configs or [TreeConfig(), TreeConfig(n=5 * 10**7, d=5)]

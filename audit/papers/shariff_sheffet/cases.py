@@ -65,7 +65,7 @@ LossSampler = Callable[[np.random.Generator, int], FloatArray]
 
 @dataclass(frozen=True)
 class TreeConfig:
-    """A Shariff & Sheffet configuration (default: the spec's "tiny" one, n = 1000, d = 2)."""
+    """A Shariff & Sheffet configuration (default: a "tiny" one, n = 1000, d = 2)."""
 
     n: int = 1000
     d: int = 2

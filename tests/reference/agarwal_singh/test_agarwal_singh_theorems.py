@@ -1,6 +1,6 @@
 """Tests of the theorem functions (reference/agarwal_singh/theorems.py) and the environments.
 
-Numbers are checked against the spec's deterministic test vectors (computed
+Numbers are checked against deterministic test vectors (computed
 independently of this code) and against the formulas re-derived by hand in the test.
 """
 

@@ -325,7 +325,7 @@ def _noiseless_regret(means: list[float], eps: float, beta: float, T: int) -> fl
     [("C2", 3, 0.25, 2008), ("C3", 5, 0.25, 4286), ("C4", 3, 0.1, 3423), ("C4", 3, 0.25, 3074)],
 )
 def test_regression_deterministic_cells(name: str, K: int, eps: float, spec_value: int) -> None:
-    """Cells with sd 0 in the spec's table: the run equals the noiseless trajectory."""
+    """Cells with sd 0 in the regression table: the run equals the noiseless trajectory."""
     beta = 1.0 / T_PAPER
     predicted = _noiseless_regret(instance(name, K), eps, beta, T_PAPER)
     assert predicted == pytest.approx(spec_value, abs=0.5)

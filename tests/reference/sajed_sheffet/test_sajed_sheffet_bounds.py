@@ -2,7 +2,7 @@
 (Fact 2.1, Thm 3.1, Cor. 3.2, Thm 3.3, Thm 3.4, Lemma 3.5, Cor. 3.6, Thm 4.1, Lemma 4.2, Thm 4.3,
 Thm 4.4 and the cited bounds).
 
-Checks: hand computations; the spec's numbers that are derivable independently (t_U ≈ 3.5e6 and
+Checks: hand computations; numbers derivable independently (t_U ≈ 3.5e6 and
 τ_E = 65536 for (μ, α, β, ε) = (0.1, 0.5, 0.05, 1)); the proofs' own steps as numerical invariants
 (hypothesis): Thm 3.3's sufficient condition at ``1000(t₀ + t₁ + t₂)``, the Lemma 3.5 chain of
 Thm 3.4 giving ``√β``, Lemma 4.2's explicit bound against the epoch schedule, ``Δ*`` solving its

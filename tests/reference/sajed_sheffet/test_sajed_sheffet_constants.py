@@ -3,7 +3,7 @@
 Sources: the paper (Alg. 1, Alg. 2, Alg. 3) and golden tables computed independently of this code
 (for Algorithms 1-3).
 
-Checks: hand computations with :mod:`math`; the spec's golden values (``rel = 1e-6``); the
+Checks: hand computations with :mod:`math`; independently computed golden values (``rel = 1e-6``); the
 Hoeffding/Laplace identities the proofs rely on; the inequalities ``h_e < Δ_e/8``, ``c_e < Δ_e/8``
 of Lemma 4.2's proof; monotonicity (hypothesis); input validation.
 """
@@ -65,7 +65,7 @@ A2_GOLDEN = [
 
 @pytest.mark.parametrize(("t", "h", "c", "thr"), A1_GOLDEN)
 def test_dp_nas_golden(t: int, h: float, c: float, thr: float) -> None:
-    # the spec prints 6 decimals: agree to half a unit in the last place
+    # the golden values have 6 decimals: agree to half a unit in the last place
     assert cs.dp_nas_h(t, 1.0, 0.05) == pytest.approx(h, abs=5.1e-7)
     assert cs.dp_nas_c(t, 1.0, 1.0, 0.5, 0.05) == pytest.approx(c, abs=5.1e-7)
     assert cs.dp_nas_threshold(t, 1.0, 1.0, 0.5, 0.05) == pytest.approx(thr, abs=5.1e-7)
@@ -239,7 +239,7 @@ def test_rounds_doubling_fails_when_the_viable_set_shrinks() -> None:
     """ERR-14: R_e ≤ R_{e+1}/2 can fail when |S| shrinks.
 
     Privacy-dominated epochs (small ε): R_1(|S|=K) ≈ 16 log(4K/β)/ε and R_2(|S|=2) ≈ 32 log(32/β)/ε,
-    so the doubling fails iff 4K > 32, i.e. K > 8.  (The spec's example K = 5 -> 2 does *not* fail.)
+    so the doubling fails iff 4K > 32, i.e. K > 8.  (The worked example K = 5 -> 2 does *not* fail.)
     """
     # K = 10 -> 2, ε = 1e-3, β = 0.1, by hand:
     #   R_1 = 8 log(4·10/0.1)/(1e-3 · 0.5) + 1 = 16000 log 400 + 1
@@ -249,7 +249,7 @@ def test_rounds_doubling_fails_when_the_viable_set_shrinks() -> None:
     assert r1 == pytest.approx(16000.0 * math.log(400.0) + 1.0, rel=REL)
     assert r2 == pytest.approx(32000.0 * math.log(320.0) + 1.0, rel=REL)
     assert r1 > r2 / 2.0
-    # the spec's example (K = 5 -> 2) keeps the doubling: 16000 log 200 + 1 <= (32000 log 320 + 1)/2
+    # the worked example (K = 5 -> 2) keeps the doubling: 16000 log 200 + 1 <= (32000 log 320 + 1)/2
     assert cs.dpse_rounds(5, 1, 0.1, 1e-3) <= r2 / 2.0
 
 
@@ -309,7 +309,7 @@ def test_dpucb_width_by_hand() -> None:
     ell = math.log(2.0 * 5 * T * T)
     gamma = 108.0 * max(math.sqrt(27.0), math.sqrt(ell)) * math.sqrt(8.0 * ell)
     assert cs.dpucb_confidence_width(5, T, 0.25, 1.0 / T) == pytest.approx(gamma, rel=REL)
-    # The spec's ≈ 11,107 used L = ⌊log2 T⌋ + 1 = 26 levels; γ scales linearly in the levels.
+    # The earlier ≈ 11,107 used L = ⌊log2 T⌋ + 1 = 26 levels; γ scales linearly in the levels.
     assert gamma * 26.0 / 27.0 == pytest.approx(11107.0, rel=1e-3)
 
 

@@ -529,7 +529,7 @@ def test_gaussian_gamma_vs_papers_simplified_bound(n: int, d: int) -> None:
     """Prop. 11 (Sec. 4.2): the simplified bound sqrt(m L̃² (√d + 2 ln(2n/α)) / (√2 ε)).
 
     It is not used by the code (R-GAMMA-G), but at the three golden configurations it does
-    dominate the exact γ; its value is checked against the spec table.
+    dominate the exact γ; its value is checked against an independently computed table.
     """
     alpha = 1.0 / n
     m = bd.tree_depth(n)

@@ -1,7 +1,7 @@
 """The tight Wishart and Laplace-tree calibrations (the accountants themselves are tested in
 ``tests/reference/accounting/``).
 
-Checks: the spec's Gaussian-approximation numbers inside the certified bracket; the calibrated ``k`` certified and ``k − 1`` not; the white-box audit
+Checks: independently computed Gaussian-approximation numbers inside the certified bracket; the calibrated ``k`` certified and ``k − 1`` not; the white-box audit
 confirming the tight tree and catching it with four times fewer degrees of freedom.
 """
 

@@ -10,7 +10,7 @@
 * :func:`scaling_fits` recovers a known exponent and a known slope against a theorem form on
   synthetic data generated from the form (fixed seed), and flags growth faster than the form;
 * ``eps_window``: the window's formulas reproduce the hand-computed numbers; its
-  ε-slope verdict accepts the spec's in-window design and rejects the two planted regimes outside
+  ε-slope verdict accepts the experiment's in-window design and rejects the two planted regimes outside
   it (smoothing, saturation) on excesses from an independent closed form of one-shot FTRL.
 """
 
@@ -329,7 +329,7 @@ def _one_shot_excess(T: int, epsilons: tuple[float, ...], runs: int, seed: int) 
 
 def test_eps_window_fit_accepts_the_window_and_rejects_planted_regimes_outside_it() -> None:
     """The ε-window verdict (95% CI of the ε-slope overlapping [−1.2, −0.8]) on one-shot
-    excesses (:func:`_one_shot_excess`, 400 runs, seed 11): the spec's design (T = 2^18,
+    excesses (:func:`_one_shot_excess`, 400 runs, seed 11): the experiment's design (T = 2^18,
     ε = 0.005..0.015) passes; two planted regimes at T = 2^16 outside the window fail -- smoothing
     (ε = 0.1, 0.2, 0.5: E[d₊] ≤ 708 < 5/η = 2174, the softmax absorbs the noise, excess ∝ η E[d²])
     and saturation (ε = 0.003, 0.005, 0.01: E[d₊] ≥ 7079 > TΔ/4 = 3277, excess capped near TΔ).
@@ -338,10 +338,10 @@ def test_eps_window_fit_accepts_the_window_and_rejects_planted_regimes_outside_i
     saturation −0.207 [−0.246, −0.168].  Over seeds 0..199 (same sizes): the window design passes
     200/200 (slope −0.886 ± 0.028 s.d.; the verdict's nominal false-alarm rate is ≤ 5%, the
     two-sided 95% CI), each planted regime passes 0/200 (slopes −1.538 ± 0.073, −0.211 ± 0.022:
-    4.7 and 27 s.d. beyond the window).  The spec's own counter-example grids at T = 2^16 are
+    4.7 and 27 s.d. beyond the window).  The first counter-example grids at T = 2^16 are
     closer to the window in this model (−1.250 ± 0.027 and −0.659 ± 0.033; their CIs overlap
     [−1.2, −0.8] in 51% and 1% of seeds), which is why the planted ones are used here; the
-    experiment reports the spec's grids.  A pure 1/ε² law is rejected, a pure 1/ε law accepted."""
+    experiment reports its own grids.  A pure 1/ε² law is rejected, a pure 1/ε law accepted."""
     design = (0.005, 0.0075, 0.01, 0.015)
     fit = eps_window_fit("window", design, _one_shot_excess(2**18, design, 400, 11))
     assert fit["fitted"] and fit["passes"] and fit["point_in_window"]
