@@ -665,6 +665,9 @@ def _baselines() -> dict[str, Baseline]:
     out |= {
         m + "BallBarrier": _b(dim=2),
         m + "CubeBarrier": _b(dim=2),
+        m + "PolytopeBarrier": _b(
+            A=A([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]]), b=A([1.0, 1.0, 1.0]), newton_tol=1e-10
+        ),
         m + "SCRiBLe": _b(barrier=BallBarrier(2), eta=0.3, rng=lambda: _g()),
     }
     m = "reference.agarwal_singh.sets:"

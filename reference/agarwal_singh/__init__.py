@@ -46,7 +46,7 @@ from reference.agarwal_singh.full_info import (
     PrivateFTRL,
     run_full_info,
 )
-from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, SCRiBLe
+from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, PolytopeBarrier, SCRiBLe
 from reference.agarwal_singh.sets import (
     Cube,
     L2Ball,
@@ -81,6 +81,7 @@ __all__ = [
     "NegativeEntropySimplex",
     "OneShotFTRL",
     "PaddedRelease",
+    "PolytopeBarrier",
     "PrivateBanditReduction",
     "PrivateFTPL",
     "PrivateFTRL",

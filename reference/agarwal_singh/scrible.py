@@ -3,8 +3,9 @@
 The paper uses SCRiBLe as a black box (Thm 4.5; Thm D.1 = Abernethy et al. 2012 Thm 5.1,
 App. D); the code follows Abernethy et al.: play a point on the Dikin ellipsoid of a
 self-concordant barrier around ``x_t``, estimate ``l̂_t`` from the received scalar, and take a
-closed-form FTRL step.  Barriers: the unit ball (``−ln(1 − ‖x‖²)``, ν = 1) and the cube
-``[−1, 1]^N`` (``−Σ ln(1 − x_i²)``, ν = 2N).  Inside
+FTRL step.  Barriers: the unit ball (``−ln(1 − ‖x‖²)``, ν = 1) and the cube ``[−1, 1]^N``
+(``−Σ ln(1 − x_i²)``, ν = 2N) in closed form; a polytope ``{Ax ≤ b}`` (``−Σ ln(b_j − a_jᵀx)``,
+ν = m) by damped Newton.  Inside
 :class:`~reference.agarwal_singh.bandits.PrivateBanditReduction` the published action is ``y_t``.
 
 Proof note: ``proofs_notes/agarwal_singh/thm45_scrible_blo.md``.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from scipy import optimize
 
 from reference._typing import FloatArray
 from reference.rng import SeedLike, as_generator
@@ -28,7 +30,7 @@ from reference.validation import (
     check_positive,
 )
 
-__all__ = ["BallBarrier", "Barrier", "CubeBarrier", "SCRiBLe"]
+__all__ = ["BallBarrier", "Barrier", "CubeBarrier", "PolytopeBarrier", "SCRiBLe"]
 
 
 @runtime_checkable
@@ -61,8 +63,11 @@ class Barrier(Protocol):
         """``argmin R``."""
         ...
 
-    def ftrl_argmin(self, theta: FloatArray, eta: float) -> FloatArray:
-        """``argmin_{x∈int X} ( η<θ, x> + R(x) )``."""
+    def ftrl_argmin(
+        self, theta: FloatArray, eta: float, start: FloatArray | None = None
+    ) -> FloatArray:
+        """``argmin_{x∈int X} ( η<θ, x> + R(x) )``; an iterative step may begin at the interior
+        point ``start`` (closed forms ignore it)."""
         ...
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
@@ -105,7 +110,9 @@ class BallBarrier:
     def analytic_center(self) -> FloatArray:
         return np.zeros(self.dim)
 
-    def ftrl_argmin(self, theta: FloatArray, eta: float) -> FloatArray:
+    def ftrl_argmin(
+        self, theta: FloatArray, eta: float, start: FloatArray | None = None
+    ) -> FloatArray:
         """``x = −(θ/‖θ‖) ρ(η‖θ‖)`` from ``ηθ + 2x/(1 − ‖x‖²) = 0``."""
         theta = check_array("theta", theta, shape=(self.dim,))
         eta = check_positive("eta", eta)
@@ -146,14 +153,170 @@ class CubeBarrier:
     def analytic_center(self) -> FloatArray:
         return np.zeros(self.dim)
 
-    def ftrl_argmin(self, theta: FloatArray, eta: float) -> FloatArray:
-        """Separable: ``x_i = −sign(θ_i) ρ(η|θ_i|)``."""
+    def ftrl_argmin(
+        self, theta: FloatArray, eta: float, start: FloatArray | None = None
+    ) -> FloatArray:
+        """Separable: ``x_i = −sign(θ_i) ρ(η|θ_i|)`` (``start`` is not needed)."""
         theta = check_array("theta", theta, shape=(self.dim,))
         eta = check_positive("eta", eta)
         return np.asarray(-np.sign(theta) * _radial_step(np.abs(theta), eta), dtype=np.float64)
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
         return bool(np.all(np.abs(check_array("x", x, shape=(self.dim,))) <= 1.0 + tol))
+
+
+class PolytopeBarrier:
+    """``R(x) = −Σ_j ln(b_j − a_jᵀx)`` on the polytope ``X = {x : Ax ≤ b}``, ``ν = m``.
+
+    ``X`` must be bounded and have an interior point; both are checked by linear programs at
+    construction, and a clear error names ``A``/``b`` otherwise.  ``∇R = Aᵀ(1/s)`` and
+    ``∇²R = Aᵀ diag(1/s²) A`` with slacks ``s = b − Ax``.  The analytic centre and the FTRL step
+    have no closed form: both are found by damped Newton (``x ← x − (1 + λ)⁻¹ H⁻¹g``, which stays
+    strictly inside for a self-concordant ``R``), stopping at Newton decrement ``λ < newton_tol``.
+    The step starts from ``start`` when given (SCRiBLe passes the previous centre) and from the
+    analytic centre otherwise.  On the cube (``A = [I; −I]``, ``b = 1``) it is
+    :class:`CubeBarrier` term by term.
+
+    Args:
+        A: constraint matrix, shape ``(m, N)``, rows non-zero.
+        b: right-hand sides, shape ``(m,)``.
+        newton_tol: stop at Newton decrement below this (``0 < newton_tol < 1``).
+        max_newton_steps: raise ``RuntimeError`` if Newton has not stopped after this many steps.
+    """
+
+    def __init__(
+        self,
+        A: FloatArray,
+        b: FloatArray,
+        *,
+        newton_tol: float = 1e-10,
+        max_newton_steps: int = 1000,
+    ) -> None:
+        A = np.array(check_array("A", A, ndim=2), dtype=np.float64)
+        m, n = A.shape
+        if n < 1:
+            raise ValueError(f"A must have at least one column, got shape {A.shape}")
+        if m < n + 1:
+            raise ValueError(
+                f"A must have at least N + 1 = {n + 1} rows for a bounded polytope, got {m}"
+            )
+        b = np.array(check_array("b", b, shape=(m,)), dtype=np.float64)
+        row_norms = np.linalg.norm(A, axis=1)
+        if np.any(row_norms == 0.0):
+            raise ValueError(f"A must have non-zero rows, rows {np.flatnonzero(row_norms == 0.0)}")
+        self.newton_tol = check_positive("newton_tol", newton_tol)
+        if self.newton_tol >= 1.0:
+            raise ValueError(f"newton_tol must be in (0, 1), got {newton_tol!r}")
+        self.max_newton_steps = check_int_at_least("max_newton_steps", max_newton_steps, 1)
+        A.setflags(write=False)
+        b.setflags(write=False)
+        self.A = A
+        self.b = b
+        self._check_bounded()
+        self._center = self._newton(np.zeros(n), 0.0, self._chebyshev_center(row_norms))
+
+    @property
+    def dim(self) -> int:
+        return int(self.A.shape[1])
+
+    @property
+    def nu(self) -> float:
+        return float(self.A.shape[0])
+
+    def _check_bounded(self) -> None:
+        n = self.dim
+        for i in range(n):
+            for sign in (1.0, -1.0):
+                c = np.zeros(n)
+                c[i] = sign
+                res = optimize.linprog(c, A_ub=self.A, b_ub=self.b, bounds=(None, None))
+                if res.status == 2:
+                    raise ValueError(
+                        "A, b must describe a non-empty polytope: Ax <= b is infeasible"
+                    )
+                if res.status == 3:
+                    raise ValueError(
+                        f"A, b must describe a bounded polytope: x[{i}] is unbounded "
+                        f"{'below' if sign > 0 else 'above'} on Ax <= b"
+                    )
+                if res.status != 0:
+                    raise RuntimeError(f"linprog failed checking boundedness: {res.message}")
+
+    def _chebyshev_center(self, row_norms: FloatArray) -> FloatArray:
+        """Centre of the largest inscribed ball, ``max r`` s.t. ``a_jᵀx + ‖a_j‖ r ≤ b_j``."""
+        n = self.dim
+        c = np.zeros(n + 1)
+        c[-1] = -1.0
+        res = optimize.linprog(
+            c,
+            A_ub=np.column_stack([self.A, row_norms]),
+            b_ub=self.b,
+            bounds=[(None, None)] * n + [(0.0, None)],
+        )
+        if res.status != 0:
+            raise RuntimeError(f"linprog failed finding an interior point: {res.message}")
+        solution = np.asarray(res.x, dtype=np.float64)
+        x, r = solution[:n], float(solution[-1])
+        if not r > 0.0 or not np.all(self.b - self.A @ x > 0.0):
+            raise ValueError(
+                "A, b must describe a full-dimensional polytope (an interior point is needed "
+                f"for a barrier): the largest inscribed ball has radius {r:.3g}"
+            )
+        return np.asarray(x, dtype=np.float64)
+
+    def _slacks(self, x: FloatArray) -> FloatArray:
+        return np.asarray(self.b - self.A @ x, dtype=np.float64)
+
+    def _newton(self, theta: FloatArray, eta: float, x: FloatArray) -> FloatArray:
+        """Damped Newton on ``η<θ, x> + R(x)`` from the interior point ``x``."""
+        for _ in range(self.max_newton_steps):
+            s = self._slacks(x)
+            g = eta * theta + self.A.T @ (1.0 / s)
+            scaled = self.A / s[:, None]
+            step = np.linalg.solve(scaled.T @ scaled, g)
+            decrement = math.sqrt(max(float(g @ step), 0.0))
+            if decrement < self.newton_tol:
+                return np.asarray(x, dtype=np.float64)
+            x = x - step / (1.0 + decrement)
+            if not np.all(self._slacks(x) > 0.0):  # cannot happen in exact arithmetic
+                raise RuntimeError("damped Newton left the polytope's interior (rounding)")
+        raise RuntimeError(
+            f"damped Newton did not reach decrement {self.newton_tol:g} in "
+            f"{self.max_newton_steps} steps (raise max_newton_steps)"
+        )
+
+    def value(self, x: FloatArray) -> float:
+        s = self._slacks(check_array("x", x, shape=(self.dim,)))
+        return float(-np.sum(np.log(s))) if np.all(s > 0) else math.inf
+
+    def grad(self, x: FloatArray) -> FloatArray:
+        s = self._slacks(check_array("x", x, shape=(self.dim,)))
+        return np.asarray(self.A.T @ (1.0 / s), dtype=np.float64)
+
+    def hess(self, x: FloatArray) -> FloatArray:
+        s = self._slacks(check_array("x", x, shape=(self.dim,)))
+        scaled = self.A / s[:, None]
+        return np.asarray(scaled.T @ scaled, dtype=np.float64)
+
+    def analytic_center(self) -> FloatArray:
+        return self._center.copy()
+
+    def ftrl_argmin(
+        self, theta: FloatArray, eta: float, start: FloatArray | None = None
+    ) -> FloatArray:
+        """Damped Newton from ``start`` (default: the analytic centre), which must be interior."""
+        theta = check_array("theta", theta, shape=(self.dim,))
+        eta = check_positive("eta", eta)
+        if start is None:
+            x0 = self._center
+        else:
+            x0 = check_array("start", start, shape=(self.dim,))
+            if not np.all(self._slacks(x0) > 0.0):
+                raise ValueError("start must be strictly inside the polytope (all b - A start > 0)")
+        return self._newton(theta, eta, x0)
+
+    def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
+        return bool(np.all(self._slacks(check_array("x", x, shape=(self.dim,))) >= -tol))
 
 
 class SCRiBLe:
@@ -215,7 +378,7 @@ class SCRiBLe:
             raise RuntimeError("update() needs a pending action: call act() first")
         k, s, eigvals, eigvecs = self._pending
         self._theta = self._theta + self.estimate(feedback, k, s, eigvals, eigvecs)
-        self._center = self.barrier.ftrl_argmin(self._theta, self.eta)
+        self._center = self.barrier.ftrl_argmin(self._theta, self.eta, start=self._center)
         self._pending = None
 
     def sampling_distribution(self) -> FloatArray | None:

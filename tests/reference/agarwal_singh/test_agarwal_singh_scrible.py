@@ -1,7 +1,9 @@
 """Tests of SCRiBLe and its barriers (reference/agarwal_singh/scrible.py), inner learner of Thm 4.5.
 
 Closed forms are checked against first-order optimality, finite differences and scalar search;
-the one-point estimator's unbiasedness exactly, by enumerating the 2N perturbations.
+the one-point estimator's unbiasedness exactly, by enumerating the 2N perturbations.  The
+polytope barrier (damped Newton) is checked against the cube's closed form (the cube as
+``{Ax ≤ b}``), first-order optimality, finite differences and scipy's minimiser on a simplex.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from scipy import optimize
 
 from reference._typing import FloatArray
 from reference.agarwal_singh.bandits import PrivateBanditReduction, run_bandit
-from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, SCRiBLe
+from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, PolytopeBarrier, SCRiBLe
 from reference.agarwal_singh.sets import L2Ball
 from reference.agarwal_singh.theorems import thm45_parameters
 from reference.noise import LaplaceNoise
@@ -132,3 +134,132 @@ def test_private_scrible_runs_feasibly_and_reproducibly() -> None:
     assert L2Ball(N).contains(actions, tol=1e-12)
     with pytest.raises(RuntimeError, match="call act"):
         SCRiBLe(BallBarrier(2), 0.1, np.random.default_rng(0)).update(0.0)
+
+
+def _cube_as_polytope(n: int) -> PolytopeBarrier:
+    return PolytopeBarrier(np.vstack([np.eye(n), -np.eye(n)]), np.ones(2 * n))
+
+
+def _corner_simplex(n: int) -> PolytopeBarrier:
+    """``{x ≥ 0, Σx ≤ 1}``: full-dimensional, ``m = N + 1`` (the fewest rows a bounded set needs)."""
+    return PolytopeBarrier(np.vstack([-np.eye(n), np.ones((1, n))]), np.r_[np.zeros(n), 1.0])
+
+
+@given(
+    x=hnp.arrays(np.float64, 3, elements=st.floats(-0.9, 0.9)),
+    theta=hnp.arrays(np.float64, 3, elements=finite),
+    eta=st.floats(0.001, 5.0),
+)
+@settings(max_examples=50, deadline=None)
+def test_polytope_barrier_on_the_cube_is_the_cube_barrier(
+    x: FloatArray, theta: FloatArray, eta: float
+) -> None:
+    cube, poly = CubeBarrier(3), _cube_as_polytope(3)
+    assert poly.nu == cube.nu == 6.0
+    assert poly.value(x) == pytest.approx(cube.value(x), rel=1e-12, abs=1e-12)
+    np.testing.assert_allclose(poly.grad(x), cube.grad(x), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(poly.hess(x), cube.hess(x), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(poly.analytic_center(), np.zeros(3), atol=1e-12)
+    # Newton stops at decrement 1e-10: ‖x − x*‖ in the local norm is below ~1e-10
+    np.testing.assert_allclose(
+        poly.ftrl_argmin(theta, eta), cube.ftrl_argmin(theta, eta), rtol=0.0, atol=1e-9
+    )
+
+
+@given(theta=hnp.arrays(np.float64, 3, elements=finite), eta=st.floats(0.001, 5.0))
+@settings(max_examples=40, deadline=None)
+def test_polytope_step_is_interior_and_first_order_optimal(theta: FloatArray, eta: float) -> None:
+    barrier = _corner_simplex(3)
+    for start in (None, np.array([0.1, 0.2, 0.3])):
+        x = barrier.ftrl_argmin(theta, eta, start=start)
+        assert math.isfinite(barrier.value(x))
+        residual = eta * theta + barrier.grad(x)
+        # the Newton decrement is the residual in the dual local norm
+        dual = float(residual @ np.linalg.solve(barrier.hess(x), residual))
+        assert math.sqrt(max(dual, 0.0)) < 1e-9
+
+
+def test_polytope_step_matches_scipy_minimiser_and_finite_differences() -> None:
+    barrier = _corner_simplex(2)
+    theta, eta = np.array([3.0, -1.0]), 0.7
+
+    def objective(v: FloatArray) -> float:
+        return eta * float(theta @ v) + barrier.value(v)
+
+    found = optimize.minimize(
+        objective,
+        np.array([0.3, 0.3]),
+        method="Nelder-Mead",
+        options={"xatol": 1e-12, "fatol": 1e-14, "maxiter": 5000},
+    ).x
+    np.testing.assert_allclose(barrier.ftrl_argmin(theta, eta), found, atol=1e-6)
+    # analytic centre of the corner simplex in 2-d: by symmetry x1 = x2, 1/x = 1/(1 − 2x) → 1/3
+    np.testing.assert_allclose(barrier.analytic_center(), [1 / 3, 1 / 3], atol=1e-12)
+    x, h = np.array([0.2, 0.1]), 1e-6
+    grad_fd = [(barrier.value(x + h * e) - barrier.value(x - h * e)) / (2 * h) for e in np.eye(2)]
+    np.testing.assert_allclose(barrier.grad(x), grad_fd, rtol=1e-6)
+    hess_fd = np.stack(
+        [(barrier.grad(x + h * e) - barrier.grad(x - h * e)) / (2 * h) for e in np.eye(2)]
+    )
+    np.testing.assert_allclose(barrier.hess(x), hess_fd, rtol=1e-5)
+
+
+def test_scrible_on_a_polytope_plays_inside_and_follows_the_cube_run() -> None:
+    """Same seed on the cube's closed form and the cube as a polytope: the same draws, and
+    centres equal to Newton's tolerance; every played point on a random polytope is feasible."""
+    rng_losses = np.random.default_rng(7)
+    feedback = rng_losses.uniform(-1, 1, size=300)
+    closed = SCRiBLe(CubeBarrier(3), 0.05, np.random.default_rng(8))
+    poly = SCRiBLe(_cube_as_polytope(3), 0.05, np.random.default_rng(8))
+    for f in feedback:
+        np.testing.assert_allclose(poly.act(), closed.act(), rtol=0.0, atol=1e-7)
+        closed.update(float(f))
+        poly.update(float(f))
+    A = np.random.default_rng(9).normal(size=(12, 3))
+    barrier = PolytopeBarrier(A, np.ones(12) + 0.5)
+    learner = SCRiBLe(barrier, 0.05, np.random.default_rng(10))
+    for f in feedback:
+        x = learner.center
+        y = learner.act()
+        assert float((y - x) @ barrier.hess(x) @ (y - x)) == pytest.approx(1.0, rel=1e-9)
+        assert barrier.contains(y)
+        learner.update(float(f))
+
+
+@pytest.mark.parametrize(
+    ("A", "b", "match"),
+    [
+        (np.eye(2), np.ones(2), "at least N \\+ 1 = 3 rows"),
+        (np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.ones(3), "bounded polytope: x\\[0\\]"),
+        (
+            np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]),
+            np.array([1.0, -2.0, 1.0, 1.0]),
+            "non-empty",
+        ),
+        (
+            np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]),
+            np.array([0.0, 0.0, 1.0, 1.0]),
+            "full-dimensional",
+        ),
+        (np.array([[1.0, 0.0], [0.0, 0.0], [-1.0, -1.0]]), np.ones(3), "non-zero rows"),
+        (np.array([[np.nan, 0.0], [0.0, 1.0], [-1.0, -1.0]]), np.ones(3), "A must contain only"),
+        (np.vstack([-np.eye(2), np.ones((1, 2))]), np.array([0.0, 0.0, np.inf]), "b must contain"),
+    ],
+)
+def test_polytope_barrier_rejects_sets_without_a_barrier(
+    A: FloatArray, b: FloatArray, match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
+        PolytopeBarrier(A, b)
+
+
+def test_polytope_step_rejects_bad_start_and_reports_non_convergence() -> None:
+    barrier = _corner_simplex(2)
+    with pytest.raises(ValueError, match="start must be strictly inside"):
+        barrier.ftrl_argmin(np.zeros(2), 1.0, start=np.array([0.5, 0.5]))
+    with pytest.raises(ValueError, match="start must contain only finite"):
+        barrier.ftrl_argmin(np.zeros(2), 1.0, start=np.array([np.nan, 0.1]))
+    with pytest.raises(RuntimeError, match="did not reach decrement"):  # the analytic centre
+        PolytopeBarrier(barrier.A, barrier.b, max_newton_steps=2)
+    with pytest.raises(ValueError, match="newton_tol must be in"):
+        PolytopeBarrier(barrier.A, barrier.b, newton_tol=1.5)
