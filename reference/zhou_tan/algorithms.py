@@ -61,6 +61,8 @@ from reference.zhou_tan.schedules import (
     practical_nystrom_q,
     ref7_ata_schedule,
     ref7_tgp_schedule,
+    tgp_nonprivate_beta,
+    tgp_practical_beta,
     tgp_trunc_level,
 )
 
@@ -219,18 +221,16 @@ def make_ldp_tgp_ucb(
 ) -> TGPUCB:
     """LDP-TGP-UCB; ``ȳ_t`` from CTL(ϵ) has second moment ``≤ K = B² + R² + 2𝓛²`` (Algorithm 2, line 2).
 
-    ``"theory"`` (default): Alg. 2's schedules, ``γ_{t−1}`` replaced by the certified
-    ``γ̄_{t−1}``: ``b_t = B + R + 𝓛 ln t``; ``β_1 = B`` and for ``t ≥ 2`` ``β_t`` of
-    Algorithm 2, line 5.  ``"practical"``: the ``(b_t, β_t)`` of [7]'s TGP-UCB code (:func:`ref7_tgp_schedule`) with ``α = 1`` and ``v = K``, ``β/√λ``: ``b_t = √K t^{1/4}`` and
-    ``β_t = B + √(K/λ) t^{1/4} √(ln t)`` (so ``β_1 = B`` as in the theory).  Only ``b_t`` and
-    ``β_t`` change; the exact GP, ``λ``, CTL(ϵ) and the once-per-reward truncation are the same,
-    and ``δ`` and ``γ̄`` are not used.  Why: the theory widths are unusable
-    at experiment scale (``β_1000 ≈ 254`` at ϵ = 1 with ``γ = 5``, versus ``B = 1``; runs at
-    ``T ≈ 10³`` explore almost uniformly), the paper reports no constants ("order-wise similar",
-    Sec. 5) and says its settings follow [7], so the practical presets are anchored on [7]'s code,
-    as for LDP-ATA-GP-UCB's ``"practical"``.  ``CTL(ϵ)`` outputs have finite variance ``≤ K``,
-    the ``α = 1`` case of [7]'s TGP-UCB.  ``beta_scale`` multiplies every ``β_t`` in both presets
-    (``1`` = no extra scaling).
+    Both presets truncate at the paper's ``b_t = B + R + 𝓛 ln t`` (Algorithm 2, lines 4 and 8;
+    Sec. 4.3: CTL outputs are sub-exponential, so ``ln t`` suffices where [7] needs ``t^{1/4}``
+    for finite variance).  ``"theory"`` (default): ``β_1 = B`` and for ``t ≥ 2`` ``β_t`` of
+    Algorithm 2, line 5, ``γ_{t−1}`` replaced by the certified ``γ̄_{t−1}``.  ``"practical"``:
+    ``β_t = B + b_t √(ln t)/√λ`` (:func:`~reference.zhou_tan.schedules.tgp_practical_beta`),
+    the template of [7]'s code that the practical ATA and MoMA presets use, so that the three
+    algorithms can be compared on equal footing; ``δ`` and ``γ̄`` are then not used.  Why a
+    practical preset: the theory widths are unusable at experiment scale (``β_1000 ≈ 254`` at
+    ϵ = 1 with ``γ = 5``, versus ``B = 1``), and the paper reports no constants ("order-wise
+    similar", Sec. 5).  ``beta_scale`` multiplies every ``β_t`` in both presets.
     """
     rng = as_generator(rng)
     check_instance("params", params, LDPParams)
@@ -257,10 +257,10 @@ def make_ldp_tgp_ucb(
         lam_ = check_positive("lam", lam)
 
         def trunc(t: int) -> float:
-            return ref7_tgp_schedule(t, K2, 1.0, params.B, lam_)[0]
+            return tgp_trunc_level(t, params.B, params.R, lap)
 
         def beta(t: int) -> float:
-            return scale * ref7_tgp_schedule(t, K2, 1.0, params.B, lam_)[1] / math.sqrt(lam_)
+            return scale * tgp_practical_beta(t, trunc(t), params.B, lam_)
 
     else:
         raise ValueError(f"preset must be 'theory' or 'practical', got {preset!r}")
@@ -275,21 +275,45 @@ def make_tgp_ucb_nonprivate(
     rng: np.random.Generator | SeedLike,
     alpha: float = 1.0,
     beta_scale: float = 1.0,
+    *,
+    preset: Preset = "practical",
+    delta: float | None = None,
+    T: int | None = None,
 ) -> TGPUCB:
-    """Non-private TGP-UCB of [7] with the schedule of [7]'s code (:func:`ref7_tgp_schedule`).
+    """Non-private TGP-UCB of [7]: truncation at [7]'s ``b_t = v^{1/(1+α)} t^{1/(2(1+α))}``.
 
-    ``ln 1 = 0`` makes the [7] width ``B√λ`` at ``t = 1``.  ``β`` is divided by ``√λ`` because
-    [7] applies it to ``√(σ²/λ)``.
+    ``"practical"`` (default): the ``β_t`` of [7]'s code (:func:`ref7_tgp_schedule`), divided by
+    ``√λ`` because [7] applies it to ``√(σ²/λ)``; ``ln 1 = 0`` makes ``β_1 = B``.  ``"theory"``:
+    the width derived with Thm 3's template
+    (:func:`~reference.zhou_tan.schedules.tgp_nonprivate_beta`, certified ``γ̄`` of ``K`` up to
+    ``T``, failure probability ``delta``; both required), ``β_1 = B``.  ``beta_scale``
+    multiplies every ``β``.
     """
     rng = as_generator(rng)
+    check_choice("preset", preset, _PRESETS)
     scale = check_positive("beta_scale", beta_scale)
     ref7_tgp_schedule(1, v, alpha, B, lam)  # checks v, alpha, B and lam now
 
     def trunc(t: int) -> float:
         return ref7_tgp_schedule(t, v, alpha, B, lam)[0]
 
-    def beta(t: int) -> float:
-        return scale * ref7_tgp_schedule(t, v, alpha, B, lam)[1] / math.sqrt(lam)
+    if preset == "practical":
+        if delta is not None or T is not None:
+            raise ValueError("delta and T are used only by preset='theory'; do not pass them")
+
+        def beta(t: int) -> float:
+            return scale * ref7_tgp_schedule(t, v, alpha, B, lam)[1] / math.sqrt(lam)
+
+    else:
+        if delta is None or T is None:
+            raise ValueError("preset='theory' needs delta and T (the certified γ̄ runs up to T)")
+        delta_ = _check_delta(delta)
+        gbar = certified_gamma_upper(_gram(K), check_int_at_least("T", T, 1), lam)
+
+        def beta(t: int) -> float:
+            if t == 1:
+                return scale * B
+            return scale * tgp_nonprivate_beta(t, v, alpha, B, lam, delta_, float(gbar[t - 2]))
 
     return TGPUCB(K, lam, trunc, beta, rng)
 

@@ -40,7 +40,9 @@ __all__ = [
     "ref7_ata_schedule",
     "ref7_tgp_schedule",
     "rho_nys",
+    "tgp_nonprivate_beta",
     "tgp_nonprivate_trunc_level",
+    "tgp_practical_beta",
     "tgp_trunc_level",
 ]
 
@@ -233,6 +235,55 @@ def ref7_tgp_schedule(t: int, v: float, alpha: float, B: float, lam: float) -> t
         math.log(t)
     )
     return b, beta
+
+
+def tgp_practical_beta(t: int, b_t: float, B: float, lam: float) -> float:
+    """Practical ``β_t = B + b_t √(ln t)/√λ``: [7]'s code template ``B√λ + b_t√(ln t)`` (divided by
+    ``√λ``, see :func:`ref7_tgp_schedule`) with the learner's own truncation level ``b_t``.
+
+    LDP-TGP-UCB's practical preset passes the paper's ``b_t = B + R + 𝓛 ln t``
+    (:func:`tgp_trunc_level`): the shape of Alg. 2, line 5 with ``γ_t`` replaced by ``ln t`` and
+    the constants dropped.  ``β_1 = B``.
+    """
+    t_ = check_int_at_least("t", t, 1)
+    b = check_positive("b_t", b_t)
+    return check_positive("B", B) + b * math.sqrt(math.log(t_)) / math.sqrt(
+        check_positive("lam", lam)
+    )
+
+
+def tgp_nonprivate_beta(
+    t: int,
+    v: float,
+    alpha: float,
+    B: float,
+    lam: float,
+    delta: float,
+    gamma_prev: float,
+) -> float:
+    """Theory width of non-private TGP-UCB, derived with the template of Thm 3 (not printed in the
+    paper, which only cites [7]): for ``t ≥ 2``
+
+        ``β_t = B + (1/√λ)[2√2 b_{t−1} √(γ_{t−1} + ln(1/δ)) + √(1+α) v^{1/(1+α)} (t−1)^{1/(2(1+α))}]``
+
+    with ``b_{t−1}`` = :func:`tgp_nonprivate_trunc_level`.  The last term bounds
+    ``√(Σ_{τ<t} (v/b_τ^α)²)``, the truncation bias ``|E[ŷ_τ − y_τ | ℱ]| ≤ v/b_τ^α`` collected as in
+    Thm 3's proof, with ``Σ_{τ≤s} τ^{−α/(1+α)} ≤ (1+α) s^{1/(1+α)}``.
+    ``β_1 = B`` is set by the caller.  ``gamma_prev`` must be a certified upper bound of ``γ_{t−1}``.
+    """
+    t_ = check_int_at_least("t", t, 2)
+    a = _alpha(alpha)
+    b_prev = tgp_nonprivate_trunc_level(t_ - 1, v, a)
+    g = check_finite("gamma_prev", gamma_prev)
+    if g < 0:
+        raise ValueError(f"gamma_prev must be in [0, inf), got {gamma_prev!r}")
+    bias = float(
+        math.sqrt(1.0 + a)
+        * check_positive("v", v) ** (1.0 / (1.0 + a))
+        * float(t_ - 1) ** (1.0 / (2.0 * (1.0 + a)))
+    )
+    spread = 2.0 * math.sqrt(2.0) * b_prev * math.sqrt(g + math.log(1.0 / _failure(delta)))
+    return check_positive("B", B) + (spread + bias) / math.sqrt(check_positive("lam", lam))
 
 
 # --------------------------------------------------------------------------------------------

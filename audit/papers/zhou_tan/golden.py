@@ -411,6 +411,26 @@ def zhou_tan_entries() -> list[GoldenFunction]:
         ),
         GoldenFunction(
             p,
+            zt_sched.tgp_practical_beta,
+            _grid(_product(t=(1, 1000, 10**12), b_t=(2.0, 1e3), B=(1.0,), lam=(1.0, 4.0))),
+        ),
+        GoldenFunction(
+            p,
+            zt_sched.tgp_nonprivate_beta,
+            _grid(
+                _product(
+                    t=(2, 1000, 10**12),
+                    v=(1.0, 10.0),
+                    alpha=(0.5, 1.0),
+                    B=(1.0,),
+                    lam=(1.0,),
+                    delta=(0.05,),
+                    gamma_prev=(0.0, 100.0),
+                )
+            ),
+        ),
+        GoldenFunction(
+            p,
             zt_sched.ref7_tgp_schedule,
             _grid(_product(t=(1, 1000, 10**12), v=(1.0,), alpha=(0.5, 1.0), B=(1.0,), lam=(1.0,))),
         ),

@@ -52,10 +52,12 @@ __all__ = [
     "ALGORITHM_LABELS",
     "FIG2_PANELS",
     "FIG3_PANELS",
+    "FOOTING_LABELS",
     "AlgorithmName",
     "DatasetName",
     "Fig2Config",
     "Fig3Config",
+    "Footing",
     "Panel",
     "Presets",
     "ScalingConfig",
@@ -64,17 +66,26 @@ __all__ = [
 
 
 DatasetName = Literal["synthetic_se", "synthetic_matern", "light", "stock"]
-AlgorithmName = Literal["tgp", "ata", "moma", "moma_theory"]
+AlgorithmName = Literal["tgp", "ata", "moma"]
+Footing = Literal["theory", "practical"]
 
 ALGORITHM_LABELS: dict[str, tuple[str, str]] = {
     "tgp": ("LDP-TGP-UCB", "TGP-UCB"),
     "ata": ("LDP-ATA-GP-UCB", "ATA-GP-UCB"),
     "moma": ("LDP-MoMA-GP-UCB", "MoMA-GP-UCB"),
-    "moma_theory": ("LDP-MoMA-GP-UCB (theory k)", "MoMA-GP-UCB (theory k)"),
 }
 """(private, non-private) display names of each algorithm key."""
 
-CELL_VERSION = 1
+FOOTING_LABELS: dict[str, str] = {
+    "theory": "every width, truncation level, q and k from the theorems (Thm 2, 3, 4, Cor. 1; "
+    "non-private TGP-UCB: Thm 3's template on [7]'s truncation)",
+    "practical": "the practical presets: [7]'s code template β = B + b_t√(ln t)/√λ with each "
+    "algorithm's own truncation (TGP: the paper's B + R + 𝓛 ln t under LDP, [7]'s v^{1/2} t^{1/4} "
+    "without), q = ln T/ε², MoMA k = ⌈ln(4eT/δ)⌉",
+}
+"""What each footing sets (the same for every algorithm of a footing)."""
+
+CELL_VERSION = 2
 """Bumped whenever the computation of a cell changes, so old cells are refused."""
 
 
@@ -126,12 +137,18 @@ class Presets:
 
 @dataclass(frozen=True)
 class Fig2Config:
-    """Fig. 2: reduced scale by default (``T = 300``, 5 trials); :meth:`paper` gives T = 1000, 10 trials."""
+    """Fig. 2: reduced scale by default (``T = 300``, 5 trials); :meth:`paper` gives T = 1000, 10 trials.
+
+    Every algorithm runs once per footing (``"theory"``, ``"practical"``: :data:`FOOTING_LABELS`),
+    so the three are compared with the same kind of constants; trials share their seeds across
+    algorithms and footings (common random numbers).
+    """
 
     T: int = 300
     trials: int = 5
     panels: tuple[Panel, ...] = FIG2_PANELS
-    algorithms: tuple[AlgorithmName, ...] = ("tgp", "ata", "moma", "moma_theory")
+    algorithms: tuple[AlgorithmName, ...] = ("tgp", "ata", "moma")
+    footings: tuple[Footing, ...] = ("theory", "practical")
     presets: Presets = field(default_factory=Presets)
     seed: int = 20212
     data_seed: int = 20210
@@ -166,6 +183,10 @@ class ScalingConfig:
     ``unit_grid(side)^d`` for ``(d, side)`` in ``zip(dims, dim_sides)`` (default 64 points each),
     same kernel, one objective per ``d`` drawn by the Sec. 5.1 generator and rescaled to
     ``max|f| = B`` of the main objective; ``dims = ()`` skips it.
+
+    ``footing_of`` gives each algorithm's footing: TGP on its theory widths (Theorem 3's
+    schedule is anytime), ATA and MoMA on the practical ones (their theory ``k`` leaves MoMA one
+    epoch at these horizons).
     """
 
     T: int = 300
@@ -175,6 +196,9 @@ class ScalingConfig:
     first_checkpoint: int = 20
     checkpoints: int = 10
     algorithms: tuple[AlgorithmName, ...] = ("tgp", "ata", "moma")
+    footing_of: dict[str, Footing] = field(
+        default_factory=lambda: {"tgp": "theory", "ata": "practical", "moma": "practical"}
+    )
     dims: tuple[int, ...] = (1, 2, 3)
     dim_sides: tuple[int, ...] = (64, 8, 4)
     dim_algorithm: AlgorithmName = "tgp"
@@ -264,6 +288,7 @@ def _instance(
 
 def _policy(
     algorithm: AlgorithmName,
+    footing: Footing,
     inst: _Instance,
     eps: float | None,
     T: int,
@@ -271,32 +296,34 @@ def _policy(
     rng: np.random.Generator,
 ) -> Policy:
     lam, delta, eps_nys = presets.lam, presets.delta, presets.eps_nys
+    if footing not in FOOTING_LABELS:
+        raise ValueError(f"footing must be one of {sorted(FOOTING_LABELS)}, got {footing!r}")
     if eps is not None:
         params = LDPParams(eps, inst.B, inst.R)
         if algorithm == "tgp":
-            return make_ldp_tgp_ucb(inst.K, params, lam, delta, T, rng)
+            return make_ldp_tgp_ucb(inst.K, params, lam, delta, T, rng, preset=footing)
         if algorithm == "ata":
-            return make_ldp_ata_gp_ucb(inst.K, params, lam, delta, eps_nys, T, rng, "practical")
+            return make_ldp_ata_gp_ucb(inst.K, params, lam, delta, eps_nys, T, rng, footing)
         if algorithm == "moma":
-            return make_ldp_moma_gp_ucb(inst.K, params, lam, delta, eps_nys, T, rng, "practical")
-        if algorithm == "moma_theory":
-            return make_ldp_moma_gp_ucb(inst.K, params, lam, delta, eps_nys, T, rng, "theory")
+            return make_ldp_moma_gp_ucb(inst.K, params, lam, delta, eps_nys, T, rng, footing)
     else:
         if algorithm == "tgp":
+            if footing == "theory":
+                return make_tgp_ucb_nonprivate(
+                    inst.K, inst.v, inst.B, lam, rng, preset="theory", delta=delta, T=T
+                )
             return make_tgp_ucb_nonprivate(inst.K, inst.v, inst.B, lam, rng)
         if algorithm == "ata":
-            return make_ata_gp_ucb(inst.K, inst.v, inst.B, lam, delta, eps_nys, T, rng, "practical")
-        if algorithm in ("moma", "moma_theory"):
-            preset: Literal["practical", "theory"] = (
-                "practical" if algorithm == "moma" else "theory"
-            )
-            return make_moma_gp_ucb(inst.K, inst.c, inst.B, lam, delta, eps_nys, T, rng, preset)
+            return make_ata_gp_ucb(inst.K, inst.v, inst.B, lam, delta, eps_nys, T, rng, footing)
+        if algorithm == "moma":
+            return make_moma_gp_ucb(inst.K, inst.c, inst.B, lam, delta, eps_nys, T, rng, footing)
     raise ValueError(f"algorithm must be one of {sorted(ALGORITHM_LABELS)}, got {algorithm!r}")
 
 
 def _run_cell(
     panel: Panel,
     algorithm: AlgorithmName,
+    footing: Footing,
     T: int,
     trial_seeds: Sequence[np.random.SeedSequence],
     presets: Presets,
@@ -304,7 +331,7 @@ def _run_cell(
     problem: DataProblem | None,
     fixed_f: FloatArray | None = None,
 ) -> dict[str, FloatArray]:
-    """Cumulative regret of ``algorithm`` over the given trials (one row per trial)."""
+    """Cumulative regret of ``algorithm`` on ``footing`` over the given trials (one row per trial)."""
     curves = np.empty((len(trial_seeds), T))
     uniform = np.empty(len(trial_seeds))
     Bs = np.empty(len(trial_seeds))
@@ -312,7 +339,7 @@ def _run_cell(
     for i, seed in enumerate(trial_seeds):
         gens = named_generators(seed, ["objective", "environment", "privacy", "algorithm"])
         inst = _instance(panel, presets, K_grid, problem, gens, fixed_f)
-        policy = _policy(algorithm, inst, panel.eps, T, presets, gens["algorithm"])
+        policy = _policy(algorithm, footing, inst, panel.eps, T, presets, gens["algorithm"])
         mechanism = None
         if panel.eps is not None:
             params = LDPParams(panel.eps, inst.B, inst.R)

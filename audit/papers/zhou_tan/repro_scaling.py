@@ -18,6 +18,7 @@ from audit.methods.scaling import ScalingFit, fit_against_form
 from audit.papers.zhou_tan.repro_common import (
     ALGORITHM_LABELS,
     CELL_VERSION,
+    FOOTING_LABELS,
     AlgorithmName,
     Panel,
     ScalingConfig,
@@ -61,7 +62,7 @@ def theorem_form(
 
     ``tgp``: Theorem 3 (:func:`~reference.zhou_tan.bounds.thm3_regret_expr`);
     ``ata``: Theorem 2 (:func:`~reference.zhou_tan.bounds.thm2_regret_expr`);
-    ``moma``/``moma_theory``: Corollary 1 (:func:`~reference.zhou_tan.bounds.cor1_regret_expr`).
+    ``moma``: Corollary 1 (:func:`~reference.zhou_tan.bounds.cor1_regret_expr`).
     These are the brackets of the ``O(·)`` statements (no constants); ``γ`` should be the
     certified ``γ̄_t`` of the kernel (:func:`~reference.zhou_tan.kernels.certified_gamma_upper`).
     """
@@ -75,7 +76,7 @@ def theorem_form(
         vals = [
             thm2_regret_expr(t, gg, B, R, eps, eps_nys, delta) for t, gg in zip(Ts, g, strict=True)
         ]
-    elif algorithm in ("moma", "moma_theory"):
+    elif algorithm == "moma":
         vals = [
             cor1_regret_expr(t, gg, B, R, eps, eps_nys, delta) for t, gg in zip(Ts, g, strict=True)
         ]
@@ -84,7 +85,11 @@ def theorem_form(
     return np.asarray(vals, dtype=np.float64)
 
 
-_THEOREM = {"tgp": "Thm 3", "ata": "Thm 2", "moma": "Cor. 1", "moma_theory": "Cor. 1"}
+_THEOREM = {"tgp": "Thm 3", "ata": "Thm 2", "moma": "Cor. 1"}
+
+
+def _label(config: ScalingConfig, alg: str) -> str:
+    return f"{ALGORITHM_LABELS[alg][0]} ({config.footing_of[alg]})"
 
 
 def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
@@ -106,6 +111,13 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
             "dims and dim_sides must have equal length and dims at least two distinct values "
             f"(or both be empty), got {config.dims} and {config.dim_sides}"
         )
+    needed = {*config.algorithms, *((config.dim_algorithm,) if config.dims else ())}
+    for alg in sorted(needed):
+        if config.footing_of.get(alg) not in FOOTING_LABELS:
+            raise ValueError(
+                f"footing_of must give every algorithm run ({sorted(needed)}) one of "
+                f"{sorted(FOOTING_LABELS)}, got {config.footing_of!r}"
+            )
     out.mkdir(parents=True, exist_ok=True)
     store = CellStore(out / f"{name}_cells")
     presets = config.presets
@@ -125,6 +137,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
             "experiment": name,
             "version": CELL_VERSION,
             "algorithm": alg,
+            "footing": config.footing_of[alg],
             "eps": eps,
             "T": T,
             "replicates": reps,
@@ -133,7 +146,9 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
         }
 
         def compute(alg: AlgorithmName = alg, panel: Panel = panel) -> dict[str, FloatArray]:
-            return _run_cell(panel, alg, T, rep_seeds, presets, K, None, fixed_f=f)
+            return _run_cell(
+                panel, alg, config.footing_of[alg], T, rep_seeds, presets, K, None, fixed_f=f
+            )
 
         arrays = store.arrays(f"{alg}_eps{eps:g}", cell_config, compute)
         curves = arrays["cum_regret"]
@@ -150,7 +165,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
         )
         fits.append(
             fit_against_form(
-                f"regret vs T, {ALGORITHM_LABELS[alg][0]}, against {_THEOREM[alg]}",
+                f"regret vs T, {_label(config, alg)}, against {_THEOREM[alg]}",
                 ts.astype(np.float64),
                 form_t,
                 np.maximum(at_eps_for_T[alg][:, ts - 1], 1e-12),
@@ -175,7 +190,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
         )
         fits.append(
             fit_against_form(
-                f"regret vs 1/ϵ, {ALGORITHM_LABELS[alg][0]}, against {_THEOREM[alg]}",
+                f"regret vs 1/ϵ, {_label(config, alg)}, against {_THEOREM[alg]}",
                 1.0 / np.asarray(eps_grid),
                 form_e,
                 np.maximum(finals[alg], 1e-12),
@@ -243,6 +258,7 @@ def _dimension_fit(
             "experiment": "scaling_dim",
             "version": CELL_VERSION,
             "algorithm": alg,
+            "footing": config.footing_of[alg],
             "eps": eps,
             "T": T,
             "replicates": reps,
@@ -256,7 +272,9 @@ def _dimension_fit(
         def compute(
             K: FloatArray = K, f: FloatArray = f, panel: Panel = panel
         ) -> dict[str, FloatArray]:
-            return _run_cell(panel, alg, T, rep_seeds, presets, K, None, fixed_f=f)
+            return _run_cell(
+                panel, alg, config.footing_of[alg], T, rep_seeds, presets, K, None, fixed_f=f
+            )
 
         finals[:, j] = store.arrays(f"{alg}_dim{d}_eps{eps:g}", cell_config, compute)["cum_regret"][
             :, -1
@@ -270,7 +288,7 @@ def _dimension_fit(
     )  # fmt: skip
     fits.append(
         fit_against_form(
-            f"regret vs d, {ALGORITHM_LABELS[alg][0]}, against {_THEOREM[alg]}",
+            f"regret vs d, {_label(config, alg)}, against {_THEOREM[alg]}",
             np.asarray(config.dims, dtype=np.float64),
             form,
             np.maximum(finals, 1e-12),
@@ -322,7 +340,7 @@ def _plot_scaling(
     for alg, c in curves.items():
         mean = c.mean(axis=0)
         se = c.std(axis=0, ddof=1) / math.sqrt(c.shape[0])
-        ax_t.loglog(t, mean, label=ALGORITHM_LABELS[alg][0])
+        ax_t.loglog(t, mean, label=_label(config, alg))
         ax_t.fill_between(t, np.maximum(mean - se, 1e-3), mean + se, alpha=0.2)
     ax_t.set_xlabel("t")
     ax_t.set_ylabel("cumulative regret")
@@ -331,7 +349,7 @@ def _plot_scaling(
     for alg, v in finals.items():
         mean = v.mean(axis=0)
         se = v.std(axis=0, ddof=1) / math.sqrt(v.shape[0])
-        ax_e.errorbar(eps_grid, mean, yerr=se, marker="o", label=ALGORITHM_LABELS[alg][0])
+        ax_e.errorbar(eps_grid, mean, yerr=se, marker="o", label=_label(config, alg))
     eps_log_axis(ax_e, eps_grid)
     ax_e.set_yscale("log")
     ax_e.set_xlabel("ϵ")
@@ -354,7 +372,9 @@ def _scaling_markdown(
         f"{report['uniform_regret']:.1f} at T. OLS of ln R on ln(form), clustered by replicate; "
         "slope 1 = regret grows like the theorem's form; 'consistent' = the one-sided test of "
         f"slope ≤ 1 does not reject at level {1 - config.confidence:.2f}. The paper reports no "
-        "scaling experiment; these fits are reported as diagnostics.",
+        "scaling experiment; these fits are reported as diagnostics. Footings: "
+        + ", ".join(f"{ALGORITHM_LABELS[a][0]} {config.footing_of[a]}" for a in config.algorithms)
+        + " (the theory k of MoMA leaves it one epoch at these horizons).",
         "",
         Table(
             ("fit", "slope", "95% CI", "bare power exponent", "verdict"),
@@ -404,7 +424,7 @@ def _scaling_markdown(
             ("algorithm", *(f"ϵ = {e:g}" for e in config.eps_grid)),
             tuple(
                 (
-                    ALGORITHM_LABELS[alg][0],
+                    _label(config, alg),
                     *(f"{m:.1f}" for m in np.asarray(values).mean(axis=0)),
                 )
                 for alg, values in report["final_regret"].items()

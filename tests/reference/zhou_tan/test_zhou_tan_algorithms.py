@@ -34,7 +34,7 @@ from reference.zhou_tan.gp import (
     gp_posterior_on_domain,
     lemma5_posterior_variance,
 )
-from reference.zhou_tan.kernels import matern_kernel, se_kernel, unit_grid
+from reference.zhou_tan.kernels import certified_gamma_upper, matern_kernel, se_kernel, unit_grid
 from reference.zhou_tan.mechanism import ConvertToLaplace, LDPParams
 from reference.zhou_tan.nystrom import (
     approx_posterior,
@@ -374,15 +374,14 @@ def test_tgp_first_width_and_truncation() -> None:
     assert np.allclose(pol.gp.mean, 0.0)
 
 
-def test_tgp_practical_preset_differs_from_theory_only_in_b_and_beta() -> None:
-    """LDP-TGP-UCB ``preset="practical"``: only ``b_t`` and ``β_t`` change, to [7]'s
-    code schedule with ``α = 1``, ``v = K = B² + R² + 2𝓛²`` and ``β/√λ``; the default stays the
-    theory preset; ``β_1 = B`` in both; ``beta_scale`` scales both; the GP (``K``, ``λ``) and the
-    once-per-reward truncation rule are shared, so identical reward streams give identical
-    posteriors until a reward falls between the two truncation levels."""
+def test_tgp_practical_preset_differs_from_theory_only_in_beta() -> None:
+    """LDP-TGP-UCB ``preset="practical"``: both presets truncate at the paper's
+    ``b_t = B + R + 𝓛 ln t`` (not [7]'s ``t^{1/4}``); only ``β_t`` changes, to
+    ``B + b_t √(ln t)/√λ`` ([7]'s code template, as the practical ATA and MoMA presets); the default
+    stays the theory preset; ``β_1 = B`` in both; ``beta_scale`` scales both; the GP (``K``, ``λ``)
+    and the truncation are shared, so identical reward streams give identical posteriors."""
     T, lam, delta, scale = 50, 2.0, 0.05, 0.5
     K, _f, p = _setup(2, T)
-    K2 = p.B**2 + p.R**2 + 2.0 * p.lap_scale**2
     default = al.make_ldp_tgp_ucb(K, p, lam, delta, T, np.random.default_rng(0), scale)
     theory = al.make_ldp_tgp_ucb(
         K, p, lam, delta, T, np.random.default_rng(0), scale, preset="theory"
@@ -392,33 +391,65 @@ def test_tgp_practical_preset_differs_from_theory_only_in_b_and_beta() -> None:
     )
     for t in range(1, T + 1):
         assert theory.beta(t) == default.beta(t) and theory.trunc_level(t) == default.trunc_level(t)
-        assert theory.trunc_level(t) == pytest.approx(p.B + p.R + p.lap_scale * math.log(t))
-        b = math.sqrt(K2) * t**0.25
-        assert practical.trunc_level(t) == pytest.approx(b, rel=1e-12)
+        b = p.B + p.R + p.lap_scale * math.log(t)
+        assert theory.trunc_level(t) == pytest.approx(b, rel=1e-12)
+        assert practical.trunc_level(t) == theory.trunc_level(t)
         assert practical.beta(t) == pytest.approx(
-            scale * (p.B + math.sqrt(K2 / lam) * t**0.25 * math.sqrt(math.log(t))), rel=1e-12
+            scale * (p.B + b * math.sqrt(math.log(t)) / math.sqrt(lam)), rel=1e-12
         )
         if t >= 2:
             assert practical.beta(t) < theory.beta(t)  # the reason for the preset
     assert practical.beta(1) == theory.beta(1) == pytest.approx(scale * p.B)
     assert practical.gp.lam == theory.gp.lam == lam
     assert np.array_equal(practical.gp.K, theory.gp.K)
-    # Same stream, inside both levels: identical posteriors.  Then one reward between the levels
-    # (b_2 = B + R + 𝓛 ln 2 < y < √K · 2^{1/4}) is zeroed only by the theory preset.
-    y1 = 0.5
-    y2 = 0.5 * (theory.trunc_level(2) + practical.trunc_level(2))
-    assert theory.trunc_level(2) < y2 < practical.trunc_level(2)
-    for pol in (theory, practical):
-        pol.observe(3, np.array([y1]))
+    rng = np.random.default_rng(3)
+    for arm, y in zip(
+        rng.integers(len(K), size=20), rng.laplace(0.0, p.lap_scale, size=20), strict=True
+    ):
+        for pol in (theory, practical):
+            pol.observe(int(arm), np.array([y]))
+    assert theory.n_truncated == practical.n_truncated
     assert np.array_equal(theory.gp.mean, practical.gp.mean)
     assert np.array_equal(theory.gp.cov, practical.gp.cov)
-    for pol in (theory, practical):
-        pol.observe(7, np.array([y2]))
-    assert (theory.n_truncated, practical.n_truncated) == (1, 0)
-    assert np.array_equal(theory.gp.cov, practical.gp.cov)
-    assert not np.allclose(theory.gp.mean, practical.gp.mean)
     with pytest.raises(ValueError, match="preset"):
         al.make_ldp_tgp_ucb(K, p, lam, delta, T, np.random.default_rng(0), preset="ref7")  # type: ignore[arg-type]
+
+
+def test_nonprivate_tgp_theory_preset_is_the_derived_width() -> None:
+    """Non-private TGP-UCB ``preset="theory"``: [7]'s truncation, and ``β_t`` derived with Thm 3's
+    template from the certified ``γ̄``; the practical default is [7]'s code schedule; ``delta`` and
+    ``T`` are required by the theory preset and refused by the practical one."""
+    T, lam, delta = 40, 1.0, 0.05
+    K, _f, p = _setup(6, T)
+    B, v = p.B, p.B**2 + 3.0
+    theory = al.make_tgp_ucb_nonprivate(
+        K, v, B, lam, np.random.default_rng(0), preset="theory", delta=delta, T=T
+    )
+    practical = al.make_tgp_ucb_nonprivate(K, v, B, lam, np.random.default_rng(0))
+    gbar = certified_gamma_upper(K, T, lam)
+    for t in range(1, T + 1):
+        b = math.sqrt(v) * t**0.25
+        assert theory.trunc_level(t) == practical.trunc_level(t) == pytest.approx(b, rel=1e-12)
+        assert practical.beta(t) == pytest.approx(B + b * math.sqrt(math.log(t)), rel=1e-12)
+        if t == 1:
+            assert theory.beta(1) == B
+            continue
+        b_prev = math.sqrt(v) * (t - 1) ** 0.25
+        hand = (
+            B
+            + 2 * math.sqrt(2) * b_prev * math.sqrt(gbar[t - 2] + math.log(1 / delta))
+            + (math.sqrt(2) * math.sqrt(v) * (t - 1) ** 0.25)
+        )
+        assert theory.beta(t) == pytest.approx(hand, rel=1e-12)
+        assert theory.beta(t) > practical.beta(t)
+    with pytest.raises(ValueError, match="needs delta and T"):
+        al.make_tgp_ucb_nonprivate(K, v, B, lam, np.random.default_rng(0), preset="theory")
+    with pytest.raises(ValueError, match="used only by preset='theory'"):
+        al.make_tgp_ucb_nonprivate(K, v, B, lam, np.random.default_rng(0), delta=delta)
+    with pytest.raises(ValueError, match="delta"):
+        al.make_tgp_ucb_nonprivate(
+            K, v, B, lam, np.random.default_rng(0), preset="theory", delta=1.5, T=T
+        )
 
 
 def test_ata_without_truncation_and_full_dictionary_is_gp_ucb_mean() -> None:
