@@ -1248,6 +1248,18 @@ def _baselines() -> dict[str, Baseline]:
             k_rep_const=24.0,
             median_kind="numpy",
         ),
+        m + "make_subweibull_tgp_ucb": _b(
+            K=K,
+            B=1.0,
+            signal_bound=1.0,
+            tail=(2.0, 0.5, 0.5),
+            K2=2.0,
+            lam=1.0,
+            delta=0.1,
+            T=4,
+            rng=lambda: _g(),
+            beta_scale=1.0,
+        ),
         m + "make_tgp_ucb_nonprivate": _b(
             K=K, v=1.0, B=1.0, lam=1.0, rng=lambda: _g(), alpha=1.0, beta_scale=1.0
         ),
@@ -1294,6 +1306,7 @@ def _baselines() -> dict[str, Baseline]:
             f=A([0.1, 0.5, 0.3]), noise=UniformNoise(0.5), rng=lambda: _g()
         ),
         m + "StudentTNoise": _b(df=3.0),
+        m + "SubWeibullGaussianNoise": _b(sigma=1.0),
         m + "UniformNoise": _b(R=0.5),
         m + "run_trial": _b(
             env=_zt_env,

@@ -61,6 +61,8 @@ from reference.zhou_tan.schedules import (
     practical_nystrom_q,
     ref7_ata_schedule,
     ref7_tgp_schedule,
+    subweibull_tgp_beta,
+    subweibull_trunc_level,
     tgp_nonprivate_beta,
     tgp_practical_beta,
     tgp_trunc_level,
@@ -78,6 +80,7 @@ __all__ = [
     "make_ldp_moma_gp_ucb",
     "make_ldp_tgp_ucb",
     "make_moma_gp_ucb",
+    "make_subweibull_tgp_ucb",
     "make_tgp_ucb_nonprivate",
     "ucb_argmax",
 ]
@@ -314,6 +317,51 @@ def make_tgp_ucb_nonprivate(
             if t == 1:
                 return scale * B
             return scale * tgp_nonprivate_beta(t, v, alpha, B, lam, delta_, float(gbar[t - 2]))
+
+    return TGPUCB(K, lam, trunc, beta, rng)
+
+
+def make_subweibull_tgp_ucb(
+    K: FloatArray,
+    B: float,
+    signal_bound: float,
+    tail: tuple[float, float, float],
+    K2: float,
+    lam: float,
+    delta: float,
+    T: int,
+    rng: np.random.Generator | SeedLike,
+    beta_scale: float = 1.0,
+) -> TGPUCB:
+    """TGP-UCB for sub-Weibull reward noise (Sec. 4.3, remark after Eq. 6: "the truncation trick
+    gives Õ(γ_T√T) for sub-Weibull noise with ``b_t = O((ln t)^θ)``").
+
+    ``tail = (a, b, θ)``: ``P(|η| ≥ x) ≤ a exp(−b x^{1/θ})`` for all ``x > 0`` (Eq. 6);
+    ``signal_bound ≥ max|f|``; ``K2 ≥ E[y²]``; ``B`` bounds the RKHS norm.  Truncation at
+    :func:`~reference.zhou_tan.schedules.subweibull_trunc_level`, width
+    :func:`~reference.zhou_tan.schedules.subweibull_tgp_beta` with the certified ``γ̄`` of ``K``
+    up to ``T``; ``β_1 = B``.  With Laplace tails ``(1, 1/𝓛, 1)``, ``signal_bound = B + R`` and
+    ``K2 = B² + R² + 2𝓛²`` it is LDP-TGP-UCB's theory preset (:func:`make_ldp_tgp_ucb`).
+    """
+    rng = as_generator(rng)
+    if not isinstance(tail, tuple) or len(tail) != 3:
+        raise ValueError(f"tail must be a tuple (a, b, theta), got {tail!r}")
+    a, b, theta = tail
+    _check_delta(delta)
+    scale = check_positive("beta_scale", beta_scale)
+    subweibull_trunc_level(1, signal_bound, a, b, theta)  # checks the tail now
+    subweibull_tgp_beta(2, B, signal_bound, a, b, theta, lam, delta, 0.0, K2)
+    gbar = certified_gamma_upper(_gram(K), check_int_at_least("T", T, 1), lam)
+
+    def trunc(t: int) -> float:
+        return subweibull_trunc_level(t, signal_bound, a, b, theta)
+
+    def beta(t: int) -> float:
+        if t == 1:
+            return scale * B
+        return scale * subweibull_tgp_beta(
+            t, B, signal_bound, a, b, theta, lam, delta, float(gbar[t - 2]), K2
+        )
 
     return TGPUCB(K, lam, trunc, beta, rng)
 

@@ -36,6 +36,7 @@ __all__ = [
     "Policy",
     "RKHSFunction",
     "StudentTNoise",
+    "SubWeibullGaussianNoise",
     "TrialResult",
     "UniformNoise",
     "run_trial",
@@ -70,6 +71,24 @@ class StudentTNoise:
     def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
         rng = as_generator(rng)
         return rng.standard_t(self.df, size=check_int_at_least("n", n, 0))
+
+
+class SubWeibullGaussianNoise:
+    """``η ~ N(0, σ²)``: sub-Weibull with ``θ = 1/2`` (Eq. 6), tails ``(a, b, θ) =
+    (2, 1/(2σ²), 1/2)`` since ``P(|η| ≥ x) ≤ 2 exp(−x²/(2σ²))``; unbounded, unlike the noise of the
+    LDP experiments."""
+
+    def __init__(self, sigma: float) -> None:
+        self.sigma = check_positive("sigma", sigma)
+
+    @property
+    def tail(self) -> tuple[float, float, float]:
+        """``(a, b, θ)`` of Eq. 6."""
+        return 2.0, 1.0 / (2.0 * self.sigma**2), 0.5
+
+    def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
+        rng = as_generator(rng)
+        return rng.normal(0.0, self.sigma, size=check_int_at_least("n", n, 0))
 
 
 class FiniteArmEnvironment:

@@ -40,6 +40,8 @@ __all__ = [
     "ref7_ata_schedule",
     "ref7_tgp_schedule",
     "rho_nys",
+    "subweibull_tgp_beta",
+    "subweibull_trunc_level",
     "tgp_nonprivate_beta",
     "tgp_nonprivate_trunc_level",
     "tgp_practical_beta",
@@ -284,6 +286,62 @@ def tgp_nonprivate_beta(
     )
     spread = 2.0 * math.sqrt(2.0) * b_prev * math.sqrt(g + math.log(1.0 / _failure(delta)))
     return check_positive("B", B) + (spread + bias) / math.sqrt(check_positive("lam", lam))
+
+
+def subweibull_trunc_level(t: int, signal_bound: float, a: float, b: float, theta: float) -> float:
+    """``b_t = s + (ln⁺(a t)/b)^θ`` for noise ``η ~ subW(θ)`` with tails
+    ``P(|η| ≥ x) ≤ a exp(−b x^{1/θ})`` (Eq. 6) and ``|f| ≤ s`` (``signal_bound``).
+
+    The truncation trick of Sec. 4.3 for sub-Weibull noise (remark after Eq. 6; the paper gives
+    no constants): the level is chosen so that ``P(|η| > b_t − s) ≤ 1/t``, as
+    ``B + R + 𝓛 ln t`` is for CTL's Laplace noise (``θ = 1``, ``a = 1``, ``b = 1/𝓛``,
+    ``s = B + R`` gives exactly :func:`tgp_trunc_level`).  ``ln⁺ = max(ln, 0)``.
+    """
+    t_ = check_int_at_least("t", t, 1)
+    s = check_finite("signal_bound", signal_bound)
+    if s < 0:
+        raise ValueError(f"signal_bound must be in [0, inf), got {signal_bound!r}")
+    a_ = check_positive("a", a)
+    b_ = check_positive("b", b)
+    th = check_positive("theta", theta)
+    return s + float((max(math.log(a_ * t_), 0.0) / b_) ** th)
+
+
+def subweibull_tgp_beta(
+    t: int,
+    B: float,
+    signal_bound: float,
+    a: float,
+    b: float,
+    theta: float,
+    lam: float,
+    delta: float,
+    gamma_prev: float,
+    K2: float,
+) -> float:
+    """``β_t`` of TGP-UCB under sub-Weibull noise: Algorithm 2, line 5 with the level
+    :func:`subweibull_trunc_level` in place of ``B + R + 𝓛 ln t``, ``t ≥ 2``:
+
+        ``β_t = B + (2√2/√λ) b_{t−1} √(γ_{t−1} + ln(1/δ)) + (1/√λ) √(K(ln(t−1) + 1))``.
+
+    Thm 3's proof (Sec. 4.3) goes through unchanged: step 3 needs ``|ŷ| ≤ b_τ``, step 4 needs
+    ``P(|y_τ| > b_τ) ≤ 1/τ`` and ``E[y²] ≤ K`` (``K2``, a bound on the second moment of the
+    rewards).  ``β_1 = B`` is set by the caller.
+    """
+    t_ = check_int_at_least("t", t, 2)
+    b_prev = subweibull_trunc_level(t_ - 1, signal_bound, a, b, theta)
+    g = check_finite("gamma_prev", gamma_prev)
+    if g < 0:
+        raise ValueError(f"gamma_prev must be in [0, inf), got {gamma_prev!r}")
+    lam_ = check_positive("lam", lam)
+    K2_ = check_positive("K2", K2)
+    return (
+        check_positive("B", B)
+        + (2.0 * math.sqrt(2.0) / math.sqrt(lam_))
+        * b_prev
+        * math.sqrt(g + math.log(1.0 / _failure(delta)))
+        + math.sqrt(K2_ * (math.log(t_ - 1) + 1.0)) / math.sqrt(lam_)
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -411,6 +411,37 @@ def zhou_tan_entries() -> list[GoldenFunction]:
         ),
         GoldenFunction(
             p,
+            zt_sched.subweibull_trunc_level,
+            _grid(
+                _product(
+                    t=(1, 1000, 10**12),
+                    signal_bound=(0.0, 2.0),
+                    a=(1.0, 2.0),
+                    b=(0.5,),
+                    theta=(0.5, 1.0, 2.0),
+                )
+            ),
+        ),
+        GoldenFunction(
+            p,
+            zt_sched.subweibull_tgp_beta,
+            _grid(
+                _product(
+                    t=(2, 1000),
+                    B=(1.0,),
+                    signal_bound=(2.0,),
+                    a=(2.0,),
+                    b=(0.5,),
+                    theta=(0.5, 2.0),
+                    lam=(1.0,),
+                    delta=(0.05,),
+                    gamma_prev=(0.0, 10.0),
+                    K2=(5.0,),
+                )
+            ),
+        ),
+        GoldenFunction(
+            p,
             zt_sched.tgp_practical_beta,
             _grid(_product(t=(1, 1000, 10**12), b_t=(2.0, 1e3), B=(1.0,), lam=(1.0, 4.0))),
         ),
