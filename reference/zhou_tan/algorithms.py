@@ -40,7 +40,13 @@ from reference.zhou_tan.mechanism import (
     ldp_noise_second_moment,
     ldp_reward_second_moment,
 )
-from reference.zhou_tan.nystrom import DedupeMode, approx_posterior, nystrom_embedding
+from reference.zhou_tan.nystrom import (
+    DedupeMode,
+    NystromResult,
+    _posterior_variance,
+    approx_posterior,
+    nystrom_embedding,
+)
 from reference.zhou_tan.robust import (
     MedianKind,
     feature_adaptive_truncated_theta,
@@ -411,6 +417,7 @@ class ATAGPUCB:
         self.m_hist: list[int] = []
         self.betas: list[float] = []
         self.n_truncated = 0
+        self._ny: NystromResult | None = None
 
     def next_query(self) -> tuple[int, int]:
         self.betas.append(self.beta)
@@ -422,19 +429,23 @@ class ATAGPUCB:
         t = len(self.arms)
         hist = np.asarray(self.arms, dtype=np.int64)
         sig_prev = np.sqrt(self.var[hist])
-        ny = nystrom_embedding(self.K, hist, sig_prev, self.q, self._rng_nys, self.dedupe_mode)
+        ny = nystrom_embedding(
+            self.K, hist, sig_prev, self.q, self._rng_nys, self.dedupe_mode, self._ny
+        )
+        self._ny = ny
         m = ny.m
         b_t = float(self.trunc_level(t, m))
         self.levels.append(b_t)
         self.m_hist.append(m)
         b: float | FloatArray = np.asarray(self.levels) if self.per_sample_threshold else b_t
         Phi = ny.features[:, hist].T
-        theta, _, n_trunc = feature_adaptive_truncated_theta(
+        theta, V, n_trunc = feature_adaptive_truncated_theta(
             Phi, np.asarray(self.rewards), self.lam, b
         )
         self.n_truncated = n_trunc
         self.mean = ny.features.T @ theta if m > 0 else np.zeros_like(self.kdiag)
-        _, self.var = approx_posterior(ny.features, hist, self.kdiag, self.lam)
+        # σ̃² of approx_posterior, from the same Ṽ (Alg. 1, line 8) instead of forming it twice
+        self.var = _posterior_variance(ny.features, V, self.kdiag, self.lam)
         self.beta = float(self.beta_next(t, m))
 
 

@@ -91,11 +91,15 @@ def nystrom_embedding(
     q: float,
     rng: np.random.Generator | SeedLike,
     dedupe_mode: DedupeMode = "per_index_then_set",
+    previous: NystromResult | None = None,
 ) -> NystromResult:
     """Algorithm 4 on a finite domain with Gram matrix ``K``.
 
     ``sigma_prev_hist[i]`` is ``σ̃_{t−1}(x_i)`` (the standard deviation, not the variance) at the
     ``i``-th history point.  ``p_i = min{q σ̃²_{t−1}(x_i), 1}``, ``z_i ~ Bern(p_i)``.
+    ``previous``: the last result on the same ``K``; when the new dictionary equals its
+    dictionary its features are reused (they are a function of ``K`` and the dictionary only, so
+    the result is the same as recomputing them).
     """
     rng = as_generator(rng)
     Kd = _kernel("K", K)
@@ -126,6 +130,16 @@ def nystrom_embedding(
         )
     dict_arms = np.asarray(dict_arms, dtype=np.int64)
     n = Kd.shape[0]
+    if previous is not None:
+        check_instance("previous", previous, NystromResult)
+        if previous.features.shape[1] != n:
+            raise ValueError(
+                f"previous must come from the same K ({n} arms), got {previous.features.shape[1]}"
+            )
+        if np.array_equal(previous.dict_arms, dict_arms):
+            return NystromResult(
+                dict_arms, np.asarray(probs, dtype=np.float64), selected, previous.features
+            )
     if dict_arms.size == 0:
         features = np.zeros((0, n), dtype=np.float64)
     else:
@@ -156,11 +170,16 @@ def approx_posterior(
     m = F.shape[0]
     Phi = F[:, arms].T
     V = Phi.T @ Phi + lam_ * np.eye(m)
-    if m == 0:
-        return V, kd.copy()
+    return np.asarray(V, dtype=np.float64), _posterior_variance(F, V, kd, lam_)
+
+
+def _posterior_variance(F: FloatArray, V: FloatArray, kd: FloatArray, lam: float) -> FloatArray:
+    """``σ̃²`` of :func:`approx_posterior` given its ``Ṽ`` (callers that already hold ``Ṽ``)."""
+    if F.shape[0] == 0:
+        return kd.copy()
     quad = np.sum(F * np.linalg.solve(V, F), axis=0)
-    var = kd - np.sum(F * F, axis=0) + lam_ * quad
-    return np.asarray(V, dtype=np.float64), np.clip(var, 0.0, None)
+    var = kd - np.sum(F * F, axis=0) + lam * quad
+    return np.asarray(np.clip(var, 0.0, None), dtype=np.float64)
 
 
 def dictionary_accuracy(

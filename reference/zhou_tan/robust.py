@@ -66,13 +66,18 @@ def ata_rows(Phi_hist: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
     ``UUᵀ = Ṽ^{−1/2}Φ̃ᵀΦ̃Ṽ^{−1/2} ⪯ I``; Hölder then gives ``‖u_i‖_{1+α} ≤ t^{(1−α)/(2(1+α))}``
     (Lemma 12 of [7], used in App. D.3).
     """
-    lam_ = check_positive("lam", lam)
-    Phi = check_array("Phi_hist", Phi_hist, ndim=2)
+    U, V, _ = _ata(check_array("Phi_hist", Phi_hist, ndim=2), check_positive("lam", lam))
+    return U, V
+
+
+def _ata(Phi: FloatArray, lam: float) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``(U, Ṽ, Ṽ^{−1/2})`` of :func:`ata_rows` (the root is reused by the caller)."""
     m = Phi.shape[1]
-    V = Phi.T @ Phi + lam_ * np.eye(m)
+    V = Phi.T @ Phi + lam * np.eye(m)
     if m == 0:
-        return np.zeros((0, Phi.shape[0])), V
-    return np.asarray(_inv_sqrt_pd(V) @ Phi.T, dtype=np.float64), V
+        return np.zeros((0, Phi.shape[0])), V, np.zeros((0, 0))
+    root = _inv_sqrt_pd(V)
+    return np.asarray(root @ Phi.T, dtype=np.float64), V, root
 
 
 def feature_adaptive_truncated_theta(
@@ -91,7 +96,7 @@ def feature_adaptive_truncated_theta(
             f"r_hist must have one entry per row of Phi_hist ({Phi.shape[0]}), got shape {r.shape}"
         )
     bb = _levels(b)
-    U, V = ata_rows(Phi, lam)
+    U, V, root = _ata(Phi, check_positive("lam", lam))
     m = Phi.shape[1]
     if m == 0:
         return np.zeros(0), V, 0
@@ -100,7 +105,7 @@ def feature_adaptive_truncated_theta(
     prod = U * r[None, :]
     keep = np.abs(prod) <= bb
     r_hat = np.sum(np.where(keep, prod, 0.0), axis=1)
-    theta = _inv_sqrt_pd(V) @ r_hat
+    theta = root @ r_hat
     return np.asarray(theta, dtype=np.float64), V, int(np.sum(~keep))
 
 

@@ -157,6 +157,26 @@ def test_nystrom_sampling_probabilities_and_dedupe_modes() -> None:
     assert V.shape == (0, 0) and np.allclose(var, 1.0)
 
 
+def test_nystrom_reuses_previous_features_only_for_the_same_dictionary() -> None:
+    """``previous``: the features of an equal dictionary are reused (and equal a recomputation);
+    a different dictionary is recomputed; a result on another ``K`` is refused."""
+    K = _K(20)
+    arms = np.array([0, 5, 9, 13])
+    first = nystrom_embedding(K, arms, np.ones(4), 4.0, np.random.default_rng(0))
+    assert first.m == 4  # p = 1 for every index
+    again = nystrom_embedding(
+        K, arms[::-1], np.ones(4), 4.0, np.random.default_rng(1), previous=first
+    )
+    assert again.features is first.features
+    fresh = nystrom_embedding(K, arms[::-1], np.ones(4), 4.0, np.random.default_rng(1))
+    assert np.array_equal(fresh.features, again.features)
+    more = np.array([0, 5, 9, 13, 2])
+    grown = nystrom_embedding(K, more, np.ones(5), 4.0, np.random.default_rng(2), previous=first)
+    assert grown.m == 5 and grown.features is not first.features
+    with pytest.raises(ValueError, match="previous must come from the same K"):
+        nystrom_embedding(_K(21), arms, np.ones(4), 4.0, np.random.default_rng(0), previous=first)
+
+
 def test_nystrom_inclusion_frequency_monte_carlo() -> None:
     """Each index is drawn with probability min(qσ², 1): exact binomial test over 20 000 calls."""
     K = _K(10)
