@@ -2,7 +2,7 @@
 
 Privacy (pure ϵ-LDP of CTL(ϵ), Curator 1 and Lemma 1, Sec. 4.1, and of the learner's transcript):
 closed-form, white-box and black-box audits of the randomiser and the end-to-end audit of the
-learner's arms, each against the printed ``ϵ`` and the exact guarantee at ``δ* = 10⁻³``; broken:
+arms of LDP-TGP-, LDP-ATA- and LDP-MoMA-GP-UCB, each against the printed ``ϵ`` and the exact guarantee at ``δ* = 10⁻³``; broken:
 wrong sensitivity, missing clipping, raw rewards.  Correctness (MC1-MC3): the confidence events of
 Eq. (21) (Alg. 2, Thm 3), Thm 2 (Alg. 1) and Thm 4 / Cor. 1 (Alg. 3), Lemma 8 (App. D.3),
 Lemma 9.2, Lemma 10, Lemma 11 (corrected constant) and median-of-means selection, each with a
@@ -34,6 +34,7 @@ from audit.papers.zhou_tan.accuracy import (
 )
 from audit.papers.zhou_tan.cases import (
     CTLRandomiser,
+    LearnerName,
     LearnerVariant,
     Lemma92Variant,
     ctl_black_box_audits,
@@ -72,6 +73,7 @@ class ZhouTanConfig:
     mechanism_samples: int = 200_000
     learner_runs: int = 1000
     learner_rounds: int = 4
+    moma_learner_rounds: int = 8
     confidence_runs: int = 100
     confidence_rounds: int = 40
     ata_runs: int = 100
@@ -104,7 +106,7 @@ class ZhouTanConfig:
             check_int_at_least(count, getattr(self, count), 1)
         for rounds in (
             "learner_rounds", "confidence_rounds", "ata_rounds", "nystrom_rounds", "moma_rounds",
-            "lemma92_rounds",
+            "lemma92_rounds", "moma_learner_rounds",
         ):  # fmt: skip
             check_int_at_least(rounds, getattr(self, rounds), 2)
         check_in_range("eps_nys", self.eps_nys, 0.0, 1.0)
@@ -203,28 +205,41 @@ def _ctl_cases(c: ZhouTanConfig) -> list[AuditCase]:
 
 
 def _learner_cases(c: ZhouTanConfig) -> list[AuditCase]:
+    """The transcript audit of each LDP learner (TGP, ATA, MoMA), with CTL and with raw rewards."""
     out = []
-    learners: tuple[tuple[LearnerVariant, str | None], ...] = (
+    variants: tuple[tuple[LearnerVariant, str | None], ...] = (
         ("ctl", None),
         ("raw_rewards", "raw_rewards"),
     )
-    for variant, bug in learners:
+    learners: tuple[tuple[LearnerName, str, int], ...] = (
+        ("tgp", "learner_transcript", c.learner_rounds),
+        ("ata", "learner_transcript_ata", c.learner_rounds),
+        ("moma", "learner_transcript_moma", c.moma_learner_rounds),
+    )
+    for learner, stem, rounds in learners:
+        for variant, bug in variants:
 
-        def run(
-            seed: np.random.SeedSequence, variant: LearnerVariant = variant
-        ) -> list[AuditResult]:
-            return list(
-                learner_transcript_audit(
-                    c.params,
-                    variant,
-                    runs=c.learner_runs,
-                    rounds=c.learner_rounds,
-                    seed=case_seed(seed),  # = seed_for(c.seed, case name)
-                    confidence=c.confidence,
+            def run(
+                seed: np.random.SeedSequence,
+                variant: LearnerVariant = variant,
+                learner: LearnerName = learner,
+                rounds: int = rounds,
+            ) -> list[AuditResult]:
+                return list(
+                    learner_transcript_audit(
+                        c.params,
+                        variant,
+                        runs=c.learner_runs,
+                        rounds=rounds,
+                        seed=case_seed(seed),  # = seed_for(c.seed, case name)
+                        confidence=c.confidence,
+                        learner=learner,
+                    )
                 )
-            )
 
-        out.append(AuditCase(f"learner_transcript/{variant}", _role(bug), run, bug))
+            # one bug name per learner, so that each learner's raw-reward twin must be caught
+            named = None if bug is None else (bug if learner == "tgp" else f"{learner}_{bug}")
+            out.append(AuditCase(f"{stem}/{variant}", _role(named), run, named))
     return out
 
 

@@ -36,10 +36,17 @@ from reference.validation import (
     check_int_at_least,
     check_positive,
 )
-from reference.zhou_tan.algorithms import TGPUCB, make_ldp_tgp_ucb
+from reference.zhou_tan.algorithms import (
+    TGPUCB,
+    MoMAGPUCB,
+    make_ldp_ata_gp_ucb,
+    make_ldp_moma_gp_ucb,
+    make_ldp_tgp_ucb,
+)
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
+    Policy,
     UniformNoise,
     run_trial,
     sample_rkhs_function,
@@ -49,7 +56,10 @@ from reference.zhou_tan.mechanism import ConvertToLaplace, LDPParams, clip_rewar
 
 __all__ = [
     "BROKEN_NAMES",
+    "MOMA_TRANSCRIPT_K",
     "CTLRandomiser",
+    "LearnerName",
+    "LearnerVariant",
     "ctl_black_box_audits",
     "ctl_claims",
     "ctl_closed_form_audit",
@@ -66,6 +76,11 @@ __all__ = [
 
 CTLVariantName = Literal["correct", "wrong_sensitivity", "missing_clipping"]
 LearnerVariant = Literal["ctl", "raw_rewards"]
+LearnerName = Literal["tgp", "ata", "moma"]
+_LEARNERS = ("tgp", "ata", "moma")
+MOMA_TRANSCRIPT_K = 2
+"""MoMA's group size in the transcript audit: ``rounds = 8`` rewards make 4 epochs, so three
+decisions follow user 1's reward (the paper's ``k = ⌈24 ln(4eT/δ)⌉`` exceeds any short run)."""
 WidthVariant = Literal["theory", "width_ignores_laplace"]
 RadiusVariant = Literal["paper", "c_without_laplace"]
 Lemma11Bound = Literal["corrected", "paper"]
@@ -385,19 +400,50 @@ class _LearnerSetup:
     f: FloatArray
     B: float
     later_noise: FloatArray
-    trunc_level: Callable[[int], float]
-    beta: Callable[[int], float]
+    make_policy: Callable[[], Policy]
 
 
-def _learner_setup(params: LDPParams, rounds: int, seed: int, beta_scale: float) -> _LearnerSetup:
+def _learner_setup(
+    params: LDPParams, rounds: int, seed: int, beta_scale: float, learner: LearnerName
+) -> _LearnerSetup:
+    """The fixed problem and a factory of fresh learners whose own randomness (ties, Nyström) is
+    the same stream ``[seed, 2]`` in every run and for both inputs."""
     rng = as_generator(seed, "seed")
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     fn = sample_rkhs_function(K, 4, rng)
     scaled = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))  # ‖f‖_ℋ ≤ B
     noise = UniformNoise(params.R).sample(rounds, rng)
-    base = make_ldp_tgp_ucb(K, params, 1.0, 0.05, rounds + 1, rng, beta_scale=beta_scale)
-    return _LearnerSetup(K, scaled, params.B, noise, base.trunc_level, base.beta)
+    lam, delta, eps_nys = 1.0, 0.05, 0.5
+    make_policy: Callable[[], Policy]
+    if learner == "tgp":
+        base = make_ldp_tgp_ucb(K, params, lam, delta, rounds + 1, rng, beta_scale=beta_scale)
+
+        def make_policy() -> Policy:
+            return TGPUCB(K, lam, base.trunc_level, base.beta, np.random.default_rng([seed, 2]))
+
+    elif learner == "ata":
+
+        def make_policy() -> Policy:
+            return make_ldp_ata_gp_ucb(
+                K, params, lam, delta, eps_nys, rounds, np.random.default_rng([seed, 2]),
+                "theory", beta_scale,
+            )  # fmt: skip
+
+    elif learner == "moma":
+        shape = make_ldp_moma_gp_ucb(
+            K, params, lam, delta, eps_nys, rounds, rng, "theory", beta_scale
+        )
+
+        def make_policy() -> Policy:
+            return MoMAGPUCB(
+                K, lam, shape.q, MOMA_TRANSCRIPT_K, rounds, shape.beta_next, shape.beta,
+                np.random.default_rng([seed, 2]),
+            )  # fmt: skip
+
+    else:
+        raise ValueError(f"learner must be one of {list(_LEARNERS)}, got {learner!r}")
+    return _LearnerSetup(K, scaled, params.B, noise, make_policy)
 
 
 def learner_arm_transcripts(
@@ -409,8 +455,13 @@ def learner_arm_transcripts(
     rounds: int,
     seed: int,
     beta_scale: float = 0.03,
+    learner: LearnerName = "tgp",
 ) -> IntArray:
-    """Arms chosen by LDP-TGP-UCB (Alg. 2) over ``rounds`` rounds, ``runs`` times: shape ``(runs, rounds)``.
+    """Arms chosen by an LDP learner over ``rounds`` rounds, ``runs`` times: shape ``(runs, rounds)``.
+
+    ``learner``: ``"tgp"`` LDP-TGP-UCB (Alg. 2), ``"ata"`` LDP-ATA-GP-UCB (Alg. 1, Thm 2's ``q``,
+    ``b_t``, ``β``), ``"moma"`` LDP-MoMA-GP-UCB (Alg. 3, Cor. 1's ``q`` and ``β`` with groups of
+    ``k =`` :data:`MOMA_TRANSCRIPT_K`); ``ε_nys = 0.5``, ``λ = 1``, ``δ = 0.05``.
 
     Everything but the curator's Laplace draws is fixed across runs *and across the two inputs*
     (objective, later users' noise, tie-breaking stream, all from ``seed``): the LDP guarantee for
@@ -427,15 +478,19 @@ def learner_arm_transcripts(
     check_positive("beta_scale", beta_scale)
     runs = check_int_at_least("runs", runs, 1)
     rounds = check_int_at_least("rounds", rounds, 2)
-    setup = _learner_setup(params, rounds, seed, beta_scale)
+    check_choice("learner", learner, _LEARNERS)
+    if learner == "moma" and rounds < 2 * MOMA_TRANSCRIPT_K:
+        raise ValueError(
+            f"rounds must be >= {2 * MOMA_TRANSCRIPT_K} for learner='moma' (a decision after "
+            f"user 1's reward needs two epochs of k = {MOMA_TRANSCRIPT_K}), got {rounds}"
+        )
+    setup = _learner_setup(params, rounds, seed, beta_scale, learner)
     side = 0 if first_reward >= 0 else 1  # independent Laplace streams for the two inputs
     curator_seeds = np.random.SeedSequence([seed, 1, side]).spawn(runs)
     out = np.empty((runs, rounds), dtype=np.int64)
     for r in range(runs):
         env = _FixedStreamEnvironment(setup.f, first_reward, setup.later_noise)
-        policy = TGPUCB(
-            setup.K, 1.0, setup.trunc_level, setup.beta, np.random.default_rng([seed, 2])
-        )
+        policy = setup.make_policy()
         if variant == "ctl":
             curator = Curator(ConvertToLaplace(params, np.random.default_rng(curator_seeds[r])))
         elif variant == "raw_rewards":
@@ -454,23 +509,32 @@ def learner_transcript_audit(
     rounds: int,
     seed: int,
     confidence: float,
+    learner: LearnerName = "tgp",
 ) -> list[PrivacyAuditResult]:
     """Black-box audit of the learner's arm sequence on user 1's worst-case pair
-    ``B + R`` vs ``−(B + R)`` against ``(printed, exact)`` (post-processing of CTL, P6)."""
+    ``B + R`` vs ``−(B + R)`` against ``(printed, exact)`` (post-processing of CTL, P6), for
+    LDP-TGP-UCB, LDP-ATA-GP-UCB or LDP-MoMA-GP-UCB (:func:`learner_arm_transcripts`)."""
     _params(params)
     check_choice("variant", variant, ("ctl", "raw_rewards"))
     check_in_range("confidence", confidence, 0.0, 1.0)
     b = params.reward_bound
-    arms_p = learner_arm_transcripts(params, variant, b, runs=runs, rounds=rounds, seed=seed)
-    arms_q = learner_arm_transcripts(params, variant, -b, runs=runs, rounds=rounds, seed=seed)
+    arms_p, arms_q = (
+        learner_arm_transcripts(
+            params, variant, first, runs=runs, rounds=rounds, seed=seed, learner=learner
+        )
+        for first in (b, -b)
+    )
+    label = {"tgp": "LDP-TGP-UCB", "ata": "LDP-ATA-GP-UCB", "moma": "LDP-MoMA-GP-UCB"}[learner]
     results = []
     for claim in ctl_claims(params):
         res = event_audit_from_samples(
             arms_p.astype(np.float64),
             arms_q.astype(np.float64),
             claim,
-            name=f"learner_{variant} arms vs {claim.label}",
-            mechanism=f"LDP-TGP-UCB (β×0.03), {rounds} rounds, curator {variant}",
+            name=f"learner_{variant} arms vs {claim.label}"
+            if learner == "tgp"
+            else f"learner_{learner}_{variant} arms vs {claim.label}",
+            mechanism=f"{label} (β×0.03), {rounds} rounds, curator {variant}",
             confidence=confidence,
             seed=seed,
         )

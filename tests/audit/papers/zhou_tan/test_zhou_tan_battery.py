@@ -213,7 +213,7 @@ def test_battery_cases_name_their_bugs(report: CaseReport) -> None:
         assert (row.bug is not None) == _is_broken(row.name), row.name
         assert row.bug is None or row.bug in row.name, row.name
     assert report.false_alarms == [] and report.missed == [] and report.verdict == "pass"
-    assert len(report.bugs()) == 10
+    assert len(report.bugs()) == 12
 
 
 def _is_broken(name: str) -> bool:
@@ -225,7 +225,7 @@ def test_battery_known_good_pass_and_every_broken_case_caught(
 ) -> None:
     """Every correct case passes (each test's false-alarm probability ≤ 10⁻³) and every broken
     case is rejected, including against the exact claim (ϵ + 2 ln(1 − 10⁻³), 10⁻³)."""
-    assert len(battery) == 52
+    assert len(battery) == 60
     broken_exact = 0
     for res in battery:
         expected = _is_broken(res.name)
@@ -234,8 +234,9 @@ def test_battery_known_good_pass_and_every_broken_case_caught(
             assert res.details["broken"] == expected
             if expected and res.claim.delta > 0:
                 broken_exact += 1
-    # 3 broken randomiser cases × 3 methods + the raw-reward learner, each against the exact claim
-    assert broken_exact == 10
+    # 3 broken randomiser cases × 3 methods + the raw-reward TGP, ATA and MoMA learners, each
+    # against the exact claim
+    assert broken_exact == 12
 
 
 def test_battery_names_are_distinct(battery: list[PrivacyAuditResult | RunAuditResult]) -> None:
