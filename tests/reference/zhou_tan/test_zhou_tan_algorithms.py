@@ -9,6 +9,7 @@ Nyström posterior must equal the exact GP; the geometric median-of-means proper
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -16,12 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from reference._typing import FloatArray
 from reference.zhou_tan import algorithms as al
 from reference.zhou_tan import robust as rb
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
     StudentTNoise,
+    SubWeibullGaussianNoise,
     TrialResult,
     UniformNoise,
     run_trial,
@@ -539,6 +542,24 @@ def test_theory_presets_have_paper_constants() -> None:
     assert ata.beta == pytest.approx(p.B * (1 + 1 / math.sqrt(0.9)))
 
 
+def _event_excess(
+    pol: al.TGPUCB, reward: Callable[[int], FloatArray], f: FloatArray, T: int
+) -> tuple[float, float]:
+    """Run ``pol`` for ``T`` rounds on ``reward(arm)``; the largest ``|f − μ̂_t| − β_{t+1}σ_t`` over
+    ``t`` and ``x`` (the Eq. 21 event fails iff it is ``> 0``), and the same with ``β`` shrunk
+    1000-fold (the power check)."""
+    worst = worst_shrunk = -math.inf
+    for t in range(1, T + 1):
+        arm, _ = pol.next_query()
+        pol.observe(arm, reward(arm))
+        beta_next = pol.beta(t + 1)
+        sd = np.sqrt(pol.gp.var)
+        err = np.abs(f - pol.gp.mean)
+        worst = max(worst, float(np.max(err - beta_next * sd)))
+        worst_shrunk = max(worst_shrunk, float(np.max(err - 1e-3 * beta_next * sd)))
+    return worst, worst_shrunk
+
+
 def test_ldp_tgp_confidence_event_monte_carlo() -> None:
     """MC1 (Eq. 21): |f − μ̂_t| ≤ β_{t+1}σ_t for all t ≤ T, x, w.p. ≥ 1 − δ.
 
@@ -547,24 +568,46 @@ def test_ldp_tgp_confidence_event_monte_carlo() -> None:
     """
     K, f, p = _setup(7, 60)
     T, delta = 60, 0.05
-    fails = 0
-    fails_shrunk = 0
+    fails = fails_shrunk = 0
     for run in range(20):
         gens = [np.random.default_rng(s) for s in np.random.SeedSequence(100 + run).spawn(2)]
         pol = al.make_ldp_tgp_ucb(K, p, 1.0, delta, T, gens[0])
         ctl = ConvertToLaplace(p, gens[1])
-        worst = 0.0
-        worst_shrunk = 0.0
-        for t in range(1, T + 1):
-            arm, _ = pol.next_query()
-            pol.observe(arm, ctl(np.array([f[arm]])))
-            beta_next = pol.beta(t + 1)
-            sd = np.sqrt(pol.gp.var)
-            err = np.abs(f - pol.gp.mean)
-            worst = max(worst, float(np.max(err - beta_next * sd)))
-            worst_shrunk = max(worst_shrunk, float(np.max(err - 1e-3 * beta_next * sd)))
+
+        def reward(arm: int, ctl: ConvertToLaplace = ctl) -> FloatArray:
+            return ctl(np.array([f[arm]]))
+
+        worst, worst_shrunk = _event_excess(pol, reward, f, T)
         fails += worst > 0
         fails_shrunk += worst_shrunk > 0
     assert stats.binomtest(fails, 20, delta, alternative="greater").pvalue > P_REJECT
     # Power: with β shrunk 1000-fold the event fails in most runs (sensitivity check).
     assert fails_shrunk >= 10
+
+
+def test_subweibull_tgp_confidence_event_monte_carlo() -> None:
+    """Eq. 21's event for the sub-Weibull TGP-UCB (Sec. 4.3) under unbounded N(0, 1) noise: 20 runs
+    at ``T = 60`` fail no more often than ``δ`` (one-sided exact test at 1e-6); with ``β`` shrunk
+    1000-fold the event fails in most runs (power); truncations stay below ``Σ_{t ≤ T} 1/t`` per
+    run on average (``P(|y_t| > b_t) ≤ 1/t``)."""
+    K, f, p = _setup(7, 60)
+    noise = SubWeibullGaussianNoise(1.0)
+    T, delta = 60, 0.05
+    fails = fails_shrunk = truncated = 0
+    for run in range(20):
+        g_pol, g_env = np.random.SeedSequence(300 + run).spawn(2)
+        pol = al.make_subweibull_tgp_ucb(
+            K, p.B, p.B, noise.tail, p.B**2 + 1.0, 1.0, delta, T, np.random.default_rng(g_pol)
+        )
+        env_rng = np.random.default_rng(g_env)
+
+        def noisy(arm: int, g: np.random.Generator = env_rng) -> FloatArray:
+            return np.asarray(f[arm] + noise.sample(1, g), dtype=np.float64)
+
+        worst, worst_shrunk = _event_excess(pol, noisy, f, T)
+        fails += worst > 0
+        fails_shrunk += worst_shrunk > 0
+        truncated += pol.n_truncated
+    assert stats.binomtest(fails, 20, delta, alternative="greater").pvalue > P_REJECT
+    assert fails_shrunk >= 10
+    assert truncated <= 20 * sum(1.0 / t for t in range(1, T + 1))
