@@ -155,14 +155,17 @@ def _reduction_cases(
     variants: list[tuple[str, str, Role, float, bool]],
     arms: _ReductionArms,
     learner_label: str,
+    first_prime: float | None = None,
+    delta_b: float = 2.0,
 ) -> list[AgarwalSinghCase]:
     """Black-box cases of Algorithm 4 on the neighbours ``losses`` vs ``losses`` with ``l_1(0)``
-    negated (MAB, losses in ``[−1, 1]``, ``Δ_B = 2``), one per ``(name, description, role, λ,
-    reuse)``; claims: printed pure ``ε`` (Lemma 4.2) and the exact one Laplace mechanism with
-    ``ε₀ = Δ_B/λ_strict = ε`` at ``δ*``."""
+    replaced by ``first_prime`` (default: negated, MAB losses in ``[−1, 1]``, ``Δ_B = 2``), one per
+    ``(name, description, role, λ, reuse)``; the case's pure ε is ``Δ_B/λ``; claims: printed pure
+    ``ε`` (Lemma 4.2) and the exact one Laplace mechanism with ``ε₀ = Δ_B/λ_strict = ε`` at
+    ``δ*``."""
     eps = config.epsilon
     losses_prime = losses.copy()
-    losses_prime[0, 0] = -losses[0, 0]
+    losses_prime[0, 0] = -losses[0, 0] if first_prime is None else first_prime
     printed = _pure(eps, "printed pure ε")
     exact = PrivacyClaim(
         laplace_epsilon(DELTA_STAR, epsilon_0=eps),
@@ -193,8 +196,8 @@ def _reduction_cases(
                 draw_q=draw_q,
                 printed=printed,
                 exact=exact,
-                case_epsilon=math.inf if reuse else 2.0 / scale,
-                expected_printed_violation=reuse or 2.0 / scale > eps + 1e-12,
+                case_epsilon=math.inf if reuse else delta_b / scale,
+                expected_printed_violation=reuse or delta_b / scale > eps + 1e-12,
                 expected_exact_violation=role != "correct",
             )
         )
@@ -206,7 +209,9 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
     losses in ``[−1, 1]`` (``B = ‖Y‖_∞ = 1``, ``Δ_B = 2``); ``l_1(0) = ±1``.
 
     Strict ``λ = Δ_B/ε``; paper ``λ = B/ε`` (``ε_eff = 2ε``).  The exact guarantee of the correct
-    reduction is one Laplace mechanism with ``ε₀ = Δ_B/λ = ε`` (Lemma 4.2)."""
+    reduction is one Laplace mechanism with ``ε₀ = Δ_B/λ = ε`` (Lemma 4.2).  Plus the paper's
+    ``λ`` on losses in ``[0, 1]`` (``l_1(0) = 1`` vs ``0``, ``Δ_B = B = 1``), where it is correct
+    and tight (``reduction_paper_01``)."""
     _config(config)
     eps = config.epsilon
     strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
@@ -219,7 +224,18 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
         ("reduction_noise_x0.5", "noise too small: λ/2", "broken", strict / 2.0, False),
         ("reduction_noise_reused", "Z drawn once and reused", "broken", strict, True),
     ]
-    return _reduction_cases(config, losses, variants, _canary_arms, "canary, MAB [−1,1] losses")
+    cases = _reduction_cases(config, losses, variants, _canary_arms, "canary, MAB [−1,1] losses")
+    # Losses in [0, 1] (Theorem 4.1's range): Δ_B = B = 1, so the paper's λ = B/ε is exact here;
+    # l_1(0) = 1 vs 0 makes the canary's first bit 1/2 vs e^{−ε}/2 (tight at ε).
+    paper01 = lemma42_laplace_scale(eps, 1.0, 1.0, "paper")
+    variants01: list[tuple[str, str, Role, float, bool]] = [
+        ("reduction_paper_01", f"[0,1] losses, paper λ = B/ε = {paper01:.4g}", "correct",
+         paper01, False),
+    ]  # fmt: skip
+    cases += _reduction_cases(
+        config, losses, variants01, _canary_arms, "canary, MAB [0,1] losses", 0.0, 1.0
+    )
+    return cases
 
 
 # --------------------------------------------------------------------------------------------
