@@ -1713,6 +1713,10 @@ def _baselines() -> dict[str, Baseline]:
             epsilon=1.0, T=8, gaussian_delta=1e-5, white_box_samples=200
         ),
         "audit.papers.agarwal_singh.reduction:CanaryLearner": _b(N=2, t0=1, threshold=1.0),
+        "audit.papers.agarwal_singh.reduction:DenseCanaryLearner": _b(
+            x=np.ones(2), t0=1, threshold=1.0
+        ),
+        "audit.papers.agarwal_singh.reduction:dense_canary_cases": _b(config=_as_config),
         "audit.papers.agarwal_singh.gaussian:GaussianReleaseView": _b(T=4, sigma=1.0),
         "audit.papers.agarwal_singh.gaussian:OneShotFTPL": _b(
             decision_set=Cube(2), noise=ZeroNoise((2,)), T=4, rng=lambda: _g()

@@ -306,6 +306,7 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.zhou_tan.accuracy:critical_failure_count", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
     ("audit.papers.zhou_tan.cases:learner_arm_transcripts", "first_reward", {"negative", "zero"}, _REAL),
     ("audit.papers.agarwal_singh.reduction:CanaryLearner", "threshold", {"negative", "zero"}, _REAL),
+    ("audit.papers.agarwal_singh.reduction:DenseCanaryLearner", "threshold", {"negative", "zero"}, _REAL),
     ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "names", {"None"}, _DEFAULT + ": every case"),
     ("audit.papers.agarwal_singh.battery:run_agarwal_singh_battery", "strategy", {"None"}, _DEFAULT + ": Holm at config.family_alpha"),
     ("audit.papers.agarwal_singh.battery:cases", "names", {"None"}, _DEFAULT + ": every case"),

@@ -33,7 +33,11 @@ from audit.papers.agarwal_singh.cases import (
 )
 from audit.papers.agarwal_singh.cases import Role as AgarwalSinghRole
 from audit.papers.agarwal_singh.gaussian import ftpl_action_cases, gaussian_release_cases
-from audit.papers.agarwal_singh.reduction import exp2_reduction_cases, reduction_canary_cases
+from audit.papers.agarwal_singh.reduction import (
+    dense_canary_cases,
+    exp2_reduction_cases,
+    reduction_canary_cases,
+)
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference.rng import as_seed_sequence, named_seed
@@ -51,7 +55,8 @@ __all__ = [
 
 def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[AgarwalSinghCase]:
     """Every case, in a fixed order: tree node view, tree releases, FTRL actions, reduction
-    canary, Gaussian tree, FTPL actions, reduction around EXP2 (each new group appended last so
+    canary, Gaussian tree, FTPL actions, reduction around EXP2, dense canary on the cube (each new
+    group appended last so
     that the battery's and the power runs' per-case seeds of the earlier cases do not move)."""
     c = _config_or_default(config)
     return (
@@ -62,6 +67,7 @@ def privacy_cases(config: AgarwalSinghAuditConfig | None = None) -> list[Agarwal
         + gaussian_release_cases(c)
         + ftpl_action_cases(c)
         + exp2_reduction_cases(c)
+        + dense_canary_cases(c)
     )
 
 

@@ -37,7 +37,9 @@ from reference.validation import (
 
 __all__ = [
     "CanaryLearner",
+    "DenseCanaryLearner",
     "ReusedNoiseReduction",
+    "dense_canary_cases",
     "exp2_reduction_arms",
     "exp2_reduction_cases",
     "reduction_canary_cases",
@@ -113,10 +115,11 @@ def _reduction_arms(
     inner: Callable[[int], BanditLearner],
     rng: np.random.Generator | SeedLike,
     size: int,
+    view: Callable[[FloatArray], float] | None = None,
 ) -> FloatArray:
     """``size`` runs of Algorithm 4 (``Lap^N(scale)`` noise; ``reuse``: :class:`ReusedNoiseReduction`,
-    one ``Z`` for every round) around a fresh ``inner(N)`` learner per run: the played arms,
-    shape ``(size, T)``."""
+    one ``Z`` for every round) around a fresh ``inner(N)`` learner per run: ``view`` of each
+    played action (default: the arm, ``argmax``), shape ``(size, T)``."""
     rng = as_generator(rng)
     losses = check_nonempty("losses", check_array("losses", losses, ndim=2), what="round")
     reuse = check_bool("reuse", reuse)
@@ -133,7 +136,7 @@ def _reduction_arms(
         )
         for t in range(T):
             action = reduction.act()
-            out[r, t] = float(np.argmax(action))
+            out[r, t] = float(np.argmax(action)) if view is None else view(action)
             reduction.update(float(losses[t] @ action))
     return out
 
@@ -155,17 +158,18 @@ def _reduction_cases(
     variants: list[tuple[str, str, Role, float, bool]],
     arms: _ReductionArms,
     learner_label: str,
-    first_prime: float | None = None,
+    losses_prime: FloatArray | None = None,
     delta_b: float = 2.0,
 ) -> list[AgarwalSinghCase]:
-    """Black-box cases of Algorithm 4 on the neighbours ``losses`` vs ``losses`` with ``l_1(0)``
-    replaced by ``first_prime`` (default: negated, MAB losses in ``[−1, 1]``, ``Δ_B = 2``), one per
+    """Black-box cases of Algorithm 4 on the neighbours ``losses`` vs ``losses_prime`` (default:
+    ``losses`` with ``l_1(0)`` negated, MAB losses in ``[−1, 1]``, ``Δ_B = 2``), one per
     ``(name, description, role, λ, reuse)``; the case's pure ε is ``Δ_B/λ``; claims: printed pure
     ``ε`` (Lemma 4.2) and the exact one Laplace mechanism with ``ε₀ = Δ_B/λ_strict = ε`` at
     ``δ*``."""
     eps = config.epsilon
-    losses_prime = losses.copy()
-    losses_prime[0, 0] = -losses[0, 0] if first_prime is None else first_prime
+    if losses_prime is None:
+        losses_prime = losses.copy()
+        losses_prime[0, 0] = -losses[0, 0]
     printed = _pure(eps, "printed pure ε")
     exact = PrivacyClaim(
         laplace_epsilon(DELTA_STAR, epsilon_0=eps),
@@ -232,10 +236,95 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
         ("reduction_paper_01", f"[0,1] losses, paper λ = B/ε = {paper01:.4g}", "correct",
          paper01, False),
     ]  # fmt: skip
+    prime01 = losses.copy()
+    prime01[0, 0] = 0.0
     cases += _reduction_cases(
-        config, losses, variants01, _canary_arms, "canary, MAB [0,1] losses", 0.0, 1.0
+        config, losses, variants01, _canary_arms, "canary, MAB [0,1] losses", prime01, 1.0
     )
     return cases
+
+
+# --------------------------------------------------------------------------------------------
+# Lemma 4.2 for a general decision set: a dense canary on the cube
+# --------------------------------------------------------------------------------------------
+
+
+class DenseCanaryLearner:
+    """A (non-private) BLO inner learner on a symmetric set ``X`` that plays ``x`` or ``−x``.
+
+    Like :class:`CanaryLearner` but with a point ``x`` that need not be a vertex of the simplex:
+    rounds ``1..t₀+1`` play ``x``; round ``t₀ + 2`` plays ``x`` iff ``y_{t₀} > c``; round ``t₀ + 3``
+    plays ``x`` iff ``y_{t₀} > y_{t₀+1}``; then ``x``.  With ``x = (1, …, 1)`` on the cube the
+    forwarded scalar carries ``<Z, x> = Σ_i Z_i`` (Algorithm 4's noise on a dense action) and
+    ``|<l, x>| = ‖l‖₁‖x‖_∞`` (the Hölder step of Lemma 4.2 for general ``X`` is tight).
+    """
+
+    def __init__(self, x: FloatArray, t0: int, threshold: float) -> None:
+        self.x = check_nonempty("x", check_array("x", x, ndim=1), what="coordinate")
+        self.t0 = check_int_at_least("t0", t0, 1)
+        self.threshold = check_finite("threshold", threshold)
+        self._round = 0
+        self._feedback: dict[int, float] = {}
+
+    @property
+    def dim(self) -> int:
+        return int(self.x.size)
+
+    def act(self) -> FloatArray:
+        self._round += 1
+        sign = 1.0
+        if self._round == self.t0 + 2:
+            sign = 1.0 if self._feedback[self.t0] > self.threshold else -1.0
+        elif self._round == self.t0 + 3:
+            sign = 1.0 if self._feedback[self.t0] > self._feedback[self.t0 + 1] else -1.0
+        return np.asarray(sign * self.x, dtype=np.float64)
+
+    def update(self, feedback: float) -> None:
+        self._feedback[self._round] = float(feedback)
+
+    def sampling_distribution(self) -> FloatArray | None:
+        return None
+
+
+def dense_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
+    """Black-box action view of Algorithm 4 around :class:`DenseCanaryLearner` on the cube
+    ``[−1, 1]²`` (BLO, Thm 4.5's setting) with ``x = (1, 1)`` and ``Y`` the unit ℓ₁ ball
+    (``B = ‖Y‖₁ = 1``, ``Δ_B = 2‖Y‖₁ = 2``); neighbours ``l_1 = ±(1/2, 1/2)``, so the
+    forwarded scalar is ``±1 + Z_1 + Z_2``.  The view is the sign of ``<x̃_t, x>`` per round.
+
+    Strict ``λ = Δ_B/ε`` is ε-DP (the vector ``l + Z`` is a Laplace mechanism of ℓ₁ sensitivity
+    ``Δ_B``, and the scalar is its post-processing); the paper's ``λ = ‖Y‖₁/ε`` gives pure
+    ``2ε``; its threshold event at ``c = 1`` has ratio ``(1/2)/P(Z_1 + Z_2 > 2)``, which at ``ε = 1``
+    is ``e^{1.31}`` (``P = e^{−2}``), so the black box can see it."""
+    _config(config)
+    eps = config.epsilon
+    strict = lemma42_laplace_scale(eps, 1.0, 2.0, "strict")
+    paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
+    x = np.ones(2)
+    losses = np.zeros((4, 2))
+    losses[0] = 0.5
+    losses_prime = losses.copy()
+    losses_prime[0] = -0.5
+
+    def view(action: FloatArray) -> float:
+        return float(action @ x > 0.0)
+
+    def arms(
+        ls: FloatArray, scale: float, reuse: bool, rng: np.random.Generator, size: int
+    ) -> FloatArray:
+        return _reduction_arms(
+            ls, scale, reuse, lambda N: DenseCanaryLearner(x, 1, 1.0), rng, size, view
+        )
+
+    variants: list[tuple[str, str, Role, float, bool]] = [
+        ("reduction_cube_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
+        ("reduction_cube_paper", f"paper λ = ‖Y‖₁/ε = {paper:.4g}", "paper", paper, False),
+        ("reduction_cube_noise_reused", "Z drawn once and reused", "broken", strict, True),
+    ]
+    return _reduction_cases(
+        config, losses, variants, arms, "dense canary, cube [−1,1]², unit ℓ₁ losses",
+        losses_prime, 2.0,
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------

@@ -207,6 +207,7 @@ BLACK_BOX_BUGS = [
     "ftrl_noise_reused",
     "reduction_noise_x0.5",
     "reduction_noise_reused",
+    "reduction_cube_noise_reused",
 ]
 FTPL_BUGS = ["ftpl_noise_x0.5", "ftpl_noise_reused"]
 EXP2_BUGS = ["reduction_exp2_noise_reused"]
