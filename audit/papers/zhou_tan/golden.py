@@ -415,7 +415,7 @@ def zhou_tan_entries() -> list[GoldenFunction]:
             _grid(
                 _product(
                     t=(1, 1000, 10**12),
-                    signal_bound=(0.0, 2.0),
+                    signal_bound=(0.5, 2.0),
                     a=(1.0, 2.0),
                     b=(0.5,),
                     theta=(0.5, 1.0, 2.0),
