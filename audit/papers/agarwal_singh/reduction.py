@@ -51,6 +51,29 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+class _FeedbackBits:
+    """The canaries' schedule: round ``t₀ + 2`` publishes ``1{y_{t₀} > c}``, round ``t₀ + 3``
+    publishes ``1{y_{t₀} > y_{t₀+1}}``; every other round publishes 1 (the default action)."""
+
+    def __init__(self, t0: int, threshold: float) -> None:
+        self.t0 = check_int_at_least("t0", t0, 1)
+        self.threshold = check_finite("threshold", threshold)
+        self._round = 0
+        self._feedback: dict[int, float] = {}
+
+    def next_round(self) -> bool:
+        """Advance one round; whether this round plays the default action."""
+        self._round += 1
+        if self._round == self.t0 + 2:
+            return self._feedback[self.t0] > self.threshold
+        if self._round == self.t0 + 3:
+            return self._feedback[self.t0] > self._feedback[self.t0 + 1]
+        return True
+
+    def record(self, feedback: float) -> None:
+        self._feedback[self._round] = float(feedback)
+
+
 class CanaryLearner:
     """A (non-private) inner bandit learner that writes its feedback into its later actions.
 
@@ -63,28 +86,19 @@ class CanaryLearner:
 
     def __init__(self, N: int, t0: int, threshold: float) -> None:
         self.N = check_int_at_least("N", N, 2)
-        self.t0 = check_int_at_least("t0", t0, 1)
-        self.threshold = check_finite("threshold", threshold)
-        self._round = 0
-        self._feedback: dict[int, float] = {}
+        self._bits = _FeedbackBits(t0, threshold)
 
     @property
     def dim(self) -> int:
         return self.N
 
     def act(self) -> FloatArray:
-        self._round += 1
-        arm = 0
-        if self._round == self.t0 + 2:
-            arm = 0 if self._feedback[self.t0] > self.threshold else 1
-        elif self._round == self.t0 + 3:
-            arm = 0 if self._feedback[self.t0] > self._feedback[self.t0 + 1] else 1
         action = np.zeros(self.N)
-        action[arm] = 1.0
+        action[0 if self._bits.next_round() else 1] = 1.0
         return action
 
     def update(self, feedback: float) -> None:
-        self._feedback[self._round] = float(feedback)
+        self._bits.record(feedback)
 
     def sampling_distribution(self) -> FloatArray | None:
         return None
@@ -261,26 +275,18 @@ class DenseCanaryLearner:
 
     def __init__(self, x: FloatArray, t0: int, threshold: float) -> None:
         self.x = check_nonempty("x", check_array("x", x, ndim=1), what="coordinate")
-        self.t0 = check_int_at_least("t0", t0, 1)
-        self.threshold = check_finite("threshold", threshold)
-        self._round = 0
-        self._feedback: dict[int, float] = {}
+        self._bits = _FeedbackBits(t0, threshold)
 
     @property
     def dim(self) -> int:
         return int(self.x.size)
 
     def act(self) -> FloatArray:
-        self._round += 1
-        sign = 1.0
-        if self._round == self.t0 + 2:
-            sign = 1.0 if self._feedback[self.t0] > self.threshold else -1.0
-        elif self._round == self.t0 + 3:
-            sign = 1.0 if self._feedback[self.t0] > self._feedback[self.t0 + 1] else -1.0
+        sign = 1.0 if self._bits.next_round() else -1.0
         return np.asarray(sign * self.x, dtype=np.float64)
 
     def update(self, feedback: float) -> None:
-        self._feedback[self._round] = float(feedback)
+        self._bits.record(feedback)
 
     def sampling_distribution(self) -> FloatArray | None:
         return None
