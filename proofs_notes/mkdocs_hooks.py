@@ -1,4 +1,5 @@
-"""MkDocs hook: mount the proof notes (``proofs_notes/**/*.md``) under ``notes/`` in the site.
+"""MkDocs hook: mount the proof notes (``proofs_notes/**/*.md``, and the figures they link,
+``**/*.png``) under ``notes/`` in the site.
 
 MkDocs refuses a ``docs_dir`` that contains ``mkdocs.yml``, so the site pages live in
 ``proofs_notes/site_src/`` and this hook adds every proof note (README files included) as a page
@@ -20,8 +21,8 @@ SITE_SOURCES = NOTES_ROOT / "site_src"
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Add each proof note to the site's files as ``notes/<relative path>``."""
-    for path in sorted(NOTES_ROOT.rglob("*.md")):
+    """Add each proof note and figure to the site's files as ``notes/<relative path>``."""
+    for path in sorted([*NOTES_ROOT.rglob("*.md"), *NOTES_ROOT.rglob("*.png")]):
         if SITE_SOURCES in path.parents:
             continue
         src_uri = "notes/" + path.relative_to(NOTES_ROOT).as_posix()
