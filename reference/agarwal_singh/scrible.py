@@ -67,7 +67,7 @@ class Barrier(Protocol):
         self, theta: FloatArray, eta: float, start: FloatArray | None = None
     ) -> FloatArray:
         """``argmin_{x∈int X} ( η<θ, x> + R(x) )``; an iterative step may begin at the interior
-        point ``start`` (closed forms ignore it)."""
+        point ``start`` (closed forms check it and do not need it)."""
         ...
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
@@ -79,6 +79,17 @@ def _radial_step(g: FloatArray, eta: float) -> FloatArray:
     """``ρ = (√(1 + η²g²) − 1)/(ηg)`` (``0`` at ``g = 0``): the root in ``[0, 1)`` of
     ``ηg(1 − ρ²) = 2ρ``, written as ``ηg/(√(1 + η²g²) + 1)`` to avoid cancellation."""
     return np.asarray(eta * g / (np.sqrt(1.0 + (eta * g) ** 2) + 1.0), dtype=np.float64)
+
+
+def _check_start(start: FloatArray | None, barrier: Barrier) -> FloatArray | None:
+    """``start`` of ``ftrl_argmin``: ``None``, or a finite point of shape ``(N,)`` strictly inside
+    the set (``R(start) < ∞``), whether or not the barrier's step uses it."""
+    if start is None:
+        return None
+    x0 = check_array("start", start, shape=(barrier.dim,))
+    if not math.isfinite(barrier.value(x0)):
+        raise ValueError("start must be strictly inside the set (a finite barrier value)")
+    return x0
 
 
 @dataclass(frozen=True)
@@ -113,8 +124,10 @@ class BallBarrier:
     def ftrl_argmin(
         self, theta: FloatArray, eta: float, start: FloatArray | None = None
     ) -> FloatArray:
-        """``x = −(θ/‖θ‖) ρ(η‖θ‖)`` from ``ηθ + 2x/(1 − ‖x‖²) = 0``."""
+        """``x = −(θ/‖θ‖) ρ(η‖θ‖)`` from ``ηθ + 2x/(1 − ‖x‖²) = 0`` (``start`` is checked, not
+        needed)."""
         theta = check_array("theta", theta, shape=(self.dim,))
+        _check_start(start, self)
         eta = check_positive("eta", eta)
         g = float(np.linalg.norm(theta))
         if g == 0.0:
@@ -156,8 +169,9 @@ class CubeBarrier:
     def ftrl_argmin(
         self, theta: FloatArray, eta: float, start: FloatArray | None = None
     ) -> FloatArray:
-        """Separable: ``x_i = −sign(θ_i) ρ(η|θ_i|)`` (``start`` is not needed)."""
+        """Separable: ``x_i = −sign(θ_i) ρ(η|θ_i|)`` (``start`` is checked, not needed)."""
         theta = check_array("theta", theta, shape=(self.dim,))
+        _check_start(start, self)
         eta = check_positive("eta", eta)
         return np.asarray(-np.sign(theta) * _radial_step(np.abs(theta), eta), dtype=np.float64)
 
@@ -307,13 +321,8 @@ class PolytopeBarrier:
         """Damped Newton from ``start`` (default: the analytic centre), which must be interior."""
         theta = check_array("theta", theta, shape=(self.dim,))
         eta = check_positive("eta", eta)
-        if start is None:
-            x0 = self._center
-        else:
-            x0 = check_array("start", start, shape=(self.dim,))
-            if not np.all(self._slacks(x0) > 0.0):
-                raise ValueError("start must be strictly inside the polytope (all b - A start > 0)")
-        return self._newton(theta, eta, x0)
+        x0 = _check_start(start, self)
+        return self._newton(theta, eta, self._center if x0 is None else x0)
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
         return bool(np.all(self._slacks(check_array("x", x, shape=(self.dim,))) >= -tol))

@@ -297,6 +297,15 @@ def test_polytope_step_rejects_bad_start_and_reports_non_convergence() -> None:
         barrier.ftrl_argmin(np.zeros(2), 1.0, start=np.array([0.5, 0.5]))
     with pytest.raises(ValueError, match="start must contain only finite"):
         barrier.ftrl_argmin(np.zeros(2), 1.0, start=np.array([np.nan, 0.1]))
+    for closed in (BallBarrier(2), CubeBarrier(2)):  # closed forms check start too
+        with pytest.raises(ValueError, match="start must contain only finite"):
+            closed.ftrl_argmin(np.zeros(2), 1.0, start=np.array([np.nan, 0.1]))
+        with pytest.raises(ValueError, match="start must be strictly inside"):
+            closed.ftrl_argmin(np.zeros(2), 1.0, start=np.array([1.0, 0.0]))
+        np.testing.assert_array_equal(
+            closed.ftrl_argmin(np.ones(2), 1.0, start=np.array([0.1, 0.1])),
+            closed.ftrl_argmin(np.ones(2), 1.0),
+        )
     with pytest.raises(RuntimeError, match="did not reach decrement"):  # the analytic centre
         PolytopeBarrier(barrier.A, barrier.b, max_newton_steps=2)
     with pytest.raises(ValueError, match="newton_tol must be in"):
