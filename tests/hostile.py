@@ -1021,6 +1021,45 @@ def _baselines() -> dict[str, Baseline]:
         m + "sample_unit_vector": _b(rng=lambda: _g(), d=2),
         m + "unit_rows": _b(g=A([[3.0, 4.0], [1.0, 0.0]])),
     }
+    m = "reference.factorization:"
+    out |= {
+        m + "BLT": _b(theta=A([0.5, 0.9]), omega=A([0.2, 0.1])),
+        m + "BLTNoiseStream": _b(
+            blt=lambda: __import__("reference.factorization").factorization.BLT(A([0.5]), A([0.2])),
+            law=lambda: __import__("reference.noise").noise.ZeroNoise((2,)),
+            rng=lambda: _g(),
+        ),
+        m + "optimal_blt": _b(n=16, buffers=1),
+        m + "sqrt_coefficients": _b(count=4),
+        m + "sqrt_factorization": _b(n=4),
+    }
+    m = "reference.shariff_sheffet.factorized:"
+    _blt = lambda: __import__("reference.factorization").factorization.BLT(A([0.5]), A([0.2]))  # noqa: E731
+    out |= {
+        m + "FactorizedStatistics": _b(
+            constants=_constants,
+            blt=_blt,
+            sigma_noise=1.0,
+            bounds=_bounds,
+            rng=lambda: _g(),
+            reward_policy="raise",
+        ),
+        m + "factorized_bounds": _b(
+            d=2, n=4, L_tilde=1.5, epsilon=1.0, delta=0.1, alpha=0.25, blt=_blt
+        ),
+        m + "factorized_mu": _b(sigma_noise=1.0, n=4, L_tilde=1.5, blt=_blt),
+        m + "factorized_noise_std": _b(n=4, L_tilde=1.5, epsilon=1.0, delta=0.1, blt=_blt),
+        m + "make_factorized_regularizer": _b(
+            constants=_constants,
+            n=4,
+            alpha=0.25,
+            rng=lambda: _g(),
+            privacy=_privacy,
+            blt=_blt,
+            reward_policy="raise",
+        ),
+        m + "released_steps": _b(n=4),
+    }
     m = "reference.shariff_sheffet.linucb:"
     out |= {
         m + "LinUCB": _b(
@@ -1796,6 +1835,9 @@ _TAGGED = (
 )
 
 NOT_CALLED: dict[str, str] = {
+    "reference.factorization:FactorizationCost": (
+        "a record the library returns (BLT.cost, sqrt_factorization), never built from user input"
+    ),
     "reference.engine.compiled._parallel:compiled": (
         "the decorator the compiled engines apply to their own loops at import; no user input"
     ),

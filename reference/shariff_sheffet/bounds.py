@@ -48,6 +48,7 @@ __all__ = [
     "cor12_regret_order",
     "cor15_regret_lower_bound",
     "gaussian_bounds",
+    "gaussian_bounds_for_release_std",
     "gaussian_bounds_for_sigma",
     "gaussian_node_privacy",
     "gaussian_noise_std",
@@ -342,6 +343,28 @@ def gaussian_bounds_for_sigma(
         * math.sqrt(m / upsilon)
         * (math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 * n / alpha)))
     )
+    return RegularizerBounds(
+        rho_min=upsilon, rho_max=3.0 * upsilon, gamma=gamma, shift=2.0 * upsilon
+    )
+
+
+def gaussian_bounds_for_release_std(
+    d: int, release_std: float, n: int, alpha: float
+) -> RegularizerBounds:
+    """Proposition 11 for any release whose noise is one symmetric Gaussian matrix of off-diagonal
+    standard deviation ``release_std`` (diagonal ``√2·release_std``): the tree's is ``σ_noise √m``.
+
+    Prop. 11's proof reads only that law: ``Υ = release_std·√2·(4√d + 2 ln(2n/α))``, shift ``2Υ``,
+    ``ρ_min = Υ``, ``ρ_max = 3Υ``, ``γ = release_std·(√d + √(2 ln(2n/α)))/√Υ``.  Used by the
+    factorized sources (:mod:`reference.shariff_sheffet.factorized`).
+    """
+    d = check_int_at_least("d", d, 1)
+    release_std = check_positive("release_std", release_std)
+    n = check_int_at_least("n", n, 1)
+    alpha = check_alpha(alpha)
+    log_term = math.log(2.0 * n / alpha)
+    upsilon = release_std * math.sqrt(2.0) * (4.0 * math.sqrt(d) + 2.0 * log_term)
+    gamma = release_std * (math.sqrt(d) + math.sqrt(2.0 * log_term)) / math.sqrt(upsilon)
     return RegularizerBounds(
         rho_min=upsilon, rho_max=3.0 * upsilon, gamma=gamma, shift=2.0 * upsilon
     )

@@ -123,6 +123,15 @@ def shariff_sheffet_entries() -> list[GoldenFunction]:
         ],
         {"d": 5, "m": 11, "L_tilde": 1.0, "epsilon": 1.0, "delta": 0.1, "n": 1000, "alpha": 0.0},
     )
+    release_std = _grid(
+        [
+            {"d": d, "release_std": s, "n": n, "alpha": 1.0 / n}
+            for d in _D
+            for n, _ in _N_M
+            for s in (1e-3, 1.0, 1e4)
+        ],
+        {"d": 1, "release_std": 0.0, "n": 2, "alpha": 0.5},
+    )
     gauss_sigma = _grid(
         [
             {"d": d, "m": m, "sigma_noise": s, "n": n, "alpha": 1.0 / n}
@@ -252,6 +261,7 @@ def shariff_sheffet_entries() -> list[GoldenFunction]:
         GoldenFunction(p, sh_bounds.gaussian_operator_norm_bound_closed_form, closed),
         GoldenFunction(p, sh_bounds.gaussian_bounds, gauss_bounds),
         GoldenFunction(p, sh_bounds.gaussian_bounds_for_sigma, gauss_sigma),
+        GoldenFunction(p, sh_bounds.gaussian_bounds_for_release_std, release_std),
         GoldenFunction(
             p,
             sh_bounds.nonprivate_bounds,

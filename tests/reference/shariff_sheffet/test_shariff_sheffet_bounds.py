@@ -980,6 +980,10 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
             "alpha": 0.001,
         },
     ),
+    "gaussian_bounds_for_release_std": (
+        bd.gaussian_bounds_for_release_std,
+        {"d": 2, "release_std": 10.0, "n": 1000, "alpha": 0.001},
+    ),
     "gaussian_bounds_for_sigma": (
         bd.gaussian_bounds_for_sigma,
         {"d": 2, "m": 11, "sigma_noise": 10.0, "n": 1000, "alpha": 0.001},
@@ -1089,6 +1093,7 @@ BAD_VALUES: dict[str, list[Any]] = {
     "L_tilde": [0.0, -1.0, NAN, INF],
     "L": [0.0, -1.0, NAN],
     "sigma_noise": [0.0, -1.0, NAN],
+    "release_std": [0.0, -1.0, NAN, INF],
     "rho": [0.0, -1.0, NAN, INF],
     "B": [0.0, 0.5, 0.999, NAN],
     "gap": [0.0, -0.1, NAN, INF],
