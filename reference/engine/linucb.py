@@ -296,6 +296,11 @@ def run_gap_batch(
         target_rho_min=target_rho_min,
     )
     n, d, num_arms = setup.n, setup.d, setup.num_arms
+    if variant == "factorized":
+        raise ValueError(
+            "variant 'factorized' runs on the reference (run_gap_experiment) and the compiled "
+            "engine (reference.engine.compiled.run_gap_compiled), not on the numpy engine"
+        )
     trace = check_bool("trace", trace)
     progress = check_bool("progress", progress)
     if block_rounds is None:

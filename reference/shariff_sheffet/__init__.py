@@ -38,6 +38,7 @@ from reference.shariff_sheffet.linucb import (
     RoundDiagnostics,
 )
 from reference.shariff_sheffet.regularizers import (
+    SOURCES,
     VARIANTS,
     ExactStatistics,
     PrivacyParameters,
@@ -55,6 +56,7 @@ from reference.shariff_sheffet.simulation import (
 )
 
 __all__ = [
+    "SOURCES",
     "VARIANTS",
     "AccuracyEventError",
     "AccuracyEventWarning",

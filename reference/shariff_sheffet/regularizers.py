@@ -50,6 +50,7 @@ from reference.validation import (
 )
 
 __all__ = [
+    "SOURCES",
     "VARIANTS",
     "Calibration",
     "ExactStatistics",
@@ -66,10 +67,14 @@ __all__ = [
     "wishart_node_noise",
 ]
 
-Variant: TypeAlias = Literal["nonprivate", "gaussian", "wishart", "wishart_unshifted"]
+Variant: TypeAlias = Literal["nonprivate", "gaussian", "wishart", "wishart_unshifted", "factorized"]
 Calibration: TypeAlias = Literal["paper", "tight"]
 """Noise calibration: the paper's (Sec. 4), or the least noise by exact accounting (Gaussian)."""
 VARIANTS: tuple[Variant, ...] = ("nonprivate", "gaussian", "wishart", "wishart_unshifted")
+"""The paper's four regularizer sources (App. D.2)."""
+SOURCES: tuple[Variant, ...] = (*VARIANTS, "factorized")
+"""Every source :func:`make_regularizer` builds: the paper's four and, beyond the paper, the
+factorized source (:mod:`reference.shariff_sheffet.factorized`; ``calibration="tight"`` only)."""
 
 
 @dataclass(frozen=True)
@@ -314,11 +319,13 @@ def make_regularizer(
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
 ) -> Regularizer:
-    """Build one of the paper's four regularizer sources (App. D.2).
+    """Build one of the paper's four regularizer sources (App. D.2), or the factorized one.
 
     Args:
         variant: ``"nonprivate"`` (``H = ρI``), ``"gaussian"`` (Sec. 4.2, shift ``+2Υ``),
-            ``"wishart"`` (Sec. 4.1, shift ``−c`` of Eq. 4), ``"wishart_unshifted"``.
+            ``"wishart"`` (Sec. 4.1, shift ``−c`` of Eq. 4), ``"wishart_unshifted"``, or, beyond
+            the paper, ``"factorized"`` (:func:`~reference.shariff_sheffet.factorized.make_factorized_regularizer`
+            at ``n``; needs ``calibration="tight"``).
         constants: problem constants (``L̃`` is taken from them).
         n: horizon; fixes the tree depth ``m = 1 + ⌈log₂ n⌉``.
         alpha: failure probability ``α ∈ (0, 1)`` of the accuracy bounds.
@@ -351,6 +358,15 @@ def make_regularizer(
     )
     if noise is None:
         return ExactStatistics(constants, rho)
+    if variant == "factorized":
+        from reference.factorization import optimal_blt
+        from reference.shariff_sheffet.factorized import FactorizedStatistics, released_steps
+
+        assert isinstance(noise, SymmetricGaussianNoise)
+        blt = optimal_blt(max(released_steps(n), 2))
+        return FactorizedStatistics(
+            constants, blt, noise.sigma, bounds, rng, reward_policy=reward_policy
+        )
     tree = TreeAggregator(n, noise, rng, pad=pad)
     return TreeStatistics(constants, tree, bounds, reward_policy=reward_policy)
 
@@ -370,11 +386,14 @@ def regularizer_spec(
 ) -> tuple[NodeNoise | None, RegularizerBounds]:
     """The node-noise law (``None`` for ``"nonprivate"``) and the bounds of a variant.
 
+    For ``"factorized"`` the law is that of each ``z_t`` of the factorization mechanism and the
+    bounds are :func:`~reference.shariff_sheffet.factorized.factorized_bounds`.
+
     What :func:`make_regularizer` builds its source from; the engine
     (:mod:`reference.engine`) reads the same law and bounds.  Arguments as there; every argument
     is checked, also those the variant does not read (``rho`` of a private variant...).
     """
-    check_choice("variant", variant, VARIANTS)
+    check_choice("variant", variant, SOURCES)
     check_instance("constants", constants, ProblemConstants)
     n = check_int_at_least("n", n, 1)
     alpha = check_alpha(alpha)
@@ -389,12 +408,14 @@ def regularizer_spec(
     if target_rho_min is not None:
         if variant == "nonprivate":
             raise ValueError("target_rho_min applies to the private variants only")
-        base_variant: Variant = "gaussian" if variant == "gaussian" else "wishart_unshifted"
+        base_variant: Variant = (
+            variant if variant in ("gaussian", "factorized") else "wishart_unshifted"
+        )
         noise, base = regularizer_spec(
             base_variant, constants, n, alpha, privacy, pad=pad, calibration=calibration
         )
         mechanism: Literal["wishart", "gaussian"] = (
-            "gaussian" if variant == "gaussian" else "wishart"
+            "gaussian" if variant in ("gaussian", "factorized") else "wishart"
         )
         return noise, reshifted_bounds(base, target_rho_min, mechanism)
     if variant == "nonprivate":
@@ -402,6 +423,8 @@ def regularizer_spec(
     if privacy is None:
         raise ValueError(f"privacy (epsilon, delta) is required for variant {variant!r}")
     d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
+    if variant == "factorized":
+        return _factorized_spec(constants, n, alpha, privacy, calibration)
     if calibration == "tight" and variant == "gaussian":
         sigma = gaussian_tight_noise_std(n, L_tilde, privacy.epsilon, privacy.delta)
         tight = gaussian_tight_bounds(d, n, L_tilde, privacy.epsilon, privacy.delta, alpha)
@@ -434,3 +457,32 @@ def regularizer_spec(
     if variant == "wishart":
         return wishart, wishart_shifted_bounds(d, m, k, L_tilde, n, alpha, gamma_mode=gamma_mode)
     return wishart, wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
+
+
+def _factorized_spec(
+    constants: ProblemConstants,
+    n: int,
+    alpha: float,
+    privacy: PrivacyParameters,
+    calibration: Calibration,
+) -> tuple[NodeNoise, RegularizerBounds]:
+    # imported here: factorized.py builds on this module
+    from reference.factorization import optimal_blt
+    from reference.shariff_sheffet.factorized import (
+        factorized_bounds,
+        factorized_noise_std,
+        released_steps,
+    )
+
+    if calibration != "tight":
+        raise ValueError(
+            "calibration must be 'tight' for variant 'factorized' (it is calibrated by exact "
+            f"accounting; the paper has no calibration for it), got {calibration!r}"
+        )
+    if n < 2:
+        raise ValueError(f"n must be >= 2 for variant 'factorized', got {n}")
+    blt = optimal_blt(max(released_steps(n), 2))
+    L_tilde, eps, dlt = constants.L_tilde, privacy.epsilon, privacy.delta
+    sigma = factorized_noise_std(n, L_tilde, eps, dlt, blt)
+    bounds = factorized_bounds(constants.d, n, L_tilde, eps, dlt, alpha, blt)
+    return gaussian_node_noise(constants.d, sigma), bounds

@@ -26,6 +26,7 @@ from reference.engine.linucb import GapBatchTask, _guarded_cholesky
 from reference.rng import child_seeds
 from reference.shariff_sheffet.linucb import AccuracyEventError, AccuracyEventWarning
 from reference.shariff_sheffet.regularizers import (
+    SOURCES,
     VARIANTS,
     Calibration,
     PrivacyParameters,
@@ -81,6 +82,19 @@ def test_compiled_equals_reference_tight_calibration(variant: Variant) -> None:
     _assert_matches_reference(variant, [2, 8], d=4, num_arms=16, gap=0.1, n=80, calibration="tight")
 
 
+def test_compiled_equals_reference_factorized_source() -> None:
+    """The factorized source (BLT noise stream) on both sides of ``BLAS_FROM_D``, reshifted too."""
+    _assert_matches_reference(
+        "factorized", [2, 8], d=4, num_arms=16, gap=0.1, n=80, calibration="tight"
+    )
+    _assert_matches_reference(
+        "factorized", [5], d=10, num_arms=12, gap=0.0, n=70, calibration="tight"
+    )
+    _assert_matches_reference(
+        "factorized", [4], d=3, num_arms=9, gap=0.1, n=60, calibration="tight", target_rho_min=50.0
+    )
+
+
 @pytest.mark.parametrize("variant", ["gaussian", "wishart"])
 def test_compiled_equals_reference_with_a_reshifted_regularizer(variant: Variant) -> None:
     _assert_matches_reference(variant, [4, 9], d=3, num_arms=9, gap=0.1, n=60, target_rho_min=500.0)
@@ -99,7 +113,7 @@ def test_compiled_equals_reference_on_spawned_seeds_with_first_round_ties() -> N
 
 @settings(max_examples=20, deadline=None)
 @given(
-    variant=st.sampled_from(VARIANTS),
+    variant=st.sampled_from(SOURCES),
     calibration=st.sampled_from(CALIBRATIONS),
     d=st.integers(2, 12),  # both sides of BLAS_FROM_D
     num_arms=st.integers(1, 10),

@@ -8,6 +8,7 @@ actions equal the reference's and its regret and ``β_t`` agree to rounding.  Pe
 work of Algorithm 1 only: a release costs one addition of a node to a kept partial sum (the
 reference's additions in its order), ``O(1)`` new nodes are drawn on average, ``V_t`` is
 factorised once (``d³/6``), every arm costs one triangular solve (a BLAS product for large ``d``).
+The factorized source runs its BLT noise stream instead of the tree (``O(k(d+1)²)`` per round).
 
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
@@ -32,6 +33,7 @@ from reference.engine.compiled.tree import (
     _release_noise,
 )
 from reference.engine.linucb import BatchResult, gap_setup
+from reference.factorization import optimal_blt
 from reference.noise import SymmetricGaussianNoise, WishartNoise
 from reference.rng import NoiseStreams, check_seed, named_generators
 from reference.shariff_sheffet.environments import (
@@ -40,6 +42,7 @@ from reference.shariff_sheffet.environments import (
     LinearGapEnvironment,
     RewardModel,
 )
+from reference.shariff_sheffet.factorized import released_steps
 from reference.shariff_sheffet.linucb import (
     UCB_TIE_RTOL,
     AccuracyEventError,
@@ -199,6 +202,40 @@ def _draw_round(
             arms[k, i] = acc
 
 
+_BLT = 3
+"""Noise kind of the factorized source: a BLT stream instead of a tree (``partial`` holds its
+``k`` buffers, then the running total)."""
+
+
+@compiled
+def _blt_advance(
+    p: int,
+    scale: float,
+    theta: FloatArray,
+    omega: FloatArray,
+    normal: np.random.Generator,
+    state: FloatArray,
+    z: FloatArray,
+) -> None:
+    """One input of :class:`~reference.factorization.BLTNoiseStream`, in its order of operations:
+    ``z = (Z' + Z'ᵀ)/√2`` (row-major draws), ``w = z − Σ_i ω_i U_i`` (``i`` ascending),
+    ``U_i ← θ_i U_i + w``, total ``← total + w``."""
+    k = theta.size
+    for a in range(p):
+        for b in range(p):
+            z[a, b] = scale * normal.standard_normal()
+    root2 = math.sqrt(2.0)
+    for a in range(p):
+        for b in range(p):
+            acc = omega[0] * state[0, a, b]
+            for i in range(1, k):
+                acc = acc + omega[i] * state[i, a, b]
+            w = (z[a, b] + z[b, a]) / root2 - acc
+            for i in range(k):
+                state[i, a, b] = theta[i] * state[i, a, b] + w
+            state[k, a, b] = state[k, a, b] + w
+
+
 @compiled
 def _run_rounds(
     first: int,
@@ -219,6 +256,8 @@ def _run_rounds(
     normal: np.random.Generator,
     gamma: np.random.Generator,
     m: int,
+    blt_theta: FloatArray,
+    blt_omega: FloatArray,
     shift: float,
     rho_min: float,
     repair: bool,
@@ -288,6 +327,11 @@ def _run_rounds(
             for a in range(p):
                 for b in range(p):
                     released[a, b] = gram[a, b]
+        elif kind == _BLT:
+            k = blt_theta.size
+            for a in range(p):
+                for b in range(p):
+                    released[a, b] = gram[a, b] + partial[k, a, b]
         else:
             _release_noise(count, m, kind, p, noise_scale, dof, True, normal, gamma, partial,
                            pad, scratch, released)  # fmt: skip
@@ -367,8 +411,11 @@ def _run_rounds(
             if norm > l_tilde:
                 for i in range(p):
                     v[i] = v[i] * (l_tilde / norm)
-            _insert_leaf(count + 1, m, kind, p, noise_scale, dof, normal, gamma, partial, node,
-                         scratch)  # fmt: skip
+            if kind == _BLT:
+                _blt_advance(p, noise_scale, blt_theta, blt_omega, normal, partial, node)
+            else:
+                _insert_leaf(count + 1, m, kind, p, noise_scale, dof, normal, gamma, partial,
+                             node, scratch)  # fmt: skip
         for a in range(p):
             for b in range(p):
                 gram[a, b] += v[a] * v[b]
@@ -513,8 +560,14 @@ def run_gap_compiled(
         setup.bounds,
         setup.noise,
     )
+    theta = omega = np.ones(1)  # read by the factorized source only
     if noise is None:
         kind, noise_scale, dof = _NONE, 0.0, 0.0
+    elif variant == "factorized":
+        assert isinstance(noise, SymmetricGaussianNoise)
+        blt = optimal_blt(max(released_steps(n), 2))  # the reference's strategy
+        kind, noise_scale, dof = _BLT, noise.sigma, 0.0
+        theta, omega = blt.theta, blt.omega
     elif isinstance(noise, WishartNoise):
         kind, noise_scale, dof = _WISHART, noise.scale, float(noise.degrees_of_freedom)
     elif isinstance(noise, SymmetricGaussianNoise):
@@ -542,15 +595,15 @@ def run_gap_compiled(
         bounds.gamma,
     )
     grams = np.zeros((R, d + 1, d + 1))
-    partials = np.zeros((R, m, d + 1, d + 1))
+    partials = np.zeros((R, max(m, theta.size + 1), d + 1, d + 1))
 
     def step(r: int, first: int, last: int) -> bool:
         env, mech, band = envs[r], mechanisms[r], envs[r]._band
         _run_rounds(first, last, d, K, band.low, band.high, env.rotation,
                     env.reward_model == "gaussian", band._candidates, env._optimal,
                     env._position, env._rewards, kind, noise_scale, dof, mech.normal,
-                    mech.gamma, m, bounds.shift, bounds.rho_min, pd_policy == "repair",
-                    *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
+                    mech.gamma, m, theta, omega, bounds.shift, bounds.rho_min,
+                    pd_policy == "repair", *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
                     reward_policy == "clip", marks, trace, grams[r], partials[r], values[r],
                     states[r], recorded[r], actions[r], betas[r])  # fmt: skip
         return bool(states[r, _STATUS] == _OK)
