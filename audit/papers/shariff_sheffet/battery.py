@@ -38,8 +38,10 @@ from audit.methods.stream import (
 )
 from audit.papers.shariff_sheffet.cases import (
     DELTA_STAR,
+    FACTORIZED_STEPS,
     LossCase,
     TreeConfig,
+    factorized_case,
     gaussian_tree_case,
     laplace_case,
     wishart_epsilon_bound,
@@ -464,6 +466,11 @@ def cases(
             description=f"Wishart tree, node view of leaf 1 ({tree.used_nodes} nodes)",
         ),
         laplace_case(name="laplace"),
+        factorized_case(
+            tree,
+            name="factorized",
+            description=f"factorized source (beyond the paper), transcript of {FACTORIZED_STEPS} rows",
+        ),
     ]
     by_name = {case.name: case for case in loss_cases}
     out: list[AuditCase] = []

@@ -37,19 +37,25 @@ from audit.results import PrivacyAuditResult
 from audit.stats import empirical_bernstein_bounds, hockey_stick_summands
 from reference._typing import FloatArray
 from reference.accounting import gaussian_epsilon, laplace_epsilon
-from reference.rng import as_seed_sequence
+from reference.factorization import BLT, BLTNoiseStream, optimal_blt
+from reference.noise import RandomSource
+from reference.rng import NoiseStreams, as_seed_sequence
 from reference.shariff_sheffet.bounds import (
     gaussian_node_privacy,
     gaussian_noise_std,
     wishart_degrees_of_freedom,
     wishart_node_privacy,
 )
+from reference.shariff_sheffet.factorized import factorized_noise_std
 from reference.tree import nodes_used_by_leaf, tree_depth
 
 __all__ = [
     "DELTA_STAR",
+    "FACTORIZED_STEPS",
     "LossCase",
     "TreeConfig",
+    "factorized_case",
+    "factorized_cases",
     "gaussian_tree_case",
     "laplace_case",
     "privacy_zoo",
@@ -399,6 +405,149 @@ def laplace_case(
 
 
 # --------------------------------------------------------------------------------------------
+# Factorized source (beyond the paper)
+# --------------------------------------------------------------------------------------------
+
+FACTORIZED_STEPS = 15
+"""Releases in the white box of the factorized source: the transcript ``CX + Z`` of ``15`` rows
+(the mechanics do not depend on the horizon; the cost grows with it)."""
+
+_FACTORIZED_CHUNK = 50_000
+
+
+class _BatchedSymmetricLaw:
+    """``size`` independent symmetric Gaussian matrices per draw, or one draw repeated
+    (``reuse=True``: the broken stream that reuses its noise across releases)."""
+
+    def __init__(self, size: int, p: int, sigma: float, reuse: bool) -> None:
+        self.shape = (size, p, p)
+        self.sigma, self.reuse = sigma, reuse
+        self._drawn: FloatArray | None = None
+
+    def sample(self, rng: RandomSource) -> FloatArray:
+        if self.reuse and self._drawn is not None:
+            return self._drawn
+        z = self.sigma * NoiseStreams.of(rng).normal.standard_normal(self.shape)
+        self._drawn = (z + np.swapaxes(z, -1, -2)) / math.sqrt(2.0)
+        return self._drawn
+
+    def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:  # pragma: no cover - unused
+        raise NotImplementedError("the factorized stream draws one z per input")
+
+
+def _factorized_sampler(
+    blt: BLT, steps: int, sigma: float, difference: FloatArray, reuse: bool
+) -> LossSampler:
+    """Exact privacy losses of the factorized source's transcript, on outputs of its stream.
+
+    Runs :class:`~reference.factorization.BLTNoiseStream` (``size`` streams at once), recovers the
+    transcript noise ``ẑ = C·diff(N)`` from the releases (projected on ``D``, all the loss reads),
+    and evaluates the exact log-density
+    ratio of the implementation's law: i.i.d. ``z_t`` give ``Σ_t c_{t−1}⟨ẑ_t, D⟩ + c²_{t−1}‖D‖²/2``
+    (whitened); a reused ``z`` makes the other input's transcript impossible (``+inf``).
+    """
+    c = blt.coefficients(steps)
+    whitened = 1.0 / (2.0 * sigma**2)  # ⟨A, B⟩_w = Σ_ab A_ab B_ab / (2σ²) for symmetric A, B
+
+    def draw(rng: np.random.Generator, size: int) -> FloatArray:
+        out = np.empty(size)
+        p = difference.shape[0]
+        norm2 = float(np.sum(difference**2)) * whitened
+        for start in range(0, size, _FACTORIZED_CHUNK):
+            m = min(_FACTORIZED_CHUNK, size - start)
+            stream = BLTNoiseStream(blt, _BatchedSymmetricLaw(m, p, sigma, reuse), rng)
+            previous = np.zeros((m, p, p))
+            buffers = np.zeros((blt.buffers, m))
+            first: FloatArray | None = None
+            loss = np.zeros(m)
+            for t in range(steps):
+                total = stream.advance()
+                # ⟨ẑ_t, D⟩_w with ẑ = C·diff(N): C is linear, so it acts on the projections
+                w = np.einsum("sab,ab->s", total - previous, difference) * whitened
+                previous = total
+                z_hat = w + blt.omega @ buffers
+                buffers = blt.theta[:, None] * buffers + w
+                if reuse:
+                    first = z_hat if first is None else first
+                    if not np.allclose(z_hat, first, rtol=1e-8, atol=1e-8 * math.sqrt(norm2)):
+                        raise ArithmeticError("the stream did not reuse its noise")
+                else:
+                    loss += c[t] * z_hat + 0.5 * c[t] ** 2 * norm2
+            out[start : start + m] = math.inf if reuse and steps > 1 else loss
+        return out
+
+    return draw
+
+
+def factorized_case(
+    config: TreeConfig,
+    *,
+    name: str,
+    description: str,
+    steps: int = FACTORIZED_STEPS,
+    sigma: float | None = None,
+    reuse_noise: bool = False,
+    broken: bool = False,
+) -> LossCase:
+    """The factorized source's transcript under replacement of round 1's row (white box).
+
+    The correct mechanism is calibrated to ``config``'s ``(ε, δ)`` at ``steps + 1`` rounds
+    (:func:`~reference.shariff_sheffet.factorized.factorized_noise_std`); ``sigma`` overrides the
+    noise the implementation uses, ``reuse_noise`` makes it draw one ``z`` for every release.
+    The exact claim is the correct mechanism's ``μ``-GDP curve at ``δ*``,
+    ``μ = ‖c_{0..steps−1}‖ · ‖D‖_F/(√2 σ)``.
+    """
+    blt = optimal_blt(max(steps, 2))
+    correct = factorized_noise_std(steps + 1, config.L_tilde, config.epsilon, config.delta, blt)
+    actual = correct if sigma is None else sigma
+    x, x_prime = config.replacement_difference()
+    mu = blt.sensitivity(steps) * gaussian_mu(x - x_prime, correct)
+    return LossCase(
+        name=name,
+        description=description,
+        broken=broken,
+        loss_p=_factorized_sampler(blt, steps, actual, x - x_prime, reuse_noise),
+        loss_q=_factorized_sampler(blt, steps, actual, x_prime - x, reuse_noise),
+        printed=PrivacyClaim(config.epsilon, config.delta, "replace_one", "target (ε, δ)"),
+        exact=PrivacyClaim(
+            gaussian_epsilon(DELTA_STAR, mu=mu),
+            DELTA_STAR,
+            "replace_one",
+            f"exact at δ={DELTA_STAR:g}",
+        ),
+        tags=("gaussian", "factorized"),
+    )
+
+
+def factorized_cases(config: TreeConfig) -> list[LossCase]:
+    """The factorized source, correct and with its two classic bugs: noise calibrated to the
+    wrong factor's sensitivity (``‖C⁻¹ e_1‖`` instead of ``‖C e_1‖``) and one ``z`` reused for
+    every release."""
+    steps = FACTORIZED_STEPS
+    blt = optimal_blt(steps)
+    correct = factorized_noise_std(steps + 1, config.L_tilde, config.epsilon, config.delta, blt)
+    inverse = blt.inverse_coefficients(steps)
+    wrong = correct * float(np.linalg.norm(inverse)) / blt.sensitivity(steps)
+    return [
+        factorized_case(config, name="factorized", description="factorized source, exact σ"),
+        factorized_case(
+            config,
+            name="factorized_wrong_factor",
+            description="factorized source, σ from the sensitivity of C⁻¹ instead of C",
+            sigma=wrong,
+            broken=True,
+        ),
+        factorized_case(
+            config,
+            name="factorized_reused_noise",
+            description="factorized source, one z reused for every release",
+            reuse_noise=True,
+            broken=True,
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
 # The zoo
 # --------------------------------------------------------------------------------------------
 
@@ -473,6 +622,7 @@ class _Zoo:
             jiang_style_wishart_case(c),
             laplace_case(name="laplace"),
             laplace_case(name="laplace_wrong_sensitivity", used_sensitivity=0.5, broken=True),
+            *factorized_cases(c),
         ]
 
 

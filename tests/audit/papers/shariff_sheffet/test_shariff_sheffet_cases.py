@@ -40,6 +40,8 @@ def test_zoo_contains_the_required_bugs() -> None:
         "wishart_tree_budget_not_split",
         "wishart_without_sheffet_bound",
         "laplace_wrong_sensitivity",
+        "factorized_wrong_factor",
+        "factorized_reused_noise",
     } <= names
 
 

@@ -98,8 +98,10 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
         "wishart_unshifted",
         "gaussian_tight",
         "wishart_tight",
+        "factorized",
     }
     assert "within 2×" in (tmp_path / "d2.md").read_text()
+    assert "| 0.0 | factorized |" in (tmp_path / "d2.md").read_text()
     gates = [c for c in report["checks"] if c["gate"]]
     assert gates and all(c["holds"] for c in gates)  # NonPrivate smallest, even at n = 200
     # a second invocation loads every finished block and reproduces the numbers exactly
@@ -111,11 +113,16 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     assert "At the reduced horizon" in (tmp_path / "d2.md").read_text()
     # a subset without the tight cells (as --set writes it): no empty tight-utility table
     subset = dataclasses.replace(
-        config, variants=("nonprivate", "gaussian"), tight_gaussian=False, tight_wishart=False
+        config,
+        variants=("nonprivate", "gaussian"),
+        tight_gaussian=False,
+        tight_wishart=False,
+        factorized=False,
     )
     report = _written(reproduce_d2(subset, tmp_path, executor="serial"), tmp_path)
     assert set(report["results"]["0.0"]) == {"nonprivate", "gaussian"}
     assert "within 2×" not in (tmp_path / "d2.md").read_text()
+    assert "within 3×" not in (tmp_path / "d2.md").read_text()
 
 
 def _refuse_constant(token: str) -> None:
