@@ -225,15 +225,19 @@ def _blt_advance(
         for b in range(p):
             z[a, b] = scale * normal.standard_normal()
     root2 = math.sqrt(2.0)
-    for a in range(p):
-        for b in range(p):
+    for a in range(p):  # the state stays symmetric: each (a, b), b ≥ a, is computed once
+        for b in range(a, p):
             acc = omega[0] * state[0, a, b]
             for i in range(1, k):
                 acc = acc + omega[i] * state[i, a, b]
             w = (z[a, b] + z[b, a]) / root2 - acc
             for i in range(k):
-                state[i, a, b] = theta[i] * state[i, a, b] + w
-            state[k, a, b] = state[k, a, b] + w
+                value = theta[i] * state[i, a, b] + w
+                state[i, a, b] = value
+                state[i, b, a] = value
+            total = state[k, a, b] + w
+            state[k, a, b] = total
+            state[k, b, a] = total
 
 
 @compiled
