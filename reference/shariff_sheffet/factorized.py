@@ -22,10 +22,8 @@ from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
     RewardPolicy,
-    _check_action_and_reward,
+    _PrivateGramSource,
     gaussian_node_noise,
-    rows_within_norm,
-    tree_rewards,
 )
 from reference.validation import (
     check_alpha,
@@ -94,7 +92,7 @@ def factorized_bounds(
     return gaussian_bounds_for_release_std(d, sigma * blt.error(released_steps(n)), n, alpha)
 
 
-class FactorizedStatistics:
+class FactorizedStatistics(_PrivateGramSource):
     """Private statistics ``M_{t−1} + N_{t−1}`` with ``N`` from a :class:`BLTNoiseStream`.
 
     The same contract as :class:`~reference.shariff_sheffet.regularizers.TreeStatistics`: rows
@@ -128,34 +126,15 @@ class FactorizedStatistics:
         self.noise = BLTNoiseStream(check_instance("blt", blt, BLT), law, generator)
         self._bounds = bounds
         self._gram = np.zeros((constants.d + 1, constants.d + 1))
-        self.reward_policy: RewardPolicy = reward_policy
+        self.reward_policy = reward_policy
         self.clip_events = 0
 
-    @property
-    def d(self) -> int:
-        return self.constants.d
-
-    @property
-    def bounds(self) -> RegularizerBounds:
-        return self._bounds
-
-    def current(self) -> tuple[FloatArray, FloatArray]:
-        d = self.d
-        released = self._gram + self.noise.total
-        return released[:d, :d] + self._bounds.shift * np.eye(d), released[:d, d].copy()
-
-    def regularizer(self) -> tuple[FloatArray, FloatArray]:
-        """``(H_t, h_t)`` of the current release (audits)."""
-        d, noise = self.d, self.noise.total
-        return noise[:d, :d] + self._bounds.shift * np.eye(d), noise[:d, d].copy()
+    def _release(self) -> tuple[FloatArray, FloatArray]:
+        noise = self.noise.total
+        return self._gram + noise, noise
 
     def update(self, x: FloatArray, y: float) -> None:
-        x_arr, y_val = _check_action_and_reward(x, y, self.d, self.constants.L)
-        rewards, clipped = tree_rewards(
-            np.array([y_val]), self.constants.B_tilde, self.reward_policy
-        )
-        self.clip_events += int(clipped[0])
-        row = rows_within_norm(np.append(x_arr, rewards[0]), self.constants.L_tilde)
+        row = self._row(x, y)
         self._gram = self._gram + np.outer(row, row)
         self.noise.advance()
 

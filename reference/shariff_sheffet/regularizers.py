@@ -155,14 +155,11 @@ def _check_action_and_reward(x: FloatArray, y: float, d: int, L: float) -> tuple
     return x_arr, check_finite("y", y)
 
 
-class ExactStatistics:
-    """Non-private statistics: ``V_t = G_t + ρI``, ``ũ_t = u_t`` (Sec. 2; experiments use ρ = 1)."""
+class _Source:
+    """The ``d`` and the Definition 3 ``bounds`` every source reports."""
 
-    def __init__(self, constants: ProblemConstants, rho: float = 1.0) -> None:
-        self.constants = check_instance("constants", constants, ProblemConstants)
-        self._bounds = nonprivate_bounds(rho)
-        self._gram = np.zeros((constants.d, constants.d))
-        self._u = np.zeros(constants.d)
+    constants: ProblemConstants
+    _bounds: RegularizerBounds
 
     @property
     def d(self) -> int:
@@ -171,6 +168,16 @@ class ExactStatistics:
     @property
     def bounds(self) -> RegularizerBounds:
         return self._bounds
+
+
+class ExactStatistics(_Source):
+    """Non-private statistics: ``V_t = G_t + ρI``, ``ũ_t = u_t`` (Sec. 2; experiments use ρ = 1)."""
+
+    def __init__(self, constants: ProblemConstants, rho: float = 1.0) -> None:
+        self.constants = check_instance("constants", constants, ProblemConstants)
+        self._bounds = nonprivate_bounds(rho)
+        self._gram = np.zeros((constants.d, constants.d))
+        self._u = np.zeros(constants.d)
 
     def current(self) -> tuple[FloatArray, FloatArray]:
         return self._gram + self._bounds.shift * np.eye(self.d), self._u.copy()
@@ -184,7 +191,42 @@ class ExactStatistics:
 RewardPolicy: TypeAlias = Literal["raise", "clip"]
 
 
-class TreeStatistics:
+class _PrivateGramSource(_Source):
+    """What the private sources share: the row ``v = (x_t, y_t)`` they privatise (checked,
+    clipped under R-CLIP, within ``L̃``), and ``(V_t, ũ_t)`` or ``(H_t, h_t)`` read from one
+    release of ``M + N`` (a subclass gives :meth:`_release`)."""
+
+    reward_policy: RewardPolicy
+    clip_events: int
+
+    def _release(self) -> tuple[FloatArray, FloatArray]:  # pragma: no cover - abstract
+        """One release: its value ``M + N`` and its noise ``N``."""
+        raise NotImplementedError
+
+    def current(self) -> tuple[FloatArray, FloatArray]:
+        d = self.d
+        released = self._release()[0]
+        V = released[:d, :d] + self._bounds.shift * np.eye(d)
+        u_tilde = released[:d, d].copy()
+        return V, u_tilde
+
+    def regularizer(self) -> tuple[FloatArray, FloatArray]:
+        """``(H_t, h_t)`` of the current release: ``N_t[:d,:d] + shift·I`` and ``N_t[:d, d]`` (audits)."""
+        d = self.d
+        noise = self._release()[1]
+        return noise[:d, :d] + self._bounds.shift * np.eye(d), noise[:d, d].copy()
+
+    def _row(self, x: FloatArray, y: float) -> FloatArray:
+        """The row ``v`` that enters the Gram stream (counting a clip in :attr:`clip_events`)."""
+        x_arr, y_val = _check_action_and_reward(x, y, self.d, self.constants.L)
+        rewards, clipped = tree_rewards(
+            np.array([y_val]), self.constants.B_tilde, self.reward_policy
+        )
+        self.clip_events += int(clipped[0])
+        return rows_within_norm(np.append(x_arr, rewards[0]), self.constants.L_tilde)
+
+
+class TreeStatistics(_PrivateGramSource):
     """Private statistics from the tree release of ``M_t + N_t`` (Sec. 4).
 
     Each update inserts the leaf ``v vᵀ`` with ``v = (x_t, y_t) ∈ R^{d+1}``.  Privacy needs
@@ -219,37 +261,15 @@ class TreeStatistics:
         self.constants = constants
         self.tree = tree
         self._bounds = bounds
-        self.reward_policy: RewardPolicy = reward_policy
+        self.reward_policy = reward_policy
         self.clip_events = 0
 
-    @property
-    def d(self) -> int:
-        return self.constants.d
-
-    @property
-    def bounds(self) -> RegularizerBounds:
-        return self._bounds
-
-    def current(self) -> tuple[FloatArray, FloatArray]:
-        d = self.d
-        released = self.tree.release().value
-        V = released[:d, :d] + self._bounds.shift * np.eye(d)
-        u_tilde = released[:d, d].copy()
-        return V, u_tilde
-
-    def regularizer(self) -> tuple[FloatArray, FloatArray]:
-        """``(H_t, h_t)`` of the current release: ``N_t[:d,:d] + shift·I`` and ``N_t[:d, d]`` (audits)."""
-        d = self.d
-        noise = self.tree.release().noise
-        return noise[:d, :d] + self._bounds.shift * np.eye(d), noise[:d, d].copy()
+    def _release(self) -> tuple[FloatArray, FloatArray]:
+        release = self.tree.release()
+        return release.value, release.noise
 
     def update(self, x: FloatArray, y: float) -> None:
-        x_arr, y_val = _check_action_and_reward(x, y, self.d, self.constants.L)
-        rewards, clipped = tree_rewards(
-            np.array([y_val]), self.constants.B_tilde, self.reward_policy
-        )
-        self.clip_events += int(clipped[0])
-        row = rows_within_norm(np.append(x_arr, rewards[0]), self.constants.L_tilde)
+        row = self._row(x, y)
         self.tree.insert(np.outer(row, row))
 
 
