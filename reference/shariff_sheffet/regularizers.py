@@ -306,7 +306,8 @@ def rows_within_norm(rows: FloatArray, L_tilde: float) -> FloatArray:
         raise ValueError(f"rows must have shape (..., d + 1) with d + 1 >= 1, got {rows.shape}")
     L_tilde = check_positive("L_tilde", L_tilde)
     norm = np.sqrt(np.sum(rows * rows, axis=-1, keepdims=True))
-    return np.asarray(np.where(norm > L_tilde, rows * (L_tilde / norm), rows), dtype=np.float64)
+    factor = L_tilde / np.maximum(norm, L_tilde)  # exactly 1 within the norm (zero rows too)
+    return np.asarray(rows * factor, dtype=np.float64)
 
 
 def wishart_node_noise(d: int, k: int, L_tilde: float) -> WishartNoise:

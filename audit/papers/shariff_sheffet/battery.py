@@ -63,6 +63,7 @@ from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from reference.accounting import gaussian_epsilon
 from reference.files import atomic_savefig, atomic_write_text, write_json
 from reference.rng import seed_for
+from reference.shariff_sheffet.factorized import FactorizedStatistics, make_factorized_regularizer
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
     PrivacyParameters,
@@ -544,8 +545,8 @@ def cases(
     def streams(seed: np.random.SeedSequence) -> list[AuditResult]:
         return list(_stream_tests(config, case_seed(seed), confidence))
 
-    # accuracy (7 tests) and regret (4 containment + 2 scaling): one Bonferroni family
-    family_confidence = 1.0 - config.family_alpha / 13.0
+    # accuracy (9 tests) and regret (4 containment + 2 scaling): one Bonferroni family
+    family_confidence = 1.0 - config.family_alpha / (ACCURACY_TESTS + 6)
 
     def accuracy(seed: np.random.SeedSequence) -> list[AuditResult]:
         return list(
@@ -652,14 +653,19 @@ def quick_regret_audits(
     return containment, [scaling, in_epsilon]
 
 
+ACCURACY_TESTS = 9
+"""Tests of :func:`quick_accuracy_audits`: Definition 3 for four sources, the ellipsoid for five."""
+
+
 def quick_accuracy_audits(
     *, seed: int, runs: int = 30, family_alpha: float = 0.05, confidence: float | None = None
 ) -> list[RunAuditResult]:
-    """Definition 3 over whole runs (n = 32, α = 0.5) for the three private sources and the
-    Prop. 4 ellipsoid (n = 60, α = 0.1, ``runs // 3`` runs) for all four variants.  The seven
-    binomial tests run at ``confidence`` (default ``1 − family_alpha/7``, Bonferroni)."""
+    """Definition 3 over whole runs (n = 32, α = 0.5) for the three private sources of the paper
+    and the factorized one, and the Prop. 4 ellipsoid (n = 60, α = 0.1, ``runs // 3`` runs) for
+    all five.  The nine binomial tests run at ``confidence`` (default ``1 − family_alpha/9``,
+    Bonferroni)."""
     if confidence is None:
-        confidence = 1.0 - family_alpha / 7.0
+        confidence = 1.0 - family_alpha / ACCURACY_TESTS
     n, alpha, d = 32, 0.5, 2
     constants = ProblemConstants(d=d)
     privacy = PrivacyParameters(1.0, 0.1)
@@ -679,7 +685,26 @@ def quick_accuracy_audits(
                 confidence=confidence,
             )
         )
-    variants: tuple[Variant, ...] = ("nonprivate", *private)
+    _, factorized_bounds = regularizer_spec(
+        "factorized", constants, n, alpha, privacy, calibration="tight"
+    )
+
+    def factorized(rng: np.random.Generator) -> FactorizedStatistics:
+        return make_factorized_regularizer(constants, n, alpha, rng, privacy)
+
+    out.append(
+        regularizer_run_audit(
+            factorized,
+            factorized_bounds,
+            n,
+            proof_failure_rate("factorized", alpha),
+            runs=runs,
+            seed=seed_for(seed, "definition3_run_factorized"),
+            name="definition3_run_factorized",
+            confidence=confidence,
+        )
+    )
+    variants: tuple[Variant, ...] = ("nonprivate", *private, "factorized")
     for variant in variants:
         out.append(
             confidence_ellipsoid_audit(
@@ -693,6 +718,7 @@ def quick_accuracy_audits(
                 seed=seed_for(seed, f"confidence_ellipsoid_{variant}"),
                 privacy=privacy,
                 confidence=confidence,
+                calibration="tight" if variant == "factorized" else "paper",
             )
         )
     return out

@@ -17,7 +17,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import numpy as np
 from scipy import stats
@@ -34,7 +34,10 @@ from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import as_generator, check_seed, child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
+from reference.shariff_sheffet.factorized import FactorizedStatistics
 from reference.shariff_sheffet.regularizers import (
+    SOURCES,
+    Calibration,
     PrivacyParameters,
     ProblemConstants,
     TreeStatistics,
@@ -72,7 +75,7 @@ def proof_failure_rate(variant: Variant, alpha: float, *, ellipsoid: bool = Fals
     Regularizer event: Wishart variants ``3α/4`` (``n·(α/4n + α/2n)``), Gaussian ``α``
     (``n·(α/2n + α/2n)``), non-private 0.  The ellipsoid adds ``α/2`` (self-normalised bound).
     """
-    check_choice("variant", variant, ("nonprivate", "gaussian", "wishart", "wishart_unshifted"))
+    check_choice("variant", variant, SOURCES)
     alpha = check_alpha(alpha)
     ellipsoid = check_bool("ellipsoid", ellipsoid)
     regularizer = {
@@ -80,6 +83,7 @@ def proof_failure_rate(variant: Variant, alpha: float, *, ellipsoid: bool = Fals
         "gaussian": alpha,
         "wishart": 0.75 * alpha,
         "wishart_unshifted": 0.75 * alpha,
+        "factorized": alpha,  # Prop. 11's two α/2n events per round, as the Gaussian tree
     }[variant]
     return min(1.0, regularizer + (alpha / 2.0 if ellipsoid else 0.0))
 
@@ -126,21 +130,24 @@ class TreeSourceSpec:
         return cls(d=constants.d, noise=noise, shift=bounds.shift)
 
 
+PrivateSource: TypeAlias = TreeStatistics | FactorizedStatistics
+"""A private regularizer source whose ``(H_t, h_t)`` an audit can read."""
+
+
 def _run_extremes_reference(
-    source_factory: Callable[[np.random.Generator], TreeStatistics],
+    source_factory: Callable[[np.random.Generator], PrivateSource],
     n: int,
     seeds: list[np.random.SeedSequence],
 ) -> np.ndarray:
     extremes = np.empty((len(seeds), 3))  # min_t λ_min(H_t), max_t λ_max(H_t), max_t ‖h_t‖
     for r, child in enumerate(seeds):
         source = source_factory(np.random.default_rng(child))
-        p = source.d + 1
         lo, hi, gam = math.inf, 0.0, 0.0
         for t in range(1, n + 1):
             lam_min, lam_max, h_norm = regularizer_extremes(*source.regularizer())
             lo, hi, gam = min(lo, lam_min), max(hi, lam_max), max(gam, h_norm)
-            if t < n:
-                source.tree.insert(np.zeros((p, p)))
+            if t < n:  # a zero row: H_t, h_t depend on the noise only
+                source.update(np.zeros(source.d), 0.0)
         extremes[r] = lo, hi, gam
     return extremes
 
@@ -193,7 +200,7 @@ def _run_extremes_numpy(
 
 
 def regularizer_run_audit(
-    source: Callable[[np.random.Generator], TreeStatistics] | TreeSourceSpec,
+    source: Callable[[np.random.Generator], PrivateSource] | TreeSourceSpec,
     claimed: RegularizerBounds,
     n: int,
     nominal_failure_rate: float,
@@ -212,7 +219,9 @@ def regularizer_run_audit(
     (the compiled tree :func:`~reference.engine.compiled.tree.tree_noise_compiled` for Wishart and
     symmetric Gaussian noise, else :class:`~reference.engine.tree.BatchedTreeNoise`; default) or, with ``engine="reference"``, by
     reference trees; both read the same streams -- or a factory ``source(rng)`` building any
-    :class:`~reference.shariff_sheffet.regularizers.TreeStatistics` (always run on the reference).
+    :class:`~reference.shariff_sheffet.regularizers.TreeStatistics` or
+    :class:`~reference.shariff_sheffet.factorized.FactorizedStatistics` (always run on the
+    reference; each round adds a zero row).
     The source's own shift is what is applied, so a source whose shift differs from the claim's
     (e.g. applied per node) is audited as it is.
     """
@@ -272,13 +281,16 @@ def confidence_ellipsoid_audit(
     privacy: PrivacyParameters | None = None,
     constants: ProblemConstants | None = None,
     confidence: float = 0.95,
+    calibration: Calibration = "paper",
 ) -> RunAuditResult:
     """Definition 2 / Proposition 4 over ``runs`` runs of Algorithm 1 on the App. D environment:
     a run fails when ``‖θ̃_t − θ*‖_{V_t} > β_t`` for some ``t ≤ n``; nominal rate
     :func:`proof_failure_rate` with ``ellipsoid=True``.  Slack: quantiles of
     ``max_t ‖θ̃_t − θ*‖_{V_t} / β_t``.  ``constants`` are what the algorithm is told (default
     ``L = S = B = σ = B̃ = 1``, true for the environment); passing wrong ones audits a
-    misconfigured algorithm."""
+    misconfigured algorithm.  ``calibration`` as in
+    :func:`~reference.shariff_sheffet.regularizers.make_regularizer` (``"tight"`` for the
+    factorized source)."""
     t0 = time.perf_counter()
     runs = check_int_at_least("runs", runs, 1)
     n = check_int_at_least("n", n, 1)
@@ -296,7 +308,13 @@ def confidence_ellipsoid_audit(
         env_seed, mech_seed = child.spawn(2)
         env = LinearGapEnvironment(d, num_arms, gap, np.random.default_rng(env_seed))
         policy = make_policy(
-            variant, constants, n, alpha, np.random.default_rng(mech_seed), privacy
+            variant,
+            constants,
+            n,
+            alpha,
+            np.random.default_rng(mech_seed),
+            privacy,
+            calibration=calibration,
         )
         worst = 0.0
         for _ in range(n):

@@ -40,6 +40,7 @@ def test_small_battery_passes_and_writes_a_report(tmp_path: Path) -> None:
     assert (tmp_path / "privacy_curves.png").stat().st_size > 0
     accuracy = {row["name"]: row for row in payload["accuracy"]}
     assert "definition3_run_wishart" in accuracy and "confidence_ellipsoid_gaussian" in accuracy
+    assert {"definition3_run_factorized", "confidence_ellipsoid_factorized"} <= set(accuracy)
     assert all(not row["violation"] for row in accuracy.values())
     assert {f"thm5_containment_{v}" for v in ("nonprivate", "gaussian", "wishart")} <= set(accuracy)
     in_n, in_epsilon = payload["regret_scaling"]
