@@ -1,14 +1,11 @@
 """Algorithm 1 of Shariff & Sheffet on App. D as one compiled loop per replicate.
 
 :func:`run_gap_compiled` takes the arguments of :func:`reference.engine.run_gap_batch` and returns
-its :class:`~reference.engine.BatchResult`.  Replicate ``r`` reads the random streams of
-:func:`~reference.shariff_sheffet.simulation.run_gap_experiment` with ``seeds[r]`` (environment
-roles and tree noise, drawn in the reference's order by numba from the same generators), so its
-actions equal the reference's and its regret and ``β_t`` agree to rounding.  Per round it does the
-work of Algorithm 1 only: a release costs one addition of a node to a kept partial sum (the
-reference's additions in its order), ``O(1)`` new nodes are drawn on average, ``V_t`` is
-factorised once (``d³/6``), every arm costs one triangular solve (a BLAS product for large ``d``).
-The factorized source runs its BLT noise stream instead of the tree (``O(k(d+1)²)`` per round).
+its :class:`~reference.engine.BatchResult`.  Replicate ``r`` reads the streams of
+:func:`~reference.shariff_sheffet.simulation.run_gap_experiment` with ``seeds[r]`` in the
+reference's order, so its actions equal the reference's.  Per round: one node added to a kept
+partial sum (``O(1)`` new nodes on average; the factorized source's BLT step instead), ``V_t``
+factorised once (``d³/6``), one triangular solve per arm (a BLAS product for large ``d``).
 
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
