@@ -1042,6 +1042,7 @@ def _baselines() -> dict[str, Baseline]:
             sigma_noise=1.0,
             bounds=_bounds,
             rng=lambda: _g(),
+            n=4,
             reward_policy="raise",
         ),
         m + "factorized_bounds": _b(

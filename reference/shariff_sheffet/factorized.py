@@ -97,7 +97,9 @@ class FactorizedStatistics(_PrivateGramSource):
 
     The same contract as :class:`~reference.shariff_sheffet.regularizers.TreeStatistics`: rows
     ``v = (x_t, y_t)`` with ``‖x‖ ≤ L`` and ``|y| ≤ B̃`` (or clipped, R-CLIP), ``V_t`` the top-left
-    block plus ``shift·I``.  Round 1 reads the empty prefix, noise-free (``H_1 = shift·I``).
+    block plus ``shift·I``, at most ``n`` rows (the horizon the privacy and the bounds were
+    computed for; the tree refuses a leaf beyond it too).  Round 1 reads the empty prefix,
+    noise-free (``H_1 = shift·I``).
 
     Args:
         constants: the problem constants.
@@ -105,6 +107,7 @@ class FactorizedStatistics(_PrivateGramSource):
         sigma_noise: per-entry scale of each ``z_t = (Z' + Z'ᵀ)/√2``.
         bounds: the accuracy bounds (they include the shift).
         rng: generator of the ``z_t``.
+        n: the horizon, ``≥ 2``.
         reward_policy: ``"raise"`` or ``"clip"``.
     """
 
@@ -116,9 +119,11 @@ class FactorizedStatistics(_PrivateGramSource):
         bounds: RegularizerBounds,
         rng: np.random.Generator | SeedLike,
         *,
+        n: int,
         reward_policy: RewardPolicy = "raise",
     ) -> None:
         generator = as_generator(rng)
+        self.n = check_int_at_least("n", n, 2)
         self.constants = check_instance("constants", constants, ProblemConstants)
         check_instance("bounds", bounds, RegularizerBounds)
         check_choice("reward_policy", reward_policy, ("raise", "clip"))
@@ -134,6 +139,8 @@ class FactorizedStatistics(_PrivateGramSource):
         return self._gram + noise, noise
 
     def update(self, x: FloatArray, y: float) -> None:
+        if self.noise.count >= self.n:
+            raise ValueError(f"cannot record more than n={self.n} rounds (the source's horizon)")
         row = self._row(x, y)
         self._gram = self._gram + np.outer(row, row)
         self.noise.advance()
@@ -169,5 +176,5 @@ def make_factorized_regularizer(
         constants.d, n, constants.L_tilde, privacy.epsilon, privacy.delta, alpha, blt
     )
     return FactorizedStatistics(
-        constants, blt, sigma, bounds, generator, reward_policy=reward_policy
+        constants, blt, sigma, bounds, generator, n=n, reward_policy=reward_policy
     )

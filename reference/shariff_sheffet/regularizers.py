@@ -386,7 +386,7 @@ def make_regularizer(
         assert isinstance(noise, SymmetricGaussianNoise)
         blt = optimal_blt(max(released_steps(n), 2))
         return FactorizedStatistics(
-            constants, blt, noise.sigma, bounds, rng, reward_policy=reward_policy
+            constants, blt, noise.sigma, bounds, rng, n=n, reward_policy=reward_policy
         )
     tree = TreeAggregator(n, noise, rng, pad=pad)
     return TreeStatistics(constants, tree, bounds, reward_policy=reward_policy)

@@ -96,6 +96,9 @@ def test_releases_are_the_prefix_plus_the_stream() -> None:
         np.testing.assert_allclose(V - H, gram[:3, :3], atol=1e-9)
         np.testing.assert_allclose(u - h, gram[:3, 3], atol=1e-9)
     assert source.noise.count == n - 1
+    source.update(np.zeros(3), 0.0)  # round n's row: allowed, as the tree's leaf n
+    with pytest.raises(ValueError, match="n=50"):
+        source.update(np.zeros(3), 0.0)
 
 
 def test_definition3_event_holds_over_seeds() -> None:
