@@ -61,7 +61,11 @@ def sqrt_coefficients(count: int) -> FloatArray:
     """The first ``count`` coefficients ``c_k = C(2k, k)/4^k`` of ``(1 − x)^{−1/2}``: the
     Toeplitz square root of the prefix-sum matrix (``c ∗ c = 1``)."""
     count = check_int_at_least("count", count, 1)
-    k = np.arange(count, dtype=np.float64)
+    return _sqrt_coefficients(0, count)
+
+
+def _sqrt_coefficients(start: int, stop: int) -> FloatArray:
+    k = np.arange(start, stop, dtype=np.float64)
     return np.asarray(
         np.exp(special.gammaln(k + 0.5) - special.gammaln(k + 1.0)) / math.sqrt(math.pi),
         dtype=np.float64,
@@ -74,17 +78,20 @@ def sqrt_factorization(n: int) -> FactorizationCost:
     n = check_int_at_least("n", n, 1)
     total = 0.0
     for start in range(0, n, _CHUNK):
-        k = np.arange(start, min(n, start + _CHUNK), dtype=np.float64)
-        c = np.exp(special.gammaln(k + 0.5) - special.gammaln(k + 1.0)) / math.sqrt(math.pi)
+        c = _sqrt_coefficients(start, min(n, start + _CHUNK))
         total += float(np.sum(c * c))
     norm = math.sqrt(total)
     return FactorizationCost(n=n, sensitivity=norm, error=norm)
 
 
-def _geometric_sum(log_q: FloatArray, one_minus_q: FloatArray, count: int) -> FloatArray:
-    """``Σ_{j<count} q^j = (1 − q^count)/(1 − q)`` elementwise, for ``q`` near 1 as well (``log q``
-    and ``1 − q`` are passed in, computed without cancellation by the caller)."""
-    return np.asarray(-np.expm1(count * log_q) / one_minus_q)
+def _geometric_sum(
+    q: FloatArray, log_abs_q: FloatArray, one_minus_q: FloatArray, count: int
+) -> FloatArray:
+    """``Σ_{j<count} q^j = (1 − q^count)/(1 − q)`` elementwise for ``|q| < 1``, also near 1
+    (``log|q|`` and ``1 − q`` are passed in, computed without cancellation by the caller)."""
+    power = np.sign(q) ** (count % 2) * np.exp(count * log_abs_q)  # q^count
+    near_one = -np.expm1(count * log_abs_q)  # 1 − q^count for q > 0, without cancellation
+    return np.asarray(np.where(q > 0.0, near_one, 1.0 - power) / one_minus_q)
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,7 +157,7 @@ class BLT:
         """``‖c_{0..n−1}‖ = √(1 + Σ_{i,l} ω_iω_l Σ_{j<n−1} (θ_iθ_l)^j)``, closed form."""
         n = check_int_at_least("n", n, 1)
         log_q, one_minus_q = self._one_minus_theta_products()
-        pairs = _geometric_sum(log_q, one_minus_q, n - 1)
+        pairs = _geometric_sum(np.outer(self.theta, self.theta), log_q, one_minus_q, n - 1)
         return math.sqrt(1.0 + float(self.omega @ pairs @ self.omega))
 
     def _inverse_modes(self) -> tuple[FloatArray, FloatArray]:
@@ -179,20 +186,13 @@ class BLT:
         s_inf = 1.0 - float(b.sum())
         with np.errstate(divide="ignore"):  # λ = 0: log 0 = −inf, and Σ_j 0^j = 1 below
             log_abs = np.log(np.abs(lam))
-        sign = np.sign(lam)
-        # Σ_j λ_i^j and Σ_j (λ_iλ_l)^j
-        single = _geometric_sum(log_abs, one_minus, n) if np.all(sign > 0) else None
-        if single is None:
-            single = np.array([_signed_geometric(float(x), n) for x in lam])
-        prod = lam[:, None] * lam[None, :]
-        pair_log = log_abs[:, None] + log_abs[None, :]
-        pair_one_minus = (
-            one_minus[:, None] + one_minus[None, :] - one_minus[:, None] * one_minus[None, :]
+        single = _geometric_sum(lam, log_abs, one_minus, n)  # Σ_j λ_i^j
+        pairs = _geometric_sum(  # Σ_j (λ_iλ_l)^j
+            lam[:, None] * lam[None, :],
+            log_abs[:, None] + log_abs[None, :],
+            one_minus[:, None] + one_minus[None, :] - one_minus[:, None] * one_minus[None, :],
+            n,
         )
-        if np.all(prod > 0):
-            pairs = _geometric_sum(pair_log, pair_one_minus, n)
-        else:
-            pairs = np.array([[_signed_geometric(float(q), n) for q in row] for row in prod])
         total = n * s_inf**2 + 2.0 * s_inf * float(b @ single) + float(b @ pairs @ b)
         return math.sqrt(max(total, 0.0))
 
@@ -202,13 +202,6 @@ class BLT:
 
     def __repr__(self) -> str:
         return f"BLT(theta={self.theta.tolist()!r}, omega={self.omega.tolist()!r})"
-
-
-def _signed_geometric(q: float, count: int) -> float:
-    """``Σ_{j<count} q^j`` for ``|q| < 1`` of either sign."""
-    return (
-        (1.0 - q**count) / (1.0 - q) if q <= 0.0 else -math.expm1(count * math.log(q)) / (1.0 - q)
-    )
 
 
 def _blt_from(params: FloatArray) -> BLT:
@@ -247,8 +240,9 @@ def optimal_blt(n: int, buffers: int = 6) -> BLT:
     """A BLT minimising ``sensitivity · error`` at horizon ``n`` (the worst release's noise).
 
     Deterministic (L-BFGS-B from a fixed start on ``(log(−log θ), log ω)``, then adaptive
-    Nelder-Mead; under a second), cached per process.  Its :meth:`BLT.cost` is what the calibration uses, whatever the optimiser
-    reached; :func:`sqrt_factorization` is the near-optimal reference it is compared with.
+    Nelder-Mead; under a second), cached per process.  Its :meth:`BLT.cost` is what the
+    calibration uses, whatever the optimiser reached; :func:`sqrt_factorization` is the
+    near-optimal reference it is compared with.
     """
     n = check_int_at_least("n", n, 2)
     buffers = check_int_at_least("buffers", buffers, 1)
