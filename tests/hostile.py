@@ -669,6 +669,7 @@ def _baselines() -> dict[str, Baseline]:
             A=A([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]]), b=A([1.0, 1.0, 1.0]), newton_tol=1e-10
         ),
         m + "SCRiBLe": _b(barrier=BallBarrier(2), eta=0.3, rng=lambda: _g()),
+        m + "dikin_axes": _b(barrier=BallBarrier(2), x=A([0.3, -0.2])),
     }
     m = "reference.agarwal_singh.sets:"
     out |= {
@@ -727,6 +728,20 @@ def _baselines() -> dict[str, Baseline]:
             preset="paper",
             calibration="strict",
             checkpoints=[2, 16],
+            trace=False,
+            progress=False,
+            workers=1,
+        ),
+    }
+    m = "reference.engine.compiled.scrible:"
+    out |= {
+        m + "run_scrible_compiled": _b(
+            decision_set="ball",
+            losses=A([[0.25, 0.0], [0.0, -0.25], [0.5, 0.25]]),
+            eta=0.1,
+            lam=1.0,
+            seeds=lambda: [np.random.SeedSequence(1)],
+            checkpoints=[1, 3],
             trace=False,
             progress=False,
             workers=1,
@@ -1885,6 +1900,7 @@ NOT_CALLED: dict[str, str] = {
             "reference.agarwal_singh.theorems:MABParameters",
             "reference.engine.compiled.ftrl:EXP2BatchResult",
             "reference.engine.compiled.ftrl:FTRLBatchResult",
+            "reference.engine.compiled.scrible:SCRiBLeBatchResult",
             "reference.engine.compiled.stopping:DPNASBatchResult",
             "reference.shariff_sheffet.bounds:EllipticalPotential",
             "reference.engine.linucb:BatchResult",

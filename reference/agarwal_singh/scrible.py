@@ -30,7 +30,7 @@ from reference.validation import (
     check_positive,
 )
 
-__all__ = ["BallBarrier", "Barrier", "CubeBarrier", "PolytopeBarrier", "SCRiBLe"]
+__all__ = ["BallBarrier", "Barrier", "CubeBarrier", "PolytopeBarrier", "SCRiBLe", "dikin_axes"]
 
 
 @runtime_checkable
@@ -328,6 +328,44 @@ class PolytopeBarrier:
         return bool(np.all(self._slacks(check_array("x", x, shape=(self.dim,))) >= -tol))
 
 
+def dikin_axes(barrier: Barrier, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Eigenpairs ``(λ_k, e_k)`` of ``∇²R(x)`` (eigenvectors are the columns): the axes of the
+    Dikin ellipsoid along which SCRiBLe perturbs.
+
+    Any orthonormal eigenbasis serves SCRiBLe (the one-point estimator is unbiased for each), so the
+    ball and the cube use their closed forms, which fix the basis where ``∇²R`` has a repeated
+    eigenvalue (a LAPACK eigensolver picks it by rounding) and can be computed the same way by a
+    compiled loop:
+
+    * cube: ``∇²R = diag(2(1 + x_i²)/(1 − x_i²)²)``, axis ``k`` is the coordinate ``e_k``;
+    * ball: ``∇²R = 2I/g + 4xxᵀ/g²`` (``g = 1 − ‖x‖²``): axis 0 is radial, ``±x/‖x‖`` with
+      ``λ = 2/g + 4‖x‖²/g²``, and axes ``1..N−1`` are the other columns of the Householder
+      reflection ``I − 2wwᵀ/‖w‖²``, ``w = x/‖x‖ + sign(x_0)e_0`` (``sign(0) = +1``), with
+      ``λ = 2/g``; at ``x = 0`` the coordinate axes with ``λ = 2``;
+    * any other barrier: ``numpy.linalg.eigh`` of :meth:`Barrier.hess` (ascending eigenvalues).
+    """
+    check_instance("barrier", barrier, Barrier)
+    x = check_array("x", x, shape=(barrier.dim,))
+    if not math.isfinite(barrier.value(x)):
+        raise ValueError("x must be strictly inside the set (a finite barrier value)")
+    n = barrier.dim
+    if isinstance(barrier, CubeBarrier):
+        return np.asarray(2.0 * (1.0 + x**2) / (1.0 - x**2) ** 2, dtype=np.float64), np.eye(n)
+    if isinstance(barrier, BallBarrier):
+        r2 = float(x @ x)
+        gap = 1.0 - r2
+        eigvals = np.full(n, 2.0 / gap)
+        if r2 == 0.0:
+            return eigvals, np.eye(n)
+        eigvals[0] = 2.0 / gap + 4.0 * r2 / gap**2
+        w = x / math.sqrt(r2)
+        w[0] += 1.0 if w[0] >= 0.0 else -1.0
+        eigvecs = np.eye(n) - (2.0 / float(w @ w)) * np.outer(w, w)
+        return eigvals, np.asarray(eigvecs, dtype=np.float64)
+    eigvals, eigvecs = np.linalg.eigh(barrier.hess(x))
+    return np.asarray(eigvals, dtype=np.float64), np.asarray(eigvecs, dtype=np.float64)
+
+
 class SCRiBLe:
     """SCRiBLe bandit linear optimisation, a :class:`~reference.agarwal_singh.bandits.
     BanditLearner`.
@@ -357,14 +395,20 @@ class SCRiBLe:
         return self._center.copy()
 
     def perturbation_basis(self) -> tuple[FloatArray, FloatArray]:
-        """Eigenpairs ``(λ_k, e_k)`` of ``∇²R(x_t)`` (eigenvectors are the columns)."""
-        eigvals, eigvecs = np.linalg.eigh(self.barrier.hess(self._center))
-        return np.asarray(eigvals, dtype=np.float64), np.asarray(eigvecs, dtype=np.float64)
+        """Eigenpairs ``(λ_k, e_k)`` of ``∇²R(x_t)`` (eigenvectors are the columns), by
+        :func:`dikin_axes`."""
+        return dikin_axes(self.barrier, self._center)
 
     def act(self) -> FloatArray:
         """Play ``y_t = x_t + s_t λ_k^{−1/2} e_k`` with ``k`` uniform, ``s = ±1`` fair."""
         if self._pending is not None:
             raise RuntimeError("act() called twice without update()")
+        if not math.isfinite(self.barrier.value(self._center)):
+            raise RuntimeError(
+                "SCRiBLe's centre reached the boundary of the set in floating point (the Hessian "
+                "of the barrier is infinite there): the accumulated estimates are too large for "
+                "this eta and noise scale"
+            )
         eigvals, eigvecs = self.perturbation_basis()
         k = int(self._rng.integers(self.dim))
         s = 1.0 if self._rng.random() < 0.5 else -1.0

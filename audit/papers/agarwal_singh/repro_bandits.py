@@ -41,16 +41,13 @@ from audit.papers.agarwal_singh.repro_ftrl import _cell_info, _dim_rows
 from audit.reproduce.common import CellStore
 from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
-from reference.agarwal_singh.bandits import PrivateBanditReduction
 from reference.agarwal_singh.environments import (
     cube_signed_basis,
     mab_constant_gap,
     mab_switching,
-    regret_full_info,
     sphere_drift,
 )
 from reference.agarwal_singh.full_info import PrivateFTPL, run_full_info
-from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, SCRiBLe
 from reference.agarwal_singh.sets import Cube, L2Ball, LossSet
 from reference.agarwal_singh.theorems import (
     lemma44_regret_bound,
@@ -65,9 +62,9 @@ from reference.agarwal_singh.theorems import (
     thm45_rate_paper,
     thm45_regret_bound_certified,
 )
-from reference.engine.compiled import run_exp2_compiled
-from reference.noise import GaussianVectorNoise, LaplaceNoise
-from reference.rng import child_seeds, named_generators
+from reference.engine.compiled import run_exp2_compiled, run_scrible_compiled
+from reference.noise import GaussianVectorNoise
+from reference.rng import child_seeds
 from reference.validation import check_int_at_least
 
 __all__ = [
@@ -301,34 +298,27 @@ def blo_cell(
     (``CubeBarrier``) (Thm 4.5), ``runs`` replicates.
 
     One loss sequence per cell (the ``env`` child of ``seed``, shared by all ``ε``); replicate ``r``
-    uses child ``r`` of the ``runs`` child with streams ``learner`` and ``reduction``.  Reports the
-    regret of the FTRL centres ``x_t`` (the estimator) and of the played points ``y_t``.
+    uses child ``r`` of the ``runs`` child with streams ``learner`` and ``reduction``, run on the
+    compiled engine (:func:`reference.engine.compiled.run_scrible_compiled`, which makes the
+    reference's choices on these streams: ``tests/reference/test_compiled_scrible.py``).  Reports
+    the regret of the FTRL centres ``x_t`` (the estimator) and of the played points ``y_t``.
     """
     env_seed, runs_seed = child_seeds(seed, 0, 2)
     losses = blo_losses(N, T, np.random.default_rng(env_seed))
     nu, x_l2 = blo_constants(decision_set, N)
-    region: L2Ball | Cube = L2Ball(N) if decision_set == "ball" else Cube(N)
-    centre_regret: list[float] = []
-    played_regret: list[float] = []
     eta, lam, clipped = blo_nonprivate_eta(N, T, decision_set), 0.0, False
     if not math.isinf(epsilon):
         p = thm45_parameters(N, T, epsilon, nu=nu, M=_BLO_M, X_l2=x_l2, Y_l1=_BLO_Y_L1)
         eta, lam, clipped = p.eta, p.lam, p.clipped
-    for child in child_seeds(runs_seed, 0, runs):
-        streams = named_generators(child, ("learner", "reduction"))
-        barrier = BallBarrier(N) if decision_set == "ball" else CubeBarrier(N)
-        inner = SCRiBLe(barrier, eta, streams["learner"])
-        learner: SCRiBLe | PrivateBanditReduction = inner
-        if not math.isinf(epsilon):
-            learner = PrivateBanditReduction(inner, LaplaceNoise((N,), lam), streams["reduction"])
-        centres = np.empty((T, N))
-        played = np.empty((T, N))
-        for t, loss in enumerate(losses):
-            centres[t] = inner.center
-            played[t] = learner.act()
-            learner.update(float(loss @ played[t]))
-        centre_regret.append(float(regret_full_info(centres, losses, region)))
-        played_regret.append(float(regret_full_info(played, losses, region)))
+    result = run_scrible_compiled(
+        decision_set,
+        losses=losses,
+        eta=eta,
+        lam=None if math.isinf(epsilon) else lam,
+        seeds=child_seeds(runs_seed, 0, runs),
+    )
+    centre_regret = result.centre_regret[:, -1].tolist()
+    played_regret = result.played_regret[:, -1].tolist()
     return {
         "regret": centre_regret,
         "played_regret": played_regret,

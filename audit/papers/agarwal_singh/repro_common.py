@@ -155,12 +155,14 @@ class BLOConfig:
 
     @classmethod
     def paper(cls) -> BLOConfig:
-        """Full sizes of E9: ``T = 2^12..2^20``, ``ε ∈ {0.5, 1, 2, 4, ∞}``, ``N ∈ {2, 4, 8}``."""
+        """Full sizes of E9: ``T = 2^12..2^20``, ``ε ∈ {0.5, 1, 2, 4, ∞}``, ``N ∈ {2, 4, 8}``,
+        100 runs (E7's ``R_env·R_alg = 5·20``; here one loss sequence per cell, 100 learner
+        seeds on the compiled engine)."""
         return cls(
             horizons=tuple(2**k for k in range(12, 21, 2)),
             epsilons=(0.5, 1.0, 2.0, 4.0, INF),
             dim_T=2**16,
-            runs=20,
+            runs=100,
         )
 
 

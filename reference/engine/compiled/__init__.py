@@ -5,7 +5,7 @@ numpy does, so a compiled run consumes the random streams of the reference run w
 and makes its decisions (``tests/reference/test_compiled*.py``).  Modules: ``linucb`` (Shariff &
 Sheffet Algorithm 1 on App. D), ``tree`` (their tree mechanism alone), ``mab`` (Sajed & Sheffet
 DP-SE and DP-UCB), ``stopping`` (their DP-NAS), ``ftrl`` (Agarwal & Singh's private FTRL and EXP2
-reduction).
+reduction), ``scrible`` (their reduction over SCRiBLe).
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
@@ -16,11 +16,13 @@ from reference.engine.compiled.mab import (
     dpucb_bernoulli_compiled,
     dpucb_table_compiled,
 )
+from reference.engine.compiled.scrible import SCRiBLeBatchResult, run_scrible_compiled
 from reference.engine.compiled.stopping import DPNASBatchResult, dp_nas_two_point_compiled
 from reference.engine.compiled.tree import tree_noise_compiled
 
 __all__ = [
     "DPNASBatchResult",
+    "SCRiBLeBatchResult",
     "dp_nas_two_point_compiled",
     "dpse_bernoulli_compiled",
     "dpucb_bernoulli_compiled",
@@ -28,5 +30,6 @@ __all__ = [
     "run_exp2_compiled",
     "run_ftrl_compiled",
     "run_gap_compiled",
+    "run_scrible_compiled",
     "tree_noise_compiled",
 ]

@@ -19,7 +19,13 @@ from scipy import optimize
 
 from reference._typing import FloatArray
 from reference.agarwal_singh.bandits import PrivateBanditReduction, run_bandit
-from reference.agarwal_singh.scrible import BallBarrier, CubeBarrier, PolytopeBarrier, SCRiBLe
+from reference.agarwal_singh.scrible import (
+    BallBarrier,
+    CubeBarrier,
+    PolytopeBarrier,
+    SCRiBLe,
+    dikin_axes,
+)
 from reference.agarwal_singh.sets import L2Ball
 from reference.agarwal_singh.theorems import thm45_parameters
 from reference.noise import LaplaceNoise
@@ -243,16 +249,31 @@ def test_polytope_step_matches_scipy_minimiser_and_finite_differences() -> None:
 
 
 def test_scrible_on_a_polytope_plays_inside_and_follows_the_cube_run() -> None:
-    """Same seed on the cube's closed form and the cube as a polytope: the same draws, and
-    centres equal to Newton's tolerance; every played point on a random polytope is feasible."""
+    """The cube as a polytope, along a SCRiBLe run: every centre is the cube's closed-form FTRL
+    step of the run's ``θ`` (to Newton's tolerance) and every played point lies on one of the
+    cube's closed-form Dikin axes (``eigh`` orders the polytope's axes by eigenvalue, the cube's
+    closed form by coordinate, so the same draw may pick a different axis); every played point
+    on a random polytope is feasible."""
     rng_losses = np.random.default_rng(7)
     feedback = rng_losses.uniform(-1, 1, size=300)
-    closed = SCRiBLe(CubeBarrier(3), 0.05, np.random.default_rng(8))
+    cube = CubeBarrier(3)
     poly = SCRiBLe(_cube_as_polytope(3), 0.05, np.random.default_rng(8))
     for f in feedback:
-        np.testing.assert_allclose(poly.act(), closed.act(), rtol=0.0, atol=1e-7)
-        closed.update(float(f))
+        x = poly.center
+        eigvals, eigvecs = dikin_axes(cube, x)
+        offset = poly.act() - x
+        assert (
+            min(
+                float(np.linalg.norm(offset - s * eigvecs[:, k] / math.sqrt(eigvals[k])))
+                for k in range(3)
+                for s in (-1.0, 1.0)
+            )
+            <= 1e-7
+        )
         poly.update(float(f))
+        np.testing.assert_allclose(
+            poly.center, cube.ftrl_argmin(poly._theta, 0.05), rtol=0.0, atol=1e-7
+        )
     A = np.random.default_rng(9).normal(size=(12, 3))
     barrier = PolytopeBarrier(A, np.ones(12) + 0.5)
     learner = SCRiBLe(barrier, 0.05, np.random.default_rng(10))
