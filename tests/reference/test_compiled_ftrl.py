@@ -20,7 +20,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.papers.agarwal_singh.repro_bandits import mab_cell
-from audit.papers.agarwal_singh.repro_ftrl import _ftrl_regret, ftrl_cell, full_info_losses
+from audit.papers.agarwal_singh.repro_common import FullInfoSet
+from audit.papers.agarwal_singh.repro_eps_window import eps_window_cell
+from audit.papers.agarwal_singh.repro_ftrl import (
+    _ftrl_parameters,
+    _ftrl_regret,
+    ftrl_cell,
+    ftrl_set_cell,
+    full_info_losses,
+    set_losses,
+)
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
 from reference.agarwal_singh.bandits import (
@@ -29,19 +38,28 @@ from reference.agarwal_singh.bandits import (
     run_bandit,
 )
 from reference.agarwal_singh.environments import (
+    experts_bernoulli,
     experts_minimax,
     ftl_trap,
     mab_constant_gap,
     mab_switching,
 )
 from reference.agarwal_singh.full_info import PrivateFTRL, run_full_info
+from reference.agarwal_singh.sets import (
+    LossSet,
+    NegativeEntropySimplex,
+    SquaredNormBall,
+    SquaredNormCube,
+)
 from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
 from reference.engine.compiled import ftrl as engine
 from reference.engine.compiled.ftrl import (
     ExpertsInstance,
+    FTRLRegularizer,
     MABInstance,
     run_exp2_compiled,
     run_ftrl_compiled,
+    run_ftrl_losses_compiled,
 )
 from reference.noise import LaplaceNoise, ZeroNoise
 from reference.rng import child_seeds, named_generators
@@ -227,17 +245,125 @@ def test_ftrl_sums_are_exact_where_the_reference_rounds() -> None:
     np.testing.assert_allclose(compiled.regret[0, -1], exact, rtol=1e-13)
 
 
+def _reference_cell_regret(
+    losses: FloatArray,
+    epsilon: float,
+    runs: int,
+    seed: Any,
+    decision_set: FullInfoSet,
+    calibration: Calibration = "strict",
+) -> FloatArray:
+    """The plain reference path of an E4 / ε-window cell: ``PrivateFTRL`` + ``run_full_info``."""
+    T, N = losses.shape
+    p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
+    rng = np.random.default_rng(seed)
+    if math.isinf(epsilon):
+        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, N)), T, rng, loss_set=p.loss_set)
+        return np.repeat(run_full_info(learner, losses).regret, runs)
+    noise = LaplaceNoise((runs, N), p.lam)
+    learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
+    return np.asarray(run_full_info(learner, losses).regret)
+
+
 @pytest.mark.parametrize("epsilon", [1.0, INF])
 def test_the_e4_cell_on_the_compiled_engine_equals_the_reference_path(epsilon: float) -> None:
     seed = np.random.SeedSequence(5, spawn_key=(1, 0, 2, 128))
     cell = ftrl_cell("minimax", 2, 128, epsilon, 4, "strict", seed)
     assert seed.n_children_spawned == 0  # the caller's seed is not advanced
     losses = full_info_losses("minimax", 2, 128)
-    reference = _ftrl_regret(losses, epsilon, 4, "strict", np.random.default_rng(seed), "experts")
-    np.testing.assert_allclose(cell["regret"], reference["regret"], rtol=1e-12, atol=1e-10)
+    generic = _ftrl_regret(losses, epsilon, 4, "strict", seed, "experts")
+    assert seed.n_children_spawned == 0
+    reference = _reference_cell_regret(losses, epsilon, 4, seed, "experts")  # spawns from seed
+    np.testing.assert_allclose(cell["regret"], reference, rtol=1e-12, atol=1e-10)
     assert {k: v for k, v in cell.items() if k != "regret"} == {
-        k: v for k, v in reference.items() if k != "regret"
+        k: v for k, v in generic.items() if k != "regret"
     }
+    np.testing.assert_allclose(generic["regret"], reference, rtol=1e-12, atol=1e-10)
+
+
+@pytest.mark.parametrize("epsilon", [0.3, INF])
+@pytest.mark.parametrize("decision_set", ["sphere", "cube"])
+def test_the_e4_set_cells_on_the_compiled_engine_equal_the_reference_path(
+    decision_set: FullInfoSet, epsilon: float
+) -> None:
+    seed = np.random.SeedSequence(5, spawn_key=(1, 3, 4, 300))
+    cell = ftrl_set_cell(decision_set, 4, 300, epsilon, 5, "strict", seed)
+    env_seed, tree_seed = child_seeds(seed, 0, 2)
+    losses = set_losses(decision_set, 4, 300, np.random.default_rng(env_seed))
+    reference = _reference_cell_regret(losses, epsilon, 5, tree_seed, decision_set)
+    np.testing.assert_allclose(cell["regret"], reference, rtol=1e-12, atol=1e-10)
+
+
+@pytest.mark.parametrize("epsilon", [0.01, INF])
+def test_the_eps_window_cell_on_the_compiled_engine_equals_the_reference_path(
+    epsilon: float,
+) -> None:
+    seed = np.random.SeedSequence(7, spawn_key=(5, 0, 2, 4096))
+    cell = eps_window_cell(4096, epsilon, (0.3, 0.5), 6, "paper", seed)
+    env_seed, tree_seed = child_seeds(seed, 0, 2)
+    losses = experts_bernoulli(np.array([0.3, 0.5]), 4096, np.random.default_rng(env_seed))
+    reference = _reference_cell_regret(losses, epsilon, 6, tree_seed, "experts", "paper")
+    np.testing.assert_allclose(cell["regret"], reference, rtol=1e-12, atol=1e-9)
+
+
+def _assert_ftrl_losses_match(
+    regularizer: FTRLRegularizer,
+    losses: FloatArray,
+    eta: float,
+    lam: float | None,
+    seeds: list[Any],
+    G: int = 1,
+) -> None:
+    T, N = losses.shape
+    regs = {"entropy": NegativeEntropySimplex(N), "ball": SquaredNormBall(N),
+            "cube": SquaredNormCube(N)}  # fmt: skip
+    compiled = run_ftrl_losses_compiled(regularizer, losses=losses, eta=eta, lam=lam, seeds=seeds,
+                                        runs_per_seed=G, checkpoints=np.arange(1, T + 1),
+                                        trace=True, workers=2)  # fmt: skip
+    assert compiled.actions is not None
+    assert compiled.regret.shape == (len(seeds) * G, T)
+    for g, seed in enumerate(seeds):
+        noise = ZeroNoise((G, N)) if lam is None else LaplaceNoise((G, N), lam)
+        run = run_full_info(PrivateFTRL(regs[regularizer], eta, noise, T, seed), losses)
+        for j in range(G):
+            r = g * G + j
+            np.testing.assert_allclose(compiled.actions[r], run.actions[:, j], rtol=1e-12,
+                                       atol=1e-13)  # fmt: skip
+            np.testing.assert_allclose(compiled.regret[r, -1], run.regret[j], rtol=1e-12,
+                                       atol=4 * T * EPS * T * float(np.abs(losses).max()))  # fmt: skip
+
+
+@pytest.mark.parametrize("lam", [None, 0.5, 30.0])
+@pytest.mark.parametrize(
+    ("regularizer", "N", "T"),
+    [("entropy", 2, 200), ("entropy", 9, 130), ("ball", 1, 100), ("ball", 3, 257),
+     ("ball", 12, 100), ("cube", 2, 200), ("cube", 10, 129)],
+)  # fmt: skip
+def test_ftrl_on_given_losses_equals_reference(
+    regularizer: FTRLRegularizer, N: int, T: int, lam: float | None
+) -> None:
+    rng = np.random.default_rng(N * T)
+    losses = rng.uniform(-1.0, 1.0, size=(T, N)) / N
+    if regularizer == "entropy":
+        losses = np.abs(losses)
+    _assert_ftrl_losses_match(regularizer, losses, 0.3, lam, [3, np.random.SeedSequence(4)], G=2)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    regularizer=st.sampled_from(["entropy", "ball", "cube"]),
+    N=st.integers(2, 12),
+    T=st.integers(1, 300),
+    eta=st.floats(1e-3, 3.0),
+    lam=st.sampled_from([None, 0.1, 2.0, 50.0]),
+    G=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_ftrl_on_given_losses_equals_reference_property(
+    regularizer: FTRLRegularizer, N: int, T: int, eta: float, lam: float | None, G: int, seed: int
+) -> None:
+    losses = np.random.default_rng(seed).uniform(0.0, 1.0, size=(T, N))
+    _assert_ftrl_losses_match(regularizer, losses, eta, lam, [seed], G=G)
 
 
 def test_ftrl_independent_of_threads_batches_chunks_and_trace(
@@ -376,6 +502,40 @@ def test_run_ftrl_compiled_bad_input(kwargs: dict[str, Any], pattern: str) -> No
     run_ftrl_compiled(**base)  # the baseline is valid
     with pytest.raises(ValueError, match=pattern):
         run_ftrl_compiled(**dict(base, **kwargs))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        ({"regularizer": "simplex"}, r"^regularizer must be one of"),
+        ({"losses": np.zeros(5)}, r"^losses must"),
+        ({"losses": np.zeros((0, 2))}, r"^losses must have shape"),
+        ({"losses": np.zeros((5, 1))}, r"^losses must have shape .* N >= 2"),
+        ({"losses": np.full((4, 2), math.nan)}, r"^losses must"),
+        ({"losses": np.full((4, 2), 2.0)}, r"^losses must lie in the declared loss set"),
+        ({"loss_set": LossSet("box01", 3)}, r"^loss_set must have dimension N = 2"),
+        ({"loss_set": "box01"}, r"^loss_set must be"),
+        ({"eta": 0.0}, r"^eta must be"),
+        ({"lam": -1.0}, r"^lam must be"),
+        ({"lam": math.inf}, r"^lam must be"),
+        ({"seeds": []}, r"^seeds must hold at least one seed"),
+        ({"runs_per_seed": 0}, r"^runs_per_seed must be an integer >= 1"),
+        ({"checkpoints": [5, 400]}, r"^checkpoints must be a non-empty strictly increasing"),
+        ({"workers": 0}, r"^workers must be an integer >= 1"),
+    ],
+)
+def test_run_ftrl_losses_compiled_bad_input(kwargs: dict[str, Any], pattern: str) -> None:
+    base: dict[str, Any] = {
+        "regularizer": "entropy",
+        "losses": np.full((50, 2), 0.5),
+        "eta": 0.1,
+        "lam": 1.0,
+        "seeds": [0],
+        "loss_set": LossSet("box01", 2),
+    }
+    run_ftrl_losses_compiled(**base)  # the baseline is valid
+    with pytest.raises(ValueError, match=pattern):
+        run_ftrl_losses_compiled(**dict(base, **kwargs))
 
 
 @pytest.mark.parametrize(

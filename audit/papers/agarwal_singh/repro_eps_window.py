@@ -31,13 +31,13 @@ from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
 from reference.agarwal_singh.aggregation import Calibration
 from reference.agarwal_singh.environments import experts_bernoulli
-from reference.agarwal_singh.full_info import PrivateFTRL, run_full_info
 from reference.agarwal_singh.theorems import (
     cor32_parameters,
     noise_width_monte_carlo,
     noise_width_upper_bound,
 )
-from reference.noise import LaplaceNoise, ZeroNoise
+from reference.engine.compiled import run_ftrl_losses_compiled
+from reference.noise import LaplaceNoise
 from reference.rng import as_generator, child_seeds
 from reference.validation import check_int_at_least
 
@@ -159,20 +159,23 @@ def eps_window_cell(
     """Regret of Algorithm 1 (experts ``N = 2``, ``Y = [0,1]²``) on one Bernoulli sequence (the
     ``env`` child of ``seed``), ``runs`` replicates on the tree noise's leading axis (``tree``
     child; ``LaplaceNoise`` scales one standard draw by ``λ``, so all ``ε`` see the same draws up
-    to the factor ``λ ∝ 1/ε``).  At ``ε = ∞`` the run is deterministic and repeated."""
+    to the factor ``λ ∝ 1/ε``).  At ``ε = ∞`` the run is deterministic and repeated.  Run on the
+    compiled engine (:func:`reference.engine.compiled.run_ftrl_losses_compiled`, the reference's
+    points on these draws)."""
     env_seed, tree_seed = child_seeds(seed, 0, 2)
     losses = experts_bernoulli(
         np.asarray(means, dtype=np.float64), T, np.random.default_rng(env_seed)
     )
     p = _ftrl_parameters(2, T, epsilon, calibration)
-    rng = np.random.default_rng(tree_seed)
-    if math.isinf(epsilon):
-        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, 2)), T, rng, loss_set=p.loss_set)
-        regret = np.repeat(run_full_info(learner, losses).regret, runs)
-    else:
-        noise = LaplaceNoise((runs, 2), p.lam)
-        learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
-        regret = run_full_info(learner, losses).regret
+    regret = run_ftrl_losses_compiled(
+        "entropy",
+        losses=losses,
+        eta=p.eta,
+        lam=None if math.isinf(epsilon) else p.lam,
+        seeds=[tree_seed],
+        runs_per_seed=runs,
+        loss_set=p.loss_set,
+    ).regret[:, -1]
     lam = 0.0 if math.isinf(epsilon) else p.lam
     return {
         "regret": regret.tolist(),

@@ -45,7 +45,6 @@ from reference.agarwal_singh.environments import (
     mab_constant_gap,
     sphere_drift,
 )
-from reference.agarwal_singh.full_info import PrivateFTRL, run_full_info
 from reference.agarwal_singh.theorems import (
     Cor32Parameters,
     cor32_parameters,
@@ -53,8 +52,8 @@ from reference.agarwal_singh.theorems import (
     cor32_regret_bound,
     thm34_regret_bound_certified,
 )
-from reference.engine.compiled import run_ftrl_compiled
-from reference.noise import LaplaceNoise, ZeroNoise
+from reference.engine.compiled import run_ftrl_compiled, run_ftrl_losses_compiled
+from reference.engine.compiled.ftrl import FTRLRegularizer
 from reference.rng import child_seeds
 from reference.validation import check_int_at_least
 
@@ -148,21 +147,28 @@ def _ftrl_regret(
     epsilon: float,
     runs: int,
     calibration: Calibration,
-    rng: np.random.Generator,
+    seed: np.random.SeedSequence,
     decision_set: FullInfoSet,
 ) -> dict[str, Any]:
     """Algorithm 1 with Cor. 3.2's parameters on ``losses`` ``(T, N)``: the regret of ``runs``
-    replicates (the Laplace noise's leading axis), its ``λ``, ``η``, certified bound and paper
-    rate.  At ``ε = ∞`` the learner is deterministic given the sequence: run once, repeated."""
+    replicates (the Laplace noise's leading axis, one generator ``seed``), its ``λ``, ``η``,
+    certified bound and paper rate.  At ``ε = ∞`` the learner is deterministic given the sequence:
+    run once, repeated.  Run on the compiled engine
+    (:func:`reference.engine.compiled.run_ftrl_losses_compiled`, the reference's points on these
+    draws: ``tests/reference/test_compiled_ftrl.py``)."""
     T, N = losses.shape
     p = _ftrl_parameters(N, T, epsilon, calibration, decision_set)
-    if math.isinf(epsilon):
-        learner = PrivateFTRL(p.regularizer, p.eta, ZeroNoise((1, N)), T, rng, loss_set=p.loss_set)
-        regret = np.repeat(run_full_info(learner, losses).regret, runs)
-    else:
-        noise = LaplaceNoise((runs, N), p.lam)
-        learner = PrivateFTRL(p.regularizer, p.eta, noise, T, rng, loss_set=p.loss_set)
-        regret = run_full_info(learner, losses).regret
+    regularizer = {"experts": "entropy", "sphere": "ball", "cube": "cube"}[decision_set]
+    result = run_ftrl_losses_compiled(
+        cast(FTRLRegularizer, regularizer),
+        losses=losses,
+        eta=p.eta,
+        lam=None if math.isinf(epsilon) else p.lam,
+        seeds=[seed],
+        runs_per_seed=runs,
+        loss_set=p.loss_set,
+    )
+    regret = result.regret[:, -1]
     return {
         "regret": regret.tolist(),
         "lam": 0.0 if math.isinf(epsilon) else p.lam,
@@ -224,8 +230,7 @@ def ftrl_set_cell(
     ``ε = ∞`` the learner is deterministic given the sequence: run once, regret repeated."""
     env_seed, tree_seed = child_seeds(seed, 0, 2)
     losses = set_losses(decision_set, N, T, np.random.default_rng(env_seed))
-    rng = np.random.default_rng(tree_seed)
-    return _ftrl_regret(losses, epsilon, runs, calibration, rng, decision_set)
+    return _ftrl_regret(losses, epsilon, runs, calibration, tree_seed, decision_set)
 
 
 # --------------------------------------------------------------------------------------------

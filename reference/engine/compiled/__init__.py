@@ -9,7 +9,11 @@ reduction), ``scrible`` (their reduction over SCRiBLe).
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
 
-from reference.engine.compiled.ftrl import run_exp2_compiled, run_ftrl_compiled
+from reference.engine.compiled.ftrl import (
+    run_exp2_compiled,
+    run_ftrl_compiled,
+    run_ftrl_losses_compiled,
+)
 from reference.engine.compiled.linucb import run_gap_compiled
 from reference.engine.compiled.mab import (
     dpse_bernoulli_compiled,
@@ -29,6 +33,7 @@ __all__ = [
     "dpucb_table_compiled",
     "run_exp2_compiled",
     "run_ftrl_compiled",
+    "run_ftrl_losses_compiled",
     "run_gap_compiled",
     "run_scrible_compiled",
     "tree_noise_compiled",

@@ -23,6 +23,7 @@ import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.agarwal_singh.aggregation import Calibration, noise_draws_per_release
+from reference.agarwal_singh.sets import LossSet
 from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
 from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
 from reference.engine.compiled.linucb import CHUNK_ROUNDS
@@ -36,19 +37,24 @@ from reference.rng import (
 from reference.sajed_sheffet.constants import check_epsilon_or_inf
 from reference.tree import tree_depth
 from reference.validation import (
+    check_array,
     check_bool,
     check_choice,
+    check_instance,
     check_int_array,
     check_int_at_least,
+    check_positive,
 )
 
 __all__ = [
     "EXP2BatchResult",
     "ExpertsInstance",
     "FTRLBatchResult",
+    "FTRLRegularizer",
     "MABInstance",
     "run_exp2_compiled",
     "run_ftrl_compiled",
+    "run_ftrl_losses_compiled",
 ]
 
 ExpertsInstance: TypeAlias = Literal["minimax", "gap", "ftl_trap"]
@@ -215,6 +221,53 @@ def _release(
             out[g, i] = ((total[0, i] + total[1, i]) + base) + (noise - base)
 
 
+_ENTROPY, _BALL, _CUBE = 0, 1, 2
+"""Regularizer kinds: ``NegativeEntropySimplex``, ``SquaredNormBall`` (``r = 1``) and
+``SquaredNormCube`` (``w = 1``) of :mod:`reference.agarwal_singh.sets` (Cor. 3.2)."""
+
+
+@compiled
+def _ftrl_point(
+    kind: int, eta: float, theta: FloatArray, g: int, N: int, work: FloatArray, x: FloatArray
+) -> None:
+    """``x`` ← ``argmin_{x∈X} η<x, θ_g> + R(x)`` as the regularizer's ``argmin`` computes it:
+    exponential weights; ``u = −ηθ/2`` scaled into the unit ball; or clipped to ``[−1, 1]``."""
+    if kind == _ENTROPY:
+        for i in range(N):
+            work[i] = -eta * theta[g, i]
+        _exp_weights(work, N, x)
+        return
+    norm2 = 0.0
+    for i in range(N):
+        x[i] = -eta * theta[g, i] / 2.0
+        norm2 += x[i] * x[i]
+    if kind == _BALL:
+        norm = math.sqrt(norm2)
+        factor = min(1.0, 1.0 / norm) if norm > 0.0 else 1.0
+        for i in range(N):
+            x[i] = x[i] * factor
+        return
+    for i in range(N):
+        x[i] = min(max(x[i], -1.0), 1.0)
+
+
+@compiled
+def _comparator(kind: int, total: FloatArray, N: int) -> float:
+    """``min_{x∈X} <L, x>`` for the compensated running sum ``L`` in ``total``: ``min_i L_i`` on
+    the simplex, ``−‖L‖₂`` on the unit ball, ``−‖L‖₁`` on the cube."""
+    best = total[0, 0] + total[1, 0]
+    acc = 0.0
+    for i in range(N):
+        L = total[0, i] + total[1, i]
+        if kind == _ENTROPY:
+            best = min(best, L)
+        else:
+            acc += L * L if kind == _BALL else abs(L)
+    if kind == _ENTROPY:
+        return float(best)
+    return -math.sqrt(acc) if kind == _BALL else -acc
+
+
 @compiled
 def _ftrl_rounds(
     first: int,
@@ -230,6 +283,8 @@ def _ftrl_rounds(
     loss_first: float,
     loss_other: float,
     trap: bool,
+    losses: FloatArray,
+    kind: int,
     pad_rng: np.random.Generator,
     node_rng: np.random.Generator,
     total: FloatArray,
@@ -244,7 +299,9 @@ def _ftrl_rounds(
 ) -> None:
     """Rounds ``first .. last`` (1-based) of one group of ``G`` replicates sharing a generator.
 
-    State lives in the arrays passed in, so consecutive calls continue one run: ``total``
+    ``l_t`` is ``losses[t − 1]``, or the experts instance (``loss_first``, ``loss_other``,
+    ``trap``) when ``losses`` has no rows; ``kind`` is the regularizer (``_ENTROPY``, ``_BALL``,
+    ``_CUBE``).  State lives in the arrays passed in, so consecutive calls continue one run: ``total``
     (``Σ_{s≤t} l_s`` and its compensation), ``cum[j]`` (the node noise summed from the highest set
     bit of ``t`` down to bit ``j``), ``theta`` (``L̃_t``), ``incurred`` (``Σ <l_s, x_s>`` and its
     compensation), ``state[0]`` (the next checkpoint)."""
@@ -254,13 +311,16 @@ def _ftrl_rounds(
     pad = np.empty((G, N))
     if first == 1:  # Alg. 1, lines 2-3: L̃_0, K fresh draws
         _release(0, K, G, N, scale, noisy, pad_rng, total, cum, pad, theta)
+    given = losses.shape[0] > 0
     for t in range(first, last + 1):
-        _expert_loss(t - 1, N, loss_first, loss_other, trap, loss)
-        for g in range(G):
-            # Alg. 1, line 5: x_t = argmin <x, η L̃_{t−1}> + Σ x log x (exponential weights)
+        if given:
             for i in range(N):
-                logits[i] = -eta * theta[g, i]
-            _exp_weights(logits, N, x)
+                loss[i] = losses[t - 1, i]
+        else:
+            _expert_loss(t - 1, N, loss_first, loss_other, trap, loss)
+        for g in range(G):
+            # Alg. 1, line 5: x_t = argmin <x, η L̃_{t−1}> + R(x)
+            _ftrl_point(kind, eta, theta, g, N, logits, x)
             acc = 0.0
             for i in range(N):
                 acc += loss[i] * x[i]
@@ -288,9 +348,7 @@ def _ftrl_rounds(
                             cum[level, g, i] = cum[above, g, i] + draw if above < m else draw
         _release(t, K, G, N, scale, noisy, pad_rng, total, cum, pad, theta)
         while state[0] < marks.size and marks[state[0]] == t:
-            best = total[0, 0] + total[1, 0]
-            for i in range(1, N):
-                best = min(best, total[0, i] + total[1, i])
+            best = _comparator(kind, total, N)
             for g in range(G):
                 recorded[g, state[0]] = (incurred[0, g] + incurred[1, g]) - best
             state[0] += 1
@@ -420,8 +478,102 @@ def run_ftrl_compiled(
         calibration=calibration,
         experts_losses="box01",
     )
-    noisy = not math.isinf(epsilon)
-    scale = params.lam if noisy else 0.0
+    return _run_ftrl(_ENTROPY, np.zeros((0, N)), (loss_first, loss_other, trap), N, T,
+                     params.eta, None if math.isinf(epsilon) else params.lam, generators, G,
+                     marks, trace, progress, workers)  # fmt: skip
+
+
+FTRLRegularizer: TypeAlias = Literal["entropy", "ball", "cube"]
+"""Cor. 3.2's regularizers: ``NegativeEntropySimplex(N)`` (experts), ``SquaredNormBall(N)`` (unit
+ball) and ``SquaredNormCube(N)`` (cube ``[−1, 1]^N``)."""
+
+_KINDS: dict[str, int] = {"entropy": _ENTROPY, "ball": _BALL, "cube": _CUBE}
+
+
+def run_ftrl_losses_compiled(
+    regularizer: FTRLRegularizer,
+    *,
+    losses: FloatArray,
+    eta: float,
+    lam: float | None,
+    seeds: Sequence[SeedLike],
+    runs_per_seed: int = 1,
+    loss_set: LossSet | None = None,
+    checkpoints: Sequence[int] | IntArray | None = None,
+    trace: bool = False,
+    progress: bool = False,
+    workers: int | None = None,
+) -> FTRLBatchResult:
+    """Private FTRL (Algorithm 1 with Algorithm 2's padded tree) on an oblivious sequence.
+
+    Group ``g`` is the reference run ``run_full_info(PrivateFTRL(R, η, LaplaceNoise((G, N), λ), T,
+    seeds[g], loss_set=loss_set), losses)`` with ``G = runs_per_seed`` and ``R`` the
+    ``regularizer``; ``lam=None`` is :class:`~reference.noise.ZeroNoise`, every replicate the same
+    deterministic run, computed once.  ``λ`` must be calibrated for the loss set (Thm 3.1,
+    :func:`~reference.agarwal_singh.theorems.cor32_parameters`); declared, every loss is checked
+    to lie in it, as ``PrivateFTRL`` checks.
+
+    Args:
+        regularizer: ``"entropy"`` (the simplex), ``"ball"`` (``‖x‖²`` on the unit ball) or
+            ``"cube"`` (``‖x‖²`` on ``[−1, 1]^N``).
+        losses: ``(T, N)`` finite losses, ``T ≥ 1``, ``N ≥ 1`` (``≥ 2`` on the simplex).
+        eta: learning rate ``η > 0``.
+        lam: Laplace scale ``λ > 0`` of the tree's nodes, or None.
+        seeds: one seed per group (integer ``≥ 0`` or ``SeedSequence``).
+        runs_per_seed: replicates per group, the leading axis of its Laplace noise.
+        loss_set: the declared ``Y`` (``LossSet`` of dimension ``N``), or None.
+        checkpoints: rounds at which to record the regret (default ``(T,)``).
+        trace: keep the points ``x_t`` (memory ``R·T·N``).
+        progress: show a progress bar.
+        workers: threads running groups at once (default: the cores this process may use).
+
+    Raises:
+        ValueError: naming the parameter, for any argument out of its range, and for a loss
+            outside ``loss_set``.
+    """
+    check_choice("regularizer", regularizer, get_args(FTRLRegularizer))
+    losses = np.ascontiguousarray(check_array("losses", losses, ndim=2), dtype=np.float64)
+    T, N = losses.shape
+    least = 2 if regularizer == "entropy" else 1
+    if T < 1 or least > N:
+        raise ValueError(
+            f"losses must have shape (T, N) with T >= 1 and N >= {least}, got {losses.shape}"
+        )
+    if loss_set is not None:
+        check_instance("loss_set", loss_set, LossSet)
+        if loss_set.dim != N:
+            raise ValueError(f"loss_set must have dimension N = {N}, got {loss_set.dim}")
+        if not loss_set.contains(losses):
+            raise ValueError(f"losses must lie in the declared loss set {loss_set}")
+    eta = check_positive("eta", eta)
+    scale = check_positive("lam", lam) if lam is not None else None
+    generators = _check_seeds(seeds)
+    G = check_int_at_least("runs_per_seed", runs_per_seed, 1)
+    marks = _check_checkpoints(checkpoints, T)
+    trace = check_bool("trace", trace)
+    progress = check_bool("progress", progress)
+    workers = resolve_workers(workers)
+    return _run_ftrl(_KINDS[regularizer], losses, (0.0, 0.0, False), N, T, eta, scale,
+                     generators, G, marks, trace, progress, workers)  # fmt: skip
+
+
+def _run_ftrl(
+    kind: int,
+    losses: FloatArray,
+    instance: tuple[float, float, bool],
+    N: int,
+    T: int,
+    eta: float,
+    scale: float | None,
+    generators: list[np.random.Generator],
+    G: int,
+    marks: IntArray,
+    trace: bool,
+    progress: bool,
+    workers: int,
+) -> FTRLBatchResult:
+    """The groups of :func:`run_ftrl_compiled` / :func:`run_ftrl_losses_compiled` on threads."""
+    noisy = scale is not None
     K, m = noise_draws_per_release(T), tree_depth(T)
     groups = len(generators) if noisy else 1
     rows = G if noisy else 1
@@ -437,11 +589,14 @@ def run_ftrl_compiled(
     thetas = np.zeros((groups, rows, N))
     incurred = np.zeros((groups, 2, rows))
     states = np.zeros((groups, 1), dtype=np.int64)
+    loss_first, loss_other, trap = instance
+    lam = 0.0 if scale is None else scale
 
     def step(g: int, first: int, last: int) -> bool:
-        _ftrl_rounds(first, last, T, N, rows, K, m, params.eta, scale, noisy, loss_first,
-                     loss_other, trap, pad_rngs[g], node_rngs[g], totals[g], cums[g], thetas[g],
-                     incurred[g], marks, states[g], recorded[g], trace, actions[g])  # fmt: skip
+        _ftrl_rounds(first, last, T, N, rows, K, m, eta, lam, noisy, loss_first, loss_other,
+                     trap, losses, kind, pad_rngs[g], node_rngs[g], totals[g], cums[g],
+                     thetas[g], incurred[g], marks, states[g], recorded[g], trace,
+                     actions[g])  # fmt: skip
         return True
 
     run_chunked(groups, T, workers=workers, chunk=CHUNK_ROUNDS, progress=progress, step=step)
