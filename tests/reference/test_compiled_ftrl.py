@@ -48,6 +48,7 @@ from reference.agarwal_singh.full_info import PrivateFTRL, run_full_info
 from reference.agarwal_singh.sets import (
     LossSet,
     NegativeEntropySimplex,
+    Regularizer,
     SquaredNormBall,
     SquaredNormCube,
 )
@@ -315,7 +316,7 @@ def _assert_ftrl_losses_match(
     G: int = 1,
 ) -> None:
     T, N = losses.shape
-    regs = {"entropy": NegativeEntropySimplex(N), "ball": SquaredNormBall(N),
+    regs: dict[str, Regularizer] = {"entropy": NegativeEntropySimplex(N), "ball": SquaredNormBall(N),
             "cube": SquaredNormCube(N)}  # fmt: skip
     compiled = run_ftrl_losses_compiled(regularizer, losses=losses, eta=eta, lam=lam, seeds=seeds,
                                         runs_per_seed=G, checkpoints=np.arange(1, T + 1),
