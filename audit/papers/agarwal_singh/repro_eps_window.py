@@ -25,7 +25,7 @@ from audit.papers.agarwal_singh.repro_common import (
     _report,
     cell_seed,
 )
-from audit.papers.agarwal_singh.repro_ftrl import _ftrl_parameters
+from audit.papers.agarwal_singh.repro_ftrl import _ftrl_parameters, _ftrl_regret
 from audit.reproduce.common import CellStore
 from audit.reproduce.report import ExperimentReport, Figure
 from reference._typing import FloatArray
@@ -36,7 +36,6 @@ from reference.agarwal_singh.theorems import (
     noise_width_monte_carlo,
     noise_width_upper_bound,
 )
-from reference.engine.compiled import run_ftrl_losses_compiled
 from reference.noise import LaplaceNoise
 from reference.rng import as_generator, child_seeds
 from reference.validation import check_int_at_least
@@ -159,26 +158,18 @@ def eps_window_cell(
     """Regret of Algorithm 1 (experts ``N = 2``, ``Y = [0,1]²``) on one Bernoulli sequence (the
     ``env`` child of ``seed``), ``runs`` replicates on the tree noise's leading axis (``tree``
     child; ``LaplaceNoise`` scales one standard draw by ``λ``, so all ``ε`` see the same draws up
-    to the factor ``λ ∝ 1/ε``).  At ``ε = ∞`` the run is deterministic and repeated.  Run on the
-    compiled engine (:func:`reference.engine.compiled.run_ftrl_losses_compiled`, the reference's
-    points on these draws)."""
+    to the factor ``λ ∝ 1/ε``).  At ``ε = ∞`` the run is deterministic and repeated.  Run as E4's
+    cells are (:func:`audit.papers.agarwal_singh.repro_ftrl._ftrl_regret`, on the compiled
+    engine)."""
     env_seed, tree_seed = child_seeds(seed, 0, 2)
     losses = experts_bernoulli(
         np.asarray(means, dtype=np.float64), T, np.random.default_rng(env_seed)
     )
     p = _ftrl_parameters(2, T, epsilon, calibration)
-    regret = run_ftrl_losses_compiled(
-        "entropy",
-        losses=losses,
-        eta=p.eta,
-        lam=None if math.isinf(epsilon) else p.lam,
-        seeds=[tree_seed],
-        runs_per_seed=runs,
-        loss_set=p.loss_set,
-    ).regret[:, -1]
+    regret = _ftrl_regret(losses, epsilon, runs, calibration, tree_seed, "experts")["regret"]
     lam = 0.0 if math.isinf(epsilon) else p.lam
     return {
-        "regret": regret.tolist(),
+        "regret": regret,
         "lam": lam,
         "eta": p.eta,
         "K": p.K,
