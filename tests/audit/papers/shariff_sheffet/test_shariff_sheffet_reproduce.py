@@ -123,6 +123,13 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     assert set(report["results"]["0.0"]) == {"nonprivate", "gaussian"}
     assert "within 2×" not in (tmp_path / "d2.md").read_text()
     assert "within 3×" not in (tmp_path / "d2.md").read_text()
+    # NonPrivate and the factorized source alone (more runs for 'within 3×'): no paper claim to
+    # check, the ratio table still written (this subset used to crash on an empty conjunction)
+    beyond = dataclasses.replace(subset, variants=("nonprivate",), factorized=True)
+    report = _written(reproduce_d2(beyond, tmp_path, executor="serial"), tmp_path)
+    assert set(report["results"]["0.0"]) == {"nonprivate", "factorized"}
+    assert not [c for c in report["checks"] if "smallest" in c["claim"]]
+    assert "| 0.0 | factorized |" in (tmp_path / "d2.md").read_text()
 
 
 def _refuse_constant(token: str) -> None:
