@@ -130,6 +130,7 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     assert set(report["results"]["0.0"]) == {"nonprivate", "factorized"}
     assert not [c for c in report["checks"] if "smallest" in c["claim"]]
     assert "| 0.0 | factorized |" in (tmp_path / "d2.md").read_text()
+    assert "| paper's claim |" not in (tmp_path / "d2.md").read_text()  # no empty claims table
 
 
 def _refuse_constant(token: str) -> None:
