@@ -330,7 +330,7 @@ class PolytopeBarrier:
 
 def dikin_axes(barrier: Barrier, x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Eigenpairs ``(λ_k, e_k)`` of ``∇²R(x)`` (eigenvectors are the columns): the axes of the
-    Dikin ellipsoid along which SCRiBLe perturbs.
+    Dikin ellipsoid along which SCRiBLe perturbs (the inner learner of Thm 4.5; App. D, Thm D.1).
 
     Any orthonormal eigenbasis serves SCRiBLe (the one-point estimator is unbiased for each), so the
     ball and the cube use their closed forms, which fix the basis where ``∇²R`` has a repeated

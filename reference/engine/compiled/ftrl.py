@@ -395,6 +395,16 @@ def _check_seeds(seeds: Sequence[SeedLike]) -> list[np.random.Generator]:
     return out
 
 
+def _check_losses(losses: FloatArray, least: int) -> FloatArray:
+    """A finite oblivious sequence ``(T, N)``, ``T ≥ 1``, ``N ≥ least``, as a C-contiguous copy."""
+    out = np.ascontiguousarray(check_array("losses", losses, ndim=2), dtype=np.float64)
+    if out.shape[0] < 1 or out.shape[1] < least:
+        raise ValueError(
+            f"losses must have shape (T, N) with T >= 1 and N >= {least}, got {out.shape}"
+        )
+    return out
+
+
 def _check_checkpoints(checkpoints: Sequence[int] | IntArray | None, T: int) -> IntArray:
     if checkpoints is None:
         return np.array([T], dtype=np.int64)
@@ -532,13 +542,8 @@ def run_ftrl_losses_compiled(
             outside ``loss_set``.
     """
     check_choice("regularizer", regularizer, get_args(FTRLRegularizer))
-    losses = np.ascontiguousarray(check_array("losses", losses, ndim=2), dtype=np.float64)
+    losses = _check_losses(losses, 2 if regularizer == "entropy" else 1)
     T, N = losses.shape
-    least = 2 if regularizer == "entropy" else 1
-    if T < 1 or least > N:
-        raise ValueError(
-            f"losses must have shape (T, N) with T >= 1 and N >= {least}, got {losses.shape}"
-        )
     if loss_set is not None:
         check_instance("loss_set", loss_set, LossSet)
         if loss_set.dim != N:

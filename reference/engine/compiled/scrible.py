@@ -20,10 +20,18 @@ import numpy as np
 
 from reference._typing import FloatArray, IntArray
 from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
-from reference.engine.compiled.ftrl import _accumulate, _check_checkpoints, _check_seeds
+from reference.engine.compiled.ftrl import (
+    _BALL,
+    _CUBE,
+    _accumulate,
+    _check_checkpoints,
+    _check_losses,
+    _check_seeds,
+    _comparator,
+)
 from reference.engine.compiled.linucb import CHUNK_ROUNDS
 from reference.rng import SeedLike, as_seed_sequence, named_generators
-from reference.validation import check_array, check_bool, check_choice, check_positive
+from reference.validation import check_bool, check_choice, check_positive
 
 __all__ = ["SCRiBLeBatchResult", "SCRiBLeSet", "run_scrible_compiled"]
 
@@ -39,17 +47,17 @@ def _radial(g: float, eta: float) -> float:
 
 
 @compiled
-def _axis(ball: bool, x: FloatArray, k: int, N: int, direction: FloatArray) -> float:
-    """Axis ``k`` of ``dikin_axes(barrier, x)`` into ``direction``; returns its ``λ_k``."""
+def _axis(
+    ball: bool, x: FloatArray, r2: float, k: int, N: int, direction: FloatArray, w: FloatArray
+) -> float:
+    """Axis ``k`` of ``dikin_axes(barrier, x)`` into ``direction``; returns its ``λ_k``.  On the
+    ball ``r2 = ‖x‖²`` (the caller's) and ``w`` is scratch of length ``N``."""
     if not ball:
         for i in range(N):
             direction[i] = 0.0
         direction[k] = 1.0
         xk = float(x[k])
         return 2.0 * (1.0 + xk**2) / (1.0 - xk**2) ** 2
-    r2 = 0.0
-    for i in range(N):
-        r2 += x[i] * x[i]
     gap = 1.0 - r2
     if r2 == 0.0:
         for i in range(N):
@@ -57,7 +65,6 @@ def _axis(ball: bool, x: FloatArray, k: int, N: int, direction: FloatArray) -> f
         direction[k] = 1.0
         return 2.0 / gap
     norm = math.sqrt(r2)
-    w = np.empty(N)
     for i in range(N):
         w[i] = x[i] / norm
     w[0] += 1.0 if w[0] >= 0.0 else -1.0
@@ -125,12 +132,14 @@ def _scrible_rounds(
     whose centre was found on the boundary, else 0; the loop stops there)."""
     direction = np.empty(N)
     y = np.empty(N)
+    w = np.empty(N)
+    kind = _BALL if ball else _CUBE
     for t in range(first, last + 1):
         loss = losses[t - 1]
         # SCRiBLe.act refuses a centre on the boundary in floating point (R(x_t) = +inf)
         inside = True
+        r2 = 0.0
         if ball:
-            r2 = 0.0
             for i in range(N):
                 r2 += center[i] * center[i]
             inside = 1.0 - r2 > 0.0
@@ -143,7 +152,7 @@ def _scrible_rounds(
         # SCRiBLe.act: k uniform, s = ±1 fair, y_t = x_t + s e_k / √λ_k
         k = int(learner_rng.integers(0, N))
         s = 1.0 if learner_rng.random() < 0.5 else -1.0
-        lam_k = _axis(ball, center, k, N, direction)
+        lam_k = _axis(ball, center, r2, k, N, direction, w)
         root = math.sqrt(lam_k)
         for i in range(N):
             y[i] = center[i] + s * direction[i] / root
@@ -173,12 +182,7 @@ def _scrible_rounds(
         for i in range(N):
             _accumulate(total, i, loss[i])
         while state[0] < marks.size and marks[state[0]] == t:
-            # min_{x∈X} <L, x>: −‖L‖₂ on the ball, −‖L‖₁ on the cube
-            best = 0.0
-            for i in range(N):
-                L = total[0, i] + total[1, i]
-                best += L * L if ball else abs(L)
-            best = -math.sqrt(best) if ball else -best
+            best = _comparator(kind, total, N)  # −‖L‖₂ on the ball, −‖L‖₁ on the cube
             recorded[0, state[0]] = (sums[0, 0] + sums[1, 0]) - best
             recorded[1, state[0]] = (sums[0, 1] + sums[1, 1]) - best
             state[0] += 1
@@ -242,10 +246,8 @@ def run_scrible_compiled(
         RuntimeError: a centre reached the boundary in floating point, as the reference raises.
     """
     check_choice("decision_set", decision_set, get_args(SCRiBLeSet))
-    losses = np.ascontiguousarray(check_array("losses", losses, ndim=2), dtype=np.float64)
+    losses = _check_losses(losses, 1)
     T, N = losses.shape
-    if T < 1 or N < 1:
-        raise ValueError(f"losses must have shape (T, N) with T, N >= 1, got {losses.shape}")
     eta = check_positive("eta", eta)
     private = lam is not None
     scale = check_positive("lam", lam) if lam is not None else 0.0
