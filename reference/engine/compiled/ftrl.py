@@ -710,9 +710,7 @@ def _exp2_rounds(
             for i in range(N):
                 probs[t - 1, i] = p[i]
         while state[0] < marks.size and marks[state[0]] == t:
-            low = total[0, 0] + total[1, 0]
-            for i in range(1, N):
-                low = min(low, total[0, i] + total[1, i])
+            low = _comparator(_ENTROPY, total, N)  # min_i Σ l_s(i)
             recorded[0, state[0]] = (sums[0, 0] + sums[1, 0]) - low
             recorded[1, state[0]] = (sums[0, 1] + sums[1, 1]) - low
             state[0] += 1
