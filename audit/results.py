@@ -99,6 +99,9 @@ class PrivacyAuditResult:
         detectable_delta: the power statement of a white-box test: a mechanism whose privacy
             loss, like this one's, gives ``δ(ε_claim) ≥ detectable_delta`` would have been
             rejected with probability ``≥ 0.95`` at this sample size.
+        pass_factor: the violation a ``"pass"`` promises to catch, as a multiple of
+            ``max(ε_claim, 0.05)`` (``None``: :data:`INCONCLUSIVE_FACTOR`); a staged audit that
+            promises more sets it (:mod:`audit.methods.staged`).
     """
 
     name: str
@@ -117,6 +120,7 @@ class PrivacyAuditResult:
     details: dict[str, Any] = field(default_factory=dict)
     detectable_epsilon: float | None = None
     detectable_delta: float | None = None
+    pass_factor: float | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -129,7 +133,8 @@ class PrivacyAuditResult:
         if self.method == "closed_form":
             return "pass"
         if self.detectable_epsilon is not None:
-            limit = INCONCLUSIVE_FACTOR * max(self.claim.epsilon, 0.05)
+            factor = INCONCLUSIVE_FACTOR if self.pass_factor is None else self.pass_factor
+            limit = factor * max(self.claim.epsilon, 0.05)
             return "pass" if self.detectable_epsilon <= limit else "inconclusive"
         if self.detectable_delta is not None:
             return "pass" if self.detectable_delta < 1.0 else "inconclusive"

@@ -49,7 +49,9 @@ __all__ = [
 
 DataT = TypeVar("DataT")
 Features = Callable[[FloatArray], FloatArray]
-ScoreKind: TypeAlias = Literal["auto", "feature", "likelihood_ratio", "linear", "classifier"]
+ScoreKind: TypeAlias = Literal[
+    "auto", "feature", "likelihood_ratio", "prefix_likelihood_ratio", "linear", "classifier"
+]
 SCORE_KINDS: tuple[ScoreKind, ...] = get_args(ScoreKind)
 SELECTION_LEVEL = 0.25
 """One-sided level of the choosing data's bounds when events are ranked (a mild shrinkage of each
@@ -168,6 +170,28 @@ def _likelihood_ratio_score(train_p: FloatArray, train_q: FloatArray) -> _Score:
         return np.where(rows[pos] == k, llr[pos], 0.0)
 
     return _Score("likelihood_ratio", apply, learned=True)
+
+
+PREFIX_LENGTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+"""Column prefixes the ``"prefix_likelihood_ratio"`` score tries (those shorter than the output)."""
+
+
+def _prefix_scores(train_p: FloatArray, train_q: FloatArray) -> list[_Score]:
+    """:func:`_likelihood_ratio_score` of the first ``j`` columns for every ``j`` of
+    :data:`PREFIX_LENGTHS` below the number of columns, and of all of them: for outputs that are
+    sequences of discrete choices (a policy's actions, day by day), the early columns of a
+    transcript take few values, so their counts are well estimated where the whole rows are
+    mostly unique."""
+    width = train_p.shape[1]
+    scores = []
+    for j in [*(j for j in PREFIX_LENGTHS if j < width), width]:
+        inner = _likelihood_ratio_score(train_p[:, :j], train_q[:, :j])
+
+        def apply(f: FloatArray, j: int = j, inner: _Score = inner) -> FloatArray:
+            return inner.apply(f[:, :j])
+
+        scores.append(_Score(f"prefix_likelihood_ratio[{j}]", apply, learned=True))
+    return scores
 
 
 def _classifier_score(train_p: FloatArray, train_q: FloatArray, seed: int) -> _Score:
@@ -349,11 +373,24 @@ def _best_event(
     return event(int(np.lexsort((plug, bound))[-1])), event(int(np.lexsort((-bound, power))[0]))
 
 
+def _check_score(score: object) -> None:
+    """``score`` is a kind of :data:`SCORE_KINDS`, or a non-empty tuple of kinds other than
+    ``"auto"`` (each tried on the selection split, the best event kept)."""
+    if isinstance(score, tuple):
+        if not score or any(k == "auto" or k not in SCORE_KINDS for k in score):
+            raise ValueError(
+                f"score must be one of {SCORE_KINDS} or a non-empty tuple of them without "
+                f"'auto', got {score!r}"
+            )
+        return
+    check_choice("score", score, SCORE_KINDS)
+
+
 def _select_event(
     fp: FloatArray,
     fq: FloatArray,
     *,
-    score: ScoreKind,
+    score: ScoreKind | tuple[ScoreKind, ...],
     claim: PrivacyClaim,
     beta: float,
     thresholds: int,
@@ -386,7 +423,7 @@ def _select_event(
         else:
             kinds = ["linear"]
     else:
-        kinds = [score]
+        kinds = list(score) if isinstance(score, tuple) else [score]
     if "feature" in kinds and fp.shape[1] != 1:
         raise ValueError(
             f"score='feature' needs one feature column, got {fp.shape[1]}; use 'classifier' or "
@@ -405,6 +442,14 @@ def _select_event(
         if min(half_p, half_q, len(fp) - half_p, len(fq) - half_q) < 1:
             raise ValueError(f"score={kind!r} needs at least 4 selection samples per side")
         train_p, train_q = fp[:half_p], fq[:half_q]
+        if kind == "prefix_likelihood_ratio":
+            events += [
+                _best_event(
+                    prefix, fp[half_p:], fq[half_q:], claim, beta, thresholds, min_count, eval_sizes
+                )
+                for prefix in _prefix_scores(train_p, train_q)
+            ]
+            continue
         learned = (
             _likelihood_ratio_score(train_p, train_q)
             if kind == "likelihood_ratio"
@@ -438,7 +483,7 @@ def event_audit_from_samples(
     selection_fraction: float = 0.5,
     thresholds: int = 200,
     min_count: int = 30,
-    score: ScoreKind = "auto",
+    score: ScoreKind | tuple[ScoreKind, ...] = "auto",
     seed: int | None = None,
     started: float | None = None,
 ) -> PrivacyAuditResult:
@@ -464,7 +509,7 @@ def event_audit_from_samples(
     selection_fraction = check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
     thresholds = check_int_at_least("thresholds", thresholds, 1)
     min_count = check_int_at_least("min_count", min_count, 1)
-    check_choice("score", score, SCORE_KINDS)
+    _check_score(score)
     if seed is not None:
         seed = check_seed(seed)
     raw = features is None
@@ -545,7 +590,7 @@ def event_audit(
     selection_fraction: float = 0.5,
     thresholds: int = 200,
     min_count: int = 30,
-    score: ScoreKind = "auto",
+    score: ScoreKind | tuple[ScoreKind, ...] = "auto",
 ) -> PrivacyAuditResult:
     """Draw ``samples`` outputs under each input of ``pair`` (independent streams spawned from
     ``seed``) and run :func:`event_audit_from_samples`.
@@ -562,7 +607,7 @@ def event_audit(
     check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)
     check_int_at_least("thresholds", thresholds, 1)
     check_int_at_least("min_count", min_count, 1)
-    check_choice("score", score, SCORE_KINDS)
+    _check_score(score)
     check_claim_matches_pair(claim, pair)
     seed = check_seed(seed)
     rng_p, rng_q = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
