@@ -1,11 +1,10 @@
 """A zoo of third-party-style private LinUCB policies (Shariff & Sheffet Algorithm 1), plain numpy.
 
-Four planted bugs (:class:`LaplaceTreeLinUCB`, :class:`NoiseReusedLinUCB`,
-:class:`DeltaMismatchLinUCB`, :class:`NonPrivateLinUCB`) and one correct policy
-(:class:`GaussianTreeLinUCBWithRelease`).  Each is an :class:`audit.protocols.StreamPolicy`; all but
-``NonPrivateLinUCB`` are :class:`audit.protocols.ReleasingPolicy` too, whose mechanism's ``data``
-is the ``(n, d + 1)`` stream of rows ``(x, y)`` and whose outputs are the tree's noisy node sums
-(upper triangles of the Gram blocks, node-major, :mod:`examples.zoo_trees`), or releases::
+Planted bugs :class:`LaplaceTreeLinUCB`, :class:`NonSymmetrisedLaplaceLinUCB`,
+:class:`NoiseReusedLinUCB`, :class:`DeltaMismatchLinUCB`, :class:`NonPrivateLinUCB`, and the correct
+:class:`GaussianTreeLinUCBWithRelease`.  Each is an :class:`audit.protocols.StreamPolicy`; those
+with ``release_mechanism()`` are :class:`audit.protocols.ReleasingPolicy` too, on the ``(n, d + 1)``
+stream of rows ``(x, y)``, releasing the tree's noisy node sums (:mod:`examples.zoo_trees`)::
 
     privonline check examples.linear_zoo:laplace_tree --path . --epsilon 1 --delta 0.1
 Proof note: ``proofs_notes/audit/README.md``.
@@ -38,11 +37,13 @@ __all__ = [
     "LaplaceTreeLinUCB",
     "NoiseReusedLinUCB",
     "NonPrivateLinUCB",
+    "NonSymmetrisedLaplaceLinUCB",
     "delta_mismatch",
     "gaussian_tree",
     "laplace_tree",
     "noise_reused",
     "non_private",
+    "non_symmetrised",
 ]
 
 L_TILDE = math.sqrt(2.0)
@@ -130,6 +131,68 @@ class LaplaceTreeLinUCB:
                 noise = noise + noise_of[block]
             arms = np.asarray(decision_sets[s], dtype=np.float64)
             actions[s] = _ucb_choice(gram + noise, arms, 2 * bound, bound, alpha)
+            row = np.append(arms[actions[s]], float(reward_tables[s][actions[s]]))
+            gram = gram + np.outer(row, row)
+        return actions
+
+
+TRIANGLE_SENSITIVITY = {1: 3.0, 2: 4.650470252, 3: 5.645431075}
+"""``Δ₁(d) = sup ‖triu(vvᵀ − v'v'ᵀ)‖₁`` over rows ``v = (x, y)``, ``‖x‖₂ ≤ 1``, ``|y| ≤ 1``: the ℓ₁
+sensitivity of the upper triangle (diagonal included) of a row's Gram matrix, by numerical
+maximisation (300 Nelder–Mead starts).  At ``d = 1`` it is 3 exactly (``(1, 1)`` against ``0``)."""
+
+WEIGHTED_SENSITIVITY = {1: 4.0, 2: 7.098076211, 3: 9.490385652}
+"""The same supremum with every off-diagonal entry counted twice (``Σ_i |Δ_ii| + 2 Σ_{i<j}
+|Δ_ij|``): the ℓ₁ sensitivity of the full Gram matrix, which a noise matrix with independent
+entries above and below the diagonal must be calibrated to."""
+
+
+class NonSymmetrisedLaplaceLinUCB:
+    """BUG: a Laplace tree whose node noise matrix is not symmetrised.
+
+    Each node draws a full ``p × p`` matrix of independent ``Lap(b)`` entries with the scale of a
+    *symmetric* noise matrix, ``b = levels·Δ₁(d)/ε`` (:data:`TRIANGLE_SENSITIVITY`: each entry of
+    the upper triangle once), and the policy then makes the noisy Gram matrix symmetric,
+    ``G̃ ← (G̃ + G̃ᵀ)/2``, before reading ``V`` and ``ũ`` from it.  An off-diagonal entry thus
+    carries the average of two independent ``Lap(b)`` draws, whose density falls like
+    ``e^{−2|z|/b}``: the privacy loss of a change ``Δ`` of that entry tends to ``2|Δ|/b``, twice
+    what the calibration assumed.  Really ``ε·W(d)/Δ₁(d)`` (:data:`WEIGHTED_SENSITIVITY`):
+    ``4/3 ε`` at ``d = 1``, ``1.53 ε`` at ``d = 2``, ``1.68 ε`` at ``d = 3`` (Sec. 4's tree
+    mechanism: each node's noise calibrated to the sensitivity of what is released).  Claimed pure
+    ε (``δ = 0``); no ``release_mechanism()``: only its actions are visible.
+    """
+
+    def __init__(self, epsilon: float = 1.0) -> None:
+        if not epsilon > 0.0:
+            raise ValueError(f"epsilon must be > 0, got {epsilon}")
+        self.epsilon, self.delta = float(epsilon), 0.0
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(epsilon={self.epsilon})"
+
+    def node_scale(self, n: int, d: int) -> float:
+        """The Laplace scale of every entry: ``levels·Δ₁(d)/ε``."""
+        if d not in TRIANGLE_SENSITIVITY:
+            raise ValueError(f"d must be one of {sorted(TRIANGLE_SENSITIVITY)}, got {d}")
+        return levels(n) * TRIANGLE_SENSITIVITY[d] / self.epsilon
+
+    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
+        n = len(decision_sets)
+        d = int(np.asarray(decision_sets[0]).shape[1])
+        p, alpha, b = d + 1, 1.0 / max(n, 2), self.node_scale(n, d)
+        bound = p * b * math.sqrt(2 * levels(n)) * math.log(2 * n * p * p / alpha)
+        gram = np.zeros((p, p))
+        noise_of: dict[tuple[int, int], FloatArray] = {}
+        actions = np.zeros(n, dtype=np.int64)
+        for s in range(n):
+            noise = np.zeros((p, p))
+            for block in decomposition(s):
+                if block not in noise_of:
+                    noise_of[block] = rng.laplace(0.0, b, size=(p, p))  # the bug: no symmetry
+                noise = noise + noise_of[block]
+            noisy = gram + noise
+            arms = np.asarray(decision_sets[s], dtype=np.float64)
+            actions[s] = _ucb_choice((noisy + noisy.T) / 2.0, arms, 2 * bound, bound, alpha)
             row = np.append(arms[actions[s]], float(reward_tables[s][actions[s]]))
             gram = gram + np.outer(row, row)
         return actions
@@ -268,4 +331,5 @@ laplace_tree = LaplaceTreeLinUCB()
 noise_reused = NoiseReusedLinUCB()
 delta_mismatch = DeltaMismatchLinUCB()
 non_private = NonPrivateLinUCB()
+non_symmetrised = NonSymmetrisedLaplaceLinUCB()
 gaussian_tree = GaussianTreeLinUCBWithRelease()

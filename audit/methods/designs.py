@@ -1,0 +1,369 @@
+"""Stream designs on which a policy's later choices reveal the changed record.
+
+Each later choice becomes a threshold of the noisy statistic the changed record moves: linear
+contextual streams offer two copies of the record on day ``t`` and the opposite arms ``±w`` with
+reward 0 afterwards (:func:`linear_design`: the bonus cancels, the choice is ``sign⟨w, θ̂⟩``);
+multi-armed streams tie the arms' sums but for the changed reward (:func:`multi_armed_design`);
+online sequences move the coordinates' differences as much as ``Y`` allows (:func:`online_design`).
+Short horizons first (a tree's budget split over fewer levels).  :func:`design_stream_audit` and
+:func:`design_online_audit` audit one pair on the choices of the informative days.
+
+Proof note: ``proofs_notes/audit/revealing_designs.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Literal, TypeAlias, get_args
+
+import numpy as np
+
+from audit.methods.black_box import ScoreKind, event_audit_from_samples
+from audit.methods.online import collect_points
+from audit.methods.stream import Stream, collect_transcripts, differing_day
+from audit.protocols import (
+    NeighbouringPair,
+    OnlinePolicy,
+    PrivacyClaim,
+    StreamPolicy,
+    check_one_day_claim,
+)
+from audit.results import PrivacyAuditResult
+from reference._typing import FloatArray, IntArray
+from reference.agarwal_singh.sets import LossSet, LossSetKind
+from reference.rng import check_seed
+from reference.validation import check_choice, check_in_range, check_int_at_least
+
+__all__ = [
+    "DESIGN_SCORES",
+    "LINEAR_GRID",
+    "LINEAR_HORIZONS",
+    "LINEAR_RECORDS",
+    "MULTI_ARMED_HORIZONS",
+    "ONLINE_HORIZONS",
+    "ONLINE_PATTERNS",
+    "LinearRecord",
+    "OnlinePattern",
+    "choice_features",
+    "design_online_audit",
+    "design_stream_audit",
+    "informative_days",
+    "linear_design",
+    "linear_designs",
+    "multi_armed_design",
+    "multi_armed_designs",
+    "online_design",
+    "online_designs",
+    "point_features",
+]
+
+LinearRecord: TypeAlias = Literal["reward", "context", "both", "row"]
+LINEAR_RECORDS: tuple[LinearRecord, ...] = get_args(LinearRecord)
+"""Day ``t``'s record pair: ``"reward"`` ``(e₁, 1)`` vs ``(e₁, −1)``; ``"context"`` ``(e₁, 1)``
+vs ``(−e₁, 1)``; ``"both"`` ``(e₁, 1)`` vs ``(e₂, −1)``; ``"row"`` ``(e₁, 1)`` vs ``(0, 0)``."""
+
+LINEAR_HORIZONS = (2, 4, 8, 16)
+"""Horizons of the linear designs a check searches (day ``t = 1``)."""
+
+MULTI_ARMED_HORIZONS = (6, 8, 12, 24)
+"""Horizons of the multi-armed designs a check searches."""
+
+ONLINE_HORIZONS = (2, 4, 8)
+"""Horizons of the online designs a check searches."""
+
+OnlinePattern: TypeAlias = Literal["split", "one coordinate"]
+ONLINE_PATTERNS: tuple[OnlinePattern, ...] = get_args(OnlinePattern)
+"""Round ``t``'s loss pair: ``"split"`` half the coordinates at the top of ``Y`` and half at the
+bottom against the reverse; ``"one coordinate"`` the first coordinate at its top against its
+bottom (the others 0)."""
+
+
+DESIGN_SCORES: tuple[ScoreKind, ...] = ("prefix_likelihood_ratio", "linear")
+"""The scores the event audit of a design tries on a transcript of choices: the empirical
+likelihood ratio of its first days (the cleanest looks at the changed record) and of whole
+transcripts, and a linear score pooling the days."""
+
+
+def _check_horizon(n: int, t: int) -> tuple[int, int]:
+    n = check_int_at_least("n", n, 2)
+    t = check_int_at_least("t", t, 1)
+    if t >= n:
+        raise ValueError(
+            f"t must be in [1, n - 1] = [1, {n - 1}] so that later days exist, got {t}"
+        )
+    return n, t
+
+
+def linear_design(n: int, t: int = 1, record: LinearRecord = "reward", *, d: int = 2) -> (
+    NeighbouringPair[Stream]
+):  # fmt: skip
+    """The linear contextual design of the module docstring: ``n`` days of two arms in ``R^d``,
+    day ``t``'s record pair ``record`` (:data:`LINEAR_RECORDS`), relation ``"t_neighbouring"``.
+    Its ``description`` is ``"<record> at day <t> of <n>, d = <d>"``."""
+    n, t = _check_horizon(n, t)
+    check_choice("record", record, LINEAR_RECORDS)
+    d = check_int_at_least("d", d, 2)
+    e1, e2 = np.eye(d)[0], np.eye(d)[1]
+    zero = np.zeros(d)
+    x, y, x_p, y_p = {
+        "reward": (e1, 1.0, e1, -1.0),
+        "context": (e1, 1.0, -e1, 1.0),
+        "both": (e1, 1.0, e2, -1.0),
+        "row": (e1, 1.0, zero, 0.0),
+    }[record]
+    w = (e1 + e2) / math.sqrt(2.0) if record == "both" else e1
+    empty, observe = np.stack([zero, zero]), np.stack([w, -w])
+    sets, sets_p, rewards, rewards_p = [], [], [], []
+    for day in range(1, n + 1):
+        if day == t:
+            sets.append(np.stack([x, x]))
+            sets_p.append(np.stack([x_p, x_p]))
+            rewards.append(np.full(2, y))
+            rewards_p.append(np.full(2, y_p))
+            continue
+        arms = empty if day < t else observe
+        sets.append(arms)
+        sets_p.append(arms)
+        rewards.append(np.zeros(2))
+        rewards_p.append(np.zeros(2))
+    return NeighbouringPair(
+        Stream(tuple(sets), tuple(rewards)),
+        Stream(tuple(sets_p), tuple(rewards_p)),
+        "t_neighbouring",
+        f"{record} at day {t} of {n}, d = {d}",
+    )
+
+
+LINEAR_GRID: tuple[tuple[LinearRecord, tuple[int, ...]], ...] = (
+    ("reward", (2, 4, 8, 16)),
+    ("row", (2, 8)),
+    ("both", (4, 16)),
+)
+"""The linear designs a check searches: each record pair at day 1 of these horizons.  The reward
+pair at every horizon of :data:`LINEAR_HORIZONS` (a tree's levels one by one); the others at a
+short and a long one.  ``"context"`` is left out: a policy that keeps the Gram matrix of its rows
+sees exactly the change of ``"reward"`` (``vvᵀ`` is the same for ``(−e₁, 1)`` and ``(e₁, −1)``)."""
+
+
+def linear_designs(
+    grid: Sequence[tuple[LinearRecord, Sequence[int]]] = LINEAR_GRID, *, d: int = 2
+) -> list[NeighbouringPair[Stream]]:
+    """:func:`linear_design` at day 1 for every record pair and horizon of ``grid``."""
+    if not grid or any(not horizons for _, horizons in grid):
+        raise ValueError("grid must be a non-empty sequence of (record, non-empty horizons)")
+    return [linear_design(n, 1, r, d=d) for r, horizons in grid for n in dict.fromkeys(horizons)]
+
+
+def multi_armed_design(n: int, t: int = 1, num_arms: int = 2) -> NeighbouringPair[Stream]:
+    """The multi-armed design of the module docstring: ``n`` days of the ``num_arms`` one-hot
+    arms, every reward 0 but day ``t``'s (1 on every arm against 0).  ``description``:
+    ``"rewards at day <t> of <n>, K = <num_arms>"``."""
+    n, t = _check_horizon(n, t)
+    num_arms = check_int_at_least("num_arms", num_arms, 2)
+    arms = np.eye(num_arms)
+    zeros = [np.zeros(num_arms) for _ in range(n)]
+    ones = list(zeros)
+    ones[t - 1] = np.ones(num_arms)
+    sets = tuple(arms for _ in range(n))
+    return NeighbouringPair(
+        Stream(sets, tuple(ones)),
+        Stream(sets, tuple(zeros)),
+        "t_neighbouring",
+        f"rewards at day {t} of {n}, K = {num_arms}",
+    )
+
+
+def multi_armed_designs(
+    horizons: Sequence[int] = MULTI_ARMED_HORIZONS, arm_counts: Sequence[int] = (2, 5)
+) -> list[NeighbouringPair[Stream]]:
+    """:func:`multi_armed_design` at day 1 for every horizon with two arms, and at the longest
+    horizon for every other number of arms in ``arm_counts``."""
+    if not horizons or not arm_counts:
+        raise ValueError("horizons and arm_counts must be non-empty")
+    counts = list(dict.fromkeys(arm_counts))
+    pairs = [multi_armed_design(n, 1, counts[0]) for n in dict.fromkeys(horizons)]
+    pairs += [multi_armed_design(max(horizons), 1, k) for k in counts[1:]]
+    return pairs
+
+
+def _split_pair(loss_set: LossSet, pattern: OnlinePattern) -> tuple[FloatArray, FloatArray]:
+    """Round ``t``'s pair of losses in ``loss_set`` (:data:`ONLINE_PATTERNS`)."""
+    dim, r = loss_set.dim, loss_set.r
+    if pattern == "one coordinate":
+        top = np.zeros(dim)
+        top[0] = r
+        bottom = np.zeros(dim)
+        if loss_set.kind != "box01":
+            bottom[0] = -r
+        return top, bottom
+    signs = np.where(np.arange(dim) % 2 == 0, 1.0, -1.0)
+    if loss_set.kind == "box01":
+        high = np.where(signs > 0, r, 0.0)
+        return high, np.where(signs > 0, 0.0, r)
+    scale = {"linf_ball": 1.0, "l2_ball": 1.0 / math.sqrt(dim), "l1_ball": 1.0 / dim}[loss_set.kind]
+    return r * scale * signs, -r * scale * signs
+
+
+def online_design(
+    n: int,
+    dim: int,
+    *,
+    loss_set: LossSetKind = "box01",
+    t: int = 1,
+    pattern: OnlinePattern = "split",
+) -> NeighbouringPair[FloatArray]:
+    """The online design of the module docstring: ``(n, dim)`` loss sequences, 0 everywhere but
+    round ``t`` (the pair ``pattern`` in ``loss_set``, radius 1, :data:`ONLINE_PATTERNS`).  For
+    ``box01`` the other rounds are 0, the bottom of ``[0, 1]^N``.  ``description``:
+    ``"<pattern> at day <t> of <n>, N = <dim>"``."""
+    n, t = _check_horizon(n, t)
+    dim = check_int_at_least("dim", dim, 2)
+    check_choice("pattern", pattern, ONLINE_PATTERNS)
+    ys = LossSet(check_choice("loss_set", loss_set, get_args(LossSetKind)), dim)
+    top, bottom = _split_pair(ys, pattern)
+    losses = np.zeros((n, dim))
+    losses_p = np.zeros((n, dim))
+    losses[t - 1], losses_p[t - 1] = top, bottom
+    return NeighbouringPair(
+        losses, losses_p, "t_neighbouring", f"{pattern} at day {t} of {n}, N = {dim}"
+    )
+
+
+def online_designs(
+    loss_set: LossSetKind = "box01",
+    horizons: Sequence[int] = ONLINE_HORIZONS,
+    dims: Sequence[int] = (2, 5),
+) -> list[NeighbouringPair[FloatArray]]:
+    """:func:`online_design` at round 1: the ``"split"`` pattern for every horizon with the
+    first dimension in ``dims``, and at the shortest horizon for the other dimensions and the
+    ``"one coordinate"`` pattern."""
+    if not horizons or not dims:
+        raise ValueError("horizons and dims must be non-empty")
+    dims = list(dict.fromkeys(dims))
+    shortest = min(horizons)
+    pairs = [online_design(n, dims[0], loss_set=loss_set) for n in dict.fromkeys(horizons)]
+    pairs += [online_design(shortest, k, loss_set=loss_set) for k in dims[1:]]
+    pairs.append(online_design(shortest, dims[-1], loss_set=loss_set, pattern="one coordinate"))
+    return pairs
+
+
+def informative_days(stream: Stream, t: int) -> IntArray:
+    """The days after ``t`` (1-based) on which ``stream`` offers at least two different arms:
+    the only days whose choice can depend on anything (a choice between identical arms is the
+    same record whatever the index)."""
+    t = check_int_at_least("t", t, 1)
+    days = [
+        day
+        for day in range(t + 1, stream.n + 1)
+        if len(np.unique(stream.decision_sets[day - 1], axis=0)) > 1
+    ]
+    return np.asarray(days, dtype=np.int64)
+
+
+def choice_features(days: IntArray, t: int) -> Callable[[FloatArray], FloatArray]:
+    """Features of a transcript of the actions of days ``t + 1 .. n``: the action on each of
+    ``days`` (1-based, after ``t``), one column each."""
+    columns = np.asarray(days, dtype=np.int64) - t - 1
+    if columns.size == 0 or (columns < 0).any():
+        raise ValueError(f"days must be non-empty and after t = {t}, got {days.tolist()}")
+
+    def features(actions: FloatArray) -> FloatArray:
+        return np.asarray(np.asarray(actions, dtype=np.float64)[:, columns], dtype=np.float64)
+
+    return features
+
+
+def point_features(dim: int) -> Callable[[FloatArray], FloatArray]:
+    """Features of the points an online learner published on the later rounds (flattened, ``dim``
+    coordinates a round): the points themselves and, per round, the centred logarithms of their
+    coordinates (``log max(x_i, 10⁻³⁰⁰)`` minus the round's mean), which are linear in the noisy
+    cumulative losses for exponential weights.  Defined point by point, so the same map applies
+    to every output whatever the sample."""
+    dim = check_int_at_least("dim", dim, 1)
+
+    def features(points: FloatArray) -> FloatArray:
+        arr = np.asarray(points, dtype=np.float64)
+        rounds = arr.reshape(len(arr), -1, dim)
+        logs = np.log(np.maximum(rounds, 1e-300))
+        logs -= logs.mean(axis=2, keepdims=True)
+        return np.column_stack([arr.reshape(len(arr), -1), logs.reshape(len(arr), -1)])
+
+    return features
+
+
+def design_stream_audit(
+    policy: StreamPolicy,
+    pair: NeighbouringPair[Stream],
+    claim: PrivacyClaim,
+    *,
+    runs: int,
+    seed: int,
+    confidence: float,
+    name: str,
+) -> PrivacyAuditResult:
+    """The event audit of ``policy`` on one design (or any t-neighbouring stream pair): ``runs``
+    runs on each stream (:func:`audit.methods.stream.collect_transcripts`: mechanism seeds
+    spawned from ``seed``, every run's actions checked), the features the actions on the
+    informative days of ``pair.x`` (:func:`informative_days`, :func:`choice_features`), or on
+    every later day if none is informative."""
+    t0 = time.perf_counter()
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    check_one_day_claim(claim, "streams")
+    t = differing_day(pair.x, pair.x_prime)
+    out, out_prime = collect_transcripts(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+    days = informative_days(pair.x, t)
+    if days.size == 0:
+        days = np.arange(t + 1, pair.x.n + 1)
+    return event_audit_from_samples(
+        out,
+        out_prime,
+        claim,
+        name=name,
+        mechanism=repr(policy),
+        features=choice_features(days, t),
+        confidence=confidence,
+        score=DESIGN_SCORES,
+        seed=check_seed(seed),
+        started=t0,
+    )
+
+
+def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
+    rounds = np.flatnonzero(np.any(np.asarray(losses) != np.asarray(losses_prime), axis=1))
+    if len(rounds) != 1:
+        raise ValueError(f"neighbouring loss sequences differ in exactly one round, these in "
+                         f"{(rounds + 1).tolist()}")  # fmt: skip
+    return int(rounds[0]) + 1
+
+
+def design_online_audit(
+    policy: OnlinePolicy,
+    pair: NeighbouringPair[FloatArray],
+    claim: PrivacyClaim,
+    *,
+    runs: int,
+    seed: int,
+    confidence: float,
+    name: str,
+) -> PrivacyAuditResult:
+    """The event audit of an online learner on one design (or any pair of loss sequences that
+    differ in one round): ``runs`` plays on each (:func:`audit.methods.online.collect_points`),
+    the features :func:`point_features` of the points published after the changed round."""
+    t0 = time.perf_counter()
+    check_in_range("confidence", confidence, 0.0, 1.0)
+    check_one_day_claim(claim, "loss sequences")
+    t = _differing_round(pair.x, pair.x_prime)
+    out, out_prime = collect_points(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+    return event_audit_from_samples(
+        out,
+        out_prime,
+        claim,
+        name=name,
+        mechanism=repr(policy),
+        features=point_features(np.asarray(pair.x).shape[1]),
+        confidence=confidence,
+        seed=check_seed(seed),
+        started=t0,
+    )
