@@ -182,3 +182,54 @@ def test_a_pure_claim_is_refuted_exactly_by_one_loss_above_epsilon() -> None:
     exact = white_box_audit(VectorLaplace(10.0), pair, claim, samples=200_000, seed=2)
     assert not exact.violation and exact.details["losses_above_pure_claim"] == 0
     assert exact.epsilon_lower_bound <= 1.0 + 1e-9
+
+
+def _gaussian_losses(mu: float, size: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Privacy losses of the Gaussian mechanism with mean difference ``mu`` (unit noise): under
+    either input ``L ~ N(μ²/2, μ²)``."""
+    rng = np.random.default_rng(seed)
+    return (mu * rng.standard_normal(size) + mu**2 / 2, mu * rng.standard_normal(size) + mu**2 / 2)
+
+
+def test_the_tilted_family_of_a_gaussian_is_the_gaussians() -> None:
+    from audit.methods.white_box import _tilted_delta
+    from reference.accounting import gaussian_delta
+
+    lp, lq = _gaussian_losses(0.5, 200_000, 3)
+    for lam in (0.5, 1.0, 1.6, 2.5):
+        curve = _tilted_delta(lp, lq, lam)
+        assert curve is not None
+        for eps in (0.0, 0.5, 1.0):
+            assert curve(eps) == pytest.approx(gaussian_delta(eps, mu=0.5 * lam), abs=4e-3)
+    equal = _tilted_delta(lp, lq, 0.0)  # λ = 0: two equal laws, δ = 0 up to sampling error
+    assert equal is not None and equal(0.0) == pytest.approx(0.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("delta", [1e-5, 1e-3, 0.1, 0.5])
+def test_the_epsilon_power_statement_is_exact_for_the_gaussian_at_any_delta(delta: float) -> None:
+    """The ε-form names the Gaussian the δ-form catches: ``μ'`` with ``δ_μ'(ε_claim) =
+    detectable_delta``, stated as ``ε_μ'(δ_claim)`` -- at small δ (where shifting the audited
+    curve sideways overstated the power) and at large δ (where it gave ∞)."""
+    from reference.accounting import gaussian_delta, gaussian_epsilon
+
+    lp, lq = _gaussian_losses(0.45, 20_000, 1)
+    claim = PrivacyClaim(1.0, delta)
+    result = privacy_loss_audit(lp, lq, claim, name="g", mechanism="g", confidence=0.95)
+    target = result.detectable_delta
+    assert target is not None and result.detectable_epsilon is not None
+    lo, hi = 1e-6, 50.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if gaussian_delta(1.0, mu=mid) < target else (lo, mid)
+    exact = gaussian_epsilon(delta, mu=hi)
+    assert result.detectable_epsilon == pytest.approx(exact, rel=0.05)
+    assert math.isfinite(result.detectable_epsilon)
+
+
+def test_no_finite_epsilon_statement_for_identical_laws_or_infinite_losses() -> None:
+    zero = np.zeros(1000)
+    result = privacy_loss_audit(zero, zero, PrivacyClaim(1.0, 0.1), name="z", mechanism="z")
+    assert result.detectable_epsilon == math.inf
+    lp = np.append(np.full(999, 0.1), np.inf)
+    result = privacy_loss_audit(lp, zero, PrivacyClaim(1.0, 0.1), name="i", mechanism="i")
+    assert result.detectable_epsilon == math.inf
