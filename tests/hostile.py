@@ -1876,7 +1876,7 @@ NOT_CALLED: dict[str, str] = {
     "reference.engine.compiled._parallel:run_chunked": (
         "the compiled engines' threaded driver, called only with an engine's checked sizes"
     ),
-    "reference.engine.linucb:GapBatchTask": (
+    "reference.engine.tasks:GapBatchTask": (
         "a picklable task record for reference.engine.blocks.run_blocks: its fields are checked by "
         "run_gap_batch (swept) when a block runs, before any block or manifest is written"
     ),
@@ -2212,7 +2212,7 @@ def _seed_calls() -> dict[str, Callable[[Any], Any]]:
     from audit.methods.white_box import white_box_audit
     from audit.protocols import NeighbouringPair, PrivacyClaim
     from reference.engine.blocks import run_blocks
-    from reference.engine.linucb import GapBatchTask
+    from reference.engine.tasks import GapBatchTask
     from reference.rng import child_seeds, named_generators, spawn_generators
 
     pair = NeighbouringPair(np.zeros(1), np.ones(1))

@@ -37,7 +37,8 @@ from audit.results import to_jsonable
 from audit.stats import all_orders, paired_order, welch_order
 from reference._typing import FloatArray
 from reference.engine.blocks import run_blocks
-from reference.engine.linucb import GapBatchTask, default_checkpoints
+from reference.engine.linucb import default_checkpoints
+from reference.engine.tasks import GapBatchTask
 from reference.shariff_sheffet.bounds import gaussian_noise_std, wishart_degrees_of_freedom
 from reference.shariff_sheffet.environments import RewardModel
 from reference.shariff_sheffet.regularizers import (
