@@ -1064,7 +1064,7 @@ def _baselines() -> dict[str, Baseline]:
     m = "reference.shariff_sheffet.factorized:"
     _blt = lambda: __import__("reference.factorization").factorization.BLT(A([0.5]), A([0.2]))  # noqa: E731
     out |= {
-        m + "FactorizedStatistics": _b(
+        "reference.shariff_sheffet.regularizers:FactorizedStatistics": _b(
             constants=_constants,
             blt=_blt,
             sigma_noise=1.0,
@@ -1078,7 +1078,7 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "factorized_mu": _b(sigma_noise=1.0, n=4, L_tilde=1.5, blt=_blt),
         m + "factorized_noise_std": _b(n=4, L_tilde=1.5, epsilon=1.0, delta=0.1, blt=_blt),
-        m + "make_factorized_regularizer": _b(
+        "reference.shariff_sheffet.regularizers:make_factorized_regularizer": _b(
             constants=_constants,
             n=4,
             alpha=0.25,

@@ -133,7 +133,7 @@ _GAP0 = "gap = 0 is documented (App. D.2 runs gap 0)"
 ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.shariff_sheffet.factorized:factorized_bounds", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
     ("reference.shariff_sheffet.factorized:factorized_noise_std", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
-    ("reference.shariff_sheffet.factorized:make_factorized_regularizer", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
+    ("reference.shariff_sheffet.regularizers:make_factorized_regularizer", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
     ("reference.accounting.chi2:chi2_location_loss_cdf", "losses", {"empty array", "wrong shape"}, _ELEMENTWISE),
     ("reference.accounting.chi2:chi2_location_loss_cdf", "shift", {"zero"}, "shift s >= 0 for 'add' (s = 0: zero loss)"),
     ("reference.accounting.chi2:chi2_location_loss_cdf", "coefficient", {"None"}, _DEFAULT + ": df/2 - 1"),
