@@ -64,6 +64,7 @@ AUDIT_MODULES = (
     "audit.papers.shariff_sheffet.theorems",
     "audit.papers.sajed_sheffet.battery",
     "audit.papers.sajed_sheffet.nas",
+    "audit.papers.sajed_sheffet.nas_sampled",
     "audit.papers.zhou_tan.battery",
     "audit.papers.zhou_tan.cases",
     "audit.papers.zhou_tan.accuracy",
@@ -1660,10 +1661,10 @@ def _baselines() -> dict[str, Baseline]:
             width=20.0,
         ),
         m + "max_abs_log_ratio": _b(lp=A([-0.5, -1.0]), lq=A([-0.6, -0.9]), extra=A([0.0, 0.0])),
-        m + "nas_accuracy_audit": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_accuracy_audit": _b(
             config=_nas_config, mu=0.5, runs=2, seed=1, variant=_nas_variant, confidence=0.95
         ),
-        m + "nas_blackbox_audit": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_blackbox_audit": _b(
             config=_nas_config,
             variant=_nas_variant,
             claims=_pure_claims,
@@ -1688,7 +1689,7 @@ def _baselines() -> dict[str, Baseline]:
             points_per_scale=5,
         ),
         m + "nas_query_values": _b(stream=lambda: _nas_pair().x, config=_nas_config, drop_c=False),
-        m + "nas_sample_outputs": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_sample_outputs": _b(
             _nan_output="the estimate of a run that did not halt is NaN (documented)",
             stream=lambda: _nas_pair().x,
             config=_nas_config,
@@ -1703,7 +1704,7 @@ def _baselines() -> dict[str, Baseline]:
             check_index=7,
             margin=1.0,
         ),
-        m + "nas_threshold_noise_calibration": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_threshold_noise_calibration": _b(
             config=_nas_config, runs=5, seed=1, scale_factor=1.0
         ),
         m + "nas_worst_case_pair": _b(config=_nas_config),
