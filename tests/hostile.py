@@ -1871,6 +1871,9 @@ NOT_CALLED: dict[str, str] = {
     "reference.engine.compiled._parallel:compiled": (
         "the decorator the compiled engines apply to their own loops at import; no user input"
     ),
+    "reference.engine.compiled._parallel:inlined": (
+        "the decorator the compiled engines apply to the pieces of their loops; no user input"
+    ),
     "reference.engine.compiled._parallel:resolve_workers": (
         "the compiled engines' check of `workers`, swept through every engine's `workers`"
     ),
