@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import statsmodels.api as sm
 
-from audit.reproduce.report import Check, ExperimentReport, Figure
-from audit.results import to_jsonable
+from audit.papers.shariff_sheffet.repro_common import app_d_report
+from audit.reproduce.report import Check, ExperimentReport
 from reference._typing import FloatArray
 from reference.engine.blocks import run_blocks
 from reference.engine.linucb import default_checkpoints
@@ -157,14 +157,4 @@ def reproduce_d1(config: D1Config, out: Path, *, executor: str = "processes") ->
         "when the slope's 95% interval lies inside that band, fails when it misses it, and needs "
         "more runs otherwise.",
     ]
-    return ExperimentReport(
-        "d1",
-        "shariff_sheffet",
-        to_jsonable(config),
-        Figure(draw, dpi=120),
-        tuple(lines),
-        checks=tuple(checks),
-        payload=payload,
-        label="D.1",
-        json_indent=2,
-    )
+    return app_d_report("d1", "D.1", config, draw, lines, checks=checks, payload=payload)

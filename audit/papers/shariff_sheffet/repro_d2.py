@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from audit.reproduce.report import Check, ExperimentReport, Figure
-from audit.results import to_jsonable
+from audit.papers.shariff_sheffet.repro_common import app_d_report, panel_row
+from audit.reproduce.report import Check, ExperimentReport
 from audit.stats import all_orders, paired_order
 from reference._typing import FloatArray, IntArray
 from reference.engine.blocks import run_blocks
@@ -175,10 +175,8 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
     }
 
     def draw(plt: Any) -> Any:
-        fig, axes = plt.subplots(
-            1, len(config.gaps), figsize=(5 * len(config.gaps), 4), squeeze=False
-        )
-        for ax, (gap_key, gap_cell) in zip(axes[0], results.items(), strict=True):
+        fig, axes = panel_row(plt, len(config.gaps))
+        for ax, (gap_key, gap_cell) in zip(axes, results.items(), strict=True):
             for name, res in gap_cell.items():
                 mean, se = np.array(res["mean_curve"]), np.array(res["se_curve"])
                 ax.plot(marks, mean, label=name)
@@ -191,25 +189,15 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
         return fig
 
     lines = _d2_lines(config, results, checks)
-    return ExperimentReport(
+    return app_d_report(
         "d2",
-        "shariff_sheffet",
-        to_jsonable(config),
-        Figure(draw, dpi=120),
-        tuple(lines),
-        checks=tuple(
-            Check(
-                c["claim"],
-                c["holds"],
-                c["gate"],
-                {"verdict": c["verdict"], "differences": c["differences"]},
-            )
-            for c in checks
-        ),
+        "D.2",
+        config,
+        draw,
+        lines,
+        checks=[Check.from_record(c) for c in checks],
         payload=payload,
         layout=("checkpoints", "results", "checks"),
-        label="D.2",
-        json_indent=2,
     )
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from audit.reproduce.report import Check, ExperimentReport, Figure
-from audit.results import to_jsonable
+from audit.papers.shariff_sheffet.repro_common import app_d_report, panel_row
+from audit.reproduce.report import Check, ExperimentReport
 from audit.stats import welch_order
 from reference.engine.blocks import run_blocks
 from reference.engine.tasks import GapBatchTask
@@ -132,10 +132,8 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
     }
 
     def draw(plt: Any) -> Any:
-        fig, axes = plt.subplots(
-            1, len(config.mechanisms), figsize=(5 * len(config.mechanisms), 4), squeeze=False
-        )
-        for ax, (m, by_gap) in zip(axes[0], results.items(), strict=True):
+        fig, axes = panel_row(plt, len(config.mechanisms))
+        for ax, (m, by_gap) in zip(axes, results.items(), strict=True):
             for g, values in by_gap.items():
                 ax.semilogx(rhos, values, "o-", label=f"Δ = {g}")
             ax.set_title(f"D.3: {m}")
@@ -182,13 +180,13 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         "when the interval excludes 0; an interval containing 0 needs more runs (absence of an "
         "effect is not shown by a non-rejection).",
     ]
-    return ExperimentReport(
+    return app_d_report(
         "d3",
-        "shariff_sheffet",
-        to_jsonable(config),
-        Figure(draw, dpi=120),
-        tuple(lines),
-        checks=tuple(checks),
+        "D.3",
+        config,
+        draw,
+        lines,
+        checks=checks,
         payload=payload,
         layout=(
             "rho_min_grid",
@@ -197,8 +195,6 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
             "checks",
             "final_regret",
         ),
-        label="D.3",
-        json_indent=2,
     )
 
 

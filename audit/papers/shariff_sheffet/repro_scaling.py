@@ -22,9 +22,9 @@ from audit.papers.shariff_sheffet.regret import (
     regret_scaling_in_n,
     regret_scaling_in_privacy,
 )
+from audit.papers.shariff_sheffet.repro_common import app_d_report
 from audit.reproduce.common import CellStore
-from audit.reproduce.report import ExperimentReport, Figure
-from audit.results import to_jsonable
+from audit.reproduce.report import ExperimentReport
 from reference.shariff_sheffet.regularizers import (
     Calibration,
     PrivacyParameters,
@@ -148,15 +148,6 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
             f"{row['pvalue_above_one']:.2g} | {row['bare_power_exponent']:.2f} | "
             f"{row['theorem_exponent']} | {row['gate']} | {'yes' if row['holds'] else 'NO'} |"
         )
-    return ExperimentReport(
-        "scaling",
-        "shariff_sheffet",
-        to_jsonable(c),
-        Figure(draw, dpi=120),
-        tuple(lines),
-        fits=tuple(rows),
-        payload=payload,
-        layout=("fits",),
-        label="scaling",
-        json_indent=2,
+    return app_d_report(
+        "scaling", "scaling", c, draw, lines, fits=rows, payload=payload, layout=("fits",)
     )
