@@ -7,8 +7,9 @@ Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -512,6 +513,17 @@ def _bandit_set_cells(
     return CellStore(out / f"{name}_cells", bar), bar
 
 
+def _group_cells(
+    config: FTPLConfig | MABConfig | BLOConfig, cell: Callable[[int, int, float], dict[str, Any]]
+) -> tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]:
+    """The cells of one instance or decision set, ``cell(N, T, ε)``: every ``(ε, T)`` at
+    ``N = config.dim`` (by ``ε``, then ``T``), then every ``N`` at ``(config.dim_T,
+    config.dim_epsilon)``."""
+    grid = {e: [cell(config.dim, T, e) for T in config.horizons] for e in config.epsilons}
+    dims = [cell(N, config.dim_T, config.dim_epsilon) for N in config.dims]
+    return grid, dims
+
+
 def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
     """Run E5 (Thm 3.5), cells into ``out``: the report of ``ftpl.{json,png,md}``."""
     name = "ftpl"
@@ -533,9 +545,8 @@ def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
     groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
     checks: list[dict[str, Any]] = []
     for dset in config.decision_sets:
-        grid = {e: [cell(dset, config.dim, T, e) for T in config.horizons] for e in config.epsilons}
-        dims = [cell(dset, N, config.dim_T, config.dim_epsilon) for N in config.dims]
-        groups[dset] = (grid, dims)
+        groups[dset] = _group_cells(config, functools.partial(cell, dset))
+        grid = groups[dset][0]
         checks += [
             {
                 "claim": f"{dset}, ε = {e:g}: mean regret ≤ certified Thm 3.5 bound (Gaussian "
@@ -630,11 +641,8 @@ def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
     groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
     checks: list[dict[str, Any]] = []
     for instance in config.instances:
-        grid = {
-            e: [cell(instance, config.dim, T, e) for T in config.horizons] for e in config.epsilons
-        }
-        dims = [cell(instance, N, config.dim_T, config.dim_epsilon) for N in config.dims]
-        groups[instance] = (grid, dims)
+        groups[instance] = _group_cells(config, functools.partial(cell, instance))
+        grid = groups[instance][0]
         for e, r in _private_over_nonprivate(grid, config.epsilons):
             checks.append(
                 {
@@ -691,9 +699,8 @@ def reproduce_blo(config: BLOConfig, out: Path) -> ExperimentReport:
     groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
     checks: list[dict[str, Any]] = []
     for dset in config.decision_sets:
-        grid = {e: [cell(dset, config.dim, T, e) for T in config.horizons] for e in config.epsilons}
-        dims = [cell(dset, N, config.dim_T, config.dim_epsilon) for N in config.dims]
-        groups[dset] = (grid, dims)
+        groups[dset] = _group_cells(config, functools.partial(cell, dset))
+        grid = groups[dset][0]
         for e, cs in grid.items():
             with_bound = [c for c in cs if c.get("bound_certified") is not None]
             if with_bound:
