@@ -5,7 +5,7 @@
 * ``privonline experiment`` -- the experiment runner of :mod:`reference.experiments`;
   ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
 * ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (the ``EXPERIMENTS`` of
-  ``audit.papers.<paper>.reproduce``, run by :func:`audit.reproduce.experiment.main`).
+  ``audit.papers.<paper>.reproduce``, run by :func:`audit.reproduce.command.main`).
 * ``privonline check`` -- audit a third-party policy (:mod:`audit.check`); ``privonline golden``
   -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.tools.golden`).
 
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import audit.papers as registry
+from audit.reproduce.command import main as reproduce
 from reference import experiments
 from reference.files import dumps_json, prepare_output_dir, write_json
 from reference.validation import float_in, int_at_least
@@ -35,13 +36,13 @@ def _run_reproduce(argv: Sequence[str]) -> int:
     if argv and argv[0] == "all":
         options = list(argv[1:])
         codes = [
-            p.reproduce(options, f"privonline reproduce {p.cli_name}") for p in registry.PAPERS
+            reproduce(p, options, f"privonline reproduce {p.cli_name}") for p in registry.PAPERS
         ]
         return max(codes, default=0)
     if argv and argv[0] in names:
         paper = names[argv[0]]
-        return paper.reproduce(list(argv[1:]), f"privonline reproduce {paper.cli_name}")
-    return registry.by_name("shariff_sheffet").reproduce(list(argv), "privonline reproduce")
+        return reproduce(paper, list(argv[1:]), f"privonline reproduce {paper.cli_name}")
+    return reproduce(registry.by_name("shariff_sheffet"), list(argv), "privonline reproduce")
 
 
 def _audit_parser() -> argparse.ArgumentParser:

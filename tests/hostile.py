@@ -64,6 +64,7 @@ AUDIT_MODULES = (
     "audit.papers.shariff_sheffet.theorems",
     "audit.papers.sajed_sheffet.battery",
     "audit.papers.sajed_sheffet.nas",
+    "audit.papers.sajed_sheffet.nas_sampled",
     "audit.papers.zhou_tan.battery",
     "audit.papers.zhou_tan.cases",
     "audit.papers.zhou_tan.accuracy",
@@ -1064,7 +1065,7 @@ def _baselines() -> dict[str, Baseline]:
     m = "reference.shariff_sheffet.factorized:"
     _blt = lambda: __import__("reference.factorization").factorization.BLT(A([0.5]), A([0.2]))  # noqa: E731
     out |= {
-        m + "FactorizedStatistics": _b(
+        "reference.shariff_sheffet.regularizers:FactorizedStatistics": _b(
             constants=_constants,
             blt=_blt,
             sigma_noise=1.0,
@@ -1078,7 +1079,7 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "factorized_mu": _b(sigma_noise=1.0, n=4, L_tilde=1.5, blt=_blt),
         m + "factorized_noise_std": _b(n=4, L_tilde=1.5, epsilon=1.0, delta=0.1, blt=_blt),
-        m + "make_factorized_regularizer": _b(
+        "reference.shariff_sheffet.regularizers:make_factorized_regularizer": _b(
             constants=_constants,
             n=4,
             alpha=0.25,
@@ -1660,10 +1661,10 @@ def _baselines() -> dict[str, Baseline]:
             width=20.0,
         ),
         m + "max_abs_log_ratio": _b(lp=A([-0.5, -1.0]), lq=A([-0.6, -0.9]), extra=A([0.0, 0.0])),
-        m + "nas_accuracy_audit": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_accuracy_audit": _b(
             config=_nas_config, mu=0.5, runs=2, seed=1, variant=_nas_variant, confidence=0.95
         ),
-        m + "nas_blackbox_audit": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_blackbox_audit": _b(
             config=_nas_config,
             variant=_nas_variant,
             claims=_pure_claims,
@@ -1688,7 +1689,7 @@ def _baselines() -> dict[str, Baseline]:
             points_per_scale=5,
         ),
         m + "nas_query_values": _b(stream=lambda: _nas_pair().x, config=_nas_config, drop_c=False),
-        m + "nas_sample_outputs": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_sample_outputs": _b(
             _nan_output="the estimate of a run that did not halt is NaN (documented)",
             stream=lambda: _nas_pair().x,
             config=_nas_config,
@@ -1703,7 +1704,7 @@ def _baselines() -> dict[str, Baseline]:
             check_index=7,
             margin=1.0,
         ),
-        m + "nas_threshold_noise_calibration": _b(
+        "audit.papers.sajed_sheffet.nas_sampled:nas_threshold_noise_calibration": _b(
             config=_nas_config, runs=5, seed=1, scale_factor=1.0
         ),
         m + "nas_worst_case_pair": _b(config=_nas_config),
@@ -1870,13 +1871,16 @@ NOT_CALLED: dict[str, str] = {
     "reference.engine.compiled._parallel:compiled": (
         "the decorator the compiled engines apply to their own loops at import; no user input"
     ),
+    "reference.engine.compiled._parallel:inlined": (
+        "the decorator the compiled engines apply to the pieces of their loops; no user input"
+    ),
     "reference.engine.compiled._parallel:resolve_workers": (
         "the compiled engines' check of `workers`, swept through every engine's `workers`"
     ),
     "reference.engine.compiled._parallel:run_chunked": (
         "the compiled engines' threaded driver, called only with an engine's checked sizes"
     ),
-    "reference.engine.linucb:GapBatchTask": (
+    "reference.engine.tasks:GapBatchTask": (
         "a picklable task record for reference.engine.blocks.run_blocks: its fields are checked by "
         "run_gap_batch (swept) when a block runs, before any block or manifest is written"
     ),
@@ -2212,7 +2216,7 @@ def _seed_calls() -> dict[str, Callable[[Any], Any]]:
     from audit.methods.white_box import white_box_audit
     from audit.protocols import NeighbouringPair, PrivacyClaim
     from reference.engine.blocks import run_blocks
-    from reference.engine.linucb import GapBatchTask
+    from reference.engine.tasks import GapBatchTask
     from reference.rng import child_seeds, named_generators, spawn_generators
 
     pair = NeighbouringPair(np.zeros(1), np.ones(1))

@@ -133,7 +133,7 @@ _GAP0 = "gap = 0 is documented (App. D.2 runs gap 0)"
 ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.shariff_sheffet.factorized:factorized_bounds", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
     ("reference.shariff_sheffet.factorized:factorized_noise_std", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
-    ("reference.shariff_sheffet.factorized:make_factorized_regularizer", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
+    ("reference.shariff_sheffet.regularizers:make_factorized_regularizer", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
     ("reference.accounting.chi2:chi2_location_loss_cdf", "losses", {"empty array", "wrong shape"}, _ELEMENTWISE),
     ("reference.accounting.chi2:chi2_location_loss_cdf", "shift", {"zero"}, "shift s >= 0 for 'add' (s = 0: zero loss)"),
     ("reference.accounting.chi2:chi2_location_loss_cdf", "coefficient", {"None"}, _DEFAULT + ": df/2 - 1"),
@@ -309,7 +309,7 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "lp", {"-inf"}, _NEG_INF_LOG),
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "lq", {"-inf"}, _NEG_INF_LOG),
     ("audit.papers.sajed_sheffet.nas:max_abs_log_ratio", "extra", {"inf"}, _INF_RATIO + " (a release without L)"),
-    ("audit.papers.sajed_sheffet.nas:nas_accuracy_audit", "variant", {"None"}, _DEFAULT + ": the reference rule"),
+    ("audit.papers.sajed_sheffet.nas_sampled:nas_accuracy_audit", "variant", {"None"}, _DEFAULT + ": the reference rule"),
     ("audit.papers.zhou_tan.battery:ZhouTanConfig", "R", {"zero"}, "R >= 0"),
     ("audit.papers.zhou_tan.accuracy:binomial_power", "failure_rate", {"zero"}, "a rate in [0, 1]"),
     ("audit.papers.zhou_tan.accuracy:binomial_power", "nominal", {"zero"}, "a nominal rate in [0, 1)"),
@@ -625,12 +625,8 @@ def test_flags_options_and_names_are_checked() -> None:
 
 def test_seeds_and_generators_follow_the_one_rule() -> None:
     from audit.papers.agarwal_singh.reduction import exp2_reduction_arms
-    from audit.papers.sajed_sheffet.nas import (
-        NAS_VARIANTS,
-        NASConfig,
-        nas_sample_outputs,
-        nas_worst_case_pair,
-    )
+    from audit.papers.sajed_sheffet.nas import NAS_VARIANTS, NASConfig, nas_worst_case_pair
+    from audit.papers.sajed_sheffet.nas_sampled import nas_sample_outputs
     from audit.papers.shariff_sheffet.theorems import claim19_coverage
 
     with pytest.raises(ValueError, match=r"^seed must"):  # scipy used to draw unseeded

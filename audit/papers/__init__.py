@@ -65,13 +65,6 @@ class Paper:
         """Its reproductions (``EXPERIMENTS`` of its ``reproduce.py``)."""
         return tuple(self.module("reproduce").EXPERIMENTS)
 
-    def reproduce(self, argv: Sequence[str], prog: str) -> int:
-        """Run ``privonline reproduce <cli name> ARGV``: its experiments into ``<out>/<id>/``; the
-        exit code (0 ok, 1 a gated check failed, 2 bad arguments)."""
-        from audit.reproduce.experiment import main
-
-        return main(self, argv, prog)
-
     def papers_cases(self, seed: int, quick: bool) -> list[AuditCase]:
         """Its battery's cases as ``privonline audit papers`` runs them, for the root ``seed``."""
         build = cast(Callable[[int, bool], "list[AuditCase]"], self.module("battery").papers_cases)

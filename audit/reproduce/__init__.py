@@ -1,7 +1,7 @@
-"""Shared machinery of the reproductions: the :class:`~.experiment.Experiment` type and the one
-``privonline reproduce PAPER`` command line (:mod:`.experiment`), the typed report and its one
-renderer (:mod:`.report`), the resumable cell store and the one executor (:mod:`.common`).  Each
-paper's experiments live in ``audit.papers.<paper>.reproduce``.
+"""Shared machinery of the reproductions: the :class:`~.experiment.Experiment` type
+(:mod:`.experiment`), the one ``privonline reproduce PAPER`` command line (:mod:`.command`), the
+typed report and its one renderer (:mod:`.report`), the resumable cell store and the one executor
+(:mod:`.common`).  Each paper's experiments live in ``audit.papers.<paper>.reproduce``.
 
 Proof note: ``proofs_notes/audit/README.md``.
 """

@@ -36,6 +36,14 @@ class Check:
     gate: bool | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Check:
+        """The check a record ``{"claim", "holds", "gate", ...}`` states, its further fields (in
+        their order) as ``details``: the inverse of :meth:`to_dict` for a gated or reported
+        check."""
+        details = {k: v for k, v in record.items() if k not in ("claim", "holds", "gate")}
+        return cls(record["claim"], record["holds"], record["gate"], details)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON record: ``claim``, ``holds``, ``gate`` (unless ``None``), then ``details``."""
         record: dict[str, Any] = {"claim": self.claim, "holds": self.holds}

@@ -5,7 +5,8 @@ block-stable random streams (:mod:`reference.rng`) as the reference, so the same
 same decisions (``tests/reference/test_engine.py``; ``nox -s bench`` measures the speed-up).
 :mod:`reference.engine.tree` (tree noise), :mod:`reference.engine.linucb` (Shariff & Sheffet
 Algorithm 1 on App. D), :mod:`reference.engine.mab` (Sajed & Sheffet DP-SE and DP-UCB, Sec. 5),
-:mod:`reference.engine.blocks` (replicate blocks on any executor, resumable).
+:mod:`reference.engine.blocks` (replicate blocks on any executor, resumable),
+:mod:`reference.engine.tasks` (the App. D block task, on the compiled or the numpy engine).
 
 Proof note: ``proofs_notes/README.md``.
 """

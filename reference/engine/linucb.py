@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -55,7 +55,6 @@ from reference.validation import (
 
 __all__ = [
     "BatchResult",
-    "GapBatchTask",
     "GapSetup",
     "default_checkpoints",
     "gap_setup",
@@ -442,62 +441,3 @@ def _run(
         actions=actions,
         betas=betas,
     )
-
-
-@dataclass(frozen=True)
-class GapBatchTask:
-    """A block of App. D runs of one variant, a :class:`~reference.engine.blocks.BlockTask`.
-
-    ``engine="compiled"`` runs the block with
-    :func:`reference.engine.compiled.run_gap_compiled` (replicates on every core's thread),
-    ``"numpy"`` with :func:`run_gap_batch`; both make the reference's decisions on the same seeds,
-    and their regrets agree to rounding.  Returns ``{"cumulative_regret": (B, C), "repairs": (B,),
-    "checkpoints": (B, C)}``.
-    """
-
-    variant: Variant
-    d: int
-    num_arms: int
-    gap: float
-    n: int
-    epsilon: float | None = None
-    delta: float | None = None
-    alpha: float | None = None
-    checkpoints: tuple[int, ...] | None = None
-    reward_model: RewardModel = "rademacher"
-    calibration: Calibration = "paper"
-    target_rho_min: float | None = None
-    engine: Literal["compiled", "numpy"] = "compiled"
-
-    def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
-        check_choice("engine", self.engine, ("compiled", "numpy"))
-        privacy = (
-            None
-            if self.epsilon is None or self.delta is None
-            else PrivacyParameters(self.epsilon, self.delta)
-        )
-        run: Callable[..., BatchResult] = run_gap_batch
-        if self.engine == "compiled":
-            from reference.engine.compiled import run_gap_compiled
-
-            run = run_gap_compiled
-        result = run(
-            self.variant,
-            d=self.d,
-            num_arms=self.num_arms,
-            gap=self.gap,
-            n=self.n,
-            seeds=list(seeds),
-            privacy=privacy,
-            alpha=self.alpha,
-            checkpoints=None if self.checkpoints is None else list(self.checkpoints),
-            reward_model=self.reward_model,
-            calibration=self.calibration,
-            target_rho_min=self.target_rho_min,
-        )
-        B = len(seeds)
-        return {
-            "cumulative_regret": result.cumulative_regret,
-            "repairs": result.repairs.astype(np.float64),
-            "checkpoints": np.tile(result.checkpoints.astype(np.float64), (B, 1)),
-        }

@@ -4,7 +4,8 @@ Shariff & Sheffet Sec. 4: privatising ``M_t = Σ_{s<t} v_s v_sᵀ`` (rows ``v_s 
 the tree mechanism makes Algorithm 1 jointly DP (Claim 7); ``V_t`` is the top-left ``d×d`` block of
 the release plus ``shift·I`` and ``ũ_t`` the first ``d`` entries of its last column.
 :class:`ExactStatistics` is non-private ridge (``H_t = ρI``, ``h_t = 0``), :class:`TreeStatistics`
-the private tree release; :func:`make_regularizer` builds the paper's four variants.
+the private tree release, :class:`FactorizedStatistics` (beyond the paper) a factorization
+mechanism's; :func:`make_regularizer` builds the paper's four variants and the factorized one.
 
 Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 """
@@ -18,6 +19,7 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 import numpy as np
 
 from reference._typing import FloatArray
+from reference.factorization import BLT, BLTNoiseStream, optimal_blt
 from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import SeedLike, as_generator
 from reference.shariff_sheffet.bounds import (
@@ -29,6 +31,12 @@ from reference.shariff_sheffet.bounds import (
     wishart_degrees_of_freedom,
     wishart_shifted_bounds,
     wishart_unshifted_bounds,
+)
+from reference.shariff_sheffet.factorized import (
+    _strategy,
+    factorized_bounds,
+    factorized_noise_std,
+    released_steps,
 )
 from reference.shariff_sheffet.tight import (
     gaussian_tight_bounds,
@@ -54,12 +62,14 @@ __all__ = [
     "VARIANTS",
     "Calibration",
     "ExactStatistics",
+    "FactorizedStatistics",
     "PrivacyParameters",
     "ProblemConstants",
     "Regularizer",
     "TreeStatistics",
     "Variant",
     "gaussian_node_noise",
+    "make_factorized_regularizer",
     "make_regularizer",
     "regularizer_spec",
     "rows_within_norm",
@@ -273,6 +283,62 @@ class TreeStatistics(_PrivateGramSource):
         self.tree.insert(np.outer(row, row))
 
 
+class FactorizedStatistics(_PrivateGramSource):
+    """Private statistics ``M_{t−1} + N_{t−1}`` with ``N`` from a
+    :class:`~reference.factorization.BLTNoiseStream` (calibration:
+    :mod:`reference.shariff_sheffet.factorized`).
+
+    The same contract as :class:`~reference.shariff_sheffet.regularizers.TreeStatistics`: rows
+    ``v = (x_t, y_t)`` with ``‖x‖ ≤ L`` and ``|y| ≤ B̃`` (or clipped, R-CLIP), ``V_t`` the top-left
+    block plus ``shift·I``, at most ``n`` rows (the horizon the privacy and the bounds were
+    computed for; the tree refuses a leaf beyond it too).  Round 1 reads the empty prefix,
+    noise-free (``H_1 = shift·I``).
+
+    Args:
+        constants: the problem constants.
+        blt: the strategy.
+        sigma_noise: per-entry scale of each ``z_t = (Z' + Z'ᵀ)/√2``.
+        bounds: the accuracy bounds (they include the shift).
+        rng: generator of the ``z_t``.
+        n: the horizon, ``≥ 2``.
+        reward_policy: ``"raise"`` or ``"clip"``.
+    """
+
+    def __init__(
+        self,
+        constants: ProblemConstants,
+        blt: BLT,
+        sigma_noise: float,
+        bounds: RegularizerBounds,
+        rng: np.random.Generator | SeedLike,
+        *,
+        n: int,
+        reward_policy: RewardPolicy = "raise",
+    ) -> None:
+        generator = as_generator(rng)
+        self.n = check_int_at_least("n", n, 2)
+        self.constants = check_instance("constants", constants, ProblemConstants)
+        check_instance("bounds", bounds, RegularizerBounds)
+        check_choice("reward_policy", reward_policy, ("raise", "clip"))
+        law = gaussian_node_noise(constants.d, check_positive("sigma_noise", sigma_noise))
+        self.noise = BLTNoiseStream(check_instance("blt", blt, BLT), law, generator)
+        self._bounds = bounds
+        self._gram = np.zeros((constants.d + 1, constants.d + 1))
+        self.reward_policy = reward_policy
+        self.clip_events = 0
+
+    def _release(self) -> tuple[FloatArray, FloatArray]:
+        noise = self.noise.total
+        return self._gram + noise, noise
+
+    def update(self, x: FloatArray, y: float) -> None:
+        if self.noise.count >= self.n:
+            raise ValueError(f"cannot record more than n={self.n} rounds (the source's horizon)")
+        row = self._row(x, y)
+        self._gram = self._gram + np.outer(row, row)
+        self.noise.advance()
+
+
 def tree_rewards(
     y: FloatArray, b_tilde: float, policy: RewardPolicy
 ) -> tuple[FloatArray, np.ndarray[Any, np.dtype[np.bool_]]]:
@@ -345,7 +411,7 @@ def make_regularizer(
     Args:
         variant: ``"nonprivate"`` (``H = ρI``), ``"gaussian"`` (Sec. 4.2, shift ``+2Υ``),
             ``"wishart"`` (Sec. 4.1, shift ``−c`` of Eq. 4), ``"wishart_unshifted"``, or, beyond
-            the paper, ``"factorized"`` (:func:`~reference.shariff_sheffet.factorized.make_factorized_regularizer`
+            the paper, ``"factorized"`` (:func:`make_factorized_regularizer`
             at ``n``; needs ``calibration="tight"``).
         constants: problem constants (``L̃`` is taken from them).
         n: horizon; fixes the tree depth ``m = 1 + ⌈log₂ n⌉``.
@@ -380,9 +446,6 @@ def make_regularizer(
     if noise is None:
         return ExactStatistics(constants, rho)
     if variant == "factorized":
-        from reference.factorization import optimal_blt
-        from reference.shariff_sheffet.factorized import FactorizedStatistics, released_steps
-
         assert isinstance(noise, SymmetricGaussianNoise)
         blt = optimal_blt(max(released_steps(n), 2))
         return FactorizedStatistics(
@@ -487,14 +550,6 @@ def _factorized_spec(
     privacy: PrivacyParameters,
     calibration: Calibration,
 ) -> tuple[NodeNoise, RegularizerBounds]:
-    # imported here: factorized.py builds on this module
-    from reference.factorization import optimal_blt
-    from reference.shariff_sheffet.factorized import (
-        factorized_bounds,
-        factorized_noise_std,
-        released_steps,
-    )
-
     if calibration != "tight":
         raise ValueError(
             "calibration must be 'tight' for variant 'factorized' (it is calibrated by exact "
@@ -507,3 +562,37 @@ def _factorized_spec(
     sigma = factorized_noise_std(n, L_tilde, eps, dlt, blt)
     bounds = factorized_bounds(constants.d, n, L_tilde, eps, dlt, alpha, blt)
     return gaussian_node_noise(constants.d, sigma), bounds
+
+
+def make_factorized_regularizer(
+    constants: ProblemConstants,
+    n: int,
+    alpha: float,
+    rng: np.random.Generator | SeedLike,
+    privacy: PrivacyParameters,
+    *,
+    blt: BLT | None = None,
+    reward_policy: RewardPolicy = "raise",
+) -> FactorizedStatistics:
+    """The factorized source at the least noise meeting ``privacy`` (module docstring).
+
+    Args:
+        constants: problem constants (``L̃`` from them).
+        n: horizon, ``≥ 2``.
+        alpha: failure probability of the accuracy bounds, in ``(0, 1)``.
+        rng: generator of the mechanism noise.
+        privacy: the target ``(ε, δ)``.
+        blt: the strategy; default :func:`~reference.factorization.optimal_blt` at ``n − 1``.
+        reward_policy: what to do with ``|y| > B̃``.
+    """
+    generator = as_generator(rng)
+    check_instance("constants", constants, ProblemConstants)
+    check_instance("privacy", privacy, PrivacyParameters)
+    blt = _strategy(n, blt)
+    sigma = factorized_noise_std(n, constants.L_tilde, privacy.epsilon, privacy.delta, blt)
+    bounds = factorized_bounds(
+        constants.d, n, constants.L_tilde, privacy.epsilon, privacy.delta, alpha, blt
+    )
+    return FactorizedStatistics(
+        constants, blt, sigma, bounds, generator, n=n, reward_policy=reward_policy
+    )

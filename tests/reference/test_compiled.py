@@ -22,7 +22,8 @@ from reference.engine import run_gap_batch
 from reference.engine.compiled import run_gap_compiled
 from reference.engine.compiled.linucb import CHUNK_ROUNDS
 from reference.engine.compiled.linucb import _guarded_cholesky as compiled_guard
-from reference.engine.linucb import GapBatchTask, _guarded_cholesky
+from reference.engine.linucb import _guarded_cholesky
+from reference.engine.tasks import GapBatchTask
 from reference.rng import child_seeds
 from reference.shariff_sheffet.linucb import AccuracyEventError, AccuracyEventWarning
 from reference.shariff_sheffet.regularizers import (

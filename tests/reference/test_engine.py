@@ -19,7 +19,8 @@ from scipy import stats
 
 from reference.engine import BatchedTreeNoise, draw_noise_sums, run_gap_batch
 from reference.engine.blocks import replicate_seeds, run_blocks
-from reference.engine.linucb import GapBatchTask, _guarded_cholesky
+from reference.engine.linucb import _guarded_cholesky
+from reference.engine.tasks import GapBatchTask
 from reference.files import DamagedFileWarning
 from reference.noise import (
     GaussianVectorNoise,

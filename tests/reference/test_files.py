@@ -198,7 +198,7 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "audit papers": (["audit", "papers"], ["audit.papers.combined.run_paper_audits"]),
     "bench": (["bench"], ["audit.tools.bench.run_benchmarks"]),
     "check": (CHECK, ["audit.check.run_check"]),
-    # every paper's experiments run through Experiment.execute (audit.reproduce.experiment.main)
+    # every paper's experiments run through Experiment.execute (audit.reproduce.command.main)
     **{
         name: (argv, ["audit.reproduce.experiment.Experiment.execute"])
         for name, argv in REPRODUCE.items()

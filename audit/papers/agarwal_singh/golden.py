@@ -78,6 +78,15 @@ def agarwal_singh_entries() -> list[GoldenFunction]:
     mab = _product(N=(2, 256), T=(1000, 10**12), epsilon=_EPS)
     blo = _product(N=(2, 256), T=(1000, 10**12), epsilon=(1e-3, 1.0))
     blo_shape = {"nu": 1.0, "M": 1.0, "X_l2": 1.0, "Y_l1": 1.0}
+    # the axes of the Thm 4.5 regret expressions, before their eta
+    thm45_axes = {
+        "N": (2, 256),
+        "T": (1000, 10**12),
+        "nu": (1.0,),
+        "M": (1.0,),
+        "X_l2": (1.0,),
+        "scale": (1.0, 1e3),
+    }
     return [
         GoldenFunction(
             p, as_agg.noise_draws_per_release, _grid(_product(T=(*T_axis, 3, 4, 5, 2**40, 0)))
@@ -432,32 +441,10 @@ def agarwal_singh_entries() -> list[GoldenFunction]:
         GoldenFunction(
             p,
             as_thm.thm45_regret_bound_certified,
-            _grid(
-                _product(
-                    N=(2, 256),
-                    T=(1000, 10**12),
-                    nu=(1.0,),
-                    M=(1.0,),
-                    X_l2=(1.0,),
-                    scale=(1.0, 1e3),
-                    eta=(1e-10, 1e-7, 0.1),
-                )
-            ),
+            _grid(_product(**thm45_axes, eta=(1e-10, 1e-7, 0.1))),
         ),
         GoldenFunction(
-            p,
-            as_thm.thm45_regret_expression_paper,
-            _grid(
-                _product(
-                    N=(2, 256),
-                    T=(1000, 10**12),
-                    nu=(1.0,),
-                    M=(1.0,),
-                    X_l2=(1.0,),
-                    scale=(1.0, 1e3),
-                    eta=(1e-4, 0.1),
-                )
-            ),
+            p, as_thm.thm45_regret_expression_paper, _grid(_product(**thm45_axes, eta=(1e-4, 0.1)))
         ),
         GoldenFunction(p, as_thm.thm45_rate_paper, _grid([dict(c, **blo_shape) for c in blo])),
     ]

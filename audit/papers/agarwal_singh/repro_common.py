@@ -348,15 +348,7 @@ def _report(
         to_jsonable(config),
         figure,
         tuple(lines),
-        checks=tuple(
-            Check(
-                c["claim"],
-                c["holds"],
-                c["gate"],
-                {k: v for k, v in c.items() if k not in ("claim", "holds", "gate")},
-            )
-            for c in checks
-        ),
+        checks=tuple(Check.from_record(c) for c in checks),
         fits=tuple(fits),
         payload={"results": results, "cells_computed": cells[0], "cells_reused": cells[1]},
         layout=("results", "fits", "checks", "cells_computed", "cells_reused"),

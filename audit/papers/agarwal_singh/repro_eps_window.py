@@ -8,7 +8,7 @@ Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -323,95 +323,15 @@ def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> ExperimentReport
     fits: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
     for regime, (T, epsilons) in regimes.items():
-        low_w, high_w = eps_window_bounds(T, gap)
-        columns: list[FloatArray] = []
-        rows = []
-        for eps in epsilons:
-            paired = []
-            for s in range(config.sequences):
-                base = np.asarray(run_cell(s, T, INF)["regret"], dtype=np.float64)
-                paired.append(np.asarray(run_cell(s, T, eps)["regret"]) - base)
-            excess = np.concatenate(paired)
-            columns.append(excess)
-            c = run_cell(0, T, eps)
-            mean, se = _mean_se(excess.tolist())
-            rows.append(
-                {
-                    "epsilon": eps,
-                    "T": T,
-                    "excess_mean": mean,
-                    "excess_se": se,
-                    "lam": c["lam"],
-                    "K": c["K"],
-                    "predicted_excess": c["predicted_excess"],
-                    "in_window": low_w <= c["predicted_excess"] <= high_w,
-                    "pilot_excess": _PILOT_WINDOW_EXCESS.get(eps) if regime == "window" else None,
-                }
-            )
-        fit = eps_window_fit(f"{regime} T={T}: excess vs ε", epsilons, np.column_stack(columns))
-        fit["regime"] = regime
-        fit["pilot_slope"] = _PILOT_SLOPES[regime]
+        result, fit, check = _window_regime(config, regime, T, epsilons, gap, run_cell)
         fits.append(fit)
-        results["regimes"][regime] = {
-            "T": T, "window_low": low_w, "window_high": high_w, "gap": gap, "rows": rows,
-        }  # fmt: skip
-        if regime == "window":
-            checks.append(
-                {
-                    "claim": f"ε-window (T = {T}, ε ∈ {list(epsilons)}): slope of "
-                    "ln(R̂(ε) − R̂(∞)) on ln ε has its 95% CI overlapping [−1.2, −0.8]",
-                    "holds": bool(fit["fitted"] and fit["passes"]),
-                    "gate": True,
-                }
-            )
-        else:
-            checks.append(
-                {
-                    "claim": f"ε-window counter-example '{regime}' (T = {T}, ε ∈ {list(epsilons)}): "
-                    "the design's pass rule rejects the 1/ε law there (the slope's 95% CI misses "
-                    "[−1.2, −0.8]): the window matters",
-                    "holds": bool(fit["fitted"] and not fit["passes"]),
-                    "gate": False,
-                }
-            )
+        results["regimes"][regime] = result
+        checks.append(check)
     for noise_set in config.noise_sets:
-        by_T = [width_cell(noise_set, config.noise_dim, T) for T in config.noise_horizons]
-        by_N = [width_cell(noise_set, N, config.noise_dim_T) for N in config.noise_dims]
-        log_T = np.log(np.array(config.noise_horizons, dtype=np.float64))
-        t_fit = _noise_fit(
-            f"{noise_set} N={config.noise_dim}: D_D' vs ln T",
-            log_T,
-            np.array([c["widths"] for c in by_T]).T,
-            LNLNT_SLOPE_WINDOW,
-        )
-        n_fit = _noise_fit(
-            f"{noise_set} T={config.noise_dim_T}: D_D' vs N",
-            np.array(config.noise_dims, dtype=np.float64),
-            np.array([c["widths"] for c in by_N]).T,
-            N_SLOPE_WINDOWS[noise_set],
-        )
-        t_fit["pilot_slope"] = _PILOT_NOISE["T_slope"][noise_set]
-        n_fit["pilot_slope"] = _PILOT_NOISE["N_slope"][noise_set]
-        fits += [t_fit, n_fit]
-        for f, what in ((t_fit, "ln ln T"), (n_fit, "ln N")):
-            checks.append(
-                {
-                    "claim": f"privacy term {noise_set}: slope of ln D̂_D' on {what} has its 95% CI "
-                    f"overlapping [{f['window'][0]:g}, {f['window'][1]:g}]",
-                    "holds": bool(f["passes"]),
-                    "gate": True,
-                }
-            )
-
-        def summary(cs: list[dict[str, Any]]) -> list[dict[str, float]]:
-            return [
-                {"mean": float(np.mean(c["widths"])),
-                 "se": float(np.std(c["widths"], ddof=1) / math.sqrt(len(c["widths"]))),
-                 "lam": c["lam"], "K": c["K"], "bound_closed_form": c["bound_closed_form"]}
-                for c in cs
-            ]  # fmt: skip
-
-        results["noise"][noise_set] = {"by_T": summary(by_T), "by_N": summary(by_N)}
+        result, noise_fits, noise_checks = _privacy_term(config, noise_set, width_cell)
+        fits += noise_fits
+        checks += noise_checks
+        results["noise"][noise_set] = result
     bar.close()
     return _report(
         name,
@@ -423,6 +343,112 @@ def reproduce_eps_window(config: EpsWindowConfig, out: Path) -> ExperimentReport
         Figure(lambda plt: _eps_window_plot(plt, config, results, fits)),
         _eps_window_markdown(config, results, fits, checks),
     )
+
+
+def _window_regime(
+    config: EpsWindowConfig,
+    regime: str,
+    T: int,
+    epsilons: tuple[float, ...],
+    gap: float,
+    run_cell: Callable[[int, int, float], dict[str, Any]],
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Test (b) in one regime: the paired excesses over ``R̂(∞)`` at every ``ε`` of the regime,
+    their fit against the ``1/ε`` law, and its check (a gate in the window, a counter-example
+    outside it); returns ``(result, fit, check)``."""
+    low_w, high_w = eps_window_bounds(T, gap)
+    columns: list[FloatArray] = []
+    rows = []
+    for eps in epsilons:
+        paired = []
+        for s in range(config.sequences):
+            base = np.asarray(run_cell(s, T, INF)["regret"], dtype=np.float64)
+            paired.append(np.asarray(run_cell(s, T, eps)["regret"]) - base)
+        excess = np.concatenate(paired)
+        columns.append(excess)
+        c = run_cell(0, T, eps)
+        mean, se = _mean_se(excess.tolist())
+        rows.append(
+            {
+                "epsilon": eps,
+                "T": T,
+                "excess_mean": mean,
+                "excess_se": se,
+                "lam": c["lam"],
+                "K": c["K"],
+                "predicted_excess": c["predicted_excess"],
+                "in_window": low_w <= c["predicted_excess"] <= high_w,
+                "pilot_excess": _PILOT_WINDOW_EXCESS.get(eps) if regime == "window" else None,
+            }
+        )
+    fit = eps_window_fit(f"{regime} T={T}: excess vs ε", epsilons, np.column_stack(columns))
+    fit["regime"] = regime
+    fit["pilot_slope"] = _PILOT_SLOPES[regime]
+    result = {
+        "T": T, "window_low": low_w, "window_high": high_w, "gap": gap, "rows": rows,
+    }  # fmt: skip
+    if regime == "window":
+        check = {
+            "claim": f"ε-window (T = {T}, ε ∈ {list(epsilons)}): slope of "
+            "ln(R̂(ε) − R̂(∞)) on ln ε has its 95% CI overlapping [−1.2, −0.8]",
+            "holds": bool(fit["fitted"] and fit["passes"]),
+            "gate": True,
+        }
+    else:
+        check = {
+            "claim": f"ε-window counter-example '{regime}' (T = {T}, ε ∈ {list(epsilons)}): "
+            "the design's pass rule rejects the 1/ε law there (the slope's 95% CI misses "
+            "[−1.2, −0.8]): the window matters",
+            "holds": bool(fit["fitted"] and not fit["passes"]),
+            "gate": False,
+        }
+    return result, fit, check
+
+
+def _privacy_term(
+    config: EpsWindowConfig,
+    noise_set: NoiseSet,
+    width_cell: Callable[[NoiseSet, int, int], dict[str, Any]],
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Test (c) on one decision set: the widths ``D̂_{D'}`` vs ``T`` and vs ``N``, their fits
+    against the windows and the checks; returns ``(result, fits, checks)``."""
+    by_T = [width_cell(noise_set, config.noise_dim, T) for T in config.noise_horizons]
+    by_N = [width_cell(noise_set, N, config.noise_dim_T) for N in config.noise_dims]
+    log_T = np.log(np.array(config.noise_horizons, dtype=np.float64))
+    t_fit = _noise_fit(
+        f"{noise_set} N={config.noise_dim}: D_D' vs ln T",
+        log_T,
+        np.array([c["widths"] for c in by_T]).T,
+        LNLNT_SLOPE_WINDOW,
+    )
+    n_fit = _noise_fit(
+        f"{noise_set} T={config.noise_dim_T}: D_D' vs N",
+        np.array(config.noise_dims, dtype=np.float64),
+        np.array([c["widths"] for c in by_N]).T,
+        N_SLOPE_WINDOWS[noise_set],
+    )
+    t_fit["pilot_slope"] = _PILOT_NOISE["T_slope"][noise_set]
+    n_fit["pilot_slope"] = _PILOT_NOISE["N_slope"][noise_set]
+    checks = []
+    for f, what in ((t_fit, "ln ln T"), (n_fit, "ln N")):
+        checks.append(
+            {
+                "claim": f"privacy term {noise_set}: slope of ln D̂_D' on {what} has its 95% CI "
+                f"overlapping [{f['window'][0]:g}, {f['window'][1]:g}]",
+                "holds": bool(f["passes"]),
+                "gate": True,
+            }
+        )
+
+    def summary(cs: list[dict[str, Any]]) -> list[dict[str, float]]:
+        return [
+            {"mean": float(np.mean(c["widths"])),
+             "se": float(np.std(c["widths"], ddof=1) / math.sqrt(len(c["widths"]))),
+             "lam": c["lam"], "K": c["K"], "bound_closed_form": c["bound_closed_form"]}
+            for c in cs
+        ]  # fmt: skip
+
+    return {"by_T": summary(by_T), "by_N": summary(by_N)}, [t_fit, n_fit], checks
 
 
 def _eps_window_plot(

@@ -8,7 +8,7 @@ Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -278,106 +278,16 @@ def reproduce_ftrl(config: FullInfoConfig, out: Path) -> ExperimentReport:
 
         return cells.json(f"{group}_N{N}_T{T}_eps{_eps_key(eps)}", spec, compute)
 
-    finite = [e for e in config.epsilons if not math.isinf(e)]
     results: dict[str, Any] = {}
     fits: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
     for instance, dset, set_horizons, set_dims in groups:
-        horizons = np.array(set_horizons, dtype=np.float64)
-        grid = {
-            e: [cell(instance, dset, config.dim, T, e) for T in set_horizons]
-            for e in config.epsilons
-        }
-        dims = [cell(instance, dset, N, config.dim_T, config.dim_epsilon) for N in set_dims]
-        rows = []
-        for e, cs in grid.items():
-            for T, c in zip(set_horizons, cs, strict=True):
-                mean, se = _mean_se(c["regret"])
-                rows.append({"epsilon": e, "T": T, "mean": mean, "se": se, **_cell_info(c)})
-        base = (
-            {T: _mean_se(c["regret"])[0] for T, c in zip(set_horizons, grid[INF], strict=True)}
-            if INF in grid
-            else {}
+        result, group_fits, group_checks = _ftrl_group(
+            config, instance, dset, set_horizons, set_dims, cell
         )
-        free: dict[str, list[float]] = {}
-        if base:
-            for e in finite:
-                free[_eps_key(e)] = [
-                    (_mean_se(c["regret"])[0] - base[T]) / math.sqrt(T)
-                    for T, c in zip(set_horizons, grid[e], strict=True)
-                ]
-                ratios = free[_eps_key(e)]
-                last_mean, last_se = _mean_se(grid[e][-1]["regret"])
-                checks.append(
-                    {
-                        "claim": f"{instance}, ε = {e:g}: privacy for free (Thm 3.1) -- "
-                        "(regret − non-private)/√T at the largest T is below its maximum over "
-                        "smaller T, or the gap is within 2 s.e. of 0",
-                        "holds": ratios[-1] < max(ratios[:-1])
-                        or abs(last_mean - base[set_horizons[-1]]) <= 2.0 * last_se,
-                        "gate": False,
-                    }
-                )
-        for e, cs in grid.items():
-            over = [_mean_se(c["regret"])[0] > c["bound_certified"] for c in cs]
-            checks.append(
-                {
-                    "claim": f"{instance}, ε = {e:g}: mean regret ≤ certified Thm 3.4 / Cor. 3.2 "
-                    "bound at every T",
-                    "holds": not any(over),
-                    "gate": True,
-                }
-            )
-            fits.append(
-                scaling_fits(
-                    f"{instance} ε={e:g}: regret vs T",
-                    horizons,
-                    {
-                        "nonprivate_part": np.array(
-                            [
-                                _ftrl_bound(config.dim, T, INF, config.calibration, dset)
-                                for T in set_horizons
-                            ]
-                        ),
-                        "cor32_certified": np.array([c["bound_certified"] for c in cs]),
-                    },
-                    _regret_matrix(cs),
-                    stated_exponent=0.5,
-                )
-            )
-        if len(finite) >= 2:
-            at_max = [grid[e][-1] for e in finite]
-            fits.append(
-                scaling_fits(
-                    f"{instance} T={set_horizons[-1]}: regret vs 1/ε",
-                    1.0 / np.array(finite),
-                    {
-                        "cor32_certified": np.array([c["bound_certified"] for c in at_max]),
-                        "cor32_rate_paper": np.array([c["rate_paper"] for c in at_max]),
-                    },
-                    _regret_matrix(at_max),
-                    stated_exponent=1.0,
-                )
-            )
-        fits.append(
-            scaling_fits(
-                f"{instance} T={config.dim_T} ε={config.dim_epsilon:g}: regret vs N",
-                np.array(set_dims, dtype=np.float64),
-                {
-                    "cor32_certified": np.array([c["bound_certified"] for c in dims]),
-                    "cor32_rate_paper": np.array([c["rate_paper"] for c in dims]),
-                },
-                _regret_matrix(dims),
-                stated_exponent=1.0,
-            )
-        )
-        results[instance] = {
-            "decision_set": dset,
-            "horizons": list(set_horizons),
-            "rows": rows,
-            "gap_over_sqrt_T": free,
-            "dims": _dim_rows(set_dims, dims),
-        }
+        fits += group_fits
+        checks += group_checks
+        results[instance] = result
     bar.close()
     return _report(
         name,
@@ -389,6 +299,116 @@ def reproduce_ftrl(config: FullInfoConfig, out: Path) -> ExperimentReport:
         Figure(lambda plt: _ftrl_plot(plt, config, results)),
         _ftrl_markdown(config, results, fits, checks),
     )
+
+
+def _ftrl_group(
+    config: FullInfoConfig,
+    instance: str,
+    dset: FullInfoSet,
+    set_horizons: tuple[int, ...],
+    set_dims: tuple[int, ...],
+    cell: Callable[[str, FullInfoSet, int, int, float], dict[str, Any]],
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """E4 on one instance or decision set: its regret rows, "privacy for free" and bound checks,
+    and its fits in ``T``, ``1/ε`` and ``N``; returns ``(result, fits, checks)``."""
+    finite = [e for e in config.epsilons if not math.isinf(e)]
+    fits: list[dict[str, Any]] = []
+    checks: list[dict[str, Any]] = []
+    horizons = np.array(set_horizons, dtype=np.float64)
+    grid = {
+        e: [cell(instance, dset, config.dim, T, e) for T in set_horizons] for e in config.epsilons
+    }
+    dims = [cell(instance, dset, N, config.dim_T, config.dim_epsilon) for N in set_dims]
+    rows = []
+    for e, cs in grid.items():
+        for T, c in zip(set_horizons, cs, strict=True):
+            mean, se = _mean_se(c["regret"])
+            rows.append({"epsilon": e, "T": T, "mean": mean, "se": se, **_cell_info(c)})
+    base = (
+        {T: _mean_se(c["regret"])[0] for T, c in zip(set_horizons, grid[INF], strict=True)}
+        if INF in grid
+        else {}
+    )
+    free: dict[str, list[float]] = {}
+    if base:
+        for e in finite:
+            free[_eps_key(e)] = [
+                (_mean_se(c["regret"])[0] - base[T]) / math.sqrt(T)
+                for T, c in zip(set_horizons, grid[e], strict=True)
+            ]
+            ratios = free[_eps_key(e)]
+            last_mean, last_se = _mean_se(grid[e][-1]["regret"])
+            checks.append(
+                {
+                    "claim": f"{instance}, ε = {e:g}: privacy for free (Thm 3.1) -- "
+                    "(regret − non-private)/√T at the largest T is below its maximum over "
+                    "smaller T, or the gap is within 2 s.e. of 0",
+                    "holds": ratios[-1] < max(ratios[:-1])
+                    or abs(last_mean - base[set_horizons[-1]]) <= 2.0 * last_se,
+                    "gate": False,
+                }
+            )
+    for e, cs in grid.items():
+        over = [_mean_se(c["regret"])[0] > c["bound_certified"] for c in cs]
+        checks.append(
+            {
+                "claim": f"{instance}, ε = {e:g}: mean regret ≤ certified Thm 3.4 / Cor. 3.2 "
+                "bound at every T",
+                "holds": not any(over),
+                "gate": True,
+            }
+        )
+        fits.append(
+            scaling_fits(
+                f"{instance} ε={e:g}: regret vs T",
+                horizons,
+                {
+                    "nonprivate_part": np.array(
+                        [
+                            _ftrl_bound(config.dim, T, INF, config.calibration, dset)
+                            for T in set_horizons
+                        ]
+                    ),
+                    "cor32_certified": np.array([c["bound_certified"] for c in cs]),
+                },
+                _regret_matrix(cs),
+                stated_exponent=0.5,
+            )
+        )
+    if len(finite) >= 2:
+        at_max = [grid[e][-1] for e in finite]
+        fits.append(
+            scaling_fits(
+                f"{instance} T={set_horizons[-1]}: regret vs 1/ε",
+                1.0 / np.array(finite),
+                {
+                    "cor32_certified": np.array([c["bound_certified"] for c in at_max]),
+                    "cor32_rate_paper": np.array([c["rate_paper"] for c in at_max]),
+                },
+                _regret_matrix(at_max),
+                stated_exponent=1.0,
+            )
+        )
+    fits.append(
+        scaling_fits(
+            f"{instance} T={config.dim_T} ε={config.dim_epsilon:g}: regret vs N",
+            np.array(set_dims, dtype=np.float64),
+            {
+                "cor32_certified": np.array([c["bound_certified"] for c in dims]),
+                "cor32_rate_paper": np.array([c["rate_paper"] for c in dims]),
+            },
+            _regret_matrix(dims),
+            stated_exponent=1.0,
+        )
+    )
+    result = {
+        "decision_set": dset,
+        "horizons": list(set_horizons),
+        "rows": rows,
+        "gap_over_sqrt_T": free,
+        "dims": _dim_rows(set_dims, dims),
+    }
+    return result, fits, checks
 
 
 def _dim_rows(dims: Sequence[int], cells: list[dict[str, Any]]) -> list[dict[str, Any]]:

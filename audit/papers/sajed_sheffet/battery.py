@@ -1,9 +1,9 @@
 """Privacy and accuracy audits of Sajed & Sheffet (ICML 2019): DP-SE and the battery.
 
 Holds the DP-SE audits and :func:`run_sajed_sheffet_battery`; the stopping-rule audits live in
-:mod:`audit.papers.sajed_sheffet.nas` and are re-exported here.  Audited: Algorithms 1 and 2
-(Sec. 3; pure ε-DP, Thm 3.1, Cor. 3.2) and Algorithm 3, DP-SE (Sec. 4; pure ε-DP, Thm 4.1), by
-closed-form calculators (:func:`halting_time_log_pmf`, :func:`nas_closed_form_epsilon`,
+:mod:`audit.papers.sajed_sheffet.nas` and ``.nas_sampled`` and are re-exported here.  Audited:
+Algorithms 1 and 2 (Sec. 3; pure ε-DP, Thm 3.1, Cor. 3.2) and Algorithm 3, DP-SE (Sec. 4; pure
+ε-DP, Thm 4.1), by closed-form calculators (:func:`halting_time_log_pmf`, :func:`nas_closed_form_epsilon`,
 :func:`dpse_two_arm_log_pmf`) and black-box audits, against the printed claim and the exact ε of
 the correct mechanism; broken variants in :data:`NAS_VARIANTS` and :data:`DPSE_VARIANTS`; accuracy
 events by binomial tests.  :func:`cases` are run by :func:`audit.cases.run_cases` (Holm).
@@ -36,15 +36,17 @@ from audit.papers.sajed_sheffet.nas import (
     closed_form_audit_result,
     halting_time_log_pmf,
     max_abs_log_ratio,
-    nas_accuracy_audit,
-    nas_blackbox_audit,
     nas_closed_form_audit,
     nas_closed_form_epsilon,
     nas_query_values,
-    nas_sample_outputs,
     nas_sign_flip_pair,
-    nas_threshold_noise_calibration,
     nas_worst_case_pair,
+)
+from audit.papers.sajed_sheffet.nas_sampled import (
+    nas_accuracy_audit,
+    nas_blackbox_audit,
+    nas_sample_outputs,
+    nas_threshold_noise_calibration,
 )
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult

@@ -63,12 +63,13 @@ from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from reference.accounting import gaussian_epsilon
 from reference.files import atomic_savefig, atomic_write_text, write_json
 from reference.rng import seed_for
-from reference.shariff_sheffet.factorized import FactorizedStatistics, make_factorized_regularizer
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
+    FactorizedStatistics,
     PrivacyParameters,
     ProblemConstants,
     Variant,
+    make_factorized_regularizer,
     regularizer_spec,
 )
 from reference.shariff_sheffet.simulation import make_policy

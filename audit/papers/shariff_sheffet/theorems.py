@@ -34,10 +34,10 @@ from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import as_generator, check_seed, child_seeds
 from reference.shariff_sheffet.bounds import RegularizerBounds
 from reference.shariff_sheffet.environments import LinearGapEnvironment
-from reference.shariff_sheffet.factorized import FactorizedStatistics
 from reference.shariff_sheffet.regularizers import (
     SOURCES,
     Calibration,
+    FactorizedStatistics,
     PrivacyParameters,
     ProblemConstants,
     TreeStatistics,
@@ -220,7 +220,7 @@ def regularizer_run_audit(
     symmetric Gaussian noise, else :class:`~reference.engine.tree.BatchedTreeNoise`; default) or, with ``engine="reference"``, by
     reference trees; both read the same streams -- or a factory ``source(rng)`` building any
     :class:`~reference.shariff_sheffet.regularizers.TreeStatistics` or
-    :class:`~reference.shariff_sheffet.factorized.FactorizedStatistics` (always run on the
+    :class:`~reference.shariff_sheffet.regularizers.FactorizedStatistics` (always run on the
     reference; each round adds a zero row).
     The source's own shift is what is applied, so a source whose shift differs from the claim's
     (e.g. applied per node) is audited as it is.

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterator
+from typing import TypeAlias
 
 import numpy as np
 from scipy import stats
@@ -26,7 +28,7 @@ from audit.papers.zhou_tan.cases import (
     _params,
 )
 from audit.stats import clopper_pearson
-from reference._typing import FloatArray
+from reference._typing import FloatArray, IntArray
 from reference.rng import check_seed
 from reference.validation import check_choice, check_in_range, check_int_at_least
 from reference.zhou_tan.algorithms import (
@@ -40,6 +42,7 @@ from reference.zhou_tan.algorithms import (
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
+    Policy,
     UniformNoise,
     sample_rkhs_function,
 )
@@ -51,7 +54,12 @@ from reference.zhou_tan.mechanism import (
     ctl_privatize,
     ldp_noise_second_moment,
 )
-from reference.zhou_tan.nystrom import approx_posterior, dictionary_accuracy, nystrom_embedding
+from reference.zhou_tan.nystrom import (
+    NystromResult,
+    approx_posterior,
+    dictionary_accuracy,
+    nystrom_embedding,
+)
 from reference.zhou_tan.robust import median_of_means_select, ridge_thetas
 from reference.zhou_tan.schedules import (
     first_beta_approx,
@@ -111,6 +119,69 @@ def binomial_power(trials: int, failure_rate: float, nominal: float, confidence:
 # --------------------------------------------------------------------------------------------
 
 
+_Band: TypeAlias = Callable[[int], tuple[FloatArray, FloatArray]]
+"""``band(t)``: the centre and half-width of a learner's confidence band after its ``t``-th step."""
+
+
+def _run_settings(
+    seed: int, confidence: float, delta: float, runs: int, rounds: int, eps_nys: float | None = None
+) -> tuple[int, float, int, int]:
+    """The checked ``(seed, confidence, runs, rounds)`` of a run-based audit (``delta`` and, when
+    given, ``eps_nys`` checked in ``(0, 1)``; at least 1 run of at least 2 rounds)."""
+    seed = check_seed(seed, "seed")
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    check_in_range("delta", delta, 0.0, 1.0)
+    if eps_nys is not None:
+        check_in_range("eps_nys", eps_nys, 0.0, 1.0)
+    return (
+        seed,
+        confidence,
+        check_int_at_least("runs", runs, 1),
+        check_int_at_least("rounds", rounds, 2),
+    )
+
+
+def _worst_confidence_ratios(
+    params: LDPParams,
+    K: FloatArray,
+    entropy: list[int],
+    runs: int,
+    learner: Callable[[np.random.Generator], tuple[Policy, int, _Band]],
+) -> FloatArray:
+    """Per run, ``max_{t,x} |f(x) − centre_t(x)| / width_t(x)`` of a confidence event (``∞`` where
+    the width is 0 and the error is not, 0 where both are).
+
+    Each run (``SeedSequence(entropy).spawn(runs)``, each split into the objective's, the
+    environment's, the learner's and the randomiser's generators): a fresh objective (Sec. 5.1
+    generator, ``a_i ~ U[−1, 1]``, scaled to ``‖f‖_ℋ ≤ B``) on the kernel ``K``, ``η ~ U[−R, R]``,
+    rewards through the reference CTL(ϵ); ``learner(generator)`` gives the policy, its number of
+    steps and its band, read after each ``observe``."""
+    ratios = np.empty(runs)
+    for r, ss in enumerate(np.random.SeedSequence(entropy).spawn(runs)):
+        g_f, g_env, g_pol, g_ctl = (np.random.default_rng(s) for s in ss.spawn(4))
+        fn = sample_rkhs_function(K, 4, g_f)
+        f = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))
+        env = FiniteArmEnvironment(f, UniformNoise(params.R), g_env)
+        policy, steps, band = learner(g_pol)
+        curator = Curator(ConvertToLaplace(params, g_ctl))
+        worst = 0.0
+        for t in range(1, steps + 1):
+            arm, n = policy.next_query()
+            policy.observe(arm, curator.respond(env, arm, n))
+            centre, width = band(t)
+            err = np.abs(f - centre)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(width > 0, err / width, np.where(err > 0, np.inf, 0.0))
+            worst = max(worst, float(np.max(ratio)))
+        ratios[r] = worst
+    return ratios
+
+
+def _approximate_band(policy: ATAGPUCB | MoMAGPUCB) -> tuple[FloatArray, FloatArray]:
+    """``(μ̃, β σ̃)`` of an approximate-posterior learner, as it stands after an ``observe``."""
+    return policy.mean, policy.beta * np.sqrt(np.maximum(policy.var, 0.0))
+
+
 def tgp_confidence_event_audit(
     params: LDPParams,
     variant: WidthVariant,
@@ -134,20 +205,12 @@ def tgp_confidence_event_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    check_in_range("delta", delta, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds)
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
-    ratios = np.empty(runs)
-    for r, ss in enumerate(np.random.SeedSequence([seed, 3]).spawn(runs)):
-        g_f, g_env, g_pol, g_ctl = (np.random.default_rng(s) for s in ss.spawn(4))
-        fn = sample_rkhs_function(K, 4, g_f)
-        f = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))
-        env = FiniteArmEnvironment(f, UniformNoise(params.R), g_env)
+
+    def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
         base = make_ldp_tgp_ucb(K, params, 1.0, delta, rounds + 1, g_pol)
         if variant == "theory":
             beta = base.beta
@@ -162,17 +225,13 @@ def tgp_confidence_event_audit(
                 f"variant must be 'theory' or 'width_ignores_laplace', got {variant!r}"
             )
         policy = TGPUCB(K, 1.0, base.trunc_level, beta, g_pol)
-        curator = Curator(ConvertToLaplace(params, g_ctl))
-        worst = 0.0
-        for t in range(1, rounds + 1):
-            arm, n = policy.next_query()
-            policy.observe(arm, curator.respond(env, arm, n))
-            width = beta(t + 1) * np.sqrt(np.maximum(policy.gp.var, 0.0))
-            err = np.abs(f - policy.gp.mean)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(width > 0, err / width, np.where(err > 0, np.inf, 0.0))
-            worst = max(worst, float(np.max(ratio)))
-        ratios[r] = worst
+
+        def band(t: int) -> tuple[FloatArray, FloatArray]:
+            return policy.gp.mean, beta(t + 1) * np.sqrt(np.maximum(policy.gp.var, 0.0))
+
+        return policy, rounds, band
+
+    ratios = _worst_confidence_ratios(params, K, [seed, 3], runs, learner)
     name = f"tgp_confidence_event_{variant}"
     return RunAuditResult.from_ratios(
         name,
@@ -210,22 +269,13 @@ def ata_confidence_event_audit(
     """
     t0 = time.perf_counter()
     _params(params)
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    check_in_range("delta", delta, 0.0, 1.0)
-    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
-    ratios = np.empty(runs)
-    for r, ss in enumerate(np.random.SeedSequence([seed, 8]).spawn(runs)):
-        g_f, g_env, g_pol, g_ctl = (np.random.default_rng(s) for s in ss.spawn(4))
-        fn = sample_rkhs_function(K, 4, g_f)
-        f = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))
-        env = FiniteArmEnvironment(f, UniformNoise(params.R), g_env)
+
+    def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
         base = make_ldp_ata_gp_ucb(K, params, 1.0, delta, eps_nys, rounds, g_pol)
         if variant == "theory":
             beta_next = base.beta_next
@@ -237,17 +287,9 @@ def ata_confidence_event_audit(
         policy = ATAGPUCB(
             K, 1.0, base.q, base.trunc_level, beta_next, base.beta, g_pol, base.dedupe_mode
         )
-        curator = Curator(ConvertToLaplace(params, g_ctl))
-        worst = 0.0
-        for _ in range(rounds):
-            arm, n = policy.next_query()
-            policy.observe(arm, curator.respond(env, arm, n))
-            width = policy.beta * np.sqrt(np.maximum(policy.var, 0.0))  # β_{t+1} σ̃_t
-            err = np.abs(f - policy.mean)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(width > 0, err / width, np.where(err > 0, np.inf, 0.0))
-            worst = max(worst, float(np.max(ratio)))
-        ratios[r] = worst
+        return policy, rounds, lambda _t: _approximate_band(policy)  # β_{t+1} σ̃_t
+
+    ratios = _worst_confidence_ratios(params, K, [seed, 8], runs, learner)
     return RunAuditResult.from_ratios(
         f"ata_confidence_event_{variant}",
         {"max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)": ratios},
@@ -418,6 +460,30 @@ def mom_selection_audit(
     )
 
 
+def _nystrom_grid(n_arms: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``(K, K^{1/2}, diag K)`` on ``n_arms`` grid points (SE, ℓ = 0.25)."""
+    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
+    K = se_kernel(X, X, 0.25)
+    return K, finite_feature_map(K), np.diag(K).copy()
+
+
+def _nystrom_chain(
+    K: FloatArray, kdiag: FloatArray, q: float, rounds: int, ss: np.random.SeedSequence
+) -> Iterator[tuple[int, IntArray, NystromResult, FloatArray]]:
+    """One run of Alg. 4's chain: ``N = rounds`` history points drawn uniformly (a fixed design)
+    and, for ``n = 1..N``, the embedding of the first ``n`` with per-index weights from
+    ``σ̃_{n−1}`` (``σ̃_0² = k(x, x)``), then ``σ̃_n²``; yields ``(n, history, embedding, σ̃_n²)``
+    (``ss`` splits into the history's and the embeddings' generators)."""
+    g_arms, g_nys = (np.random.default_rng(s) for s in ss.spawn(2))
+    arms = g_arms.integers(0, K.shape[0], size=rounds)
+    var = kdiag.copy()  # σ̃_0² = k(x, x)
+    for n in range(1, rounds + 1):
+        hist = arms[:n]
+        res = nystrom_embedding(K, hist, np.sqrt(var[hist]), q, g_nys)
+        _, var = approx_posterior(res.features, hist, kdiag, 1.0)
+        yield n, hist, res, var
+
+
 def nystrom_lemma8_audit(
     variant: NystromVariant,
     *,
@@ -449,12 +515,7 @@ def nystrom_lemma8_audit(
     """
     t0 = time.perf_counter()
     check_choice("variant", variant, ("theory_q", "q_ref7_too_few"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    check_in_range("delta", delta, 0.0, 1.0)
-    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     if variant == "theory_q":
         q = nystrom_q(rounds, delta, eps, log_const=2.0)
@@ -462,26 +523,17 @@ def nystrom_lemma8_audit(
         q = practical_nystrom_q(rounds, eps)
     else:
         raise ValueError(f"variant must be 'theory_q' or 'q_ref7_too_few', got {variant!r}")
-    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
-    K = se_kernel(X, X, 0.25)
-    root = finite_feature_map(K)
-    kdiag = np.diag(K).copy()
+    K, root, kdiag = _nystrom_grid(n_arms)
     m_bound = 6.0 * rho_nys(eps) * 2.0 * q * certified_gamma_upper(K, rounds, 1.0)  # λ = 1
     low = np.empty(runs)
     high = np.empty(runs)
     size = np.empty(runs)
     for r, ss in enumerate(np.random.SeedSequence([seed, 9]).spawn(runs)):
-        g_arms, g_nys = (np.random.default_rng(s) for s in ss.spawn(2))
-        arms = g_arms.integers(0, K.shape[0], size=rounds)
-        var = kdiag.copy()  # σ̃_0² = k(x, x)
         lo_min, hi_max, m_ratio = 1.0, 1.0, 0.0
-        for n in range(1, rounds + 1):
-            hist = arms[:n]
-            res = nystrom_embedding(K, hist, np.sqrt(var[hist]), q, g_nys)
+        for n, hist, res, _ in _nystrom_chain(K, kdiag, q, rounds, ss):
             lo, hi = dictionary_accuracy(root, hist, res, 1.0)
             lo_min, hi_max = min(lo_min, lo), max(hi_max, hi)
             m_ratio = max(m_ratio, res.m / float(m_bound[n - 1]))
-            _, var = approx_posterior(res.features, hist, kdiag, 1.0)
         low[r], high[r], size[r] = (1.0 - lo_min) / eps, (hi_max - 1.0) / eps, m_ratio
     return RunAuditResult.from_ratios(
         f"nystrom_lemma8_{variant}",
@@ -526,12 +578,7 @@ def moma_confidence_event_audit(
     """
     t0 = time.perf_counter()
     _params(params)
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    check_in_range("delta", delta, 0.0, 1.0)
-    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     check_choice("variant", variant, ("theory", "width_drops_radius"))
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
@@ -540,12 +587,7 @@ def moma_confidence_event_audit(
     def beta_no_radius(n: int, m: int) -> float:
         return b_known
 
-    ratios = np.empty(runs)
-    for r, ss in enumerate(np.random.SeedSequence([seed, 11]).spawn(runs)):
-        g_f, g_env, g_pol, g_ctl = (np.random.default_rng(s) for s in ss.spawn(4))
-        fn = sample_rkhs_function(K, 4, g_f)
-        f = fn.values * min(1.0, params.B / max(fn.rkhs_norm, 1e-12))
-        env = FiniteArmEnvironment(f, UniformNoise(params.R), g_env)
+    def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
         base = make_ldp_moma_gp_ucb(K, params, 1.0, delta, eps_nys, rounds, g_pol)
         beta_next = base.beta_next if variant == "theory" else beta_no_radius
         policy = MoMAGPUCB(
@@ -560,17 +602,9 @@ def moma_confidence_event_audit(
             base.median_kind,
             base.dedupe_mode,
         )
-        curator = Curator(ConvertToLaplace(params, g_ctl))
-        worst = 0.0
-        for _ in range(policy.n_epochs):
-            arm, k = policy.next_query()
-            policy.observe(arm, curator.respond(env, arm, k))
-            width = policy.beta * np.sqrt(np.maximum(policy.var, 0.0))  # β_{n+1} σ̃_n
-            err = np.abs(f - policy.mean)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(width > 0, err / width, np.where(err > 0, np.inf, 0.0))
-            worst = max(worst, float(np.max(ratio)))
-        ratios[r] = worst
+        return policy, policy.n_epochs, lambda _n: _approximate_band(policy)  # β_{n+1} σ̃_n
+
+    ratios = _worst_confidence_ratios(params, K, [seed, 11], runs, learner)
     return RunAuditResult.from_ratios(
         f"moma_confidence_event_{variant}",
         {"max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)": ratios},
@@ -616,12 +650,7 @@ def lemma92_variance_ratio_audit(
     """
     t0 = time.perf_counter()
     check_choice("variant", variant, ("theory_q", "q_one"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    check_in_range("delta", delta, 0.0, 1.0)
-    check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     if variant == "theory_q":
         q = nystrom_q(rounds, delta, eps, log_const=2.0)
@@ -630,23 +659,14 @@ def lemma92_variance_ratio_audit(
     else:
         raise ValueError(f"variant must be 'theory_q' or 'q_one', got {variant!r}")
     rho = rho_nys(eps)
-    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
-    K = se_kernel(X, X, 0.25)
-    root = finite_feature_map(K)
-    kdiag = np.diag(K).copy()
+    K, root, kdiag = _nystrom_grid(n_arms)
     uncond = np.empty(runs)
     on_acc = np.empty(runs)
     low_ratio = np.empty(runs)
     frac_acc = np.empty(runs)
     for r, ss in enumerate(np.random.SeedSequence([seed, 12]).spawn(runs)):
-        g_arms, g_nys = (np.random.default_rng(s) for s in ss.spawn(2))
-        arms = g_arms.integers(0, K.shape[0], size=rounds)
-        var = kdiag.copy()  # σ̃_0² = k(x, x)
         worst, worst_acc, lowest, n_acc = 0.0, 0.0, np.inf, 0
-        for n in range(1, rounds + 1):
-            hist = arms[:n]
-            res = nystrom_embedding(K, hist, np.sqrt(var[hist]), q, g_nys)
-            _, var = approx_posterior(res.features, hist, kdiag, 1.0)
+        for _, hist, res, var in _nystrom_chain(K, kdiag, q, rounds, ss):
             exact = lemma5_posterior_variance(root, hist, 1.0)
             ratio = np.sqrt(var / exact)  # σ_n² ≥ λ/(n + λ) > 0 on a finite domain
             lo, hi = dictionary_accuracy(root, hist, res, 1.0)

@@ -49,6 +49,10 @@ _GRAM = [
 
 def zhou_tan_entries() -> list[GoldenFunction]:
     p = "zhou_tan"
+    # the axes shared by the LDP-TGP-UCB schedules (round, bounds, Laplace scale) and by the
+    # LDP-ATA-GP-UCB ones (Nystrom size, horizon, delta, variance proxy)
+    tgp_axes = {"t": (1, 1000, 10**12), "B": (1.0,), "R": (1.0,), "lap_scale": (1.0, 1e3)}
+    ata_axes = {"m": (1, 100), "T": (1000, 10**12), "delta": (0.01,), "v": (1.0,)}
     T_axis = (10.0, 1e4, 1e12)
     rates = _grid(
         [
@@ -235,17 +239,7 @@ def zhou_tan_entries() -> list[GoldenFunction]:
         GoldenFunction(
             p,
             zt_bounds.thm3_confidence_terms,
-            _grid(
-                _product(
-                    t=(1, 1000, 10**12),
-                    B=(1.0,),
-                    R=(1.0,),
-                    lap_scale=(1.0, 1e3),
-                    K2=(1.0,),
-                    gamma_t=(1.0, 100.0),
-                    delta=(0.01,),
-                )
-            ),
+            _grid(_product(**tgp_axes, K2=(1.0,), gamma_t=(1.0, 100.0), delta=(0.01,))),
         ),
         GoldenFunction(
             p,
@@ -340,26 +334,14 @@ def zhou_tan_entries() -> list[GoldenFunction]:
         GoldenFunction(
             p,
             zt_sched.ata_trunc_level,
-            _grid(
-                _product(
-                    m=(1, 100),
-                    T=(1000, 10**12),
-                    delta=(0.01,),
-                    v=(1.0,),
-                    t=(1, 1000),
-                    alpha=(0.5, 1.0),
-                )
-            ),
+            _grid(_product(**ata_axes, t=(1, 1000), alpha=(0.5, 1.0))),
         ),
         GoldenFunction(
             p,
             zt_sched.ata_beta_next,
             _grid(
                 _product(
-                    m=(1, 100),
-                    T=(1000, 10**12),
-                    delta=(0.01,),
-                    v=(1.0,),
+                    **ata_axes,
                     lam=(1.0,),
                     B=(1.0,),
                     eps_nys=(0.5,),
@@ -386,22 +368,13 @@ def zhou_tan_entries() -> list[GoldenFunction]:
         GoldenFunction(
             p,
             zt_sched.tgp_trunc_level,
-            _grid(_product(t=(1, 1000, 10**12), B=(1.0,), R=(1.0,), lap_scale=(1.0, 1e3))),
+            _grid(_product(**tgp_axes)),
         ),
         GoldenFunction(
             p,
             zt_sched.ldp_tgp_beta,
             _grid(
-                _product(
-                    t=(1, 1000, 10**12),
-                    B=(1.0,),
-                    R=(1.0,),
-                    lap_scale=(1.0, 1e3),
-                    lam=(1.0,),
-                    delta=(0.01,),
-                    gamma_prev=(1.0, 100.0),
-                    K2=(1.0,),
-                )
+                _product(**tgp_axes, lam=(1.0,), delta=(0.01,), gamma_prev=(1.0, 100.0), K2=(1.0,))
             ),
         ),
         GoldenFunction(

@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 
 from reference.validation import check_int_at_least
 
-__all__ = ["compiled", "resolve_workers", "run_chunked"]
+__all__ = ["compiled", "inlined", "resolve_workers", "run_chunked"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -28,6 +28,12 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def compiled(function: _F) -> _F:
     """``numba.njit`` without the GIL, cached on disk (typed for mypy as the plain function)."""
     return cast(_F, numba.njit(nogil=True, cache=True)(function))
+
+
+def inlined(function: _F) -> _F:
+    """:func:`compiled`, and inlined into every compiled function that calls it: a piece of a hot
+    loop written apart costs what it cost inside the loop (no call per round)."""
+    return cast(_F, numba.njit(nogil=True, cache=True, inline="always")(function))
 
 
 def resolve_workers(workers: int | None) -> int:

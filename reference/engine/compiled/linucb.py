@@ -21,7 +21,7 @@ from typing import Any, Literal
 import numpy as np
 
 from reference._typing import FloatArray, IntArray
-from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
+from reference.engine.compiled._parallel import compiled, inlined, resolve_workers, run_chunked
 from reference.engine.compiled.tree import (
     _GAUSSIAN,
     _NONE,
@@ -237,6 +237,164 @@ def _blt_advance(
             state[k, b, a] = total
 
 
+@inlined
+def _statistics(
+    count: int,
+    d: int,
+    kind: int,
+    m: int,
+    noise_scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    blt_theta: FloatArray,
+    shift: float,
+    gram: FloatArray,
+    partial: FloatArray,
+    pad: FloatArray,
+    scratch: FloatArray,
+    released: FloatArray,
+    V: FloatArray,
+    u: FloatArray,
+) -> None:
+    """Lines 4-5 of Algorithm 1: ``released`` ← the release of the prefix ``s = count`` (the nodes
+    of its dyadic decomposition, highest level first, then the fresh pad; or the BLT stream's
+    total; or nothing, non-private), ``V`` ← its top-left block ``+ shift·I``, ``u`` ← ``ũ_t``."""
+    p = d + 1
+    if kind == _NONE:
+        for a in range(p):
+            for b in range(p):
+                released[a, b] = gram[a, b]
+    elif kind == _BLT:
+        k = blt_theta.size
+        for a in range(p):
+            for b in range(p):
+                released[a, b] = gram[a, b] + partial[k, a, b]
+    else:
+        _release_noise(count, m, kind, p, noise_scale, dof, True, normal, gamma, partial,
+                       pad, scratch, released)  # fmt: skip
+        for a in range(p):
+            for b in range(p):
+                released[a, b] = gram[a, b] + released[a, b]
+    for a in range(d):
+        for b in range(d):
+            V[a, b] = released[a, b] + (shift if a == b else 0.0)
+        u[a] = released[a, d]
+
+
+@inlined
+def _select_arm(
+    L: FloatArray,
+    d: int,
+    K: int,
+    arms: FloatArray,
+    u: FloatArray,
+    beta: float,
+    y: FloatArray,
+    theta: FloatArray,
+    unit: FloatArray,
+    white: FloatArray,
+    inverse_t: FloatArray,
+    whites: FloatArray,
+    ucb: FloatArray,
+) -> int:
+    """Line 7 of Algorithm 1: ``θ̃ = L⁻ᵀ L⁻¹ ũ``, ``‖x‖_{V⁻¹} = ‖L⁻¹ x‖`` and the index of the
+    largest ``⟨x, θ̃⟩ + β‖x‖_{V⁻¹}``, ties (within ``UCB_TIE_RTOL``) to the lowest index."""
+    _forward(L, d, u, y)
+    for i in range(d - 1, -1, -1):
+        acc = y[i]
+        for j in range(i + 1, d):
+            acc -= L[j, i] * theta[j]
+        theta[i] = acc / L[i, i]
+    top = -math.inf
+    if d >= BLAS_FROM_D:  # W = L⁻¹ once, then every L⁻¹x as one product X Wᵀ
+        for c in range(d):
+            for i in range(d):
+                unit[i] = 1.0 if i == c else 0.0
+            _forward(L, d, unit, white)
+            for i in range(d):
+                inverse_t[c, i] = white[i]
+        np.dot(arms, inverse_t, whites)
+    for k in range(K):
+        if d < BLAS_FROM_D:
+            _forward(L, d, arms[k], white)
+        else:
+            for i in range(d):
+                white[i] = whites[k, i]
+        width = 0.0
+        dot = 0.0
+        for i in range(d):
+            width += white[i] * white[i]
+            dot += arms[k, i] * theta[i]
+        ucb[k] = dot + beta * math.sqrt(width)
+        top = max(top, ucb[k])
+    tolerance = UCB_TIE_RTOL * max(1.0, abs(top))
+    index = 0
+    while ucb[index] < top - tolerance:
+        index += 1
+    return index
+
+
+@inlined
+def _enter_row(
+    t: int,
+    count: int,
+    index: int,
+    reward: float,
+    d: int,
+    kind: int,
+    m: int,
+    noise_scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    blt_theta: FloatArray,
+    blt_omega: FloatArray,
+    b_tilde: float,
+    l_tilde: float,
+    clip: bool,
+    arms: FloatArray,
+    v: FloatArray,
+    gram: FloatArray,
+    partial: FloatArray,
+    node: FloatArray,
+    scratch: FloatArray,
+    regret: FloatArray,
+    state: IntArray,
+) -> bool:
+    """Lines 8-9 of Algorithm 1: the row ``v = (x, y)`` of arm ``index`` enters the prefix and
+    (private) the tree stores its completed nodes or the BLT stream advances; ``False``, with the
+    status set, when a reward outside ``[−B̃, B̃]`` is refused."""
+    p = d + 1
+    for i in range(d):
+        v[i] = arms[index, i]
+    v[d] = reward
+    if kind != _NONE:
+        if abs(reward) > b_tilde:
+            if not clip:
+                state[_STATUS], state[_STATUS_ROUND] = _REWARD_OUTSIDE, t
+                regret[1] = reward
+                return False
+            state[_CLIPS] += 1
+            v[d] = min(max(reward, -b_tilde), b_tilde)
+        s = 0.0
+        for i in range(p):
+            s += v[i] * v[i]
+        norm = math.sqrt(s)
+        if norm > l_tilde:
+            for i in range(p):
+                v[i] = v[i] * (l_tilde / norm)
+        if kind == _BLT:
+            _blt_advance(p, noise_scale, blt_theta, blt_omega, normal, partial, node)
+        else:
+            _insert_leaf(count + 1, m, kind, p, noise_scale, dof, normal, gamma, partial,
+                         node, scratch)  # fmt: skip
+    for a in range(p):
+        for b in range(p):
+            gram[a, b] += v[a] * v[b]
+    return True
+
+
 @compiled
 def _run_rounds(
     first: int,
@@ -321,28 +479,10 @@ def _run_rounds(
                 state[_STATUS], state[_STATUS_ROUND] = _ARM_NORM, t
                 return
             best_mean = max(best_mean, means[k])
-        # line 4-5: the release of the prefix s = t − 1 (nodes of its dyadic decomposition,
-        # highest level first, then the fresh pad), and V_t, ũ_t
+        # line 4-5: the release of the prefix s = t − 1, and V_t, ũ_t
         count = t - 1
-        if kind == _NONE:
-            for a in range(p):
-                for b in range(p):
-                    released[a, b] = gram[a, b]
-        elif kind == _BLT:
-            k = blt_theta.size
-            for a in range(p):
-                for b in range(p):
-                    released[a, b] = gram[a, b] + partial[k, a, b]
-        else:
-            _release_noise(count, m, kind, p, noise_scale, dof, True, normal, gamma, partial,
-                           pad, scratch, released)  # fmt: skip
-            for a in range(p):
-                for b in range(p):
-                    released[a, b] = gram[a, b] + released[a, b]
-        for a in range(d):
-            for b in range(d):
-                V[a, b] = released[a, b] + (shift if a == b else 0.0)
-            u[a] = released[a, d]
+        _statistics(count, d, kind, m, noise_scale, dof, normal, gamma, blt_theta, shift, gram,
+                    partial, pad, scratch, released, V, u)  # fmt: skip
         # the PD guard of LinUCB: repair (or refuse) a V_t outside the accuracy event
         guard = _guarded_cholesky(V, d, rho_min, repair, L)
         if guard < 0:
@@ -358,68 +498,15 @@ def _run_rounds(
         log_det *= 2.0
         radicand = beta_log_terms + log_det - beta_rho_min_term
         beta = beta_sigma * math.sqrt(max(0.0, radicand)) + beta_offset + beta_gamma
-        # line 7: θ̃ = L⁻ᵀ L⁻¹ ũ, ‖x‖_{V⁻¹} = ‖L⁻¹ x‖, argmax with ties to the lowest index
-        _forward(L, d, u, y)
-        for i in range(d - 1, -1, -1):
-            acc = y[i]
-            for j in range(i + 1, d):
-                acc -= L[j, i] * theta[j]
-            theta[i] = acc / L[i, i]
-        top = -math.inf
-        if d >= BLAS_FROM_D:  # W = L⁻¹ once, then every L⁻¹x as one product X Wᵀ
-            for c in range(d):
-                for i in range(d):
-                    unit[i] = 1.0 if i == c else 0.0
-                _forward(L, d, unit, white)
-                for i in range(d):
-                    inverse_t[c, i] = white[i]
-            np.dot(arms, inverse_t, whites)
-        for k in range(K):
-            if d < BLAS_FROM_D:
-                _forward(L, d, arms[k], white)
-            else:
-                for i in range(d):
-                    white[i] = whites[k, i]
-            width = 0.0
-            dot = 0.0
-            for i in range(d):
-                width += white[i] * white[i]
-                dot += arms[k, i] * theta[i]
-            ucb[k] = dot + beta * math.sqrt(width)
-            top = max(top, ucb[k])
-        tolerance = UCB_TIE_RTOL * max(1.0, abs(top))
-        index = 0
-        while ucb[index] < top - tolerance:
-            index += 1
+        # line 7: the arm of the largest UCB
+        index = _select_arm(L, d, K, arms, u, beta, y, theta, unit, white, inverse_t, whites, ucb)
         reward = rewards[index]
         regret[0] += best_mean - means[index]
-        # line 8-9: the new row v = (x, y) enters the prefix, the tree stores completed nodes
-        for i in range(d):
-            v[i] = arms[index, i]
-        v[d] = reward
-        if kind != _NONE:
-            if abs(reward) > b_tilde:
-                if not clip:
-                    state[_STATUS], state[_STATUS_ROUND] = _REWARD_OUTSIDE, t
-                    regret[1] = reward
-                    return
-                state[_CLIPS] += 1
-                v[d] = min(max(reward, -b_tilde), b_tilde)
-            s = 0.0
-            for i in range(p):
-                s += v[i] * v[i]
-            norm = math.sqrt(s)
-            if norm > l_tilde:
-                for i in range(p):
-                    v[i] = v[i] * (l_tilde / norm)
-            if kind == _BLT:
-                _blt_advance(p, noise_scale, blt_theta, blt_omega, normal, partial, node)
-            else:
-                _insert_leaf(count + 1, m, kind, p, noise_scale, dof, normal, gamma, partial,
-                             node, scratch)  # fmt: skip
-        for a in range(p):
-            for b in range(p):
-                gram[a, b] += v[a] * v[b]
+        # line 8-9: the new row v = (x, y) enters the prefix
+        if not _enter_row(t, count, index, reward, d, kind, m, noise_scale, dof, normal, gamma,
+                          blt_theta, blt_omega, b_tilde, l_tilde, clip, arms, v, gram, partial,
+                          node, scratch, regret, state):  # fmt: skip
+            return
         if trace:
             actions[t - 1] = index
             betas[t - 1] = beta

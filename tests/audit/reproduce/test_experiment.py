@@ -1,4 +1,4 @@
-"""The one command line of the reproductions (:func:`audit.reproduce.experiment.main`): outputs in
+"""The one command line of the reproductions (:func:`audit.reproduce.command.main`): outputs in
 a per-paper folder, ``--runs``/``--n``/``--executor``/``--set`` routed to the experiments that take
 them, exit codes 0/1/2; and the one executor (:func:`audit.reproduce.common.run_tasks`)."""
 
@@ -18,8 +18,9 @@ from typing import Literal
 import pytest
 
 from audit.papers import PAPERS, Paper
+from audit.reproduce.command import main
 from audit.reproduce.common import run_tasks
-from audit.reproduce.experiment import Experiment, config_overrides, main
+from audit.reproduce.experiment import Experiment, config_overrides
 from audit.reproduce.report import ExperimentReport
 
 TOY = '''

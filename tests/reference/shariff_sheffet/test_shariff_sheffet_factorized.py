@@ -19,17 +19,17 @@ from reference.shariff_sheffet.bounds import (
     gaussian_bounds_for_sigma,
 )
 from reference.shariff_sheffet.factorized import (
-    FactorizedStatistics,
     factorized_bounds,
     factorized_mu,
     factorized_noise_std,
-    make_factorized_regularizer,
     released_steps,
 )
 from reference.shariff_sheffet.linucb import LinUCB
 from reference.shariff_sheffet.regularizers import (
+    FactorizedStatistics,
     PrivacyParameters,
     ProblemConstants,
+    make_factorized_regularizer,
     regularizer_spec,
 )
 from reference.tree import tree_depth

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from pathlib import Path
@@ -64,6 +65,7 @@ from audit.papers.agarwal_singh.repro_ftrl import (
     set_losses,
 )
 from audit.papers.agarwal_singh.reproduce import EXPERIMENTS
+from audit.reproduce.command import main as reproduce
 from audit.reproduce.report import ExperimentReport, write_report
 from reference.agarwal_singh.theorems import (
     cor32_parameters,
@@ -361,7 +363,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = mab.make_config(paper_scale=True, runs=3, n=None)
     assert config == dataclasses.replace(MABConfig.paper(), runs=3)
     assert all(e.gate is not None for e in EXPERIMENTS)  # failed gated checks fail the exit code
-    main = by_name("agarwal_singh").reproduce
+    main = functools.partial(reproduce, by_name("agarwal_singh"))
     assert main(["nope", "--out", str(tmp_path)], "prog") == 2
     assert "error" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:

@@ -14,6 +14,7 @@ rules are consistent with Theorem 3.3's form and never exceed it, while the plan
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -36,6 +37,7 @@ from audit.papers.sajed_sheffet.repro_thm43 import (
     thm43_proof_form,
 )
 from audit.papers.sajed_sheffet.reproduce import EXPERIMENTS
+from audit.reproduce.command import main as reproduce
 from audit.reproduce.report import ExperimentReport, write_report
 from audit.results import to_jsonable
 from reference.engine.mab import section5_means
@@ -189,7 +191,7 @@ def test_command_line_errors_and_defaults(capsys: pytest.CaptureFixture[str]) ->
     sec5 = EXPERIMENTS[0]
     assert sec5.make_config(paper_scale=False, runs=None, n=None) == Sec5Config()
     assert all(e.parallel and e.gate is None for e in EXPERIMENTS)  # reported, not gated
-    main = by_name("sajed_sheffet").reproduce
+    main = functools.partial(reproduce, by_name("sajed_sheffet"))
     assert main(["nope"], "x") == 2
     assert "error" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:

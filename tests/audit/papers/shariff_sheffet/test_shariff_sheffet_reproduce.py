@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from audit.cli import main as privonline_main
+from audit.papers.shariff_sheffet.repro_d3 import _d3_no_effect_verdict
 from audit.papers.shariff_sheffet.repro_fig1 import Fig1Config, reproduce_fig1
 from audit.papers.shariff_sheffet.reproduce import (
     D1Config,
     D2Config,
     D3Config,
     ScalingConfig,
-    _d3_no_effect_verdict,
     d3_rho_grid,
     reproduce_d1,
     reproduce_d2,
@@ -221,7 +221,7 @@ def test_scaling_writes_its_report_and_resumes_from_its_cells(
         raise AssertionError("a cached scaling cell was recomputed")
 
     for name in ("regret_scaling_in_privacy", "regret_scaling_in_dimension", "regret_scaling_in_n"):
-        monkeypatch.setattr(f"audit.papers.shariff_sheffet.reproduce.{name}", must_not_run)
+        monkeypatch.setattr(f"audit.papers.shariff_sheffet.repro_scaling.{name}", must_not_run)
     assert reproduce_scaling(config, tmp_path).to_dict() == report
 
 

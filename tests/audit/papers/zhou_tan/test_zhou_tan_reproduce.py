@@ -9,6 +9,7 @@ the scaling fit recovering a known exponent on data generated from the form with
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from pathlib import Path
@@ -35,6 +36,7 @@ from audit.papers.zhou_tan.repro_common import (
 from audit.papers.zhou_tan.repro_figures import reproduce_fig2, reproduce_fig3
 from audit.papers.zhou_tan.repro_scaling import eps_log_axis, reproduce_scaling, theorem_form
 from audit.papers.zhou_tan.reproduce import EXPERIMENTS
+from audit.reproduce.command import main as reproduce
 from audit.reproduce.report import ExperimentReport, write_report
 from audit.results import to_jsonable
 from reference.rng import named_generators
@@ -256,7 +258,7 @@ def test_configs_and_cli() -> None:
         Fig2Config.paper(), trials=3
     )
     assert EXPERIMENTS[2].runs_field == "replicates"
-    main = by_name("zhou_tan").reproduce
+    main = functools.partial(reproduce, by_name("zhou_tan"))
     assert main(["nonsense"], "x") == 2
     with pytest.raises(SystemExit) as exc:
         main(["fig3", "--runs", "1"], "x")
