@@ -4,7 +4,8 @@ The target is a **mechanism** with a neighbouring pair (``--pair``; white box wi
 else black box) or a **policy** of a :data:`POLICY_KINDS` kind (linear contextual, multi-armed,
 online learner): its outputs audited over searched neighbouring streams (Holm over the judged
 ones), its releases too if it exposes them (:class:`~audit.protocols.ReleasingPolicy`), and its
-regret compared with the papers' matching reference.  Privacy and utility get separate
+regret compared with the papers' matching reference.  The target runs in a child process under
+time limits, its prints captured (:mod:`audit.watchdog`).  Privacy and utility get separate
 verdicts; the exit codes are :data:`EXIT_CODES` (2: usage error).
 Proof note: ``proofs_notes/audit/README.md``.
 """
@@ -12,17 +13,20 @@ Proof note: ``proofs_notes/audit/README.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import math
+import pickle
 import random
 import sys
 import time
 import traceback
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import matplotlib
 import numpy as np
@@ -65,21 +69,47 @@ from audit.protocols import (
     check_claim_matches_pair,
 )
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.watchdog import (
+    OUTPUT_HEAD,
+    OUTPUT_TAIL,
+    CapturedOutput,
+    Watch,
+    WatchOutcome,
+    run_in_process,
+    run_watched,
+)
 from reference._typing import FloatArray
 from reference.agarwal_singh.sets import LossSetKind
+from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
 from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed
-from reference.shariff_sheffet.regularizers import VARIANTS, PrivacyParameters
-from reference.validation import check_choice, float_in, int_at_least
+from reference.shariff_sheffet.environments import LinearGapEnvironment
+from reference.shariff_sheffet.regularizers import (
+    VARIANTS,
+    PrivacyParameters,
+    ProblemConstants,
+    regularizer_spec,
+)
+from reference.validation import (
+    check_bool,
+    check_choice,
+    check_in_range,
+    check_int_at_least,
+    check_positive,
+    float_in,
+    int_at_least,
+)
 
 LOSS_SET_KINDS: tuple[LossSetKind, ...] = get_args(LossSetKind)
 
 __all__ = [
+    "DEFAULT_CALL_TIMEOUT",
     "DEFAULT_HORIZONS",
     "EXIT_CODES",
     "POLICY_KINDS",
     "STREAM_TOP",
     "CheckReport",
+    "PairClaim",
     "RescaledRecords",
     "RescaledRecordsDensity",
     "RescaledRewards",
@@ -87,6 +117,7 @@ __all__ = [
     "SeededGlobalsDensity",
     "SeededGlobalsMechanism",
     "SeededGlobalsOnline",
+    "TargetError",
     "build_parser",
     "load_object",
     "load_pair",
@@ -119,6 +150,14 @@ DEFAULT_HORIZONS: dict[PolicyKind, int] = {
 ONLINE_DIM = 5
 """Dimension ``N`` (experts, arms) of the online learners' loss vectors in the check."""
 
+LINEAR_FIRST_ROUND = 16
+"""The first round at which a linear policy's regret is read for the scaling fit (so ``n`` must
+exceed it)."""
+
+DEFAULT_CALL_TIMEOUT = 600.0
+"""Seconds one call of the target (an import, a construction, one ``run``/``play``/``sample``)
+may take by default before the check stops it (``--call-timeout``)."""
+
 Verdict = Literal["pass", "PRIVACY VIOLATION", "UTILITY FAILURE", "CRASHED", "inconclusive"]
 
 EXIT_CODES: dict[Verdict, int] = {
@@ -131,60 +170,61 @@ EXIT_CODES: dict[Verdict, int] = {
 """The exit code of each overall verdict (2 is a usage error: the check could not start)."""
 
 
+def _calling(watch: Watch | None, label: str) -> AbstractContextManager[None]:
+    """``watch.calling(label)``: the code inside is one call of the target (time-limited)."""
+    return contextlib.nullcontext() if watch is None else watch.calling(label)
+
+
 def _seed_globals(rng: np.random.Generator) -> None:
     """Seed Python's and numpy's global generators from ``rng`` (for code that uses them)."""
     np.random.seed(int(rng.integers(2**32)))  # noqa: NPY002 -- the legacy global is the point
     random.seed(int(rng.integers(2**63)))
 
 
-class SeededGlobals:
+class _Seeded:
+    """A wrapped target: every call into it is marked on ``watch`` (:mod:`audit.watchdog`)."""
+
+    def __init__(self, inner: Any, watch: Watch | None = None) -> None:
+        self.inner, self.watch = inner, watch
+
+    def __repr__(self) -> str:
+        with _calling(self.watch, "__repr__()"):
+            return repr(self.inner)
+
+
+class SeededGlobals(_Seeded):
     """A policy run with Python's and numpy's *global* generators seeded from the ``rng`` each
     ``run`` receives: implementations that draw from ``numpy.random.*`` or ``random`` instead of
     the generator they are given become reproducible (same seed, same report) and their runs
     independent (each run's seeds are spawned apart).  The global state is changed, as the
-    wrapped code expects."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
+    wrapped code expects.  ``watch``: each call is marked on it (the per-call time limit)."""
 
     def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
         """The wrapped policy's ``run`` after seeding the global generators from ``rng``."""
-        _seed_globals(rng)
-        return self.inner.run(decision_sets, reward_tables, rng)
-
-    def __repr__(self) -> str:
-        return repr(self.inner)
+        with _calling(self.watch, "run()"):
+            _seed_globals(rng)
+            return self.inner.run(decision_sets, reward_tables, rng)
 
 
-class SeededGlobalsOnline:
+class SeededGlobalsOnline(_Seeded):
     """:class:`SeededGlobals` for an online learner: ``play`` after seeding the global
     generators from ``rng``."""
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
     def play(self, losses: Any, rng: np.random.Generator) -> Any:
         """The wrapped learner's ``play`` after seeding the global generators from ``rng``."""
-        _seed_globals(rng)
-        return self.inner.play(losses, rng)
-
-    def __repr__(self) -> str:
-        return repr(self.inner)
+        with _calling(self.watch, "play()"):
+            _seed_globals(rng)
+            return self.inner.play(losses, rng)
 
 
-class SeededGlobalsMechanism:
+class SeededGlobalsMechanism(_Seeded):
     """:class:`SeededGlobals` for a mechanism: ``sample`` after seeding the global generators."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
 
     def sample(self, data: Any, rng: np.random.Generator, size: int) -> Any:
         """The wrapped mechanism's ``sample`` after seeding the global generators from ``rng``."""
-        _seed_globals(rng)
-        return self.inner.sample(data, rng, size)
-
-    def __repr__(self) -> str:
-        return repr(self.inner)
+        with _calling(self.watch, "sample()"):
+            _seed_globals(rng)
+            return self.inner.sample(data, rng, size)
 
 
 class SeededGlobalsDensity(SeededGlobalsMechanism):
@@ -192,7 +232,8 @@ class SeededGlobalsDensity(SeededGlobalsMechanism):
 
     def log_density(self, data: Any, outputs: Any) -> Any:
         """The wrapped mechanism's ``log_density``."""
-        return self.inner.log_density(data, outputs)
+        with _calling(self.watch, "log_density()"):
+            return self.inner.log_density(data, outputs)
 
 
 class RescaledRewards:
@@ -257,73 +298,183 @@ def stated_calibration(target: Any) -> dict[str, float] | None:
     return found or None
 
 
-def _with_seeded_globals(target: Any) -> Any:
+def _with_seeded_globals(target: Any, watch: Watch | None = None) -> Any:
     if isinstance(target, StreamPolicy):
-        return SeededGlobals(target)
+        return SeededGlobals(target, watch)
     if isinstance(target, OnlinePolicy):
-        return SeededGlobalsOnline(target)
+        return SeededGlobalsOnline(target, watch)
     if isinstance(target, DensityMechanism):
-        return SeededGlobalsDensity(target)
-    return SeededGlobalsMechanism(target)
+        return SeededGlobalsDensity(target, watch)
+    return SeededGlobalsMechanism(target, watch)
 
 
-def load_object(spec: str, paths: Sequence[str] = ()) -> Any:
-    """Import ``module:attribute`` after prepending ``paths`` to ``sys.path``."""
-    if spec.count(":") != 1:
-        raise ValueError(f"target must be 'module:attribute', got {spec!r}")
+class TargetError(ValueError):
+    """The target's own code raised while it was imported or built (a ``SyntaxError`` in its
+    module, an exception at import or in its constructor): its failure, not the user's;
+    ``privonline check`` reports it with exit code 4 and :attr:`traceback` in the report."""
+
+    def __init__(self, message: str, traceback_text: str) -> None:
+        super().__init__(message)
+        self.traceback = traceback_text
+
+
+def _split_spec(name: str, spec: object) -> tuple[str, str]:
+    """``(module, attribute)`` of a ``module:attribute`` spec; ``ValueError`` naming ``name``."""
+    if not isinstance(spec, str) or spec.count(":") != 1:
+        raise ValueError(f"{name} must be 'module:attribute', got {spec!r}")
     module_name, attribute = spec.split(":")
-    for path in reversed(list(paths)):
+    if not all(part.isidentifier() for part in module_name.split(".")) or not (
+        attribute.isidentifier()
+    ):
+        raise ValueError(
+            f"{name} must be 'module:attribute' with a dotted module name and an identifier, "
+            f"got {spec!r}"
+        )
+    return module_name, attribute
+
+
+def _check_paths(paths: object) -> tuple[str, ...]:
+    """``paths`` as a tuple of folder names (a bare string is refused, not split into letters)."""
+    if isinstance(paths, str | bytes) or not isinstance(paths, Sequence):
+        raise ValueError(f"paths must be a sequence of folder names, got {paths!r:.80}")
+    for path in paths:
+        if not isinstance(path, str):
+            raise ValueError(f"paths must hold folder names (str), got {path!r:.80}")
+    return tuple(paths)
+
+
+def _module_missing(error: ModuleNotFoundError, module_name: str) -> bool:
+    """Whether ``error`` says the named module itself (or a package on its path) does not exist,
+    rather than something its code imports."""
+    parts = module_name.split(".")
+    return error.name in {".".join(parts[: i + 1]) for i in range(len(parts))}
+
+
+def load_object(spec: str, paths: Sequence[str] = (), watch: Watch | None = None) -> Any:
+    """Import ``module:attribute`` after prepending ``paths`` to ``sys.path``.
+
+    A module that does not exist, or has no such attribute, is a ``ValueError``; any exception
+    its code raises while it is imported (``SyntaxError``, ``RuntimeError``, ``SystemExit``, a
+    module *it* imports missing) is a :class:`TargetError` carrying the traceback.  ``watch``
+    marks the import as one call of the target."""
+    module_name, attribute = _split_spec("target", spec)
+    for path in reversed(_check_paths(paths)):
         if path not in sys.path:
             sys.path.insert(0, path)
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
+        with _calling(watch, f"import of module {module_name!r}"):
+            module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if not _module_missing(error, module_name):
+            raise TargetError(
+                f"target module {module_name!r} raised while it was imported: {error}",
+                traceback.format_exc(),
+            ) from error
         raise ValueError(f"target module {module_name!r} cannot be imported: {error}") from error
-    if not hasattr(module, attribute):
-        raise ValueError(f"target module {module_name!r} has no attribute {attribute!r}")
-    return getattr(module, attribute)
+    except (Exception, SystemExit) as error:
+        raise TargetError(
+            f"target module {module_name!r} raised while it was imported: "
+            f"{type(error).__name__}: {error}",
+            traceback.format_exc(),
+        ) from error
+    with _calling(watch, f"lookup of {attribute!r} in module {module_name!r}"):
+        if not hasattr(module, attribute):
+            raise ValueError(f"target module {module_name!r} has no attribute {attribute!r}")
+        return getattr(module, attribute)
+
+
+def _is_target(value: Any) -> bool:
+    return isinstance(value, StreamPolicy | OnlinePolicy | Mechanism)
 
 
 def load_target(
-    spec: str, paths: Sequence[str] = (), kwargs: dict[str, Any] | None = None
+    spec: str,
+    paths: Sequence[str] = (),
+    kwargs: dict[str, Any] | None = None,
+    watch: Watch | None = None,
 ) -> StreamPolicy | OnlinePolicy | Mechanism[Any]:
     """The policy or mechanism named ``module:attribute``; a class or factory is called first,
     with ``kwargs`` (``--target-kwargs``).  A class is always instantiated: the class object
     itself has the protocol's methods as plain functions, so it would pass a runtime protocol
-    check.  ``kwargs`` for a target that is already an instance is a ``ValueError``."""
-    target: Any = load_object(spec, paths)
+    check.  ``kwargs`` for a target that is already an instance is a ``ValueError``; an exception
+    other than ``TypeError`` (wrong arguments) raised by the constructor is a
+    :class:`TargetError`."""
+    target: Any = load_object(spec, paths, watch)
     kwargs = {} if kwargs is None else dict(kwargs)
-    if isinstance(target, type) or (
-        not isinstance(target, StreamPolicy | OnlinePolicy | Mechanism) and callable(target)
-    ):
+    with _calling(watch, f"protocol check of {spec!r}"):
+        build = isinstance(target, type) or (not _is_target(target) and callable(target))
+    if build:
         try:
-            target = target(**kwargs)
+            with _calling(watch, f"construction of {spec!r}"):
+                target = target(**kwargs)
         except TypeError as err:
             given = f"with --target-kwargs {json.dumps(kwargs)}" if kwargs else "with no arguments"
             raise ValueError(
                 f"target {spec!r} cannot be constructed {given}: {err}; pass its constructor "
                 "arguments as a JSON object with --target-kwargs"
             ) from err
+        except (Exception, SystemExit) as err:
+            raise TargetError(
+                f"target {spec!r} raised while it was constructed: {type(err).__name__}: {err}",
+                traceback.format_exc(),
+            ) from err
     elif kwargs:
         raise ValueError(
             f"target {spec!r} is already an instance: --target-kwargs applies only to a class "
             "or factory"
         )
-    if not isinstance(target, StreamPolicy | OnlinePolicy | Mechanism):
+    with _calling(watch, f"protocol check of {spec!r}"):
+        satisfied = _is_target(target)
+    if not satisfied:
         raise ValueError(
             f"target {spec!r} must satisfy audit.protocols.StreamPolicy (run(decision_sets, "
             "reward_tables, rng) -> actions), audit.protocols.OnlinePolicy (play(losses, rng) -> "
             "points) or audit.protocols.Mechanism (sample(data, rng, size))"
         )
-    return target
+    return cast(StreamPolicy | OnlinePolicy | Mechanism[Any], target)
 
 
-def load_pair(spec: str, paths: Sequence[str] = ()) -> NeighbouringPair[Any]:
+def load_pair(
+    spec: str, paths: Sequence[str] = (), watch: Watch | None = None
+) -> NeighbouringPair[Any]:
     """The :class:`~audit.protocols.NeighbouringPair` named ``module:attribute``."""
-    pair = load_object(spec, paths)
+    _split_spec("pair", spec)
+    pair = load_object(spec, paths, watch)
     if not isinstance(pair, NeighbouringPair):
         raise ValueError(f"pair {spec!r} must be an audit.protocols.NeighbouringPair")
     return pair
+
+
+@dataclass(frozen=True)
+class PairClaim:
+    """A claimed ``(ε, δ)`` under the neighbouring relation of the pair it is audited on (what
+    the command line claims for a mechanism): the check builds the
+    :class:`~audit.protocols.PrivacyClaim` once it has loaded the pair, labelled with it."""
+
+    epsilon: float
+    delta: float
+
+    def __post_init__(self) -> None:
+        PrivacyClaim(self.epsilon, self.delta)  # the same checks of epsilon and delta
+
+    def under(self, relation: NeighbourRelation, pair: str) -> PrivacyClaim:
+        """The claim under ``relation``, the relation of the pair ``pair`` (its spec)."""
+        label = f"claimed (ε, δ) under {relation!r} (the relation of --pair {pair})"
+        return PrivacyClaim(self.epsilon, self.delta, relation, label)
+
+
+def _fence(text: str) -> str:
+    """A Markdown code fence longer than any run of backticks in ``text``."""
+    longest, run = 0, 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return "`" * max(3, longest + 1)
+
+
+def _code_block(text: str) -> list[str]:
+    fence = _fence(text)
+    return [fence, text.rstrip(), fence, ""]
 
 
 @dataclass
@@ -332,24 +483,31 @@ class CheckReport:
 
     ``privacy`` is the audit of the policy's actions (or of the mechanism); ``release`` the audit
     of what a :class:`~audit.protocols.ReleasingPolicy` releases, if it exposes that.  ``privacy``
-    is ``None`` only when the target crashed before its privacy audit finished; ``crash`` is then
-    the traceback of what it raised (or of the check that refused its outputs, e.g. NaN actions).
+    is ``None`` only when the target crashed (or was stopped) before its privacy audit finished;
+    ``crash`` is then the traceback of what it raised (or of the check that refused its outputs,
+    e.g. NaN actions), or what stopped it: ``limit`` says which time limit, in which call.
+    ``claim`` is ``None`` only when the module of a mechanism's ``--pair`` crashed (the claim's
+    relation is the pair's).  ``target_output`` is what the target printed; ``reference_note``
+    why the regret reference was chosen, when the user did not choose it.
     """
 
     target: str
-    claim: PrivacyClaim
+    claim: PrivacyClaim | None
     privacy: PrivacyAuditResult | None
     regret: RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult | None
     runtime_seconds: float
     crash: str | None = None
     stated: dict[str, float] | None = None
     release: PrivacyAuditResult | None = None
+    target_output: CapturedOutput | None = None
+    limit: dict[str, Any] | None = None
+    reference_note: str | None = None
 
     @property
     def calibration_note(self) -> str | None:
         """How the claim compares with the calibration the target states (its ``epsilon`` and
         ``delta`` attributes, :func:`stated_calibration`); ``None`` if it states none."""
-        if not self.stated:
+        if not self.stated or self.claim is None:
             return None
         claimed = {"epsilon": self.claim.epsilon, "delta": self.claim.delta}
         differ = {k: v for k, v in self.stated.items() if not math.isclose(v, claimed[k])}
@@ -384,8 +542,9 @@ class CheckReport:
     @property
     def verdict(self) -> Verdict:
         """The overall verdict, in this order: a privacy violation found stands even if the
-        target crashed later; then a crash; then a utility failure; then ``"inconclusive"`` when
-        the privacy audit could not have caught a violation of the size a pass promises."""
+        target crashed (or was stopped) later; then a crash; then a utility failure; then
+        ``"inconclusive"`` when the privacy audit could not have caught a violation of the size a
+        pass promises."""
         if self.privacy_verdict == "VIOLATION":
             return "PRIVACY VIOLATION"
         if self.crash is not None or self.privacy is None:
@@ -411,7 +570,7 @@ class CheckReport:
             "schema_version": SCHEMA_VERSION,
             "kind": "third_party_check",
             "target": self.target,
-            "claim": to_jsonable(self.claim),
+            "claim": None if self.claim is None else to_jsonable(self.claim),
             "verdict": self.verdict,
             "exit_code": self.exit_code,
             "privacy_verdict": self.privacy_verdict,
@@ -419,7 +578,12 @@ class CheckReport:
             "privacy": None if self.privacy is None else self.privacy.to_dict(),
             "release": None if self.release is None else self.release.to_dict(),
             "regret": regret,
+            "reference_note": self.reference_note,
             "crash": self.crash,
+            "limit": self.limit,
+            "target_output": None
+            if self.target_output is None
+            else to_jsonable(self.target_output),
             "stated_calibration": self.stated,
             "calibration_note": self.calibration_note,
             "golden": "not applicable to an implementation object (`privonline golden` checks "
@@ -427,22 +591,10 @@ class CheckReport:
             "runtime_seconds": self.runtime_seconds,
         }
 
-    def markdown(self) -> str:
-        """A short human-readable report."""
-        p, rel = self.privacy, self.release
-        lines = [
-            f"# privonline check: `{self.target}`",
-            "",
-            f"Verdict: **{self.verdict}** (exit code {self.exit_code}; "
-            f"{self.runtime_seconds:.0f} s).",
-            "",
-            *([f"Claim: {self.claim.label}.", ""] if self.claim.label else []),
-            *([f"Calibration: {self.calibration_note}.", ""] if self.calibration_note else []),
-            "| check | result | verdict |",
-            "|---|---|---|",
-        ]
-        for audit, what in ((p, "privacy"), (rel, "release-level privacy")):
-            if audit is None:
+    def _audit_rows(self) -> list[str]:
+        claim, rows = self.claim, []
+        for audit, what in ((self.privacy, "privacy"), (self.release, "release-level privacy")):
+            if audit is None or claim is None:
                 continue
             power = (
                 f", would catch ε ≥ {audit.detectable_epsilon:.3g}"
@@ -451,49 +603,72 @@ class CheckReport:
                 if audit.detectable_delta is not None
                 else ""
             )
-            lines.append(
-                f"| {audit.method.replace('_', ' ')} {what} vs claim ({self.claim.epsilon:g}, "
-                f"{self.claim.delta:g}), {self.claim.relation} | ε lower bound "
+            rows.append(
+                f"| {audit.method.replace('_', ' ')} {what} vs claim ({claim.epsilon:g}, "
+                f"{claim.delta:g}), {claim.relation} | ε lower bound "
                 f"{audit.epsilon_lower_bound:.3g}, p = {audit.p_value:.3g}{power} | "
                 f"{'**VIOLATION**' if audit.violation else audit.verdict} |"
             )
+        return rows
+
+    def _regret_rows(self) -> list[str]:
         r = self.regret
         if isinstance(r, OnlineRegretResult):
             reference = "Algorithm 1" if r.feedback == "full" else "Algorithm 4 over EXP2"
-            lines.append(
+            return [
                 f"| regret vs Agarwal & Singh's {reference} at ε = {r.epsilon:g} ({r.runs} paired "
                 f"runs, T = {r.horizon}) | candidate {r.candidate_mean:.1f}, reference "
                 f"{r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
                 f"{'**WORSE**' if r.worse else 'pass'} |"
-            )
-        elif isinstance(r, MultiArmedRegretResult):
-            lines.append(
+            ]
+        if isinstance(r, MultiArmedRegretResult):
+            return [
                 f"| regret vs {'DP-SE' if r.reference == 'dp_se' else 'DP-UCB'} at ε = "
                 f"{r.epsilon:g} ({r.runs} paired runs, T = {r.horizon}) | "
                 f"candidate {r.candidate_mean:.1f}, reference {r.reference_mean:.1f}, Wilcoxon p = "
                 f"{r.wilcoxon_pvalue:.3g} | {'**WORSE**' if r.worse else 'pass'} |"
-            )
-        elif r is not None:
-            lines += [
-                f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
-                f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
-                f"{'**WORSE**' if r.worse else 'pass'} |",
-                f"| Theorem 5 containment | {r.candidate_containment.failures}/"
-                f"{r.candidate_containment.runs} runs above | "
-                f"{'**VIOLATION**' if r.candidate_containment.violation else 'pass'} |",
-                f"| scaling vs Theorem 5's form | slope {r.candidate_scaling.slope:.2f} "
-                f"[{r.candidate_scaling.ci_low:.2f}, {r.candidate_scaling.ci_high:.2f}] "
-                f"(reference {r.reference_scaling.slope:.2f}) | {_scaling_verdict(r)} |",
             ]
-        lines += [
+        if r is None:
+            return []
+        return [
+            f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
+            f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
+            f"{'**WORSE**' if r.worse else 'pass'} |",
+            f"| Theorem 5 containment | {r.candidate_containment.failures}/"
+            f"{r.candidate_containment.runs} runs above | "
+            f"{'**VIOLATION**' if r.candidate_containment.violation else 'pass'} |",
+            f"| scaling vs Theorem 5's form | slope {r.candidate_scaling.slope:.2f} "
+            f"[{r.candidate_scaling.ci_low:.2f}, {r.candidate_scaling.ci_high:.2f}] "
+            f"(reference {r.reference_scaling.slope:.2f}) | {_scaling_verdict(r)} |",
+        ]
+
+    def markdown(self) -> str:
+        """A short human-readable report."""
+        claim = self.claim
+        lines = [
+            f"# privonline check: `{self.target}`",
+            "",
+            f"Verdict: **{self.verdict}** (exit code {self.exit_code}; "
+            f"{self.runtime_seconds:.0f} s).",
+            "",
+            *([f"Claim: {claim.label}.", ""] if claim is not None and claim.label else []),
+            *([f"Calibration: {self.calibration_note}.", ""] if self.calibration_note else []),
+            *([f"Reference: {self.reference_note}.", ""] if self.reference_note else []),
+            "| check | result | verdict |",
+            "|---|---|---|",
+            *self._audit_rows(),
+            *self._regret_rows(),
             "",
             "Golden vectors do not apply to an implementation object (`privonline golden` checks "
             "the formulas).",
             "",
         ]
-        if r is not None:
+        if self.regret is not None:
             lines += ["![regret](check.png)", ""]
-        for audit, what in ((p, "Streams"), (rel, "Record streams (release level)")):
+        for audit, what in (
+            (self.privacy, "Streams"),
+            (self.release, "Record streams (release level)"),
+        ):
             search = None if audit is None else audit.details.get("search")
             if search is None:
                 continue
@@ -506,8 +681,22 @@ class CheckReport:
                 f"{judged}.",
                 "",
             ]
-        if self.crash is not None:
-            lines += ["## The target crashed", "", "```", self.crash.rstrip(), "```", ""]
+        if self.limit is not None and self.crash is not None:
+            lines += ["## Stopped by a time limit", "", self.crash.rstrip(), ""]
+        elif self.crash is not None:
+            lines += ["## The target crashed", "", *_code_block(self.crash)]
+        if self.target_output is not None:
+            out = self.target_output
+            cut = (
+                f", cut to its first {OUTPUT_HEAD} and last {OUTPUT_TAIL}" if out.truncated else ""
+            )
+            lines += [
+                "## What the target printed",
+                "",
+                f"Its stdout and stderr together ({out.size} bytes{cut}):",
+                "",
+                *_code_block(out.text),
+            ]
         return "\n".join(lines)
 
     def write(self, out: Path) -> None:
@@ -585,12 +774,10 @@ def stream_search_audit(
 _C = TypeVar("_C", bound=str)
 
 
-def _one_of(name: str, value: str, choices: tuple[_C, ...]) -> _C:
+def _one_of(name: str, value: object, choices: tuple[_C, ...]) -> _C:
     """The element of ``choices`` equal to ``value`` (``ValueError`` naming ``name`` if none)."""
-    for choice in choices:
-        if choice == value:
-            return choice
-    raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    check_choice(name, value, choices)
+    return next(choice for choice in choices if choice == value)
 
 
 def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
@@ -652,13 +839,417 @@ def _loss_set_of(policy: Any, loss_set: LossSetKind | None) -> LossSetKind:
     return "box01"
 
 
+def _check_claim(claim: object, pair: str | None) -> PrivacyClaim | PairClaim:
+    """The claim, under the relation it must be audited under (before anything runs)."""
+    if isinstance(claim, PairClaim):
+        if pair is None:
+            raise ValueError("claim: a PairClaim takes the relation of a pair; pass pair (--pair)")
+        return claim
+    if not isinstance(claim, PrivacyClaim):
+        raise ValueError(f"claim must be an audit.protocols.PrivacyClaim, got {claim!r:.80}")
+    if pair is None and claim.relation != "t_neighbouring":
+        raise ValueError(
+            "claim.relation must be 't_neighbouring' for a policy (audited on streams that differ "
+            f"on one day), got {claim.relation!r}"
+        )
+    return claim
+
+
+def _check_reward_range(reward_range: object) -> tuple[float, float] | None:
+    if reward_range is None:
+        return None
+    if isinstance(reward_range, str) or not isinstance(reward_range, Sequence):
+        raise ValueError(f"reward_range must be a pair (low, high), got {reward_range!r:.80}")
+    if len(reward_range) != 2:
+        raise ValueError(f"reward_range must be a pair (low, high), got {reward_range!r:.80}")
+    low, high = (check_in_range("reward_range", v, -math.inf, math.inf) for v in reward_range)
+    if not low < high:
+        raise ValueError(f"reward_range must have low < high, got ({low:g}, {high:g})")
+    return low, high
+
+
+def _check_target_kwargs(kwargs: object) -> dict[str, Any] | None:
+    if kwargs is None:
+        return None
+    if not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
+        raise ValueError(
+            f"target_kwargs must be a dict of keyword arguments (str keys), got {kwargs!r:.80}"
+        )
+    try:
+        pickle.dumps(kwargs)
+    except Exception as err:  # the child process receives them pickled
+        raise ValueError(
+            f"target_kwargs must be picklable values, got {kwargs!r:.80}: {err}"
+        ) from err
+    return dict(kwargs)
+
+
+def _check_limit(name: str, value: object) -> float | None:
+    return None if value is None else check_positive(name, value)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """The numbers of a check, checked (:func:`run_check` documents each)."""
+
+    n: int
+    runs: int
+    stream_n: int
+    stream_runs: int
+    seed: int
+    confidence: float
+    samples: int
+    release_samples: int
+    d: int
+    num_arms: int
+    gap: float
+
+
+def _check_reference(
+    kind: PolicyKind, reference: object, claim: PrivacyClaim, s: _Settings
+) -> tuple[str | None, str | None]:
+    """The regret reference of ``kind`` (and why, when chosen for the user), every argument of
+    its comparison checked now, so that none fails after the privacy audit has run."""
+    if kind == "linear":
+        note = None
+        if reference is None and claim.delta == 0.0:
+            reference, note = (
+                "nonprivate",
+                (
+                    "the non-private Algorithm 1 of Shariff & Sheffet: the claim is pure ε (δ = 0) "
+                    "and the paper's private Algorithm 1 needs δ > 0, so the regret is compared with "
+                    "the non-private one"
+                ),
+            )
+        variant = _one_of("reference", "gaussian" if reference is None else reference, VARIANTS)
+        if variant != "nonprivate" and claim.delta == 0.0:
+            raise ValueError(
+                f"reference {variant!r} needs δ > 0 (Shariff & Sheffet's private Algorithm 1), "
+                "but the claim is pure ε (delta 0): drop --reference to compare with the "
+                "non-private Algorithm 1"
+            )
+        if s.n <= LINEAR_FIRST_ROUND:
+            raise ValueError(
+                f"n must be an integer > {LINEAR_FIRST_ROUND} for a linear policy (its regret is "
+                f"read from round {LINEAR_FIRST_ROUND} on), got {s.n}"
+            )
+        LinearGapEnvironment(s.d, s.num_arms, s.gap, np.random.default_rng(0))
+        privacy = None if variant == "nonprivate" else PrivacyParameters(claim.epsilon, claim.delta)
+        regularizer_spec(variant, ProblemConstants(d=s.d), s.n, 1.0 / s.n, privacy)
+        return variant, note
+    if kind == "multi_armed":
+        armed = _one_of("reference", "dp_se" if reference is None else reference,
+                        MULTI_ARMED_REFERENCES)  # fmt: skip
+        check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
+        return armed, None
+    if reference is not None:
+        raise ValueError(
+            f"reference (--reference) is fixed for {kind}: Agarwal & Singh's Algorithm 1 (full "
+            "information) or Algorithm 4 over EXP2 (bandit); drop --reference"
+        )
+    check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
+    if kind == "online_full":
+        cor32_parameters("experts", ONLINE_DIM, s.n, claim.epsilon, calibration="strict",
+                         experts_losses="box01")  # fmt: skip
+    else:
+        thm41_parameters(ONLINE_DIM, s.n, claim.epsilon, preset="proof_consistent",
+                         calibration="strict")  # fmt: skip
+    return None, None
+
+
+class _Progress:
+    """What the child reports of its progress: the parent moves its bar (``update`` as tqdm's)."""
+
+    def __init__(self, watch: Watch) -> None:
+        self.watch, self.done, self.what = watch, 0, ""
+
+    def describe(self, what: str, more: int) -> None:
+        self.what = what
+        self.watch.send(("progress", what, more))
+        self.watch.send(("stage", what))
+
+    def update(self, count: int = 1) -> None:
+        self.done += count
+        self.watch.send(("progress", None, count))
+        self.watch.send(("stage", f"{self.what} ({self.done} audits done)"))
+
+
+@dataclass(frozen=True)
+class _CheckJob:
+    """The body of a check, run in the child process (or here): it loads the target itself,
+    audits it and sends each result as it is found (:mod:`audit.watchdog` events)."""
+
+    target: str
+    claim: PrivacyClaim | PairClaim
+    paths: tuple[str, ...]
+    target_kwargs: dict[str, Any] | None
+    kind: PolicyKind | None
+    reward_range: tuple[float, float] | None
+    reference: str | None
+    pair: str | None
+    loss_set: LossSetKind | None
+    settings: _Settings
+
+    def __call__(self, watch: Watch) -> None:
+        watch.send(("stage", "loading the target"))
+        try:
+            claim, target, neighbours, losses = self._load(watch)
+        except TargetError as err:
+            watch.send(("crash", err.traceback))
+            return
+        except ValueError as err:
+            watch.send(("usage", str(err)))
+            return
+        try:
+            if neighbours is not None:
+                self._audit_mechanism(target, neighbours, claim, watch)
+            else:
+                self._audit_policy(target, claim, losses, watch)
+        except (Exception, SystemExit):  # the target's own failure, reported with its traceback
+            watch.send(("crash", traceback.format_exc()))
+
+    def _load(
+        self, watch: Watch
+    ) -> tuple[PrivacyClaim, Any, NeighbouringPair[Any] | None, LossSetKind]:
+        """The claim, the wrapped target, the mechanism's pair (``None`` for a policy) and an
+        online learner's loss set."""
+        claim, neighbours = self.claim, None
+        if self.pair is not None:
+            neighbours = load_pair(self.pair, self.paths, watch)
+            if isinstance(claim, PairClaim):
+                claim = claim.under(neighbours.relation, self.pair)
+            check_claim_matches_pair(claim, neighbours)
+        assert isinstance(claim, PrivacyClaim)
+        watch.send(("claim", claim))
+        raw = load_target(self.target, self.paths, self.target_kwargs, watch)
+        policy = _with_seeded_globals(raw, watch)
+        with _calling(watch, "reading its epsilon, delta and loss_set attributes"):
+            watch.send(("stated", stated_calibration(policy)))
+            losses = _loss_set_of(policy, self.loss_set)
+        online = self.kind in ("online_full", "online_bandit")
+        if isinstance(policy, SeededGlobals | SeededGlobalsOnline) and self.pair is not None:
+            raise ValueError(
+                f"pair (--pair) is for mechanisms only: target {self.target!r} is a policy, "
+                "audited on the t-neighbouring streams of its kind; drop --pair"
+            )
+        if isinstance(policy, SeededGlobals) and online:
+            raise ValueError(
+                f"kind {self.kind!r} needs an audit.protocols.OnlinePolicy (play(losses, rng) -> "
+                f"points), but target {self.target!r} is a bandit policy (run(decision_sets, "
+                "reward_tables, rng)): pass --kind linear or multi_armed"
+            )
+        if isinstance(policy, SeededGlobalsOnline) and not online:
+            raise ValueError(
+                f"target {self.target!r} is an online learner (audit.protocols.OnlinePolicy): "
+                "pass --kind online_full or online_bandit"
+            )
+        if isinstance(policy, SeededGlobalsMechanism) and self.pair is None:
+            raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
+        if self.reward_range is not None and isinstance(policy, SeededGlobals):
+            policy = RescaledRewards(policy, *self.reward_range)
+        return claim, policy, neighbours, losses
+
+    def _audit_mechanism(
+        self, mechanism: Any, neighbours: NeighbouringPair[Any], claim: PrivacyClaim, watch: Watch
+    ) -> None:
+        s = self.settings
+        watch.send(("stage", "privacy: the mechanism on its pair"))
+        audit = white_box_audit if isinstance(mechanism, DensityMechanism) else event_audit
+        box = "white box" if isinstance(mechanism, DensityMechanism) else "black box"
+        result = audit(
+            mechanism, neighbours, claim, samples=s.samples, seed=s.seed,
+            name=f"{self.target} {box}", confidence=s.confidence,
+        )  # fmt: skip
+        watch.send(("privacy", result))
+
+    def _audit_policy(
+        self, policy: Any, claim: PrivacyClaim, losses: LossSetKind, watch: Watch
+    ) -> None:
+        s, kind = self.settings, self.kind
+        assert kind is not None
+        online = kind in ("online_full", "online_bandit")
+        record_kind: RecordKind = (
+            "online" if online else "linear" if kind == "linear" else "multi_armed"
+        )
+        # candidate streams screened, the best audited; the same for the records if the policy
+        # exposes its releases; then the regret
+        screened = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
+        records = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
+        bar = _Progress(watch)
+        with _calling(watch, "release_mechanism()"):
+            aggregator = release_mechanism(policy)
+        # with a release audit, the two families share the error budget (Bonferroni)
+        level = s.confidence if aggregator is None else 1.0 - (1.0 - s.confidence) / 2.0
+        more = 0 if aggregator is None else records + STREAM_TOP
+        bar.describe("privacy: stream audits", screened + STREAM_TOP + 1 + more)
+        if online:
+            privacy = online_search_audit(
+                policy, claim, n=s.stream_n, runs=s.stream_runs, seed=s.seed, confidence=level,
+                name=f"{self.target} DP", loss_set=losses, progress=bar,
+            )  # fmt: skip
+        else:
+            privacy = stream_search_audit(
+                policy, claim, n=s.stream_n, runs=s.stream_runs, seed=s.seed, confidence=level,
+                name=f"{self.target} joint DP", kind=kind, progress=bar,
+            )  # fmt: skip
+        watch.send(("privacy", privacy))
+        if aggregator is not None:
+            bar.describe("privacy: release audits", 0)
+            self._audit_release(aggregator, record_kind, claim, level, losses, bar, watch)
+        bar.describe("utility: regret vs reference", 0)
+        watch.send(("regret", self._regret(policy, claim)))
+        bar.update(1)
+
+    def _audit_release(
+        self,
+        aggregator: Any,
+        record_kind: RecordKind,
+        claim: PrivacyClaim,
+        level: float,
+        losses: LossSetKind,
+        bar: _Progress,
+        watch: Watch,
+    ) -> None:
+        s = self.settings
+        if self.reward_range is not None:
+            wrap = (
+                RescaledRecordsDensity
+                if isinstance(aggregator, DensityMechanism)
+                else RescaledRecords
+            )
+            aggregator = wrap(aggregator, *self.reward_range)
+        with _calling(watch, "reading the release mechanism's days attribute"):
+            stated_days = getattr(aggregator, "days", None)
+        release = release_audit(
+            _with_seeded_globals(aggregator, watch),
+            record_kind,
+            claim,
+            n=stated_days
+            if isinstance(stated_days, int) and not isinstance(stated_days, bool)
+            else s.stream_n,
+            m={"linear": 3, "multi_armed": len(DEFAULT_MEANS), "online": ONLINE_DIM}[record_kind],
+            samples=s.release_samples,
+            seed=s.seed,
+            confidence=level,
+            top=STREAM_TOP,
+            name=f"{self.target} releases",
+            loss_set=losses,
+            progress=bar,
+        )
+        watch.send(("release", release))
+
+    def _regret(
+        self, policy: Any, claim: PrivacyClaim
+    ) -> RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult:
+        s, kind = self.settings, self.kind
+        if kind in ("online_full", "online_bandit"):
+            return online_regret_check(
+                policy,
+                feedback="full" if kind == "online_full" else "bandit",
+                epsilon=claim.epsilon,
+                dim=ONLINE_DIM,
+                horizon=s.n,
+                runs=s.runs,
+                seed=s.seed + 1,
+                confidence=s.confidence,
+            )
+        if kind == "multi_armed":
+            armed = _one_of("reference", self.reference, MULTI_ARMED_REFERENCES)
+            return multi_armed_regret_check(
+                policy,
+                epsilon=claim.epsilon,
+                horizon=s.n,
+                runs=s.runs,
+                seed=s.seed + 1,
+                confidence=s.confidence,
+                name=f"{self.target} vs {armed}",
+                reference=armed,
+            )
+        variant = _one_of("reference", self.reference, VARIANTS)
+        return regret_regression_check(
+            policy,
+            variant,
+            d=s.d,
+            num_arms=s.num_arms,
+            gap=s.gap,
+            n=s.n,
+            runs=s.runs,
+            seed=s.seed + 1,
+            privacy=None
+            if variant == "nonprivate"
+            else PrivacyParameters(claim.epsilon, claim.delta),
+            confidence=s.confidence,
+            name=f"{self.target} vs reference {variant}",
+        )
+
+
+class _Collector:
+    """The parent's side of a check: the events of :class:`_CheckJob`, and the progress bar."""
+
+    def __init__(self, claim: PrivacyClaim | None, progress: bool) -> None:
+        self.claim = claim
+        self.privacy: PrivacyAuditResult | None = None
+        self.release: PrivacyAuditResult | None = None
+        self.regret: Any = None
+        self.stated: dict[str, float] | None = None
+        self.crash: str | None = None
+        self.usage: str | None = None
+        self.stage = "starting"
+        self.bar = tqdm(total=0, desc="privacy: stream audits", unit="audit", disable=not progress)
+
+    def __call__(self, event: tuple[Any, ...]) -> None:
+        what, *rest = event
+        if what == "progress":
+            description, count = rest
+            if description is not None:
+                self.bar.set_description(description)
+                self.bar.total += count
+                self.bar.refresh()
+            else:
+                self.bar.update(count)
+        elif what == "stage":
+            self.stage = rest[0]
+        elif what in ("claim", "privacy", "release", "regret", "stated", "crash", "usage"):
+            setattr(self, what, rest[0])
+        else:  # pragma: no cover -- a bug of the check itself
+            raise ValueError(f"unknown check event {what!r}")
+
+
+def _limit_report(
+    outcome: WatchOutcome, stage: str, timeout: float | None, call_timeout: float | None
+) -> tuple[str, dict[str, Any] | None]:
+    """What ended a check that did not finish: the report's crash text, and the limit that
+    stopped it (``None`` if none did)."""
+    running = ""
+    if outcome.call is not None:
+        running = f" while the target's call {outcome.call} had run {outcome.call_seconds:.1f} s"
+    if outcome.ended == "error":
+        return str(outcome.error), None
+    if outcome.ended == "died":
+        return (
+            f"the check's process ended unexpectedly (exit code {outcome.exitcode}){running} "
+            f"(stage: {stage}): the target ended it, or crashed in compiled code"
+        ), None
+    if outcome.ended == "timeout":
+        seconds, what = timeout, f"the check exceeded its time limit of {timeout:g} s (--timeout)"
+    else:
+        seconds, running = call_timeout, ""
+        what = (
+            f"its call {outcome.call} ran longer than the per-call time limit of "
+            f"{call_timeout:g} s (--call-timeout)"
+        )
+    limit = {"limit": outcome.ended, "seconds": seconds, "call": outcome.call,
+             "call_seconds": outcome.call_seconds, "stage": stage}  # fmt: skip
+    return f"privonline check stopped the target: {what}{running} (stage: {stage})", limit
+
+
 def run_check(
     target: str,
-    claim: PrivacyClaim,
+    claim: PrivacyClaim | PairClaim,
     *,
     paths: Sequence[str] = (),
     target_kwargs: dict[str, Any] | None = None,
-    kind: PolicyKind = "linear",
+    kind: PolicyKind | None = None,
     reward_range: tuple[float, float] | None = None,
     reference: str | None = None,
     d: int = 3,
@@ -675,200 +1266,105 @@ def run_check(
     release_samples: int = 20_000,
     loss_set: LossSetKind | None = None,
     progress: bool = False,
+    timeout: float | None = None,
+    call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
+    isolate: bool = True,
 ) -> CheckReport:
     """Run every check of the module docstring on ``target``.
 
-    For a mechanism, ``claim`` must be made under the relation of ``pair`` (the command line builds
-    it so); for a policy, under ``"t_neighbouring"``, and no ``pair`` is taken (the policy runs on
-    the worst-case t-neighbouring streams).  A mismatch is a ``ValueError``: the claim is never
-    rewritten.  The target always runs with its global generators seeded (:class:`SeededGlobals`);
-    ``reward_range`` rescales a linear policy's rewards (:class:`RescaledRewards`).  A policy
-    that exposes its releases (:class:`~audit.protocols.ReleasingPolicy`) is also audited at the
-    release level (:func:`audit.methods.release.release_audit`, ``release_samples`` draws per
-    record stream); the stream and release families then split ``1 − confidence`` evenly.  An
-    online learner (``kind`` ``"online_full"`` or ``"online_bandit"``) is audited on loss
-    sequences in ``loss_set`` (default: the ``loss_set`` the target states, else ``"box01"``).
-    Errors in the arguments (loading, building the target, the claim) raise
-    ``ValueError`` before anything runs; an exception raised while the target runs (by its code,
-    or by the checks of what it returned) ends the check with :attr:`CheckReport.crash` set and the
-    results found so far kept.
+    A **mechanism** comes with ``pair`` (``module:attribute`` of a
+    :class:`~audit.protocols.NeighbouringPair`; ``samples`` outputs per input) and ``claim``
+    must be made under the pair's relation (or be a :class:`PairClaim`, which takes it); a
+    **policy** of ``kind`` (default ``"linear"``) takes no ``pair`` and its claim is made under
+    ``"t_neighbouring"``.  A mismatch is a ``ValueError``: the claim is never rewritten.  The
+    policy's outputs are audited on ``stream_runs`` runs per candidate stream of ``stream_n``
+    days; a policy that exposes its releases (:class:`~audit.protocols.ReleasingPolicy`) is also
+    audited at the release level (``release_samples`` draws per record stream), the two families
+    splitting ``1 − confidence`` evenly; its regret is compared with ``reference`` on ``runs``
+    paired runs of horizon ``n`` (a linear policy: App. D environments of dimension ``d`` with
+    ``num_arms`` arms and gap ``gap``; with a pure-ε claim and no ``reference``, the non-private
+    Algorithm 1, said in :attr:`CheckReport.reference_note`).  ``reward_range`` rescales a linear
+    policy's rewards (:class:`RescaledRewards`); an online learner is audited on loss sequences in
+    ``loss_set`` (default: the ``loss_set`` the target states, else ``"box01"``).  The target
+    always runs with its global generators seeded (:class:`SeededGlobals`).
+
+    Every argument is checked before anything runs (``ValueError`` naming it); so are loading
+    and building the target and its kind, in the child, before any audit (``ValueError`` too).
+    The check runs in a child process (``isolate``) that is stopped when it exceeds ``timeout``
+    seconds, or one call of the target ``call_timeout`` seconds (``None``: no limit; both need
+    ``isolate``); what the target prints is kept in :attr:`CheckReport.target_output`.  An
+    exception raised while the target is imported or runs (by its code, or by the checks of what
+    it returned), or a limit, ends the check with :attr:`CheckReport.crash` set and the results
+    found so far kept.  The results do not depend on ``isolate``.
     """
     t0 = time.perf_counter()
-    seed = check_seed(seed)
-    if kind not in POLICY_KINDS:
-        raise ValueError(f"kind must be one of {POLICY_KINDS}, got {kind!r}")
-    if kind == "linear":
-        linear_reference = _one_of("reference", reference or "gaussian", VARIANTS)
-        reference = linear_reference
-    elif kind == "multi_armed":
-        armed_reference = _one_of("reference", reference or "dp_se", MULTI_ARMED_REFERENCES)
-        reference = armed_reference
-    elif reference is not None:
-        raise ValueError(
-            f"reference (--reference) is fixed for {kind}: Agarwal & Singh's Algorithm 1 (full "
-            "information) or Algorithm 4 over EXP2 (bandit); drop --reference"
-        )
-    if kind == "linear" and claim.delta == 0.0 and reference != "nonprivate":
-        raise ValueError(
-            "a pure-ε claim (delta 0) for a linear contextual policy has no private reference in "
-            "the papers (Shariff & Sheffet's Algorithm 1 needs δ > 0): pass --reference "
-            "nonprivate, or --kind multi_armed for a multi-armed policy (compared with DP-SE)"
-        )
-    policy = _with_seeded_globals(load_target(target, paths, target_kwargs))
-    stated = stated_calibration(policy)
-    online = kind in ("online_full", "online_bandit")
-    if reward_range is not None:
-        if not isinstance(policy, StreamPolicy) or kind != "linear":
-            raise ValueError("reward_range (--reward-range) applies to linear policies only")
-        policy = RescaledRewards(policy, *reward_range)
-    if isinstance(policy, StreamPolicy | OnlinePolicy) and pair is not None:
-        raise ValueError(
-            f"pair (--pair) is for mechanisms only: target {target!r} is a policy, audited on "
-            "the t-neighbouring streams of its kind; drop --pair"
-        )
-    if isinstance(policy, StreamPolicy) and online:
-        raise ValueError(
-            f"kind {kind!r} needs an audit.protocols.OnlinePolicy (play(losses, rng) -> points), "
-            f"but target {target!r} is a bandit policy (run(decision_sets, reward_tables, rng)): "
-            "pass --kind linear or multi_armed"
-        )
-    if isinstance(policy, OnlinePolicy) and not online:
-        raise ValueError(
-            f"target {target!r} is an online learner (audit.protocols.OnlinePolicy): pass --kind "
-            "online_full or online_bandit"
-        )
-    if loss_set is not None and not online:
-        raise ValueError("loss_set (--loss-set) applies to online learners only")
-    losses: LossSetKind = _loss_set_of(policy, loss_set)
-    if not isinstance(policy, StreamPolicy | OnlinePolicy):
-        if pair is None:
-            raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
-        neighbours = load_pair(pair, paths)
-        check_claim_matches_pair(claim, neighbours)
-        try:
-            if isinstance(policy, DensityMechanism):
-                result = white_box_audit(
-                    policy, neighbours, claim, samples=samples, seed=seed,
-                    name=f"{target} white box", confidence=confidence,
-                )  # fmt: skip
-            else:
-                result = event_audit(
-                    policy, neighbours, claim, samples=samples, seed=seed,
-                    name=f"{target} black box", confidence=confidence,
-                )  # fmt: skip
-        except Exception:  # the target's own failure, reported with its traceback
-            return CheckReport(
-                target, claim, None, None, time.perf_counter() - t0, traceback.format_exc(), stated
-            )
-        return CheckReport(target, claim, result, None, time.perf_counter() - t0, None, stated)
-    privacy: PrivacyAuditResult | None = None
-    release: PrivacyAuditResult | None = None
-    regret: RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult | None = None
-
-    def report(crash: str | None) -> CheckReport:
-        return CheckReport(
-            target, claim, privacy, regret, time.perf_counter() - t0, crash, stated, release
-        )
-
-    record_kind: RecordKind = (
-        "online" if online else "linear" if kind == "linear" else "multi_armed"
+    _split_spec("target", target)
+    paths = _check_paths(paths)
+    if pair is not None:
+        _split_spec("pair", pair)
+    claim = _check_claim(claim, pair)
+    settings = _Settings(
+        n=check_int_at_least("n", n, 2),
+        runs=check_int_at_least("runs", runs, 2),
+        stream_n=check_int_at_least("stream_n", stream_n, 3),
+        stream_runs=check_int_at_least("stream_runs", stream_runs, 4),
+        seed=check_seed(seed),
+        confidence=check_in_range("confidence", confidence, 0.0, 1.0),
+        samples=check_int_at_least("samples", samples, 4),
+        release_samples=check_int_at_least("release_samples", release_samples, 4),
+        d=check_int_at_least("d", d, 2),
+        num_arms=check_int_at_least("num_arms", num_arms, 1),
+        gap=check_in_range("gap", gap, 0.0, math.inf, low_open=False),
     )
-    # candidate streams screened, the best audited; the same for the records if the policy
-    # exposes its releases; then the regret
-    screened = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
-    records = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
-    bar = tqdm(total=0, desc="privacy: stream audits", unit="audit", disable=not progress)
+    target_kwargs = _check_target_kwargs(target_kwargs)
+    reward_range = _check_reward_range(reward_range)
+    check_bool("progress", progress)
+    check_bool("isolate", isolate)
+    timeout, call_timeout = (
+        _check_limit("timeout", timeout),
+        _check_limit("call_timeout", call_timeout),
+    )
+    if not isolate and (timeout is not None or call_timeout is not None):
+        raise ValueError(
+            "timeout and call_timeout need isolate=True (a limit ends the check's child "
+            "process): pass timeout=None and call_timeout=None to run in this process"
+        )
+    note = None
+    if pair is not None:
+        for name, value in (("kind", kind), ("reference", reference),
+                            ("reward_range", reward_range), ("loss_set", loss_set)):  # fmt: skip
+            if value is not None:
+                raise ValueError(f"{name} applies to policies only, not to a mechanism (--pair)")
+    else:
+        kind = _one_of("kind", "linear" if kind is None else kind, POLICY_KINDS)
+        assert isinstance(claim, PrivacyClaim)
+        reference, note = _check_reference(kind, reference, claim, settings)
+        if reward_range is not None and kind != "linear":
+            raise ValueError("reward_range (--reward-range) applies to linear policies only")
+        if loss_set is not None:
+            if kind not in ("online_full", "online_bandit"):
+                raise ValueError("loss_set (--loss-set) applies to online learners only")
+            check_choice("loss_set", loss_set, LOSS_SET_KINDS)
+    job = _CheckJob(target, claim, paths, target_kwargs, kind, reward_range, reference, pair,
+                    loss_set, settings)  # fmt: skip
+    collect = _Collector(claim if isinstance(claim, PrivacyClaim) else None, progress)
     try:
-        aggregator = release_mechanism(policy)
-        # with a release audit, the two families share the error budget (Bonferroni)
-        level = confidence if aggregator is None else 1.0 - (1.0 - confidence) / 2.0
-        bar.total = screened + STREAM_TOP + 1
-        if aggregator is not None:
-            bar.total += records + STREAM_TOP
-        bar.refresh()
-        if isinstance(policy, OnlinePolicy):
-            privacy = online_search_audit(
-                policy, claim, n=stream_n, runs=stream_runs, seed=seed, confidence=level,
-                name=f"{target} DP", loss_set=losses, progress=bar,
-            )  # fmt: skip
+        if isolate:
+            outcome = run_watched(job, timeout=timeout, call_timeout=call_timeout,
+                                  on_event=collect, preload=("audit.check",))  # fmt: skip
         else:
-            privacy = stream_search_audit(
-                policy, claim, n=stream_n, runs=stream_runs, seed=seed, confidence=level,
-                name=f"{target} joint DP", kind=kind, progress=bar,
-            )  # fmt: skip
-        if aggregator is not None:
-            bar.set_description("privacy: release audits")
-            if reward_range is not None:
-                wrap = (
-                    RescaledRecordsDensity
-                    if isinstance(aggregator, DensityMechanism)
-                    else RescaledRecords
-                )
-                aggregator = wrap(aggregator, *reward_range)
-            stated_days = getattr(aggregator, "days", None)
-            release = release_audit(
-                _with_seeded_globals(aggregator),
-                record_kind,
-                claim,
-                n=stated_days
-                if isinstance(stated_days, int) and not isinstance(stated_days, bool)
-                else stream_n,
-                m={"linear": 3, "multi_armed": len(DEFAULT_MEANS), "online": ONLINE_DIM}[
-                    record_kind
-                ],
-                samples=release_samples,
-                seed=seed,
-                confidence=level,
-                top=STREAM_TOP,
-                name=f"{target} releases",
-                loss_set=losses,
-                progress=bar,
-            )
-        bar.set_description("utility: regret vs reference")
-        if isinstance(policy, OnlinePolicy):
-            regret = online_regret_check(
-                policy,
-                feedback="full" if kind == "online_full" else "bandit",
-                epsilon=claim.epsilon,
-                dim=ONLINE_DIM,
-                horizon=n,
-                runs=runs,
-                seed=seed + 1,
-                confidence=confidence,
-            )
-        elif kind == "multi_armed":
-            regret = multi_armed_regret_check(
-                policy,
-                epsilon=claim.epsilon,
-                horizon=n,
-                runs=runs,
-                seed=seed + 1,
-                confidence=confidence,
-                name=f"{target} vs {armed_reference}",
-                reference=armed_reference,
-            )
-        else:
-            regret = regret_regression_check(
-                policy,
-                linear_reference,
-                d=d,
-                num_arms=num_arms,
-                gap=gap,
-                n=n,
-                runs=runs,
-                seed=seed + 1,
-                privacy=None
-                if reference == "nonprivate"
-                else PrivacyParameters(claim.epsilon, claim.delta),
-                confidence=confidence,
-                name=f"{target} vs reference {reference}",
-            )
-        bar.update(1)
-    except Exception:  # the target's own failure, reported with its traceback
-        bar.close()
-        return report(traceback.format_exc())
-    bar.close()
-    return report(None)
+            outcome = run_in_process(job, on_event=collect)
+    finally:
+        collect.bar.close()
+    if collect.usage is not None:
+        raise ValueError(collect.usage)
+    crash, limit = collect.crash, None
+    if outcome.ended != "finished" and crash is None:
+        crash, limit = _limit_report(outcome, collect.stage, timeout, call_timeout)
+    return CheckReport(
+        target, collect.claim, collect.privacy, collect.regret, time.perf_counter() - t0, crash,
+        collect.stated, collect.release, outcome.output, limit, note,
+    )  # fmt: skip
 
 
 def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
@@ -878,10 +1374,11 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         description="Audit a third-party implementation (module:attribute): a bandit policy "
         "(audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
         "regret, or a mechanism (audit.protocols.Mechanism, with --pair) for a claimed (ε, δ). "
-        "Writes check.json, check.md (and check.png). Exit codes: 0 the claims hold, 1 privacy "
-        "violation, 2 usage error (nothing ran), 3 utility (regret) failure only, 4 the target "
-        "crashed (its traceback is in the report), 5 inconclusive (nothing failed, but the privacy "
-        "audit lacked the power a pass promises: raise --samples or --stream-runs).",
+        "Writes check.json, check.md (and check.png); what the target prints goes into the "
+        "report. Exit codes: 0 the claims hold, 1 privacy violation, 2 usage error (nothing ran), "
+        "3 utility (regret) failure only, 4 the target crashed or was stopped by a time limit "
+        "(the traceback or the limit is in the report), 5 inconclusive (nothing failed, but the "
+        "privacy audit lacked the power a pass promises: raise --samples or --stream-runs).",
     )
     parser.add_argument(
         "target", help="module:attribute of the policy or mechanism (or of a factory)"
@@ -913,7 +1410,7 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         choices=(*VARIANTS, *MULTI_ARMED_REFERENCES),
         default=None,
         help="reference of the regret comparison: a variant of Shariff & Sheffet's Algorithm 1 "
-        "for a linear policy (default gaussian), dp_se or dp_ucb for a multi-armed one (default "
+        "for a linear policy (default gaussian; nonprivate for a pure-ε claim), dp_se or dp_ucb for a multi-armed one (default "
         "dp_se); an online learner is compared with Agarwal & Singh's algorithm",
     )
     parser.add_argument(
@@ -922,11 +1419,12 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     parser.add_argument(
         "--kind",
         choices=POLICY_KINDS,
-        default="linear",
-        help="policy kind: linear contextual (regret vs Algorithm 1); multi_armed (rewards in "
-        "{0, 1}, one-hot arms, regret vs DP-SE; pure-ε claims allowed); online_full or "
-        "online_bandit (an OnlinePolicy on loss sequences in --loss-set, regret vs Agarwal & "
-        "Singh's Algorithm 1 or Algorithm 4; pure-ε claims allowed) (default %(default)s)",
+        default=None,
+        help="policy kind: linear contextual (the default; regret vs Algorithm 1, or the "
+        "non-private Algorithm 1 for a pure-ε claim); multi_armed (rewards in {0, 1}, one-hot "
+        "arms, regret vs DP-SE); online_full or online_bandit (an OnlinePolicy on loss sequences "
+        "in --loss-set, regret vs Agarwal & Singh's Algorithm 1 or Algorithm 4); not for a "
+        "mechanism (--pair)",
     )
     parser.add_argument(
         "--loss-set",
@@ -964,6 +1462,23 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed", type=int_at_least(0), default=2026, help="root seed (default %(default)s)"
     )
+    parser.add_argument(
+        "--timeout",
+        type=float_in(0.0, math.inf),
+        default=None,
+        metavar="SECONDS",
+        help="stop the whole check after SECONDS (exit 4, the partial report written; default: "
+        "no limit)",
+    )
+    parser.add_argument(
+        "--call-timeout",
+        type=float_in(0.0, math.inf),
+        default=DEFAULT_CALL_TIMEOUT,
+        metavar="SECONDS",
+        help="stop the check when one call of the target (its import, construction, one run, "
+        "play or sample) runs longer than SECONDS (exit 4, the partial report written; default "
+        "%(default)g)",
+    )
     parser.add_argument("--out", type=Path, default=Path("results/check"), help="report folder")
     return parser
 
@@ -993,6 +1508,15 @@ def _reward_range(text: str | None) -> tuple[float, float] | None:
     return low, high
 
 
+CLAIM_SOURCES: dict[PolicyKind, str] = {
+    "linear": "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1",
+    "multi_armed": "event-level DP, one reward changed, Sajed & Sheffet Sec. 2",
+    "online_full": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
+    "online_bandit": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
+}
+"""What a policy kind's claim means, in the claim's label."""
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> int:
     """Entry point; returns the exit code of :data:`EXIT_CODES` (2 on a usage error)."""
     args = build_parser(prog).parse_args(argv)
@@ -1000,22 +1524,20 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
         target_kwargs = _target_kwargs(args.target_kwargs)
         reward_range = _reward_range(args.reward_range)
         # The command line builds the claim itself, under the relation the neighbours are given
-        # under (the pair's for a mechanism, t-neighbouring streams -- Definition 1 of Shariff &
-        # Sheffet -- for a policy), and says so in the claim's label, which the report shows.
+        # under (the pair's for a mechanism, taken once the pair is loaded; t-neighbouring streams
+        # -- Definition 1 of Shariff & Sheffet -- for a policy), and says so in the claim's label,
+        # which the report shows.
+        claim: PrivacyClaim | PairClaim
         if args.pair is None:
-            relation: NeighbourRelation = "t_neighbouring"
-            source = {
-                "linear": "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1",
-                "multi_armed": "event-level DP, one reward changed, Sajed & Sheffet Sec. 2",
-                "online_full": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
-                "online_bandit": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
-            }[args.kind]
+            kind: PolicyKind = args.kind or "linear"
+            claim = PrivacyClaim(
+                args.epsilon,
+                args.delta,
+                "t_neighbouring",
+                f"claimed (ε, δ) under 't_neighbouring' ({CLAIM_SOURCES[kind]})",
+            )
         else:
-            relation = load_pair(args.pair, args.path).relation
-            source = f"the relation of --pair {args.pair}"
-        claim = PrivacyClaim(
-            args.epsilon, args.delta, relation, f"claimed (ε, δ) under {relation!r} ({source})"
-        )
+            claim = PairClaim(args.epsilon, args.delta)
         prepare_output_dir(args.out)
         report = run_check(
             args.target,
@@ -1027,13 +1549,15 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             pair=args.pair,
             samples=args.samples,
             reference=args.reference,
-            n=args.n if args.n is not None else DEFAULT_HORIZONS[args.kind],
+            n=args.n if args.n is not None else DEFAULT_HORIZONS[args.kind or "linear"],
             loss_set=args.loss_set,
             runs=args.runs,
             stream_runs=args.stream_runs,
             release_samples=args.release_samples,
             seed=args.seed,
             progress=sys.stderr.isatty(),
+            timeout=args.timeout,
+            call_timeout=args.call_timeout,
         )
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -1042,6 +1566,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
     print(report.markdown())
     if report.crash is not None:
         last = report.crash.strip().splitlines()[-1]
-        print(f"error: the target failed while it was checked: {last}", file=sys.stderr)
+        what = "was stopped" if report.limit is not None else "failed while it was checked"
+        print(f"error: the target {what}: {last}", file=sys.stderr)
     print(f"report: {args.out / 'check.md'}")
     return report.exit_code

@@ -131,12 +131,22 @@ def test_multi_armed_policies_are_checked_for_pure_epsilon_against_dp_se(tmp_pat
     )
 
 
-def test_a_pure_epsilon_claim_for_a_linear_policy_is_a_usage_error(
-    capsys: pytest.CaptureFixture[str],
+def test_a_pure_epsilon_claim_for_a_linear_policy_is_compared_with_the_non_private_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Algorithm 1's private variants need δ > 0: with no --reference the check compares the regret
+    # with the non-private Algorithm 1 and says so; a private reference asked for is refused
     argv = ["check", "examples.good_policy:policy", "--path", REPO, "--epsilon", "1"]
-    assert privonline_main([*argv, "--delta", "0"]) == 2
-    assert "no private reference in the papers" in capsys.readouterr().err
+    argv += ["--delta", "0", "--stream-runs", "40", "--runs", "2", "--n", "40"]
+    assert privonline_main([*argv, "--out", str(tmp_path)]) in (3, 5)
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["regret"]["name"].endswith("vs reference nonprivate")
+    assert "non-private Algorithm 1" in report["reference_note"]
+    assert "Reference: the non-private Algorithm 1" in (tmp_path / "check.md").read_text()
+    capsys.readouterr()
+    argv += ["--reference", "gaussian", "--out", str(tmp_path / "never")]
+    assert privonline_main(argv) == 2
+    assert "reference 'gaussian' needs δ > 0" in capsys.readouterr().err
 
 
 def test_the_report_compares_the_claim_with_the_calibration_the_target_states(
