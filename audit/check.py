@@ -6,7 +6,7 @@ online learner): its outputs audited over searched neighbouring streams (Holm ov
 ones), its releases too if it exposes them (:class:`~audit.protocols.ReleasingPolicy`), and its
 regret compared with the papers' matching reference.  The target runs in a child process under
 time limits, its prints captured (:mod:`audit.watchdog`).  Privacy and utility get separate
-verdicts; the exit codes are :data:`EXIT_CODES` (2: usage error).
+verdicts; the exit codes are :data:`~audit.check_report.EXIT_CODES` (2: usage error).
 Proof note: ``proofs_notes/audit/README.md``.
 """
 
@@ -28,13 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar, cast, get_args
 
-import matplotlib
 import numpy as np
 from tqdm import tqdm
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
+from audit.check_report import CheckReport
 from audit.methods.black_box import event_audit
 from audit.methods.online import online_stream_audit, online_streams
 from audit.methods.pairs import Tester, searched_audit
@@ -68,11 +65,8 @@ from audit.protocols import (
     StreamPolicy,
     check_claim_matches_pair,
 )
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.results import PrivacyAuditResult
 from audit.watchdog import (
-    OUTPUT_HEAD,
-    OUTPUT_TAIL,
-    CapturedOutput,
     Watch,
     WatchOutcome,
     run_in_process,
@@ -81,7 +75,7 @@ from audit.watchdog import (
 from reference._typing import FloatArray
 from reference.agarwal_singh.sets import LossSetKind
 from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
-from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
+from reference.files import prepare_output_dir
 from reference.rng import check_seed
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
@@ -105,10 +99,8 @@ LOSS_SET_KINDS: tuple[LossSetKind, ...] = get_args(LossSetKind)
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
     "DEFAULT_HORIZONS",
-    "EXIT_CODES",
     "POLICY_KINDS",
     "STREAM_TOP",
-    "CheckReport",
     "PairClaim",
     "RescaledRecords",
     "RescaledRecordsDensity",
@@ -157,17 +149,6 @@ exceed it)."""
 DEFAULT_CALL_TIMEOUT = 600.0
 """Seconds one call of the target (an import, a construction, one ``run``/``play``/``sample``)
 may take by default before the check stops it (``--call-timeout``)."""
-
-Verdict = Literal["pass", "PRIVACY VIOLATION", "UTILITY FAILURE", "CRASHED", "inconclusive"]
-
-EXIT_CODES: dict[Verdict, int] = {
-    "pass": 0,
-    "PRIVACY VIOLATION": 1,
-    "UTILITY FAILURE": 3,
-    "CRASHED": 4,
-    "inconclusive": 5,
-}
-"""The exit code of each overall verdict (2 is a usage error: the check could not start)."""
 
 
 def _calling(watch: Watch | None, label: str) -> AbstractContextManager[None]:
@@ -461,265 +442,6 @@ class PairClaim:
         """The claim under ``relation``, the relation of the pair ``pair`` (its spec)."""
         label = f"claimed (ε, δ) under {relation!r} (the relation of --pair {pair})"
         return PrivacyClaim(self.epsilon, self.delta, relation, label)
-
-
-def _fence(text: str) -> str:
-    """A Markdown code fence longer than any run of backticks in ``text``."""
-    longest, run = 0, 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return "`" * max(3, longest + 1)
-
-
-def _code_block(text: str) -> list[str]:
-    fence = _fence(text)
-    return [fence, text.rstrip(), fence, ""]
-
-
-@dataclass
-class CheckReport:
-    """Everything ``privonline check`` found, with separate privacy and utility verdicts.
-
-    ``privacy`` is the audit of the policy's actions (or of the mechanism); ``release`` the audit
-    of what a :class:`~audit.protocols.ReleasingPolicy` releases, if it exposes that.  ``privacy``
-    is ``None`` only when the target crashed (or was stopped) before its privacy audit finished;
-    ``crash`` is then the traceback of what it raised (or of the check that refused its outputs,
-    e.g. NaN actions), or what stopped it: ``limit`` says which time limit, in which call.
-    ``claim`` is ``None`` only when the module of a mechanism's ``--pair`` crashed (the claim's
-    relation is the pair's).  ``target_output`` is what the target printed; ``reference_note``
-    why the regret reference was chosen, when the user did not choose it.
-    """
-
-    target: str
-    claim: PrivacyClaim | None
-    privacy: PrivacyAuditResult | None
-    regret: RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult | None
-    runtime_seconds: float
-    crash: str | None = None
-    stated: dict[str, float] | None = None
-    release: PrivacyAuditResult | None = None
-    target_output: CapturedOutput | None = None
-    limit: dict[str, Any] | None = None
-    reference_note: str | None = None
-
-    @property
-    def calibration_note(self) -> str | None:
-        """How the claim compares with the calibration the target states (its ``epsilon`` and
-        ``delta`` attributes, :func:`stated_calibration`); ``None`` if it states none."""
-        if not self.stated or self.claim is None:
-            return None
-        claimed = {"epsilon": self.claim.epsilon, "delta": self.claim.delta}
-        differ = {k: v for k, v in self.stated.items() if not math.isclose(v, claimed[k])}
-        stated = ", ".join(f"{k} = {v:g}" for k, v in self.stated.items())
-        if not differ:
-            return f"the claim matches the calibration the target states ({stated})"
-        return (
-            f"the claim differs from the calibration the target states ({stated}): the audit "
-            "tests the claim as given; build the target for it with --target-kwargs, or claim "
-            "what it states"
-        )
-
-    @property
-    def privacy_verdict(self) -> Literal["VIOLATION", "pass", "inconclusive"] | None:
-        """The verdict of the privacy audits together: ``"VIOLATION"`` if either rejected the
-        claim, else ``"pass"`` if either had the power a pass promises
-        (:attr:`~audit.results.PrivacyAuditResult.verdict`), else ``"inconclusive"``."""
-        audits = [a for a in (self.privacy, self.release) if a is not None]
-        if not audits:
-            return None
-        if any(a.violation for a in audits):
-            return "VIOLATION"
-        return "pass" if any(a.verdict == "pass" for a in audits) else "inconclusive"
-
-    @property
-    def utility_verdict(self) -> Literal["pass", "FAIL"] | None:
-        """The regret comparison's verdict (``None`` for a mechanism, or if it never ran)."""
-        if self.regret is None:
-            return None
-        return "pass" if self.regret.passed else "FAIL"
-
-    @property
-    def verdict(self) -> Verdict:
-        """The overall verdict, in this order: a privacy violation found stands even if the
-        target crashed (or was stopped) later; then a crash; then a utility failure; then
-        ``"inconclusive"`` when the privacy audit could not have caught a violation of the size a
-        pass promises."""
-        if self.privacy_verdict == "VIOLATION":
-            return "PRIVACY VIOLATION"
-        if self.crash is not None or self.privacy is None:
-            return "CRASHED"
-        if self.utility_verdict == "FAIL":
-            return "UTILITY FAILURE"
-        return "inconclusive" if self.privacy_verdict == "inconclusive" else "pass"
-
-    @property
-    def exit_code(self) -> int:
-        """:data:`EXIT_CODES` of :attr:`verdict`."""
-        return EXIT_CODES[self.verdict]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready report."""
-        regret: Any = None
-        if self.regret is not None:
-            regret = to_jsonable(self.regret)
-            regret["passed"] = self.regret.passed
-            if isinstance(self.regret, RegressionCheckResult):
-                regret["scaling_gated"] = self.regret.scaling_gated
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "kind": "third_party_check",
-            "target": self.target,
-            "claim": None if self.claim is None else to_jsonable(self.claim),
-            "verdict": self.verdict,
-            "exit_code": self.exit_code,
-            "privacy_verdict": self.privacy_verdict,
-            "utility_verdict": self.utility_verdict,
-            "privacy": None if self.privacy is None else self.privacy.to_dict(),
-            "release": None if self.release is None else self.release.to_dict(),
-            "regret": regret,
-            "reference_note": self.reference_note,
-            "crash": self.crash,
-            "limit": self.limit,
-            "target_output": None
-            if self.target_output is None
-            else to_jsonable(self.target_output),
-            "stated_calibration": self.stated,
-            "calibration_note": self.calibration_note,
-            "golden": "not applicable to an implementation object (`privonline golden` checks "
-            "the formulas)",
-            "runtime_seconds": self.runtime_seconds,
-        }
-
-    def _audit_rows(self) -> list[str]:
-        claim, rows = self.claim, []
-        for audit, what in ((self.privacy, "privacy"), (self.release, "release-level privacy")):
-            if audit is None or claim is None:
-                continue
-            power = (
-                f", would catch ε ≥ {audit.detectable_epsilon:.3g}"
-                if audit.detectable_epsilon is not None
-                else f", would catch δ(ε_claim) ≥ {audit.detectable_delta:.3g}"
-                if audit.detectable_delta is not None
-                else ""
-            )
-            rows.append(
-                f"| {audit.method.replace('_', ' ')} {what} vs claim ({claim.epsilon:g}, "
-                f"{claim.delta:g}), {claim.relation} | ε lower bound "
-                f"{audit.epsilon_lower_bound:.3g}, p = {audit.p_value:.3g}{power} | "
-                f"{'**VIOLATION**' if audit.violation else audit.verdict} |"
-            )
-        return rows
-
-    def _regret_rows(self) -> list[str]:
-        r = self.regret
-        if isinstance(r, OnlineRegretResult):
-            reference = "Algorithm 1" if r.feedback == "full" else "Algorithm 4 over EXP2"
-            return [
-                f"| regret vs Agarwal & Singh's {reference} at ε = {r.epsilon:g} ({r.runs} paired "
-                f"runs, T = {r.horizon}) | candidate {r.candidate_mean:.1f}, reference "
-                f"{r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
-                f"{'**WORSE**' if r.worse else 'pass'} |"
-            ]
-        if isinstance(r, MultiArmedRegretResult):
-            return [
-                f"| regret vs {'DP-SE' if r.reference == 'dp_se' else 'DP-UCB'} at ε = "
-                f"{r.epsilon:g} ({r.runs} paired runs, T = {r.horizon}) | "
-                f"candidate {r.candidate_mean:.1f}, reference {r.reference_mean:.1f}, Wilcoxon p = "
-                f"{r.wilcoxon_pvalue:.3g} | {'**WORSE**' if r.worse else 'pass'} |"
-            ]
-        if r is None:
-            return []
-        return [
-            f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
-            f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
-            f"{'**WORSE**' if r.worse else 'pass'} |",
-            f"| Theorem 5 containment | {r.candidate_containment.failures}/"
-            f"{r.candidate_containment.runs} runs above | "
-            f"{'**VIOLATION**' if r.candidate_containment.violation else 'pass'} |",
-            f"| scaling vs Theorem 5's form | slope {r.candidate_scaling.slope:.2f} "
-            f"[{r.candidate_scaling.ci_low:.2f}, {r.candidate_scaling.ci_high:.2f}] "
-            f"(reference {r.reference_scaling.slope:.2f}) | {_scaling_verdict(r)} |",
-        ]
-
-    def markdown(self) -> str:
-        """A short human-readable report."""
-        claim = self.claim
-        lines = [
-            f"# privonline check: `{self.target}`",
-            "",
-            f"Verdict: **{self.verdict}** (exit code {self.exit_code}; "
-            f"{self.runtime_seconds:.0f} s).",
-            "",
-            *([f"Claim: {claim.label}.", ""] if claim is not None and claim.label else []),
-            *([f"Calibration: {self.calibration_note}.", ""] if self.calibration_note else []),
-            *([f"Reference: {self.reference_note}.", ""] if self.reference_note else []),
-            "| check | result | verdict |",
-            "|---|---|---|",
-            *self._audit_rows(),
-            *self._regret_rows(),
-            "",
-            "Golden vectors do not apply to an implementation object (`privonline golden` checks "
-            "the formulas).",
-            "",
-        ]
-        if self.regret is not None:
-            lines += ["![regret](check.png)", ""]
-        for audit, what in (
-            (self.privacy, "Streams"),
-            (self.release, "Record streams (release level)"),
-        ):
-            search = None if audit is None else audit.details.get("search")
-            if search is None:
-                continue
-            judged = "; ".join(
-                f"{j['candidate']}: ε_LB {j['epsilon_lower_bound']:.3g}, {j['verdict']}"
-                for j in search["judged"]
-            )
-            lines += [
-                f"{what} searched: {', '.join(search['screened'])}; judged ({search['family']}): "
-                f"{judged}.",
-                "",
-            ]
-        if self.limit is not None and self.crash is not None:
-            lines += ["## Stopped by a time limit", "", self.crash.rstrip(), ""]
-        elif self.crash is not None:
-            lines += ["## The target crashed", "", *_code_block(self.crash)]
-        if self.target_output is not None:
-            out = self.target_output
-            cut = (
-                f", cut to its first {OUTPUT_HEAD} and last {OUTPUT_TAIL}" if out.truncated else ""
-            )
-            lines += [
-                "## What the target printed",
-                "",
-                f"Its stdout and stderr together ({out.size} bytes{cut}):",
-                "",
-                *_code_block(out.text),
-            ]
-        return "\n".join(lines)
-
-    def write(self, out: Path) -> None:
-        """Write ``check.json``, ``check.md`` and ``check.png`` into ``out``."""
-        prepare_output_dir(out)
-        write_json(out / "check.json", self.to_dict())
-        atomic_write_text(out / "check.md", self.markdown())
-        if self.regret is None:
-            return
-        fig, ax = plt.subplots(figsize=(4.5, 3.5))
-        labels = ["candidate", "reference"]
-        ax.bar(labels, [self.regret.candidate_mean, self.regret.reference_mean])
-        ax.set_ylabel("mean final regret")
-        ax.set_title("regret on the same environments")
-        fig.tight_layout()
-        atomic_savefig(fig, out / "check.png", dpi=110)
-        plt.close(fig)
-
-
-def _scaling_verdict(r: RegressionCheckResult) -> str:
-    if not r.scaling_gated:
-        return "reported (the reference is pre-asymptotic at this horizon)"
-    return "pass" if r.candidate_scaling.consistent else "**INCONSISTENT**"
 
 
 STREAM_TOP = 2
@@ -1518,7 +1240,7 @@ CLAIM_SOURCES: dict[PolicyKind, str] = {
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> int:
-    """Entry point; returns the exit code of :data:`EXIT_CODES` (2 on a usage error)."""
+    """Entry point; returns the exit code of :data:`~audit.check_report.EXIT_CODES` (2 on a usage error)."""
     args = build_parser(prog).parse_args(argv)
     try:
         target_kwargs = _target_kwargs(args.target_kwargs)
