@@ -1,92 +1,48 @@
 """``privonline check``: audit a third-party implementation against a claim (and the reference).
 
-The target is a **mechanism** with a neighbouring pair (``--pair``; white box with a density,
-else black box) or a **policy** of a :data:`POLICY_KINDS` kind (linear contextual, multi-armed,
-online learner): its outputs audited over searched neighbouring streams (Holm over the judged
-ones), its releases too if it exposes them (:class:`~audit.protocols.ReleasingPolicy`), and its
-regret compared with the papers' matching reference.  The target runs in a child process under
-time limits, its prints captured (:mod:`audit.watchdog`).  Privacy and utility get separate
-verdicts; the exit codes are :data:`~audit.check_report.EXIT_CODES` (2: usage error).
+The target is named ``module:attribute`` and is of a kind of :mod:`audit.kinds` (``--kind``): a
+**mechanism** audited on its neighbouring pair (``--pair``), or a **policy** (linear contextual,
+multi-armed, online learner) whose outputs are audited over searched neighbouring streams, its
+releases too if it exposes them, and its regret compared with the papers' matching reference.
+:func:`run_check` checks every argument, then runs the kind's audit in a child process under
+time limits, the target's prints captured (:mod:`audit.watchdog`); the report is
+:class:`~audit.check_report.CheckReport` (exit codes :data:`~audit.check_report.EXIT_CODES`).
 Proof note: ``proofs_notes/audit/README.md``.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import json
 import math
 import pickle
-import random
 import sys
 import time
 import traceback
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar, cast, get_args
+from typing import Any, get_args
 
-import numpy as np
 from tqdm import tqdm
 
+import audit.kinds as registry
 from audit.check_report import CheckReport
-from audit.methods.black_box import event_audit
-from audit.methods.online import online_stream_audit, online_streams
-from audit.methods.pairs import Tester, searched_audit
-from audit.methods.release import RecordKind, release_audit, release_mechanism
-from audit.methods.stream import (
-    Stream,
-    differing_day,
-    multi_armed_streams,
-    neighbouring_streams,
-    stream_audit,
-)
-from audit.methods.white_box import white_box_audit
-from audit.papers.agarwal_singh.regret import OnlineRegretResult, online_regret_check
-from audit.papers.sajed_sheffet.regret import (
-    DEFAULT_MEANS,
-    MULTI_ARMED_REFERENCES,
-    MultiArmedRegretResult,
-    multi_armed_regret_check,
-)
-from audit.papers.shariff_sheffet.regret import (
-    RegressionCheckResult,
-    regret_regression_check,
-)
+from audit.kinds.base import CheckRun, CheckSettings, Kind, calling
 from audit.protocols import (
-    DensityMechanism,
-    Mechanism,
     NeighbouringPair,
     NeighbourRelation,
-    OnlinePolicy,
     PrivacyClaim,
-    StreamPolicy,
     check_claim_matches_pair,
 )
 from audit.results import PrivacyAuditResult
-from audit.watchdog import (
-    Watch,
-    WatchOutcome,
-    run_in_process,
-    run_watched,
-)
-from reference._typing import FloatArray
+from audit.watchdog import Watch, WatchOutcome, run_in_process, run_watched
 from reference.agarwal_singh.sets import LossSetKind
-from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
 from reference.files import prepare_output_dir
 from reference.rng import check_seed
-from reference.shariff_sheffet.environments import LinearGapEnvironment
-from reference.shariff_sheffet.regularizers import (
-    VARIANTS,
-    PrivacyParameters,
-    ProblemConstants,
-    regularizer_spec,
-)
 from reference.validation import (
     check_bool,
-    check_choice,
     check_in_range,
     check_int_at_least,
     check_positive,
@@ -94,177 +50,25 @@ from reference.validation import (
     int_at_least,
 )
 
-LOSS_SET_KINDS: tuple[LossSetKind, ...] = get_args(LossSetKind)
-
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
-    "DEFAULT_HORIZONS",
-    "POLICY_KINDS",
-    "STREAM_TOP",
     "PairClaim",
-    "RescaledRecords",
-    "RescaledRecordsDensity",
-    "RescaledRewards",
-    "SeededGlobals",
-    "SeededGlobalsDensity",
-    "SeededGlobalsMechanism",
-    "SeededGlobalsOnline",
     "TargetError",
     "build_parser",
     "load_object",
     "load_pair",
     "load_target",
     "main",
-    "online_search_audit",
     "run_check",
     "stated_calibration",
-    "stream_search_audit",
 ]
-
-
-PolicyKind = Literal["linear", "multi_armed", "online_full", "online_bandit"]
-POLICY_KINDS: tuple[PolicyKind, ...] = ("linear", "multi_armed", "online_full", "online_bandit")
-"""Kinds of policy ``privonline check`` knows: linear contextual (Shariff & Sheffet; streams that
-change a day's contexts, rewards or both; regret against Algorithm 1), multi-armed (Sajed &
-Sheffet; streams that change a day's rewards, in ``{0, 1}``; regret against DP-SE), and online
-learners with full information or bandit feedback (Agarwal & Singh, an
-:class:`~audit.protocols.OnlinePolicy`; sequences that change one round's loss vector in ``Y``;
-regret against their Algorithm 1, or Algorithm 4 over EXP2)."""
-
-DEFAULT_HORIZONS: dict[PolicyKind, int] = {
-    "linear": 300,
-    "multi_armed": 20_000,
-    "online_full": 2000,
-    "online_bandit": 2000,
-}
-"""Horizon of the regret runs of each kind when ``--n`` is not given."""
-
-ONLINE_DIM = 5
-"""Dimension ``N`` (experts, arms) of the online learners' loss vectors in the check."""
-
-LINEAR_FIRST_ROUND = 16
-"""The first round at which a linear policy's regret is read for the scaling fit (so ``n`` must
-exceed it)."""
 
 DEFAULT_CALL_TIMEOUT = 600.0
 """Seconds one call of the target (an import, a construction, one ``run``/``play``/``sample``)
 may take by default before the check stops it (``--call-timeout``)."""
 
-
-def _calling(watch: Watch | None, label: str) -> AbstractContextManager[None]:
-    """``watch.calling(label)``: the code inside is one call of the target (time-limited)."""
-    return contextlib.nullcontext() if watch is None else watch.calling(label)
-
-
-def _seed_globals(rng: np.random.Generator) -> None:
-    """Seed Python's and numpy's global generators from ``rng`` (for code that uses them)."""
-    np.random.seed(int(rng.integers(2**32)))  # noqa: NPY002 -- the legacy global is the point
-    random.seed(int(rng.integers(2**63)))
-
-
-class _Seeded:
-    """A wrapped target: every call into it is marked on ``watch`` (:mod:`audit.watchdog`)."""
-
-    def __init__(self, inner: Any, watch: Watch | None = None) -> None:
-        self.inner, self.watch = inner, watch
-
-    def __repr__(self) -> str:
-        with _calling(self.watch, "__repr__()"):
-            return repr(self.inner)
-
-
-class SeededGlobals(_Seeded):
-    """A policy run with Python's and numpy's *global* generators seeded from the ``rng`` each
-    ``run`` receives: implementations that draw from ``numpy.random.*`` or ``random`` instead of
-    the generator they are given become reproducible (same seed, same report) and their runs
-    independent (each run's seeds are spawned apart).  The global state is changed, as the
-    wrapped code expects.  ``watch``: each call is marked on it (the per-call time limit)."""
-
-    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
-        """The wrapped policy's ``run`` after seeding the global generators from ``rng``."""
-        with _calling(self.watch, "run()"):
-            _seed_globals(rng)
-            return self.inner.run(decision_sets, reward_tables, rng)
-
-
-class SeededGlobalsOnline(_Seeded):
-    """:class:`SeededGlobals` for an online learner: ``play`` after seeding the global
-    generators from ``rng``."""
-
-    def play(self, losses: Any, rng: np.random.Generator) -> Any:
-        """The wrapped learner's ``play`` after seeding the global generators from ``rng``."""
-        with _calling(self.watch, "play()"):
-            _seed_globals(rng)
-            return self.inner.play(losses, rng)
-
-
-class SeededGlobalsMechanism(_Seeded):
-    """:class:`SeededGlobals` for a mechanism: ``sample`` after seeding the global generators."""
-
-    def sample(self, data: Any, rng: np.random.Generator, size: int) -> Any:
-        """The wrapped mechanism's ``sample`` after seeding the global generators from ``rng``."""
-        with _calling(self.watch, "sample()"):
-            _seed_globals(rng)
-            return self.inner.sample(data, rng, size)
-
-
-class SeededGlobalsDensity(SeededGlobalsMechanism):
-    """:class:`SeededGlobalsMechanism` that keeps the wrapped mechanism's ``log_density``."""
-
-    def log_density(self, data: Any, outputs: Any) -> Any:
-        """The wrapped mechanism's ``log_density``."""
-        with _calling(self.watch, "log_density()"):
-            return self.inner.log_density(data, outputs)
-
-
-class RescaledRewards:
-    """A policy that expects rewards in ``[low, high]``: each reward table of the audit's
-    ``[−1, 1]`` streams is mapped affinely, ``r ↦ low + (r + 1)(high − low)/2``, before the wrapped
-    ``run`` sees it (``--reward-range``).  The map is one-to-one, so neighbouring streams stay
-    neighbouring and the claim is unchanged."""
-
-    def __init__(self, inner: Any, low: float, high: float) -> None:
-        if not (math.isfinite(low) and math.isfinite(high) and low < high):
-            raise ValueError(f"reward range must be finite with low < high, got [{low}, {high}]")
-        self.inner, self.low, self.high = inner, float(low), float(high)
-
-    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
-        """The wrapped policy's ``run`` on the rescaled reward tables."""
-        scale = (self.high - self.low) / 2.0
-        tables = tuple(self.low + (np.asarray(r, dtype=np.float64) + 1.0) * scale
-                       for r in reward_tables)  # fmt: skip
-        return self.inner.run(decision_sets, tables, rng)
-
-    def __repr__(self) -> str:
-        return f"{self.inner!r} (rewards rescaled to [{self.low:g}, {self.high:g}])"
-
-
-class RescaledRecords:
-    """:class:`RescaledRewards` for a release mechanism: the reward column (the last) of the
-    audit's linear records ``(x, y)``, ``y ∈ [−1, 1]``, mapped affinely to ``[low, high]``."""
-
-    def __init__(self, inner: Any, low: float, high: float) -> None:
-        self.inner, self.low, self.high = inner, float(low), float(high)
-
-    def _map(self, data: Any) -> Any:
-        out = np.array(data, dtype=np.float64)
-        out[:, -1] = self.low + (out[:, -1] + 1.0) * (self.high - self.low) / 2.0
-        return out
-
-    def sample(self, data: Any, rng: np.random.Generator, size: int) -> Any:
-        """The wrapped mechanism's ``sample`` on the rescaled records."""
-        return self.inner.sample(self._map(data), rng, size)
-
-    def __repr__(self) -> str:
-        return f"{self.inner!r} (rewards rescaled to [{self.low:g}, {self.high:g}])"
-
-
-class RescaledRecordsDensity(RescaledRecords):
-    """:class:`RescaledRecords` that keeps the wrapped mechanism's ``log_density``."""
-
-    def log_density(self, data: Any, outputs: Any) -> Any:
-        """The wrapped mechanism's ``log_density`` on the rescaled records."""
-        return self.inner.log_density(self._map(data), outputs)
+OPTIONS = {"reward_range": "--reward-range", "loss_set": "--loss-set"}
+"""The optional arguments only some kinds take (:attr:`audit.kinds.base.Kind.options`)."""
 
 
 def stated_calibration(target: Any) -> dict[str, float] | None:
@@ -277,16 +81,6 @@ def stated_calibration(target: Any) -> dict[str, float] | None:
         if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
             found[key] = float(value)
     return found or None
-
-
-def _with_seeded_globals(target: Any, watch: Watch | None = None) -> Any:
-    if isinstance(target, StreamPolicy):
-        return SeededGlobals(target, watch)
-    if isinstance(target, OnlinePolicy):
-        return SeededGlobalsOnline(target, watch)
-    if isinstance(target, DensityMechanism):
-        return SeededGlobalsDensity(target, watch)
-    return SeededGlobalsMechanism(target, watch)
 
 
 class TargetError(ValueError):
@@ -343,7 +137,7 @@ def load_object(spec: str, paths: Sequence[str] = (), watch: Watch | None = None
         if path not in sys.path:
             sys.path.insert(0, path)
     try:
-        with _calling(watch, f"import of module {module_name!r}"):
+        with calling(watch, f"import of module {module_name!r}"):
             module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if not _module_missing(error, module_name):
@@ -358,14 +152,10 @@ def load_object(spec: str, paths: Sequence[str] = (), watch: Watch | None = None
             f"{type(error).__name__}: {error}",
             traceback.format_exc(),
         ) from error
-    with _calling(watch, f"lookup of {attribute!r} in module {module_name!r}"):
+    with calling(watch, f"lookup of {attribute!r} in module {module_name!r}"):
         if not hasattr(module, attribute):
             raise ValueError(f"target module {module_name!r} has no attribute {attribute!r}")
         return getattr(module, attribute)
-
-
-def _is_target(value: Any) -> bool:
-    return isinstance(value, StreamPolicy | OnlinePolicy | Mechanism)
 
 
 def load_target(
@@ -373,20 +163,22 @@ def load_target(
     paths: Sequence[str] = (),
     kwargs: dict[str, Any] | None = None,
     watch: Watch | None = None,
-) -> StreamPolicy | OnlinePolicy | Mechanism[Any]:
-    """The policy or mechanism named ``module:attribute``; a class or factory is called first,
-    with ``kwargs`` (``--target-kwargs``).  A class is always instantiated: the class object
-    itself has the protocol's methods as plain functions, so it would pass a runtime protocol
-    check.  ``kwargs`` for a target that is already an instance is a ``ValueError``; an exception
-    other than ``TypeError`` (wrong arguments) raised by the constructor is a
-    :class:`TargetError`."""
+) -> Any:
+    """The target named ``module:attribute``, of a kind of :mod:`audit.kinds` (it satisfies the
+    protocol of one); a class or factory is called first, with ``kwargs`` (``--target-kwargs``).
+    A class is always instantiated: the class object itself has the protocol's methods as plain
+    functions, so it would pass a runtime protocol check.  ``kwargs`` for a target that is
+    already an instance is a ``ValueError``; an exception other than ``TypeError`` (wrong
+    arguments) raised by the constructor is a :class:`TargetError`."""
+    kinds = registry.registered()
+    protocols = tuple(dict.fromkeys(k.protocol for k in kinds))
     target: Any = load_object(spec, paths, watch)
     kwargs = {} if kwargs is None else dict(kwargs)
-    with _calling(watch, f"protocol check of {spec!r}"):
-        build = isinstance(target, type) or (not _is_target(target) and callable(target))
+    with calling(watch, f"protocol check of {spec!r}"):
+        build = isinstance(target, type) or (not isinstance(target, protocols) and callable(target))
     if build:
         try:
-            with _calling(watch, f"construction of {spec!r}"):
+            with calling(watch, f"construction of {spec!r}"):
                 target = target(**kwargs)
         except TypeError as err:
             given = f"with --target-kwargs {json.dumps(kwargs)}" if kwargs else "with no arguments"
@@ -404,15 +196,12 @@ def load_target(
             f"target {spec!r} is already an instance: --target-kwargs applies only to a class "
             "or factory"
         )
-    with _calling(watch, f"protocol check of {spec!r}"):
-        satisfied = _is_target(target)
+    with calling(watch, f"protocol check of {spec!r}"):
+        satisfied = isinstance(target, protocols)
     if not satisfied:
-        raise ValueError(
-            f"target {spec!r} must satisfy audit.protocols.StreamPolicy (run(decision_sets, "
-            "reward_tables, rng) -> actions), audit.protocols.OnlinePolicy (play(losses, rng) -> "
-            "points) or audit.protocols.Mechanism (sample(data, rng, size))"
-        )
-    return cast(StreamPolicy | OnlinePolicy | Mechanism[Any], target)
+        texts = dict.fromkeys(k.protocol_text for k in kinds)
+        raise ValueError(f"target {spec!r} must satisfy {' or '.join(texts)}")
+    return target
 
 
 def load_pair(
@@ -442,139 +231,6 @@ class PairClaim:
         """The claim under ``relation``, the relation of the pair ``pair`` (its spec)."""
         label = f"claimed (ε, δ) under {relation!r} (the relation of --pair {pair})"
         return PrivacyClaim(self.epsilon, self.delta, relation, label)
-
-
-STREAM_TOP = 2
-"""How many screened candidate stream pairs the policy check audits afresh and judges."""
-
-
-def stream_search_audit(
-    policy: StreamPolicy,
-    claim: PrivacyClaim,
-    *,
-    n: int,
-    runs: int,
-    seed: int,
-    confidence: float,
-    name: str,
-    kind: PolicyKind = "linear",
-    progress: Any = None,
-) -> PrivacyAuditResult:
-    """The joint-DP audit over the candidate streams of the policy's kind
-    (:func:`audit.methods.stream.neighbouring_streams`: a day's contexts, rewards or both;
-    :func:`~audit.methods.stream.multi_armed_streams`: a day's rewards; at days 1 and ``n // 2``),
-    searched and judged as one family (:func:`audit.methods.pairs.searched_audit`: screened on
-    ``runs // 4`` runs, the :data:`STREAM_TOP` best audited afresh on ``runs``, Holm at
-    ``1 − confidence``).  ``progress``: a tqdm bar advanced once per stream audit, or ``None``."""
-
-    def tester_at(level: float) -> Tester[Stream]:
-        def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
-            return stream_audit(
-                policy, pair.x, pair.x_prime, differing_day(pair.x, pair.x_prime), claim,
-                runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
-            )  # fmt: skip
-
-        return tester
-
-    candidates = (
-        neighbouring_streams(n, seed=seed)
-        if kind == "linear"
-        else multi_armed_streams(n, len(DEFAULT_MEANS), seed=seed)
-    )
-    return searched_audit(
-        candidates,
-        tester_at,
-        samples=runs,
-        seed=seed,
-        confidence=confidence,
-        top=STREAM_TOP,
-        name=name,
-        progress=progress,
-    )
-
-
-_C = TypeVar("_C", bound=str)
-
-
-def _one_of(name: str, value: object, choices: tuple[_C, ...]) -> _C:
-    """The element of ``choices`` equal to ``value`` (``ValueError`` naming ``name`` if none)."""
-    check_choice(name, value, choices)
-    return next(choice for choice in choices if choice == value)
-
-
-def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
-    """The one round (1-based) in which two loss sequences differ."""
-    rounds = np.flatnonzero(np.any(np.asarray(losses) != np.asarray(losses_prime), axis=1))
-    if len(rounds) != 1:
-        raise ValueError(f"neighbouring loss sequences differ in exactly one round, these in "
-                         f"{(rounds + 1).tolist()}")  # fmt: skip
-    return int(rounds[0]) + 1
-
-
-def online_search_audit(
-    policy: OnlinePolicy,
-    claim: PrivacyClaim,
-    *,
-    n: int,
-    runs: int,
-    seed: int,
-    confidence: float,
-    name: str,
-    loss_set: LossSetKind = "box01",
-    progress: Any = None,
-) -> PrivacyAuditResult:
-    """:func:`stream_search_audit` for an online learner: the candidate loss sequences of
-    :func:`audit.methods.online.online_streams` in ``loss_set`` (``N =`` :data:`ONLINE_DIM`;
-    the worst-case replacement and one coordinate, at rounds 1 and ``n // 2``), each audited on
-    the points published after the changed round (:func:`~audit.methods.online.online_stream_audit`)."""
-
-    def tester_at(level: float) -> Tester[FloatArray]:
-        def tester(pair: NeighbouringPair[FloatArray], samples: int, s: int) -> PrivacyAuditResult:
-            return online_stream_audit(
-                policy, pair.x, pair.x_prime, _differing_round(pair.x, pair.x_prime), claim,
-                runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
-            )  # fmt: skip
-
-        return tester
-
-    return searched_audit(
-        online_streams(n, ONLINE_DIM, loss_set=loss_set, seed=seed),
-        tester_at,
-        samples=runs,
-        seed=seed,
-        confidence=confidence,
-        top=STREAM_TOP,
-        name=name,
-        progress=progress,
-    )
-
-
-def _loss_set_of(policy: Any, loss_set: LossSetKind | None) -> LossSetKind:
-    """``loss_set`` if given, else the loss set the target states (a ``loss_set`` attribute
-    naming a kind of :class:`~reference.agarwal_singh.sets.LossSet`), else ``"box01"``."""
-    if loss_set is not None:
-        return check_choice("loss_set", loss_set, LOSS_SET_KINDS)
-    stated = getattr(getattr(policy, "inner", policy), "loss_set", None)
-    for kind in LOSS_SET_KINDS:
-        if stated == kind:
-            return kind
-    return "box01"
-
-
-def _check_claim(claim: object, pair: str | None) -> PrivacyClaim | PairClaim:
-    """The claim, under the relation it must be audited under (before anything runs)."""
-    if isinstance(claim, PairClaim):
-        if pair is None:
-            raise ValueError("claim: a PairClaim takes the relation of a pair; pass pair (--pair)")
-        return claim
-    if not isinstance(claim, PrivacyClaim):
-        raise ValueError(f"claim must be an audit.protocols.PrivacyClaim, got {claim!r:.80}")
-    if pair is None and claim.relation != "t_neighbouring":
-        raise ValueError(
-            "claim.relation must be 't_neighbouring' for a policy (audited on streams that differ "
-            f"on one day), got {claim.relation!r}"
-        )
-    return claim
 
 
 def _check_reward_range(reward_range: object) -> tuple[float, float] | None:
@@ -611,111 +267,33 @@ def _check_limit(name: str, value: object) -> float | None:
 
 
 @dataclass(frozen=True)
-class _Settings:
-    """The numbers of a check, checked (:func:`run_check` documents each)."""
-
-    n: int
-    runs: int
-    stream_n: int
-    stream_runs: int
-    seed: int
-    confidence: float
-    samples: int
-    release_samples: int
-    d: int
-    num_arms: int
-    gap: float
-
-
-def _check_reference(
-    kind: PolicyKind, reference: object, claim: PrivacyClaim, s: _Settings
-) -> tuple[str | None, str | None]:
-    """The regret reference of ``kind`` (and why, when chosen for the user), every argument of
-    its comparison checked now, so that none fails after the privacy audit has run."""
-    if kind == "linear":
-        note = None
-        if reference is None and claim.delta == 0.0:
-            reference, note = (
-                "nonprivate",
-                (
-                    "the non-private Algorithm 1 of Shariff & Sheffet: the claim is pure ε (δ = 0) "
-                    "and the paper's private Algorithm 1 needs δ > 0, so the regret is compared with "
-                    "the non-private one"
-                ),
-            )
-        variant = _one_of("reference", "gaussian" if reference is None else reference, VARIANTS)
-        if variant != "nonprivate" and claim.delta == 0.0:
-            raise ValueError(
-                f"reference {variant!r} needs δ > 0 (Shariff & Sheffet's private Algorithm 1), "
-                "but the claim is pure ε (delta 0): drop --reference to compare with the "
-                "non-private Algorithm 1"
-            )
-        if s.n <= LINEAR_FIRST_ROUND:
-            raise ValueError(
-                f"n must be an integer > {LINEAR_FIRST_ROUND} for a linear policy (its regret is "
-                f"read from round {LINEAR_FIRST_ROUND} on), got {s.n}"
-            )
-        LinearGapEnvironment(s.d, s.num_arms, s.gap, np.random.default_rng(0))
-        privacy = None if variant == "nonprivate" else PrivacyParameters(claim.epsilon, claim.delta)
-        regularizer_spec(variant, ProblemConstants(d=s.d), s.n, 1.0 / s.n, privacy)
-        return variant, note
-    if kind == "multi_armed":
-        armed = _one_of("reference", "dp_se" if reference is None else reference,
-                        MULTI_ARMED_REFERENCES)  # fmt: skip
-        check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
-        return armed, None
-    if reference is not None:
-        raise ValueError(
-            f"reference (--reference) is fixed for {kind}: Agarwal & Singh's Algorithm 1 (full "
-            "information) or Algorithm 4 over EXP2 (bandit); drop --reference"
-        )
-    check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
-    if kind == "online_full":
-        cor32_parameters("experts", ONLINE_DIM, s.n, claim.epsilon, calibration="strict",
-                         experts_losses="box01")  # fmt: skip
-    else:
-        thm41_parameters(ONLINE_DIM, s.n, claim.epsilon, preset="proof_consistent",
-                         calibration="strict")  # fmt: skip
-    return None, None
-
-
-class _Progress:
-    """What the child reports of its progress: the parent moves its bar (``update`` as tqdm's)."""
-
-    def __init__(self, watch: Watch) -> None:
-        self.watch, self.done, self.what = watch, 0, ""
-
-    def describe(self, what: str, more: int) -> None:
-        self.what = what
-        self.watch.send(("progress", what, more))
-        self.watch.send(("stage", what))
-
-    def update(self, count: int = 1) -> None:
-        self.done += count
-        self.watch.send(("progress", None, count))
-        self.watch.send(("stage", f"{self.what} ({self.done} audits done)"))
-
-
-@dataclass(frozen=True)
 class _CheckJob:
     """The body of a check, run in the child process (or here): it loads the target itself,
-    audits it and sends each result as it is found (:mod:`audit.watchdog` events)."""
+    checks it is of its kind, and runs the kind's audit, which sends each result as it is found
+    (:mod:`audit.watchdog` events)."""
 
     target: str
     claim: PrivacyClaim | PairClaim
     paths: tuple[str, ...]
     target_kwargs: dict[str, Any] | None
-    kind: PolicyKind | None
-    reward_range: tuple[float, float] | None
-    reference: str | None
+    kind: Kind
     pair: str | None
-    loss_set: LossSetKind | None
-    settings: _Settings
+    settings: CheckSettings
+    kinds: tuple[str, ...]
 
     def __call__(self, watch: Watch) -> None:
+        registry.KINDS = self.kinds  # the caller's registry, in the child process too
         watch.send(("stage", "loading the target"))
         try:
-            claim, target, neighbours, losses = self._load(watch)
+            claim, neighbours = self._claim(watch)
+            raw = load_target(self.target, self.paths, self.target_kwargs, watch)
+            with calling(watch, f"protocol check of {self.target!r}"):
+                self.kind.check_target(raw, self.target)
+            seeded = self.kind.seeded(raw, watch)
+            with calling(watch, "reading its epsilon, delta and loss_set attributes"):
+                watch.send(("stated", stated_calibration(seeded)))
+                settings = self.kind.resolve(seeded, self.settings)
+            target = self.kind.wrap(seeded, settings)
         except TargetError as err:
             watch.send(("crash", err.traceback))
             return
@@ -723,18 +301,12 @@ class _CheckJob:
             watch.send(("usage", str(err)))
             return
         try:
-            if neighbours is not None:
-                self._audit_mechanism(target, neighbours, claim, watch)
-            else:
-                self._audit_policy(target, claim, losses, watch)
+            self.kind.audit(target, claim, settings, CheckRun(self.target, watch, neighbours))
         except (Exception, SystemExit):  # the target's own failure, reported with its traceback
             watch.send(("crash", traceback.format_exc()))
 
-    def _load(
-        self, watch: Watch
-    ) -> tuple[PrivacyClaim, Any, NeighbouringPair[Any] | None, LossSetKind]:
-        """The claim, the wrapped target, the mechanism's pair (``None`` for a policy) and an
-        online learner's loss set."""
+    def _claim(self, watch: Watch) -> tuple[PrivacyClaim, NeighbouringPair[Any] | None]:
+        """The claim (under the pair's relation, for a kind that takes a pair) and the pair."""
         claim, neighbours = self.claim, None
         if self.pair is not None:
             neighbours = load_pair(self.pair, self.paths, watch)
@@ -743,166 +315,7 @@ class _CheckJob:
             check_claim_matches_pair(claim, neighbours)
         assert isinstance(claim, PrivacyClaim)
         watch.send(("claim", claim))
-        raw = load_target(self.target, self.paths, self.target_kwargs, watch)
-        policy = _with_seeded_globals(raw, watch)
-        with _calling(watch, "reading its epsilon, delta and loss_set attributes"):
-            watch.send(("stated", stated_calibration(policy)))
-            losses = _loss_set_of(policy, self.loss_set)
-        online = self.kind in ("online_full", "online_bandit")
-        if isinstance(policy, SeededGlobals | SeededGlobalsOnline) and self.pair is not None:
-            raise ValueError(
-                f"pair (--pair) is for mechanisms only: target {self.target!r} is a policy, "
-                "audited on the t-neighbouring streams of its kind; drop --pair"
-            )
-        if isinstance(policy, SeededGlobals) and online:
-            raise ValueError(
-                f"kind {self.kind!r} needs an audit.protocols.OnlinePolicy (play(losses, rng) -> "
-                f"points), but target {self.target!r} is a bandit policy (run(decision_sets, "
-                "reward_tables, rng)): pass --kind linear or multi_armed"
-            )
-        if isinstance(policy, SeededGlobalsOnline) and not online:
-            raise ValueError(
-                f"target {self.target!r} is an online learner (audit.protocols.OnlinePolicy): "
-                "pass --kind online_full or online_bandit"
-            )
-        if isinstance(policy, SeededGlobalsMechanism) and self.pair is None:
-            raise ValueError("pair must name a NeighbouringPair (module:attribute) for a mechanism")
-        if self.reward_range is not None and isinstance(policy, SeededGlobals):
-            policy = RescaledRewards(policy, *self.reward_range)
-        return claim, policy, neighbours, losses
-
-    def _audit_mechanism(
-        self, mechanism: Any, neighbours: NeighbouringPair[Any], claim: PrivacyClaim, watch: Watch
-    ) -> None:
-        s = self.settings
-        watch.send(("stage", "privacy: the mechanism on its pair"))
-        audit = white_box_audit if isinstance(mechanism, DensityMechanism) else event_audit
-        box = "white box" if isinstance(mechanism, DensityMechanism) else "black box"
-        result = audit(
-            mechanism, neighbours, claim, samples=s.samples, seed=s.seed,
-            name=f"{self.target} {box}", confidence=s.confidence,
-        )  # fmt: skip
-        watch.send(("privacy", result))
-
-    def _audit_policy(
-        self, policy: Any, claim: PrivacyClaim, losses: LossSetKind, watch: Watch
-    ) -> None:
-        s, kind = self.settings, self.kind
-        assert kind is not None
-        online = kind in ("online_full", "online_bandit")
-        record_kind: RecordKind = (
-            "online" if online else "linear" if kind == "linear" else "multi_armed"
-        )
-        # candidate streams screened, the best audited; the same for the records if the policy
-        # exposes its releases; then the regret
-        screened = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
-        records = {"linear": 6, "multi_armed": 2, "online": 4}[record_kind]
-        bar = _Progress(watch)
-        with _calling(watch, "release_mechanism()"):
-            aggregator = release_mechanism(policy)
-        # with a release audit, the two families share the error budget (Bonferroni)
-        level = s.confidence if aggregator is None else 1.0 - (1.0 - s.confidence) / 2.0
-        more = 0 if aggregator is None else records + STREAM_TOP
-        bar.describe("privacy: stream audits", screened + STREAM_TOP + 1 + more)
-        if online:
-            privacy = online_search_audit(
-                policy, claim, n=s.stream_n, runs=s.stream_runs, seed=s.seed, confidence=level,
-                name=f"{self.target} DP", loss_set=losses, progress=bar,
-            )  # fmt: skip
-        else:
-            privacy = stream_search_audit(
-                policy, claim, n=s.stream_n, runs=s.stream_runs, seed=s.seed, confidence=level,
-                name=f"{self.target} joint DP", kind=kind, progress=bar,
-            )  # fmt: skip
-        watch.send(("privacy", privacy))
-        if aggregator is not None:
-            bar.describe("privacy: release audits", 0)
-            self._audit_release(aggregator, record_kind, claim, level, losses, bar, watch)
-        bar.describe("utility: regret vs reference", 0)
-        watch.send(("regret", self._regret(policy, claim)))
-        bar.update(1)
-
-    def _audit_release(
-        self,
-        aggregator: Any,
-        record_kind: RecordKind,
-        claim: PrivacyClaim,
-        level: float,
-        losses: LossSetKind,
-        bar: _Progress,
-        watch: Watch,
-    ) -> None:
-        s = self.settings
-        if self.reward_range is not None:
-            wrap = (
-                RescaledRecordsDensity
-                if isinstance(aggregator, DensityMechanism)
-                else RescaledRecords
-            )
-            aggregator = wrap(aggregator, *self.reward_range)
-        with _calling(watch, "reading the release mechanism's days attribute"):
-            stated_days = getattr(aggregator, "days", None)
-        release = release_audit(
-            _with_seeded_globals(aggregator, watch),
-            record_kind,
-            claim,
-            n=stated_days
-            if isinstance(stated_days, int) and not isinstance(stated_days, bool)
-            else s.stream_n,
-            m={"linear": 3, "multi_armed": len(DEFAULT_MEANS), "online": ONLINE_DIM}[record_kind],
-            samples=s.release_samples,
-            seed=s.seed,
-            confidence=level,
-            top=STREAM_TOP,
-            name=f"{self.target} releases",
-            loss_set=losses,
-            progress=bar,
-        )
-        watch.send(("release", release))
-
-    def _regret(
-        self, policy: Any, claim: PrivacyClaim
-    ) -> RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult:
-        s, kind = self.settings, self.kind
-        if kind in ("online_full", "online_bandit"):
-            return online_regret_check(
-                policy,
-                feedback="full" if kind == "online_full" else "bandit",
-                epsilon=claim.epsilon,
-                dim=ONLINE_DIM,
-                horizon=s.n,
-                runs=s.runs,
-                seed=s.seed + 1,
-                confidence=s.confidence,
-            )
-        if kind == "multi_armed":
-            armed = _one_of("reference", self.reference, MULTI_ARMED_REFERENCES)
-            return multi_armed_regret_check(
-                policy,
-                epsilon=claim.epsilon,
-                horizon=s.n,
-                runs=s.runs,
-                seed=s.seed + 1,
-                confidence=s.confidence,
-                name=f"{self.target} vs {armed}",
-                reference=armed,
-            )
-        variant = _one_of("reference", self.reference, VARIANTS)
-        return regret_regression_check(
-            policy,
-            variant,
-            d=s.d,
-            num_arms=s.num_arms,
-            gap=s.gap,
-            n=s.n,
-            runs=s.runs,
-            seed=s.seed + 1,
-            privacy=None
-            if variant == "nonprivate"
-            else PrivacyParameters(claim.epsilon, claim.delta),
-            confidence=s.confidence,
-            name=f"{self.target} vs reference {variant}",
-        )
+        return claim, neighbours
 
 
 class _Collector:
@@ -965,19 +378,51 @@ def _limit_report(
     return f"privonline check stopped the target: {what}{running} (stage: {stage})", limit
 
 
+def _check_kind(
+    kind: Kind, claim: PrivacyClaim | PairClaim, pair: str | None, settings: CheckSettings
+) -> tuple[CheckSettings, str | None]:
+    """The kind's own checks of the claim, the pair and its options, before anything runs: the
+    settings with the reference resolved, and the note saying why when the user did not choose
+    it."""
+    takers = [k.name for k in registry.registered() if k.takes_pair]
+    if kind.takes_pair and pair is None:
+        raise ValueError(
+            f"pair must name a NeighbouringPair (module:attribute) for --kind {kind.name}"
+        )
+    if not kind.takes_pair and pair is not None:
+        raise ValueError(
+            f"pair (--pair) applies to --kind {', '.join(takers)} only, not to --kind {kind.name}"
+        )
+    for option, flag in OPTIONS.items():
+        if getattr(settings, option) is not None and option not in kind.options:
+            users = [k.name for k in registry.registered() if option in k.options]
+            raise ValueError(f"{option} ({flag}) applies to --kind {', '.join(users)} only")
+    if not kind.takes_pair:
+        if not isinstance(claim, PrivacyClaim) or claim.relation != "t_neighbouring":
+            raise ValueError(
+                "claim.relation must be 't_neighbouring' for a policy (audited on streams that "
+                f"differ on one day), got {getattr(claim, 'relation', claim)!r:.80}"
+            )
+        reference, note = kind.check_reference(settings.reference, claim, settings)
+        return settings.but(reference=reference), note
+    # the pair's relation is known once it is loaded; the kind's reference does not read it
+    kind.check_reference(settings.reference, PrivacyClaim(claim.epsilon, claim.delta), settings)
+    return settings, None
+
+
 def run_check(
     target: str,
     claim: PrivacyClaim | PairClaim,
     *,
     paths: Sequence[str] = (),
     target_kwargs: dict[str, Any] | None = None,
-    kind: PolicyKind | None = None,
+    kind: str | None = None,
     reward_range: tuple[float, float] | None = None,
     reference: str | None = None,
     d: int = 3,
     num_arms: int = 9,
     gap: float = 0.1,
-    n: int = 300,
+    n: int | None = None,
     runs: int = 30,
     stream_n: int = 16,
     stream_runs: int = 1000,
@@ -992,31 +437,32 @@ def run_check(
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
     isolate: bool = True,
 ) -> CheckReport:
-    """Run every check of the module docstring on ``target``.
+    """Run every check of ``kind`` (a name of :mod:`audit.kinds`) on ``target``.
 
-    A **mechanism** comes with ``pair`` (``module:attribute`` of a
-    :class:`~audit.protocols.NeighbouringPair`; ``samples`` outputs per input) and ``claim``
-    must be made under the pair's relation (or be a :class:`PairClaim`, which takes it); a
-    **policy** of ``kind`` (default ``"linear"``) takes no ``pair`` and its claim is made under
-    ``"t_neighbouring"``.  A mismatch is a ``ValueError``: the claim is never rewritten.  The
-    policy's outputs are audited on ``stream_runs`` runs per candidate stream of ``stream_n``
-    days; a policy that exposes its releases (:class:`~audit.protocols.ReleasingPolicy`) is also
-    audited at the release level (``release_samples`` draws per record stream), the two families
-    splitting ``1 − confidence`` evenly; its regret is compared with ``reference`` on ``runs``
-    paired runs of horizon ``n`` (a linear policy: App. D environments of dimension ``d`` with
-    ``num_arms`` arms and gap ``gap``; with a pure-ε claim and no ``reference``, the non-private
-    Algorithm 1, said in :attr:`CheckReport.reference_note`).  ``reward_range`` rescales a linear
-    policy's rewards (:class:`RescaledRewards`); an online learner is audited on loss sequences in
-    ``loss_set`` (default: the ``loss_set`` the target states, else ``"box01"``).  The target
-    always runs with its global generators seeded (:class:`SeededGlobals`).
+    ``kind`` defaults to ``"mechanism"`` with a ``pair`` (``module:attribute`` of a
+    :class:`~audit.protocols.NeighbouringPair`; ``samples`` outputs per input), whose relation the
+    claim must be made under (or be a :class:`PairClaim`, which takes it), and to ``"linear"``
+    without one; a policy's claim is made under ``"t_neighbouring"``.  A mismatch is a
+    ``ValueError``: the claim is never rewritten.  A policy's outputs are audited on
+    ``stream_runs`` runs per candidate stream of ``stream_n`` days; one that exposes its releases
+    (:class:`~audit.protocols.ReleasingPolicy`) also at the release level (``release_samples``
+    draws per record stream), the two families splitting ``1 − confidence`` evenly; its regret is
+    compared with ``reference`` on ``runs`` paired runs of horizon ``n`` (default: the kind's
+    :attr:`~audit.kinds.base.Kind.default_horizon`; a linear policy: App. D
+    environments of dimension ``d`` with ``num_arms`` arms and gap ``gap``; with a pure-ε claim
+    and no ``reference``, the non-private Algorithm 1, said in
+    :attr:`~audit.check_report.CheckReport.reference_note`).  ``reward_range`` rescales a linear
+    policy's rewards; an online learner is audited on loss sequences in ``loss_set`` (default:
+    the ``loss_set`` the target states, else ``"box01"``).  The target always runs with its
+    global generators seeded (:class:`~audit.kinds.base.SeededGlobals`).
 
     Every argument is checked before anything runs (``ValueError`` naming it); so are loading
     and building the target and its kind, in the child, before any audit (``ValueError`` too).
     The check runs in a child process (``isolate``) that is stopped when it exceeds ``timeout``
     seconds, or one call of the target ``call_timeout`` seconds (``None``: no limit; both need
-    ``isolate``); what the target prints is kept in :attr:`CheckReport.target_output`.  An
+    ``isolate``); what the target prints is kept in the report's ``target_output``.  An
     exception raised while the target is imported or runs (by its code, or by the checks of what
-    it returned), or a limit, ends the check with :attr:`CheckReport.crash` set and the results
+    it returned), or a limit, ends the check with the report's ``crash`` set and the results
     found so far kept.  The results do not depend on ``isolate``.
     """
     t0 = time.perf_counter()
@@ -1024,9 +470,11 @@ def run_check(
     paths = _check_paths(paths)
     if pair is not None:
         _split_spec("pair", pair)
-    claim = _check_claim(claim, pair)
-    settings = _Settings(
-        n=check_int_at_least("n", n, 2),
+    chosen = registry.default(pair is not None) if kind is None else registry.by_name(kind)
+    if not isinstance(claim, PrivacyClaim | PairClaim):
+        raise ValueError(f"claim must be an audit.protocols.PrivacyClaim, got {claim!r:.80}")
+    settings = CheckSettings(
+        n=check_int_at_least("n", chosen.default_horizon or 2 if n is None else n, 2),
         runs=check_int_at_least("runs", runs, 2),
         stream_n=check_int_at_least("stream_n", stream_n, 3),
         stream_runs=check_int_at_least("stream_runs", stream_runs, 4),
@@ -1037,43 +485,43 @@ def run_check(
         d=check_int_at_least("d", d, 2),
         num_arms=check_int_at_least("num_arms", num_arms, 1),
         gap=check_in_range("gap", gap, 0.0, math.inf, low_open=False),
+        reference=reference,
+        reward_range=_check_reward_range(reward_range),
+        loss_set=loss_set,
     )
     target_kwargs = _check_target_kwargs(target_kwargs)
-    reward_range = _check_reward_range(reward_range)
     check_bool("progress", progress)
     check_bool("isolate", isolate)
-    timeout, call_timeout = (
-        _check_limit("timeout", timeout),
-        _check_limit("call_timeout", call_timeout),
-    )
+    timeout = _check_limit("timeout", timeout)
+    call_timeout = _check_limit("call_timeout", call_timeout)
     if not isolate and (timeout is not None or call_timeout is not None):
         raise ValueError(
             "timeout and call_timeout need isolate=True (a limit ends the check's child "
             "process): pass timeout=None and call_timeout=None to run in this process"
         )
-    note = None
-    if pair is not None:
-        for name, value in (("kind", kind), ("reference", reference),
-                            ("reward_range", reward_range), ("loss_set", loss_set)):  # fmt: skip
-            if value is not None:
-                raise ValueError(f"{name} applies to policies only, not to a mechanism (--pair)")
-    else:
-        kind = _one_of("kind", "linear" if kind is None else kind, POLICY_KINDS)
-        assert isinstance(claim, PrivacyClaim)
-        reference, note = _check_reference(kind, reference, claim, settings)
-        if reward_range is not None and kind != "linear":
-            raise ValueError("reward_range (--reward-range) applies to linear policies only")
-        if loss_set is not None:
-            if kind not in ("online_full", "online_bandit"):
-                raise ValueError("loss_set (--loss-set) applies to online learners only")
-            check_choice("loss_set", loss_set, LOSS_SET_KINDS)
-    job = _CheckJob(target, claim, paths, target_kwargs, kind, reward_range, reference, pair,
-                    loss_set, settings)  # fmt: skip
-    collect = _Collector(claim if isinstance(claim, PrivacyClaim) else None, progress)
+    if isinstance(claim, PairClaim) and pair is None:
+        raise ValueError("claim: a PairClaim takes the relation of a pair; pass pair (--pair)")
+    settings, note = _check_kind(chosen, claim, pair, settings)
+    job = _CheckJob(target, claim, paths, target_kwargs, chosen, pair, settings, registry.KINDS)
+    report = _run(job, timeout, call_timeout, isolate, progress)
+    report.runtime_seconds, report.reference_note = time.perf_counter() - t0, note
+    return report
+
+
+def _run(
+    job: _CheckJob,
+    timeout: float | None,
+    call_timeout: float | None,
+    isolate: bool,
+    progress: bool,
+) -> CheckReport:
+    """Run ``job`` (in a child process if ``isolate``) and build its report."""
+    collect = _Collector(job.claim if isinstance(job.claim, PrivacyClaim) else None, progress)
     try:
         if isolate:
+            preload = ("audit.check", *registry.KINDS)
             outcome = run_watched(job, timeout=timeout, call_timeout=call_timeout,
-                                  on_event=collect, preload=("audit.check",))  # fmt: skip
+                                  on_event=collect, preload=preload)  # fmt: skip
         else:
             outcome = run_in_process(job, on_event=collect)
     finally:
@@ -1084,18 +532,20 @@ def run_check(
     if outcome.ended != "finished" and crash is None:
         crash, limit = _limit_report(outcome, collect.stage, timeout, call_timeout)
     return CheckReport(
-        target, collect.claim, collect.privacy, collect.regret, time.perf_counter() - t0, crash,
-        collect.stated, collect.release, outcome.output, limit, note,
+        job.target, collect.claim, collect.privacy, collect.regret, 0.0, crash, collect.stated,
+        collect.release, outcome.output, limit, None, job.kind,
     )  # fmt: skip
 
 
 def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
-    """The command-line interface."""
+    """The command-line interface (``--kind`` and its defaults from :mod:`audit.kinds`)."""
+    kinds = registry.registered()
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Audit a third-party implementation (module:attribute): a bandit policy "
-        "(audit.protocols.StreamPolicy) for a claimed joint-DP (ε, δ) and against the reference's "
-        "regret, or a mechanism (audit.protocols.Mechanism, with --pair) for a claimed (ε, δ). "
+        description="Audit a third-party implementation (module:attribute) of a --kind: a policy "
+        "(e.g. an audit.protocols.StreamPolicy) for a claimed (ε, δ) on neighbouring streams and "
+        "against the reference's regret, or a mechanism (audit.protocols.Mechanism, with --pair) "
+        "for a claimed (ε, δ) on its pair. "
         "Writes check.json, check.md (and check.png); what the target prints goes into the "
         "report. Exit codes: 0 the claims hold, 1 privacy violation, 2 usage error (nothing ran), "
         "3 utility (regret) failure only, 4 the target crashed or was stopped by a time limit "
@@ -1129,28 +579,27 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--reference",
-        choices=(*VARIANTS, *MULTI_ARMED_REFERENCES),
+        choices=tuple(dict.fromkeys(r for k in kinds for r in k.references)),
         default=None,
-        help="reference of the regret comparison: a variant of Shariff & Sheffet's Algorithm 1 "
-        "for a linear policy (default gaussian; nonprivate for a pure-ε claim), dp_se or dp_ucb for a multi-armed one (default "
-        "dp_se); an online learner is compared with Agarwal & Singh's algorithm",
+        help="reference of the regret comparison: "
+        + "; ".join(f"{k.name}: {', '.join(k.references)}" for k in kinds if k.references)
+        + " (default: the first, or for a pure-ε linear claim nonprivate)",
     )
     parser.add_argument(
         "--path", action="append", default=[], help="directory to prepend to sys.path (repeatable)"
     )
     parser.add_argument(
         "--kind",
-        choices=POLICY_KINDS,
+        choices=tuple(k.name for k in kinds),
         default=None,
-        help="policy kind: linear contextual (the default; regret vs Algorithm 1, or the "
-        "non-private Algorithm 1 for a pure-ε claim); multi_armed (rewards in {0, 1}, one-hot "
-        "arms, regret vs DP-SE); online_full or online_bandit (an OnlinePolicy on loss sequences "
-        "in --loss-set, regret vs Agarwal & Singh's Algorithm 1 or Algorithm 4); not for a "
-        "mechanism (--pair)",
+        help="kind of target: "
+        + "; ".join(f"{k.name}, {k.help}" for k in kinds)
+        + f" (default: {registry.default(False).name}, or {registry.default(True).name} with "
+        "--pair)",
     )
     parser.add_argument(
         "--loss-set",
-        choices=LOSS_SET_KINDS,
+        choices=get_args(LossSetKind),
         default=None,
         help="loss set Y of an online learner's claim (its neighbouring sequences change one "
         "round's loss within Y); default: the target's own loss_set attribute, else box01 "
@@ -1166,7 +615,9 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "--n",
         type=int_at_least(2),
         default=None,
-        help="horizon of the regret runs (default 300 linear, 20000 multi-armed, 2000 online)",
+        help="horizon of the regret runs (default: "
+        + ", ".join(f"{k.default_horizon} {k.name}" for k in kinds if k.default_horizon)
+        + ")",
     )
     parser.add_argument(
         "--runs", type=int_at_least(2), default=30, help="paired regret runs (at least 2)"
@@ -1230,48 +681,38 @@ def _reward_range(text: str | None) -> tuple[float, float] | None:
     return low, high
 
 
-CLAIM_SOURCES: dict[PolicyKind, str] = {
-    "linear": "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1",
-    "multi_armed": "event-level DP, one reward changed, Sajed & Sheffet Sec. 2",
-    "online_full": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
-    "online_bandit": "one round's loss vector changed, Agarwal & Singh Definition 2.1",
-}
-"""What a policy kind's claim means, in the claim's label."""
-
-
 def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> int:
-    """Entry point; returns the exit code of :data:`~audit.check_report.EXIT_CODES` (2 on a usage error)."""
+    """Entry point; returns the exit code of :data:`~audit.check_report.EXIT_CODES` (2 on a usage
+    error)."""
     args = build_parser(prog).parse_args(argv)
     try:
         target_kwargs = _target_kwargs(args.target_kwargs)
         reward_range = _reward_range(args.reward_range)
+        kind = (
+            registry.default(args.pair is not None)
+            if args.kind is None
+            else (registry.by_name(args.kind))
+        )
         # The command line builds the claim itself, under the relation the neighbours are given
-        # under (the pair's for a mechanism, taken once the pair is loaded; t-neighbouring streams
-        # -- Definition 1 of Shariff & Sheffet -- for a policy), and says so in the claim's label,
-        # which the report shows.
-        claim: PrivacyClaim | PairClaim
-        if args.pair is None:
-            kind: PolicyKind = args.kind or "linear"
-            claim = PrivacyClaim(
-                args.epsilon,
-                args.delta,
-                "t_neighbouring",
-                f"claimed (ε, δ) under 't_neighbouring' ({CLAIM_SOURCES[kind]})",
-            )
-        else:
-            claim = PairClaim(args.epsilon, args.delta)
+        # under (a pair's, taken once the pair is loaded; t-neighbouring inputs -- Definition 1
+        # of Shariff & Sheffet -- for a policy), and says so in the claim's label, which the
+        # report shows.
+        claim: PrivacyClaim | PairClaim = PairClaim(args.epsilon, args.delta)
+        if not kind.takes_pair:
+            label = f"claimed (ε, δ) under 't_neighbouring' ({kind.claim_source})"
+            claim = PrivacyClaim(args.epsilon, args.delta, "t_neighbouring", label)
         prepare_output_dir(args.out)
         report = run_check(
             args.target,
             claim,
             paths=args.path,
             target_kwargs=target_kwargs,
-            kind=args.kind,
+            kind=kind.name,
             reward_range=reward_range,
             pair=args.pair,
             samples=args.samples,
             reference=args.reference,
-            n=args.n if args.n is not None else DEFAULT_HORIZONS[args.kind or "linear"],
+            n=args.n,
             loss_set=args.loss_set,
             runs=args.runs,
             stream_runs=args.stream_runs,

@@ -19,9 +19,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from audit.papers.agarwal_singh.regret import OnlineRegretResult
-from audit.papers.sajed_sheffet.regret import MultiArmedRegretResult
-from audit.papers.shariff_sheffet.regret import RegressionCheckResult
+from audit.kinds.base import Kind, RegretResult
 from audit.protocols import PrivacyClaim
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
 from audit.watchdog import OUTPUT_HEAD, OUTPUT_TAIL, CapturedOutput
@@ -66,13 +64,14 @@ class CheckReport:
     e.g. NaN actions), or what stopped it: ``limit`` says which time limit, in which call.
     ``claim`` is ``None`` only when the module of a mechanism's ``--pair`` crashed (the claim's
     relation is the pair's).  ``target_output`` is what the target printed; ``reference_note``
-    why the regret reference was chosen, when the user did not choose it.
+    why the regret reference was chosen, when the user did not choose it; ``kind`` the
+    :class:`~audit.kinds.base.Kind` checked, which renders ``regret``.
     """
 
     target: str
     claim: PrivacyClaim | None
     privacy: PrivacyAuditResult | None
-    regret: RegressionCheckResult | MultiArmedRegretResult | OnlineRegretResult | None
+    regret: RegretResult | None
     runtime_seconds: float
     crash: str | None = None
     stated: dict[str, float] | None = None
@@ -80,6 +79,7 @@ class CheckReport:
     target_output: CapturedOutput | None = None
     limit: dict[str, Any] | None = None
     reference_note: str | None = None
+    kind: Kind | None = None
 
     @property
     def calibration_note(self) -> str | None:
@@ -138,12 +138,7 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready report."""
-        regret: Any = None
-        if self.regret is not None:
-            regret = to_jsonable(self.regret)
-            regret["passed"] = self.regret.passed
-            if isinstance(self.regret, RegressionCheckResult):
-                regret["scaling_gated"] = self.regret.scaling_gated
+        regret = None if self.regret is None else self._kind.regret_json(self.regret)
         return {
             "schema_version": SCHEMA_VERSION,
             "kind": "third_party_check",
@@ -189,36 +184,14 @@ class CheckReport:
             )
         return rows
 
+    @property
+    def _kind(self) -> Kind:
+        if self.kind is None:
+            raise ValueError("kind must name the kind of a report with a regret comparison")
+        return self.kind
+
     def _regret_rows(self) -> list[str]:
-        r = self.regret
-        if isinstance(r, OnlineRegretResult):
-            reference = "Algorithm 1" if r.feedback == "full" else "Algorithm 4 over EXP2"
-            return [
-                f"| regret vs Agarwal & Singh's {reference} at ε = {r.epsilon:g} ({r.runs} paired "
-                f"runs, T = {r.horizon}) | candidate {r.candidate_mean:.1f}, reference "
-                f"{r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
-                f"{'**WORSE**' if r.worse else 'pass'} |"
-            ]
-        if isinstance(r, MultiArmedRegretResult):
-            return [
-                f"| regret vs {'DP-SE' if r.reference == 'dp_se' else 'DP-UCB'} at ε = "
-                f"{r.epsilon:g} ({r.runs} paired runs, T = {r.horizon}) | "
-                f"candidate {r.candidate_mean:.1f}, reference {r.reference_mean:.1f}, Wilcoxon p = "
-                f"{r.wilcoxon_pvalue:.3g} | {'**WORSE**' if r.worse else 'pass'} |"
-            ]
-        if r is None:
-            return []
-        return [
-            f"| regret vs reference ({r.runs} paired runs) | candidate {r.candidate_mean:.1f}, "
-            f"reference {r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
-            f"{'**WORSE**' if r.worse else 'pass'} |",
-            f"| Theorem 5 containment | {r.candidate_containment.failures}/"
-            f"{r.candidate_containment.runs} runs above | "
-            f"{'**VIOLATION**' if r.candidate_containment.violation else 'pass'} |",
-            f"| scaling vs Theorem 5's form | slope {r.candidate_scaling.slope:.2f} "
-            f"[{r.candidate_scaling.ci_low:.2f}, {r.candidate_scaling.ci_high:.2f}] "
-            f"(reference {r.reference_scaling.slope:.2f}) | {_scaling_verdict(r)} |",
-        ]
+        return [] if self.regret is None else self._kind.regret_rows(self.regret)
 
     def markdown(self) -> str:
         """A short human-readable report."""
@@ -292,9 +265,3 @@ class CheckReport:
         fig.tight_layout()
         atomic_savefig(fig, out / "check.png", dpi=110)
         plt.close(fig)
-
-
-def _scaling_verdict(r: RegressionCheckResult) -> str:
-    if not r.scaling_gated:
-        return "reported (the reference is pre-asymptotic at this horizon)"
-    return "pass" if r.candidate_scaling.consistent else "**INCONSISTENT**"

@@ -58,7 +58,7 @@ def test_a_planted_privacy_bug_fails_the_check(tmp_path: Path) -> None:
         ("no_colon", "target must be 'module:attribute'"),
         ("examples.missing_module:policy", "cannot be imported"),
         ("examples.good_policy:nothing", "has no attribute 'nothing'"),
-        ("examples.good_policy:math", "must satisfy audit.protocols.StreamPolicy"),
+        ("examples.good_policy:math", "must satisfy an audit.protocols.StreamPolicy"),
     ],
 )
 def test_bad_targets_are_reported(
@@ -87,7 +87,7 @@ def test_third_party_mechanisms_are_checked_white_box(
 
 def test_a_mechanism_needs_a_pair(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["check", "examples.mechanisms:good", *CLAIM]) == 2
-    assert "pair must name a NeighbouringPair" in capsys.readouterr().err
+    assert "pass --pair module:attribute (a NeighbouringPair)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -205,9 +205,12 @@ def test_a_tree_that_ignores_the_gram_sensitivity_is_caught_at_the_release_level
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["examples.online:TreeFTRLExperts"], "pass --kind online_full or online_bandit"),
+        (["examples.online:TreeFTRLExperts"], "pass --kind online_full or --kind online_bandit"),
         (["examples.good_policy:policy", "--kind", "online_full"], "needs an audit.protocols"),
-        (["examples.good_policy:policy", "--loss-set", "box01"], "applies to online learners"),
+        (
+            ["examples.good_policy:policy", "--loss-set", "box01"],
+            "loss_set (--loss-set) applies to --kind online_full, online_bandit only",
+        ),
         (["examples.good_policy:policy", "--reference", "dp_se"], "reference must be one of"),
         (
             ["examples.multi_armed:UCB1", "--kind", "multi_armed", "--reference", "gaussian"],

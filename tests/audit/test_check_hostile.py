@@ -382,8 +382,8 @@ def test_bad_limit_flags_are_usage_errors(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--kind", "multi_armed"], "kind applies to policies only"),
-        (["--reference", "gaussian"], "reference applies to policies only"),
+        (["--kind", "multi_armed"], "pair (--pair) applies to --kind mechanism only"),
+        (["--reference", "gaussian"], "reference (--reference) is fixed for mechanism"),
     ],
 )
 def test_policy_flags_for_a_mechanism_are_usage_errors(
