@@ -1,7 +1,7 @@
 """``privonline check``: audit a third-party implementation against a claim (and the reference).
 
-The target is named ``module:attribute`` and is of a kind of :mod:`audit.kinds` (``--kind``): a
-**mechanism** audited on its neighbouring pair (``--pair``), or a **policy** (linear contextual,
+The target, named ``module:attribute`` (:mod:`audit.targets`), is of a kind of :mod:`audit.kinds`:
+a **mechanism** audited on its neighbouring pair (``--pair``), or a **policy** (linear contextual,
 multi-armed, online learner) whose outputs are audited over searched neighbouring streams, its
 releases too if it exposes them, and its regret compared with the papers' matching reference.
 :func:`run_check` checks every argument, then runs the kind's audit in a child process under
@@ -13,7 +13,6 @@ Proof note: ``proofs_notes/audit/README.md``.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import pickle
@@ -37,6 +36,14 @@ from audit.protocols import (
     check_claim_matches_pair,
 )
 from audit.results import PrivacyAuditResult
+from audit.targets import (
+    TargetError,
+    check_paths,
+    load_pair,
+    load_target,
+    split_spec,
+    stated_calibration,
+)
 from audit.watchdog import Watch, WatchOutcome, run_in_process, run_watched
 from reference.agarwal_singh.sets import LossSetKind
 from reference.files import prepare_output_dir
@@ -50,18 +57,7 @@ from reference.validation import (
     int_at_least,
 )
 
-__all__ = [
-    "DEFAULT_CALL_TIMEOUT",
-    "PairClaim",
-    "TargetError",
-    "build_parser",
-    "load_object",
-    "load_pair",
-    "load_target",
-    "main",
-    "run_check",
-    "stated_calibration",
-]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "PairClaim", "build_parser", "main", "run_check"]
 
 DEFAULT_CALL_TIMEOUT = 600.0
 """Seconds one call of the target (an import, a construction, one ``run``/``play``/``sample``)
@@ -69,150 +65,6 @@ may take by default before the check stops it (``--call-timeout``)."""
 
 OPTIONS = {"reward_range": "--reward-range", "loss_set": "--loss-set"}
 """The optional arguments only some kinds take (:attr:`audit.kinds.base.Kind.options`)."""
-
-
-def stated_calibration(target: Any) -> dict[str, float] | None:
-    """The ``epsilon`` and ``delta`` a target states as numeric attributes (either or both), or
-    ``None``; a wrapper's inner target is read through."""
-    inner = getattr(target, "inner", target)
-    found = {}
-    for key in ("epsilon", "delta"):
-        value = getattr(inner, key, None)
-        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-            found[key] = float(value)
-    return found or None
-
-
-class TargetError(ValueError):
-    """The target's own code raised while it was imported or built (a ``SyntaxError`` in its
-    module, an exception at import or in its constructor): its failure, not the user's;
-    ``privonline check`` reports it with exit code 4 and :attr:`traceback` in the report."""
-
-    def __init__(self, message: str, traceback_text: str) -> None:
-        super().__init__(message)
-        self.traceback = traceback_text
-
-
-def _split_spec(name: str, spec: object) -> tuple[str, str]:
-    """``(module, attribute)`` of a ``module:attribute`` spec; ``ValueError`` naming ``name``."""
-    if not isinstance(spec, str) or spec.count(":") != 1:
-        raise ValueError(f"{name} must be 'module:attribute', got {spec!r}")
-    module_name, attribute = spec.split(":")
-    if not all(part.isidentifier() for part in module_name.split(".")) or not (
-        attribute.isidentifier()
-    ):
-        raise ValueError(
-            f"{name} must be 'module:attribute' with a dotted module name and an identifier, "
-            f"got {spec!r}"
-        )
-    return module_name, attribute
-
-
-def _check_paths(paths: object) -> tuple[str, ...]:
-    """``paths`` as a tuple of folder names (a bare string is refused, not split into letters)."""
-    if isinstance(paths, str | bytes) or not isinstance(paths, Sequence):
-        raise ValueError(f"paths must be a sequence of folder names, got {paths!r:.80}")
-    for path in paths:
-        if not isinstance(path, str):
-            raise ValueError(f"paths must hold folder names (str), got {path!r:.80}")
-    return tuple(paths)
-
-
-def _module_missing(error: ModuleNotFoundError, module_name: str) -> bool:
-    """Whether ``error`` says the named module itself (or a package on its path) does not exist,
-    rather than something its code imports."""
-    parts = module_name.split(".")
-    return error.name in {".".join(parts[: i + 1]) for i in range(len(parts))}
-
-
-def load_object(spec: str, paths: Sequence[str] = (), watch: Watch | None = None) -> Any:
-    """Import ``module:attribute`` after prepending ``paths`` to ``sys.path``.
-
-    A module that does not exist, or has no such attribute, is a ``ValueError``; any exception
-    its code raises while it is imported (``SyntaxError``, ``RuntimeError``, ``SystemExit``, a
-    module *it* imports missing) is a :class:`TargetError` carrying the traceback.  ``watch``
-    marks the import as one call of the target."""
-    module_name, attribute = _split_spec("target", spec)
-    for path in reversed(_check_paths(paths)):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    try:
-        with calling(watch, f"import of module {module_name!r}"):
-            module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if not _module_missing(error, module_name):
-            raise TargetError(
-                f"target module {module_name!r} raised while it was imported: {error}",
-                traceback.format_exc(),
-            ) from error
-        raise ValueError(f"target module {module_name!r} cannot be imported: {error}") from error
-    except (Exception, SystemExit) as error:
-        raise TargetError(
-            f"target module {module_name!r} raised while it was imported: "
-            f"{type(error).__name__}: {error}",
-            traceback.format_exc(),
-        ) from error
-    with calling(watch, f"lookup of {attribute!r} in module {module_name!r}"):
-        if not hasattr(module, attribute):
-            raise ValueError(f"target module {module_name!r} has no attribute {attribute!r}")
-        return getattr(module, attribute)
-
-
-def load_target(
-    spec: str,
-    paths: Sequence[str] = (),
-    kwargs: dict[str, Any] | None = None,
-    watch: Watch | None = None,
-) -> Any:
-    """The target named ``module:attribute``, of a kind of :mod:`audit.kinds` (it satisfies the
-    protocol of one); a class or factory is called first, with ``kwargs`` (``--target-kwargs``).
-    A class is always instantiated: the class object itself has the protocol's methods as plain
-    functions, so it would pass a runtime protocol check.  ``kwargs`` for a target that is
-    already an instance is a ``ValueError``; an exception other than ``TypeError`` (wrong
-    arguments) raised by the constructor is a :class:`TargetError`."""
-    kinds = registry.registered()
-    protocols = tuple(dict.fromkeys(k.protocol for k in kinds))
-    target: Any = load_object(spec, paths, watch)
-    kwargs = {} if kwargs is None else dict(kwargs)
-    with calling(watch, f"protocol check of {spec!r}"):
-        build = isinstance(target, type) or (not isinstance(target, protocols) and callable(target))
-    if build:
-        try:
-            with calling(watch, f"construction of {spec!r}"):
-                target = target(**kwargs)
-        except TypeError as err:
-            given = f"with --target-kwargs {json.dumps(kwargs)}" if kwargs else "with no arguments"
-            raise ValueError(
-                f"target {spec!r} cannot be constructed {given}: {err}; pass its constructor "
-                "arguments as a JSON object with --target-kwargs"
-            ) from err
-        except (Exception, SystemExit) as err:
-            raise TargetError(
-                f"target {spec!r} raised while it was constructed: {type(err).__name__}: {err}",
-                traceback.format_exc(),
-            ) from err
-    elif kwargs:
-        raise ValueError(
-            f"target {spec!r} is already an instance: --target-kwargs applies only to a class "
-            "or factory"
-        )
-    with calling(watch, f"protocol check of {spec!r}"):
-        satisfied = isinstance(target, protocols)
-    if not satisfied:
-        texts = dict.fromkeys(k.protocol_text for k in kinds)
-        raise ValueError(f"target {spec!r} must satisfy {' or '.join(texts)}")
-    return target
-
-
-def load_pair(
-    spec: str, paths: Sequence[str] = (), watch: Watch | None = None
-) -> NeighbouringPair[Any]:
-    """The :class:`~audit.protocols.NeighbouringPair` named ``module:attribute``."""
-    _split_spec("pair", spec)
-    pair = load_object(spec, paths, watch)
-    if not isinstance(pair, NeighbouringPair):
-        raise ValueError(f"pair {spec!r} must be an audit.protocols.NeighbouringPair")
-    return pair
 
 
 @dataclass(frozen=True)
@@ -466,10 +318,10 @@ def run_check(
     found so far kept.  The results do not depend on ``isolate``.
     """
     t0 = time.perf_counter()
-    _split_spec("target", target)
-    paths = _check_paths(paths)
+    split_spec("target", target)
+    paths = check_paths(paths)
     if pair is not None:
-        _split_spec("pair", pair)
+        split_spec("pair", pair)
     chosen = registry.default(pair is not None) if kind is None else registry.by_name(kind)
     if not isinstance(claim, PrivacyClaim | PairClaim):
         raise ValueError(f"claim must be an audit.protocols.PrivacyClaim, got {claim!r:.80}")

@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 import audit.kinds as kinds
 import audit.kinds.base as kinds_base
-from audit import check
+from audit import check, targets
 from audit.reproduce.common import CellStore
 from audit.results import SCHEMA_VERSION, package_versions
 from audit.stats import clopper_pearson
@@ -139,7 +139,7 @@ def available(case: ZooCase, paths: Sequence[str] = (str(ROOT),)) -> str | None:
     if case.kind not in kinds.names():
         return f"the check has no --kind {case.kind} yet"
     try:
-        check.load_object(case.target, paths)
+        targets.load_object(case.target, paths)
     except ValueError as err:
         return str(err)
     return None
@@ -295,7 +295,7 @@ def run_zoo(
     # the check, and every kind's audit it dispatches to
     check_stamp = _source_stamp(check, kinds_base, *map(importlib.import_module, kinds.KINDS))
     for case in cases:
-        check.load_object(case.target, [path])  # imports the target's module
+        targets.load_object(case.target, [path])  # imports the target's module
         target_stamp = _source_stamp(sys.modules[case.target.split(":")[0]])
         runs = []
         for seed in range(seeds):

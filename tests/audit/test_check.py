@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import check
+from audit import check, targets
 from audit.cli import main as privonline_main
 
 REPO = str(Path(__file__).resolve().parents[2])  # the folder that holds the examples package
@@ -161,7 +161,7 @@ def test_the_report_compares_the_claim_with_the_calibration_the_target_states(
     privonline_main([*base, "--out", str(tmp_path / "b")])
     note = json.loads((tmp_path / "b" / "check.json").read_text())["calibration_note"]
     assert note.startswith("the claim matches")
-    assert check.stated_calibration(object()) is None
+    assert targets.stated_calibration(object()) is None
 
 
 FAST = ["--stream-runs", "200", "--runs", "4", "--n", "400"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from audit import check
+from audit import check, targets
 from audit.protocols import PrivacyClaim
 
 REPO = str(Path(__file__).resolve().parents[2])  # the folder that holds the examples package
@@ -75,8 +75,8 @@ def test_a_target_module_that_raises_at_import_is_a_crash_with_its_traceback(
 
 def test_load_object_names_an_import_crash_as_the_targets_failure(tmp_path: Path) -> None:
     _write(tmp_path, "syntax_error_module", "def broken(:\n")
-    with pytest.raises(check.TargetError, match="raised while it was imported") as info:
-        check.load_object("syntax_error_module:x", [str(tmp_path)])
+    with pytest.raises(targets.TargetError, match="raised while it was imported") as info:
+        targets.load_object("syntax_error_module:x", [str(tmp_path)])
     assert "SyntaxError" in info.value.traceback and isinstance(info.value, ValueError)
 
 
