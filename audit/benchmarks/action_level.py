@@ -26,7 +26,6 @@ from typing import Any, get_args
 import numpy as np
 from tqdm import tqdm
 
-from audit import check
 from audit.benchmarks.policy_zoo import CASES, ROOT, ZooCase
 from audit.methods.black_box import event_audit_from_samples
 from audit.methods.designs import (
@@ -43,6 +42,7 @@ from audit.methods.stream import Stream, collect_transcripts, differing_day
 from audit.protocols import NeighbouringPair, PrivacyClaim
 from audit.reproduce.common import CellStore
 from audit.results import SCHEMA_VERSION, package_versions
+from audit.targets import load_target
 from reference.agarwal_singh.sets import LossSetKind
 from reference.files import atomic_write_text, prepare_output_dir, write_json
 from reference.rng import seed_for
@@ -102,17 +102,17 @@ def _designs(case: ZooCase, target: Any) -> list[NeighbouringPair[Any]]:
 
 def _one(case: ZooCase, pair: NeighbouringPair[Any], runs: int, seed: int) -> dict[str, Any]:
     """The bound and the plug-in estimate of one (case, design)."""
-    target = check.load_target(case.target, [str(ROOT)])
+    target = load_target(case.target, [str(ROOT)])
     claim = case_claim(case)
     if case.kind.startswith("online"):
         t = int(np.flatnonzero(np.any(pair.x != pair.x_prime, axis=1))[0]) + 1
-        out, out_p = collect_points(target, pair.x, pair.x_prime, t, runs=runs, seed=seed)  # type: ignore[arg-type]
+        out, out_p = collect_points(target, pair.x, pair.x_prime, t, runs=runs, seed=seed)
         features = point_features(np.asarray(pair.x).shape[1])
         plugin = None
     else:
         x: Stream = pair.x
         t = differing_day(x, pair.x_prime)
-        out, out_p = collect_transcripts(target, x, pair.x_prime, t, runs=runs, seed=seed)  # type: ignore[arg-type]
+        out, out_p = collect_transcripts(target, x, pair.x_prime, t, runs=runs, seed=seed)
         days = informative_days(x, t)
         features = choice_features(days if days.size else np.arange(t + 1, x.n + 1), t)
         first = features(out)[:, :PLUGIN_PREFIX]
@@ -130,7 +130,7 @@ def run_action_level(
 ) -> list[dict[str, Any]]:
     """Every (case, design), kept in ``out/cells``; one row per case with the best design."""
     runs = check_int_at_least("runs", runs, 4)
-    targets = {c.name: check.load_target(c.target, [str(ROOT)]) for c in cases}
+    targets = {c.name: load_target(c.target, [str(ROOT)]) for c in cases}
     jobs = [(c, p) for c in cases for p in _designs(c, targets[c.name])]
     bar = tqdm(total=len(jobs), desc="action-level ε", unit="design", disable=not progress)
     store = CellStore(out / "cells", bar)

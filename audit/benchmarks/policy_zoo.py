@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import importlib
 import inspect
 import io
 import shlex
@@ -29,7 +30,9 @@ from typing import Any, Literal
 
 from tqdm import tqdm
 
-from audit import check
+import audit.kinds as kinds
+import audit.kinds.base as kinds_base
+from audit import check, targets
 from audit.reproduce.common import CellStore
 from audit.results import SCHEMA_VERSION, package_versions
 from audit.stats import clopper_pearson
@@ -133,10 +136,10 @@ CASES: tuple[ZooCase, ...] = (
 def available(case: ZooCase, paths: Sequence[str] = (str(ROOT),)) -> str | None:
     """Why ``case`` cannot run yet (its ``--kind`` unknown to the check, or its target missing),
     or ``None`` if it can."""
-    if case.kind not in check.POLICY_KINDS:
+    if case.kind not in kinds.names():
         return f"the check has no --kind {case.kind} yet"
     try:
-        check.load_object(case.target, paths)
+        targets.load_object(case.target, paths)
     except ValueError as err:
         return str(err)
     return None
@@ -163,9 +166,10 @@ def select_cases(
     return chosen, []
 
 
-def _source_stamp(module: Any) -> str:
-    """A digest of a module's source: cells computed by other code are refused, not mixed."""
-    return hashlib.sha256(inspect.getsource(module).encode()).hexdigest()[:16]
+def _source_stamp(*modules: Any) -> str:
+    """A digest of modules' source: cells computed by other code are refused, not mixed."""
+    source = "".join(inspect.getsource(module) for module in modules)
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
 def _run_one(case: ZooCase, seed: int, extra: Sequence[str], path: str) -> dict[str, Any]:
@@ -288,9 +292,10 @@ def run_zoo(
                disable=not progress)  # fmt: skip
     cells = None if store is None else CellStore(store, bar)
     rows = []
-    check_stamp = _source_stamp(check)
+    # the check, and every kind's audit it dispatches to
+    check_stamp = _source_stamp(check, kinds_base, *map(importlib.import_module, kinds.KINDS))
     for case in cases:
-        check.load_object(case.target, [path])  # imports the target's module
+        targets.load_object(case.target, [path])  # imports the target's module
         target_stamp = _source_stamp(sys.modules[case.target.split(":")[0]])
         runs = []
         for seed in range(seeds):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import check
+from audit import check, targets
 from audit.cli import main as privonline_main
 
 REPO = str(Path(__file__).resolve().parents[2])  # the folder that holds the examples package
@@ -58,7 +58,7 @@ def test_a_planted_privacy_bug_fails_the_check(tmp_path: Path) -> None:
         ("no_colon", "target must be 'module:attribute'"),
         ("examples.missing_module:policy", "cannot be imported"),
         ("examples.good_policy:nothing", "has no attribute 'nothing'"),
-        ("examples.good_policy:math", "must satisfy audit.protocols.StreamPolicy"),
+        ("examples.good_policy:math", "must satisfy an audit.protocols.StreamPolicy"),
     ],
 )
 def test_bad_targets_are_reported(
@@ -87,7 +87,7 @@ def test_third_party_mechanisms_are_checked_white_box(
 
 def test_a_mechanism_needs_a_pair(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["check", "examples.mechanisms:good", *CLAIM]) == 2
-    assert "pair must name a NeighbouringPair" in capsys.readouterr().err
+    assert "pass --pair module:attribute (a NeighbouringPair)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -131,12 +131,22 @@ def test_multi_armed_policies_are_checked_for_pure_epsilon_against_dp_se(tmp_pat
     )
 
 
-def test_a_pure_epsilon_claim_for_a_linear_policy_is_a_usage_error(
-    capsys: pytest.CaptureFixture[str],
+def test_a_pure_epsilon_claim_for_a_linear_policy_is_compared_with_the_non_private_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Algorithm 1's private variants need δ > 0: with no --reference the check compares the regret
+    # with the non-private Algorithm 1 and says so; a private reference asked for is refused
     argv = ["check", "examples.good_policy:policy", "--path", REPO, "--epsilon", "1"]
-    assert privonline_main([*argv, "--delta", "0"]) == 2
-    assert "no private reference in the papers" in capsys.readouterr().err
+    argv += ["--delta", "0", "--stream-runs", "40", "--runs", "2", "--n", "40"]
+    assert privonline_main([*argv, "--out", str(tmp_path)]) in (3, 5)
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["regret"]["name"].endswith("vs reference nonprivate")
+    assert "non-private Algorithm 1" in report["reference_note"]
+    assert "Reference: the non-private Algorithm 1" in (tmp_path / "check.md").read_text()
+    capsys.readouterr()
+    argv += ["--reference", "gaussian", "--out", str(tmp_path / "never")]
+    assert privonline_main(argv) == 2
+    assert "reference 'gaussian' needs δ > 0" in capsys.readouterr().err
 
 
 def test_the_report_compares_the_claim_with_the_calibration_the_target_states(
@@ -151,7 +161,7 @@ def test_the_report_compares_the_claim_with_the_calibration_the_target_states(
     privonline_main([*base, "--out", str(tmp_path / "b")])
     note = json.loads((tmp_path / "b" / "check.json").read_text())["calibration_note"]
     assert note.startswith("the claim matches")
-    assert check.stated_calibration(object()) is None
+    assert targets.stated_calibration(object()) is None
 
 
 FAST = ["--stream-runs", "200", "--runs", "4", "--n", "400"]
@@ -195,9 +205,12 @@ def test_a_tree_that_ignores_the_gram_sensitivity_is_caught_at_the_release_level
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["examples.online:TreeFTRLExperts"], "pass --kind online_full or online_bandit"),
+        (["examples.online:TreeFTRLExperts"], "pass --kind online_full or --kind online_bandit"),
         (["examples.good_policy:policy", "--kind", "online_full"], "needs an audit.protocols"),
-        (["examples.good_policy:policy", "--loss-set", "box01"], "applies to online learners"),
+        (
+            ["examples.good_policy:policy", "--loss-set", "box01"],
+            "loss_set (--loss-set) applies to --kind online_full, online_bandit only",
+        ),
         (["examples.good_policy:policy", "--reference", "dp_se"], "reference must be one of"),
         (
             ["examples.multi_armed:UCB1", "--kind", "multi_armed", "--reference", "gaussian"],

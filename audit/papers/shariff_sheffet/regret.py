@@ -6,7 +6,8 @@
 theorem's own bound, consistent unless the slope ``b ≤ 1`` is rejected); :func:`cor15_floor_check`
 and :func:`claim14_pull_check` (Corollary 15, Claim 14: floors for ε-DP MAB algorithms);
 :func:`regret_regression_check` (a third-party :class:`~audit.protocols.StreamPolicy` against the
-reference: paired one-sided Wilcoxon).  All runs use :func:`reference.engine.run_gap_batch`.
+reference, by the comparisons of :mod:`audit.methods.regret`).  All runs use
+:func:`reference.engine.run_gap_batch`.
 
 Proof note: ``proofs_notes/audit/regret.md``.
 """
@@ -23,11 +24,17 @@ import numpy as np
 from scipy import stats
 
 from audit.methods.binomial import RunAuditResult
-from audit.methods.scaling import ScalingFit, fit_against_form, fit_mean_against_form
+from audit.methods.regret import (
+    paired_wilcoxon,
+    regret_containment,
+    regret_rounds,
+    regret_scaling,
+)
+from audit.methods.scaling import ScalingFit, fit_mean_against_form
 from audit.protocols import StreamPolicy, check_actions
-from audit.stats import REGRET_MARGIN, clopper_pearson_upper, paired_wilcoxon_greater
+from audit.stats import REGRET_MARGIN, clopper_pearson_upper
 from reference._typing import FloatArray, IntArray
-from reference.engine import run_gap_batch
+from reference.engine import BatchResult, run_gap_batch
 from reference.rng import child_seeds, named_generators
 from reference.shariff_sheffet.bounds import (
     RegularizerBounds,
@@ -146,25 +153,14 @@ def regret_containment_audit(
         if claimed_bound is None
         else check_in_range("claimed_bound", claimed_bound, 0.0, math.inf)
     )
-    batch = run_gap_batch(
-        variant,
-        d=d,
-        num_arms=num_arms,
-        gap=gap,
-        n=n,
-        seeds=child_seeds(seed, 0, runs),
-        privacy=privacy,
-        alpha=alpha,
+    final = _batch(
+        variant, d, num_arms, gap, n, child_seeds(seed, 0, runs), privacy, alpha=alpha,
         checkpoints=[n],
-    )
-    return RunAuditResult.from_ratios(
-        name or f"{theorem}_containment_{variant}",
-        {f"regret / {theorem} bound": batch.final_regret / bound},
-        alpha,
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+    ).final_regret  # fmt: skip
+    return regret_containment(
+        name or f"{theorem}_containment_{variant}", f"regret / {theorem} bound", final, bound,
+        alpha=alpha, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def _theorem_form(
@@ -180,6 +176,27 @@ def _theorem_form(
     return form, "1/2 (times log factors)" if theorem == "thm5" else "0 (log^2 n)"
 
 
+def _batch(
+    variant: Variant,
+    d: int,
+    num_arms: int,
+    gap: float,
+    n: int,
+    seeds: list[np.random.SeedSequence],
+    privacy: PrivacyParameters | None,
+    *,
+    alpha: float,
+    checkpoints: Sequence[int] | IntArray,
+    calibration: Calibration = "paper",
+) -> BatchResult:
+    """The App. D runs of ``seeds`` of ``variant`` (horizon ``n``), regret read at
+    ``checkpoints``."""
+    return run_gap_batch(
+        variant, d=d, num_arms=num_arms, gap=gap, n=n, seeds=seeds, privacy=privacy, alpha=alpha,
+        checkpoints=checkpoints, calibration=calibration,
+    )  # fmt: skip
+
+
 def _final_regrets(
     variant: Variant,
     d: int,
@@ -192,18 +209,10 @@ def _final_regrets(
     calibration: Calibration = "paper",
 ) -> FloatArray:
     """Final pseudo-regret of the App. D runs of ``seeds`` (horizon ``n``, ``α = 1/n``)."""
-    return run_gap_batch(
-        variant,
-        d=d,
-        num_arms=num_arms,
-        gap=gap,
-        n=n,
-        seeds=seeds,
-        privacy=privacy,
-        alpha=1.0 / n,
-        checkpoints=[n],
+    return _batch(
+        variant, d, num_arms, gap, n, seeds, privacy, alpha=1.0 / n, checkpoints=[n],
         calibration=calibration,
-    ).final_regret
+    ).final_regret  # fmt: skip
 
 
 def regret_scaling_in_dimension(
@@ -246,12 +255,12 @@ def regret_scaling_in_dimension(
         regrets[:, j] = _final_regrets(
             variant, d, num_arms, gap, n, seeds, privacy, calibration=calibration
         )
-    return fit_against_form(
+    return regret_scaling(
         f"regret vs d, {variant}, against {theorem}",
-        np.asarray(grid, dtype=np.float64),
+        np.asarray(grid, dtype=np.int64),
         form,
-        np.maximum(regrets, 1e-12),
-        theorem_exponent="d (Thm 5) / d^2 (Thm 6), up to log factors",
+        regrets,
+        exponent="d (Thm 5) / d^2 (Thm 6), up to log factors",
         confidence=confidence,
     )
 
@@ -348,37 +357,22 @@ def regret_scaling_in_n(
 ) -> ScalingFit:
     """Cumulative regret at ``points`` log-spaced rounds ``t ∈ [first, n]`` of runs with horizon
     ``n`` (``α = 1/n``), fitted against the theorem's bound at each ``t`` (same ``α`` and bounds)."""
-    n = check_int_at_least("n", n, 2)
-    first = check_int_at_least("first", first, 1)
-    if first >= n:
-        raise ValueError(f"first must be < n={n}, got {first}")
+    ts = regret_rounds(n, first, points)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
-    ts = np.unique(np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64))
-    batch = run_gap_batch(
-        variant,
-        d=d,
-        num_arms=num_arms,
-        gap=gap,
-        n=n,
-        seeds=child_seeds(seed, 0, check_int_at_least("runs", runs, 2)),
-        privacy=privacy,
-        alpha=alpha,
-        checkpoints=ts,
+    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    batch = _batch(
+        variant, d, num_arms, gap, n, seeds, privacy, alpha=alpha, checkpoints=ts,
         calibration=calibration,
-    )
+    )  # fmt: skip
     form, exponent = _theorem_form(theorem, ts, constants, alpha, bounds, gap)
-    return fit_against_form(
-        f"regret vs n, {variant}, against {theorem}",
-        ts.astype(np.float64),
-        form,
-        np.maximum(batch.cumulative_regret, 1e-12),
-        theorem_exponent=exponent,
-        confidence=confidence,
-    )
+    return regret_scaling(
+        f"regret vs n, {variant}, against {theorem}", ts, form, batch.cumulative_regret,
+        exponent=exponent, confidence=confidence,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -475,64 +469,42 @@ def regret_regression_check(
     t0 = time.perf_counter()
     _check_policy(policy)
     check_choice("reference", reference, VARIANTS)
-    n = check_int_at_least("n", n, 2)
-    first = check_int_at_least("first", first, 1)
-    if first >= n:
-        raise ValueError(f"first must be < n={n}, got {first}")
+    marks = regret_rounds(n, first, points)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
     seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
-    marks = np.unique(
-        np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64)
-    )
     candidate = candidate_regrets(
         policy, d=d, num_arms=num_arms, gap=gap, n=n, seeds=seeds, checkpoints=marks
     )
-    ref = run_gap_batch(
-        reference,
-        d=d,
-        num_arms=num_arms,
-        gap=gap,
-        n=n,
-        seeds=seeds,
-        privacy=privacy,
-        alpha=alpha,
-        checkpoints=marks,
+    ref = _batch(
+        reference, d, num_arms, gap, n, seeds, privacy, alpha=alpha, checkpoints=marks
     ).cumulative_regret
     margin = check_in_range("margin", margin, 0.0, math.inf, low_open=False)
-    difference = candidate[:, -1] - (1.0 + margin) * ref[:, -1]
-    pvalue = paired_wilcoxon_greater(difference)
+    pvalue, worse = paired_wilcoxon(
+        candidate[:, -1], ref[:, -1], confidence=confidence, margin=margin
+    )
     form, exponent = _theorem_form(theorem, marks, constants, alpha, bounds, gap)
-    x = marks.astype(np.float64)
 
     def scaling(label: str, regrets: FloatArray) -> ScalingFit:
-        return fit_against_form(
-            f"{name}: {label} regret vs n against {theorem}",
-            x,
-            form,
-            np.maximum(regrets, 1e-12),
-            theorem_exponent=exponent,
-            confidence=confidence,
-        )
+        return regret_scaling(
+            f"{name}: {label} regret vs n against {theorem}", marks, form, regrets,
+            exponent=exponent, confidence=confidence,
+        )  # fmt: skip
 
-    containment = RunAuditResult.from_ratios(
-        f"{name}: {theorem} containment",
-        {f"regret / {theorem} bound": candidate[:, -1] / form[-1]},
-        alpha,
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+    containment = regret_containment(
+        f"{name}: {theorem} containment", f"regret / {theorem} bound", candidate[:, -1], form[-1],
+        alpha=alpha, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
     return RegressionCheckResult(
         name=name,
         runs=len(seeds),
         candidate_mean=float(candidate[:, -1].mean()),
         reference_mean=float(ref[:, -1].mean()),
         wilcoxon_pvalue=pvalue,
-        worse=pvalue < 1.0 - confidence,
+        worse=worse,
         confidence=confidence,
         candidate_containment=containment,
         candidate_scaling=scaling("candidate", candidate),

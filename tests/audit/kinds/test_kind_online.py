@@ -1,12 +1,13 @@
-"""The online-learning regret check (``privonline check --kind online_full / online_bandit``)
-against Agarwal & Singh's private learners (audit/papers/agarwal_singh/regret.py)."""
+"""The online kinds' regret check (``privonline check --kind online_full / online_bandit``)
+against Agarwal & Singh's private learners (the references of audit/papers/agarwal_singh/regret.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from audit.papers.agarwal_singh.regret import online_means, online_regret_check
+from audit.kinds.online import online_regret_check
+from audit.papers.agarwal_singh.regret import online_means
 from examples.online import PrivateEXP3, TreeFTRLExperts
 from reference._typing import FloatArray
 

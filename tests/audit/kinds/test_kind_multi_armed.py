@@ -1,11 +1,11 @@
-"""The multi-armed regret check of ``privonline check --kind multi_armed`` against DP-SE."""
+"""The multi-armed kind's regret check (``privonline check --kind multi_armed``) against DP-SE."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from audit.papers.sajed_sheffet.regret import multi_armed_regret_check
+from audit.kinds.multi_armed import multi_armed_regret_check
 
 
 class AlwaysLast:

@@ -1,0 +1,437 @@
+"""What a kind of target declares for ``privonline check``, and the audit the policy kinds share.
+
+A :class:`Kind` states its ``--kind`` name, the protocol its targets satisfy, its claim's label,
+default horizon, regret references and options; it supplies the candidate neighbouring inputs
+(:meth:`Kind.candidates`), the audit of one pair (:meth:`Kind.tester`), its release records and
+the regret comparison (:meth:`Kind.regret`).  :meth:`Kind.audit` runs the searched privacy audit
+(:func:`audit.methods.pairs.searched_audit`: screening, Holm), the release audit and the regret,
+reporting each result through a :class:`CheckRun`; the target runs wrapped (:class:`SeededGlobals`).
+Proof note: ``proofs_notes/audit/README.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import random
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import numpy as np
+
+from audit.methods.pairs import Tester, searched_audit
+from audit.methods.release import RecordKind, release_audit, release_mechanism, release_streams
+from audit.methods.stream import Stream, differing_day, stream_audit
+from audit.protocols import (
+    DensityMechanism,
+    Mechanism,
+    NeighbouringPair,
+    OnlinePolicy,
+    PrivacyClaim,
+    StreamPolicy,
+)
+from audit.results import PrivacyAuditResult, to_jsonable
+from audit.watchdog import Watch
+from reference.agarwal_singh.sets import LossSetKind
+from reference.validation import check_choice
+
+__all__ = [
+    "STREAM_TOP",
+    "CheckRun",
+    "CheckSettings",
+    "Kind",
+    "RegretResult",
+    "SeededGlobals",
+    "SeededGlobalsDensity",
+    "SeededGlobalsMechanism",
+    "SeededGlobalsOnline",
+    "calling",
+    "choose",
+    "stream_tester",
+    "with_seeded_globals",
+]
+
+STREAM_TOP = 2
+"""How many screened candidate pairs the policy check audits afresh and judges."""
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """The numbers and options of one check, checked (``run_check`` documents each).
+
+    ``reference`` is the regret reference the kind resolved, ``reward_range`` a linear policy's
+    reward rescaling, ``loss_set`` an online learner's ``Y`` (resolved from the target in the
+    child when the user gave none)."""
+
+    n: int
+    runs: int
+    stream_n: int
+    stream_runs: int
+    seed: int
+    confidence: float
+    samples: int
+    release_samples: int
+    d: int
+    num_arms: int
+    gap: float
+    reference: str | None = None
+    reward_range: tuple[float, float] | None = None
+    loss_set: LossSetKind | None = None
+
+    def but(self, **changes: Any) -> CheckSettings:
+        """A copy with ``changes``."""
+        return dataclasses.replace(self, **changes)
+
+
+class RegretResult(Protocol):
+    """What every kind's regret comparison returns (the report reads these)."""
+
+    @property
+    def passed(self) -> bool:
+        """The utility verdict: not worse than the reference (and the kind's other checks)."""
+        ...
+
+    @property
+    def candidate_mean(self) -> float:
+        """Mean final regret of the candidate."""
+        ...
+
+    @property
+    def reference_mean(self) -> float:
+        """Mean final regret of the reference on the same environments."""
+        ...
+
+
+_C = TypeVar("_C", bound=str)
+
+
+def choose(name: str, value: object, choices: tuple[_C, ...]) -> _C:
+    """The element of ``choices`` equal to ``value`` (``ValueError`` naming ``name`` if none)."""
+    check_choice(name, value, choices)
+    return next(choice for choice in choices if choice == value)
+
+
+def calling(watch: Watch | None, label: str) -> AbstractContextManager[None]:
+    """``watch.calling(label)``: the code inside is one call of the target (time-limited)."""
+    return contextlib.nullcontext() if watch is None else watch.calling(label)
+
+
+def _seed_globals(rng: np.random.Generator) -> None:
+    """Seed Python's and numpy's global generators from ``rng`` (for code that uses them)."""
+    np.random.seed(int(rng.integers(2**32)))  # noqa: NPY002 -- the legacy global is the point
+    random.seed(int(rng.integers(2**63)))
+
+
+class _Seeded:
+    """A wrapped target: every call into it is marked on ``watch`` (:mod:`audit.watchdog`)."""
+
+    def __init__(self, inner: Any, watch: Watch | None = None) -> None:
+        self.inner, self.watch = inner, watch
+
+    def __repr__(self) -> str:
+        with calling(self.watch, "__repr__()"):
+            return repr(self.inner)
+
+
+class SeededGlobals(_Seeded):
+    """A policy run with Python's and numpy's *global* generators seeded from the ``rng`` each
+    ``run`` receives: implementations that draw from ``numpy.random.*`` or ``random`` instead of
+    the generator they are given become reproducible (same seed, same report) and their runs
+    independent (each run's seeds are spawned apart).  The global state is changed, as the
+    wrapped code expects.  ``watch``: each call is marked on it (the per-call time limit)."""
+
+    def run(self, decision_sets: Any, reward_tables: Any, rng: np.random.Generator) -> Any:
+        """The wrapped policy's ``run`` after seeding the global generators from ``rng``."""
+        with calling(self.watch, "run()"):
+            _seed_globals(rng)
+            return self.inner.run(decision_sets, reward_tables, rng)
+
+
+class SeededGlobalsOnline(_Seeded):
+    """:class:`SeededGlobals` for an online learner: ``play`` after seeding the global
+    generators from ``rng``."""
+
+    def play(self, losses: Any, rng: np.random.Generator) -> Any:
+        """The wrapped learner's ``play`` after seeding the global generators from ``rng``."""
+        with calling(self.watch, "play()"):
+            _seed_globals(rng)
+            return self.inner.play(losses, rng)
+
+
+class SeededGlobalsMechanism(_Seeded):
+    """:class:`SeededGlobals` for a mechanism: ``sample`` after seeding the global generators."""
+
+    def sample(self, data: Any, rng: np.random.Generator, size: int) -> Any:
+        """The wrapped mechanism's ``sample`` after seeding the global generators from ``rng``."""
+        with calling(self.watch, "sample()"):
+            _seed_globals(rng)
+            return self.inner.sample(data, rng, size)
+
+
+class SeededGlobalsDensity(SeededGlobalsMechanism):
+    """:class:`SeededGlobalsMechanism` that keeps the wrapped mechanism's ``log_density``."""
+
+    def log_density(self, data: Any, outputs: Any) -> Any:
+        """The wrapped mechanism's ``log_density``."""
+        with calling(self.watch, "log_density()"):
+            return self.inner.log_density(data, outputs)
+
+
+def with_seeded_globals(
+    target: Any, watch: Watch | None = None, protocol: type[Any] | None = None
+) -> Any:
+    """``target`` in the :class:`SeededGlobals` wrapper of ``protocol`` (default: the first of
+    ``StreamPolicy``, ``OnlinePolicy``, ``Mechanism`` that it satisfies)."""
+    if protocol is StreamPolicy or (protocol is None and isinstance(target, StreamPolicy)):
+        return SeededGlobals(target, watch)
+    if protocol is OnlinePolicy or (protocol is None and isinstance(target, OnlinePolicy)):
+        return SeededGlobalsOnline(target, watch)
+    if isinstance(target, DensityMechanism):
+        return SeededGlobalsDensity(target, watch)
+    return SeededGlobalsMechanism(target, watch)
+
+
+class CheckRun:
+    """One check seen from inside the child process: the target's spec, its pair (a mechanism's),
+    and the :class:`~audit.watchdog.Watch` that every result, stage and step of progress goes
+    through (``update`` advances the progress bar, as tqdm's)."""
+
+    def __init__(self, target: str, watch: Watch, pair: NeighbouringPair[Any] | None = None):
+        self.target, self.watch, self.pair = target, watch, pair
+        self.what, self.done = "", 0
+
+    def send(self, what: str, value: Any) -> None:
+        """Report a result (``"privacy"``, ``"release"``, ``"regret"``) or a fact of the check."""
+        self.watch.send((what, value))
+
+    def calling(self, label: str) -> AbstractContextManager[None]:
+        """The code inside is one call of the target."""
+        return self.watch.calling(label)
+
+    def stage(self, text: str) -> None:
+        """What the check is doing (named in a report a time limit ends)."""
+        self.watch.send(("stage", text))
+
+    def describe(self, what: str, more: int) -> None:
+        """A new stage of the progress bar, with ``more`` steps to come."""
+        self.what = what
+        self.watch.send(("progress", what, more))
+        self.stage(what)
+
+    def update(self, count: int = 1) -> None:
+        """``count`` steps done."""
+        self.done += count
+        self.watch.send(("progress", None, count))
+
+    def staged(self, tester_at: Callable[[float], Tester[Any]]) -> Callable[[float], Tester[Any]]:
+        """``tester_at`` whose audits each announce the pair they audit."""
+
+        def at(level: float) -> Tester[Any]:
+            tester = tester_at(level)
+
+            def run(pair: NeighbouringPair[Any], size: int, seed: int) -> PrivacyAuditResult:
+                self.stage(f"{self.what}: {pair.description}")
+                return tester(pair, size, seed)
+
+            return run
+
+        return at
+
+
+def stream_tester(
+    policy: StreamPolicy, claim: PrivacyClaim, name: str
+) -> Callable[[float], Tester[Stream]]:
+    """``tester_at(level)`` for a bandit policy: the joint-DP audit of one pair of streams
+    (:func:`audit.methods.stream.stream_audit`, observing the days after the one they differ on),
+    named ``"<name>: <the pair's description>"``."""
+
+    def tester_at(level: float) -> Tester[Stream]:
+        def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
+            return stream_audit(
+                policy, pair.x, pair.x_prime, differing_day(pair.x, pair.x_prime), claim,
+                runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
+            )  # fmt: skip
+
+        return tester
+
+    return tester_at
+
+
+class Kind:
+    """A kind of target of ``privonline check`` (module docstring); the subclasses in
+    :mod:`audit.kinds` set the class attributes and the methods their kind needs."""
+
+    name: ClassVar[str]
+    """Its ``--kind`` on the command line."""
+    help: ClassVar[str]
+    """One line for ``--kind``'s help: what it is and what its regret is compared with."""
+    protocol: ClassVar[type[Any]]
+    """The runtime-checkable protocol its targets satisfy."""
+    protocol_text: ClassVar[str]
+    """The protocol, named for a message (``"an audit.protocols.StreamPolicy (...)"``)."""
+    default_horizon: ClassVar[int | None] = None
+    """Horizon of its regret runs when ``--n`` is not given (``None``: no regret)."""
+    claim_source: ClassVar[str] = ""
+    """What its claim means, for the claim's label (a kind that ``takes_pair`` has the pair's)."""
+    takes_pair: ClassVar[bool] = False
+    """Audited on a neighbouring pair named by ``--pair`` (a mechanism), not on streams."""
+    references: ClassVar[tuple[str, ...]] = ()
+    """The ``--reference`` values it accepts (the first is the default); empty: fixed."""
+    reference_text: ClassVar[str] = ""
+    """What its regret is compared with, in words."""
+    options: ClassVar[frozenset[str]] = frozenset()
+    """The optional arguments it takes among ``reward_range`` and ``loss_set``."""
+    record_kind: ClassVar[RecordKind | None] = None
+    """What a day's record is for the release audit (:mod:`audit.methods.release`)."""
+    record_width: ClassVar[int] = 0
+    """The width ``m`` of those records."""
+    privacy_label: ClassVar[str] = "joint DP"
+    """What the privacy audit's name calls the claim."""
+
+    def __repr__(self) -> str:
+        return f"<kind {self.name}>"
+
+    @property
+    def suggestion(self) -> str:
+        """How to ask for this kind on the command line."""
+        return f"--kind {self.name}"
+
+    # ---- before anything runs (the parent process) ----------------------------------------
+
+    def check_reference(
+        self, reference: object, claim: PrivacyClaim, settings: CheckSettings
+    ) -> tuple[str | None, str | None]:
+        """The regret reference (``reference``, or the default), with a note saying why when the
+        user did not choose it; every argument of the comparison is checked here, so that none
+        fails after the privacy audit has run.  ``ValueError`` naming the argument."""
+        if reference is not None:
+            raise ValueError(
+                f"reference (--reference) is fixed for {self.name}: {self.reference_text}; drop "
+                "--reference"
+            )
+        return None, None
+
+    # ---- in the child process ------------------------------------------------------------
+
+    def check_target(self, target: Any, spec: str) -> None:
+        """``ValueError`` if ``target`` does not satisfy :attr:`protocol`, naming the kinds whose
+        protocol it satisfies."""
+        if isinstance(target, self.protocol):
+            return
+        from audit.kinds import registered
+
+        fits = [k for k in registered() if isinstance(target, k.protocol)]
+        what = f" is {fits[0].protocol_text}" if fits else " satisfies no kind's protocol"
+        hint = f": pass {' or '.join(k.suggestion for k in fits)}" if fits else ""
+        raise ValueError(
+            f"kind {self.name!r} needs {self.protocol_text}, but target {spec!r}{what}{hint}"
+        )
+
+    def seeded(self, target: Any, watch: Watch) -> Any:
+        """The target in the :class:`SeededGlobals` wrapper of :attr:`protocol`, its calls marked
+        on ``watch`` (a kind of another protocol runs its target as it is, unless it overrides
+        this)."""
+        if self.protocol not in (StreamPolicy, OnlinePolicy, Mechanism):
+            return target
+        return with_seeded_globals(target, watch, self.protocol)
+
+    def wrap(self, target: Any, settings: CheckSettings) -> Any:
+        """The seeded target as the audits run it (e.g. its rewards rescaled)."""
+        return target
+
+    def resolve(self, target: Any, settings: CheckSettings) -> CheckSettings:
+        """The settings completed from what the target states (e.g. its loss set)."""
+        return settings
+
+    def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
+        """The candidate neighbouring inputs its privacy audit searches."""
+        raise NotImplementedError(f"kind {self.name!r} has no candidate streams")
+
+    def tester(
+        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+    ) -> Callable[[float], Tester[Any]]:
+        """``tester_at(level)``: the audit of one candidate pair at confidence ``level``."""
+        raise NotImplementedError(f"kind {self.name!r} has no stream audit")
+
+    def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
+        """The aggregator as its release audit runs it (before the seeded wrapper)."""
+        return aggregator
+
+    def regret(
+        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str
+    ) -> RegretResult:
+        """The regret comparison with the reference (``settings.reference``)."""
+        raise NotImplementedError(f"kind {self.name!r} has no regret comparison")
+
+    # ---- the report -------------------------------------------------------------------------
+
+    def regret_rows(self, result: Any) -> list[str]:
+        """The rows of ``check.md``'s table that show ``result``."""
+        raise NotImplementedError(f"kind {self.name!r} has no regret comparison")
+
+    def regret_json(self, result: Any) -> dict[str, Any]:
+        """``result`` in ``check.json`` (its fields and ``passed``)."""
+        out: dict[str, Any] = to_jsonable(result)
+        out["passed"] = result.passed
+        return out
+
+    # ---- the audit ---------------------------------------------------------------------------
+
+    def audit(
+        self, target: Any, claim: PrivacyClaim, settings: CheckSettings, run: CheckRun
+    ) -> None:
+        """Audit a policy: its outputs over the searched candidates (Holm over the judged ones),
+        its releases if it exposes them (the two families then split ``1 − confidence``), then
+        its regret; each result is sent as soon as it is found."""
+        with run.calling("release_mechanism()"):
+            aggregator = release_mechanism(target)
+        # with a release audit, the two families share the error budget (Bonferroni)
+        level = settings.confidence
+        if aggregator is not None:
+            level = 1.0 - (1.0 - settings.confidence) / 2.0
+        candidates = self.candidates(settings, settings.seed)
+        run.describe("privacy: stream audits", len(candidates) + STREAM_TOP + 1)
+        name = f"{run.target} {self.privacy_label}"
+        privacy = searched_audit(
+            candidates, run.staged(self.tester(target, claim, settings, name)),
+            samples=settings.stream_runs, seed=settings.seed, confidence=level, top=STREAM_TOP,
+            name=name, progress=run,
+        )  # fmt: skip
+        run.send("privacy", privacy)
+        if aggregator is not None:
+            run.send("release", self._release_audit(aggregator, claim, settings, level, run))
+        run.describe("utility: regret vs reference", 0)
+        regret = self.regret(target, claim, settings, seed=settings.seed + 1, name=run.target)
+        run.send("regret", regret)
+        run.update(1)
+
+    def _release_audit(
+        self,
+        aggregator: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        level: float,
+        run: CheckRun,
+    ) -> PrivacyAuditResult:
+        """The release-level audit of the aggregator a policy exposes, on record streams of the
+        length it states (an ``int`` attribute ``days``), else ``settings.stream_n``."""
+        assert self.record_kind is not None
+        aggregator = self.release_input(aggregator, settings)
+        with run.calling("reading the release mechanism's days attribute"):
+            stated = getattr(aggregator, "days", None)
+        n = (
+            stated
+            if isinstance(stated, int) and not isinstance(stated, bool)
+            else settings.stream_n
+        )
+        loss_set: LossSetKind = settings.loss_set or "box01"
+        pairs = release_streams(self.record_kind, n, self.record_width, loss_set=loss_set)
+        run.describe("privacy: release audits", len(pairs) + STREAM_TOP)
+        return release_audit(
+            with_seeded_globals(aggregator, run.watch), self.record_kind, claim, n=n,
+            m=self.record_width, samples=settings.release_samples, seed=settings.seed,
+            confidence=level, top=STREAM_TOP, name=f"{run.target} releases", loss_set=loss_set,
+            progress=run,
+        )  # fmt: skip

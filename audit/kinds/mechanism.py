@@ -1,0 +1,63 @@
+"""Mechanisms: an :class:`~audit.protocols.Mechanism` audited on the neighbouring pair ``--pair``
+names, under the pair's relation, in white box when it declares its density
+(:func:`audit.methods.white_box.white_box_audit`), else in black box
+(:func:`audit.methods.black_box.event_audit`); no regret.
+Proof note: ``proofs_notes/audit/README.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit.kinds.base import CheckRun, CheckSettings, Kind
+from audit.methods.black_box import event_audit
+from audit.methods.white_box import white_box_audit
+from audit.protocols import DensityMechanism, Mechanism, OnlinePolicy, PrivacyClaim, StreamPolicy
+
+__all__ = ["KIND", "MechanismKind"]
+
+
+class MechanismKind(Kind):
+    """The mechanism kind (module docstring)."""
+
+    name = "mechanism"
+    help = (
+        "a mechanism on the neighbouring pair --pair names (the default with --pair; white box "
+        "with log_density, else black box; no regret)"
+    )
+    protocol = Mechanism
+    protocol_text = "an audit.protocols.Mechanism (sample(data, rng, size))"
+    takes_pair = True
+    reference_text = "a mechanism has no regret"
+
+    @property
+    def suggestion(self) -> str:
+        """A mechanism is asked for by its pair."""
+        return "--pair module:attribute (a NeighbouringPair)"
+
+    def check_target(self, target: Any, spec: str) -> None:
+        """A policy given with a pair is refused: policies are audited on streams."""
+        if isinstance(target, StreamPolicy | OnlinePolicy):
+            raise ValueError(
+                f"pair (--pair) is for mechanisms only: target {spec!r} is a policy, audited on "
+                "the t-neighbouring streams of its kind; drop --pair"
+            )
+        super().check_target(target, spec)
+
+    def audit(
+        self, target: Any, claim: PrivacyClaim, settings: CheckSettings, run: CheckRun
+    ) -> None:
+        """The white-box audit with a density, else the black-box event audit, on the pair."""
+        assert run.pair is not None
+        run.stage("privacy: the mechanism on its pair")
+        white = isinstance(target, DensityMechanism)
+        audit = white_box_audit if white else event_audit
+        result = audit(
+            target, run.pair, claim, samples=settings.samples, seed=settings.seed,
+            name=f"{run.target} {'white' if white else 'black'} box",
+            confidence=settings.confidence,
+        )  # fmt: skip
+        run.send("privacy", result)
+
+
+KIND = MechanismKind()

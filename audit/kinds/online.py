@@ -1,0 +1,239 @@
+"""What the two online kinds share (:mod:`audit.kinds.online_full`, :mod:`audit.kinds.online_bandit`):
+an :class:`~audit.protocols.OnlinePolicy` audited on loss sequences that differ in one round's
+loss vector within the loss set ``Y`` (Agarwal & Singh Definition 2.1), its tree releases on loss
+vectors, and its regret compared on the same Bernoulli losses with Agarwal & Singh's private
+learner at the claimed ε (:func:`online_regret_check`, paired runs of :mod:`audit.methods.regret`).
+Proof note: ``proofs_notes/audit/README.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, get_args
+
+import numpy as np
+
+from audit.kinds.base import CheckSettings, Kind
+from audit.methods.online import check_points, online_stream_audit, online_streams
+from audit.methods.pairs import Tester
+from audit.methods.regret import paired_runs, paired_wilcoxon
+from audit.papers.agarwal_singh.regret import (
+    Feedback,
+    online_means,
+    realised_regret,
+    reference_bandit_points,
+    reference_full_points,
+)
+from audit.protocols import NeighbouringPair, OnlinePolicy, PrivacyClaim
+from audit.results import PrivacyAuditResult
+from audit.stats import REGRET_MARGIN
+from reference._typing import FloatArray
+from reference.agarwal_singh.environments import experts_bernoulli
+from reference.agarwal_singh.sets import LossSetKind
+from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
+from reference.rng import check_seed
+from reference.validation import check_choice, check_in_range, check_int_at_least
+
+__all__ = [
+    "DIM",
+    "LOSS_SET_KINDS",
+    "OnlineKind",
+    "OnlineRegretResult",
+    "differing_round",
+    "online_regret_check",
+]
+
+DIM = 5
+"""Dimension ``N`` (experts, arms) of the online learners' loss vectors in the check."""
+
+LOSS_SET_KINDS: tuple[LossSetKind, ...] = get_args(LossSetKind)
+"""The loss sets ``Y`` an online learner's claim may be made for."""
+
+
+@dataclass(frozen=True)
+class OnlineRegretResult:
+    """An online learner against Agarwal & Singh's private learner on the same losses.
+
+    ``wilcoxon_pvalue`` is the one-sided paired signed-rank p-value of "the candidate's regret is
+    larger than ``1 + margin`` times the reference's" (:data:`audit.stats.REGRET_MARGIN`);
+    ``worse`` is ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.
+    ``feedback`` is ``"full"`` (reference: Algorithm 1) or ``"bandit"`` (Algorithm 4).
+    """
+
+    name: str
+    runs: int
+    horizon: int
+    means: tuple[float, ...]
+    epsilon: float
+    candidate_mean: float
+    reference_mean: float
+    wilcoxon_pvalue: float
+    worse: bool
+    confidence: float
+    feedback: Feedback
+    margin: float = REGRET_MARGIN
+
+    @property
+    def passed(self) -> bool:
+        """Not worse than the reference."""
+        return not self.worse
+
+
+def _check_horizon(feedback: Feedback, dim: int, horizon: int, epsilon: float) -> None:
+    """Refuse what the reference cannot run at (a horizon too short for Thm 4.1's parameters)."""
+    if feedback == "bandit":
+        thm41_parameters(dim, horizon, epsilon, preset="proof_consistent", calibration="strict")
+    else:
+        cor32_parameters("experts", dim, horizon, epsilon, calibration="strict",
+                         experts_losses="box01")  # fmt: skip
+
+
+def online_regret_check(
+    policy: OnlinePolicy,
+    *,
+    feedback: Feedback,
+    epsilon: float,
+    dim: int = 5,
+    horizon: int = 2000,
+    runs: int = 30,
+    seed: int = 2026,
+    confidence: float = 0.99,
+    name: str | None = None,
+    margin: float = REGRET_MARGIN,
+) -> OnlineRegretResult:
+    """``runs`` paired runs of ``policy`` and the reference at ``epsilon`` (module docstring): run
+    ``i`` draws its losses (:func:`~reference.agarwal_singh.environments.experts_bernoulli` with
+    :func:`~audit.papers.agarwal_singh.regret.online_means`), the candidate's and the reference's
+    generators from the ``i``-th child of ``seed`` (names ``"environment"``, ``"candidate"``,
+    ``"reference"``, ``"reduction"``; the last drives Algorithm 4's noise).  Every run's points are
+    checked (:func:`~audit.methods.online.check_points`).  ``name`` defaults to
+    ``"online <feedback> regret"``."""
+    check_choice("feedback", feedback, ("full", "bandit"))
+    epsilon = check_in_range("epsilon", epsilon, 0.0, math.inf)
+    dim = check_int_at_least("dim", dim, 2)
+    horizon = check_int_at_least("horizon", horizon, 2)
+    runs = check_int_at_least("runs", runs, 2)
+    seed = check_seed(seed)
+    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    margin = check_in_range("margin", margin, 0.0, math.inf, low_open=False)
+    means = online_means(dim)
+    _check_horizon(feedback, dim, horizon, epsilon)  # before any run
+
+    def run(i: int, gens: dict[str, np.random.Generator]) -> tuple[float, float]:
+        losses = experts_bernoulli(np.array(means), horizon, gens["environment"])
+        points = check_points(
+            policy.play(losses.copy(), gens["candidate"]),
+            horizon,
+            dim,
+            f"the points {policy!r} returned on run {i + 1}",
+        )
+        if feedback == "full":
+            actions = reference_full_points(losses, epsilon, gens["reference"])
+        else:
+            actions = reference_bandit_points(losses, epsilon, gens["reference"], gens["reduction"])
+        return realised_regret(points, losses), realised_regret(actions, losses)
+
+    streams = ("environment", "candidate", "reference", "reduction")
+    candidate, reference = paired_runs(run, runs=runs, seed=seed, streams=streams)
+    pvalue, worse = paired_wilcoxon(candidate, reference, confidence=confidence, margin=margin)
+    return OnlineRegretResult(
+        name=f"online {feedback} regret" if name is None else name,
+        runs=runs,
+        horizon=horizon,
+        means=means,
+        epsilon=epsilon,
+        candidate_mean=float(candidate.mean()),
+        reference_mean=float(reference.mean()),
+        wilcoxon_pvalue=pvalue,
+        worse=worse,
+        confidence=confidence,
+        feedback=feedback,
+        margin=margin,
+    )
+
+
+def differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
+    """The one round (1-based) in which two loss sequences differ."""
+    rounds = np.flatnonzero(np.any(np.asarray(losses) != np.asarray(losses_prime), axis=1))
+    if len(rounds) != 1:
+        raise ValueError(f"neighbouring loss sequences differ in exactly one round, these in "
+                         f"{(rounds + 1).tolist()}")  # fmt: skip
+    return int(rounds[0]) + 1
+
+
+class OnlineKind(Kind):
+    """An online learner with :attr:`feedback` (module docstring)."""
+
+    feedback: ClassVar[Feedback]
+    protocol = OnlinePolicy
+    protocol_text = "an audit.protocols.OnlinePolicy (play(losses, rng) -> points)"
+    default_horizon = 2000
+    claim_source = "one round's loss vector changed, Agarwal & Singh Definition 2.1"
+    options = frozenset({"loss_set"})
+    record_kind = "online"
+    record_width = DIM
+    privacy_label = "DP"
+
+    def check_reference(
+        self, reference: object, claim: PrivacyClaim, settings: CheckSettings
+    ) -> tuple[str | None, str | None]:
+        """The reference is fixed; ``ε > 0``, the horizon and ``loss_set`` are checked."""
+        super().check_reference(reference, claim, settings)
+        if settings.loss_set is not None:
+            check_choice("loss_set", settings.loss_set, LOSS_SET_KINDS)
+        check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
+        _check_horizon(self.feedback, DIM, settings.n, claim.epsilon)
+        return None, None
+
+    def resolve(self, target: Any, settings: CheckSettings) -> CheckSettings:
+        """``loss_set`` as given, else the loss set the target states (a ``loss_set`` attribute
+        naming a kind of :class:`~reference.agarwal_singh.sets.LossSet`), else ``"box01"``."""
+        if settings.loss_set is not None:
+            return settings
+        stated = getattr(getattr(target, "inner", target), "loss_set", None)
+        found = next((kind for kind in LOSS_SET_KINDS if stated == kind), "box01")
+        return settings.but(loss_set=found)
+
+    def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
+        """:func:`audit.methods.online.online_streams` in the loss set (``N =`` :data:`DIM`)."""
+        loss_set: LossSetKind = settings.loss_set or "box01"
+        return list(online_streams(settings.stream_n, DIM, loss_set=loss_set, seed=seed))
+
+    def tester(
+        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+    ) -> Callable[[float], Tester[FloatArray]]:
+        """The audit of the points published after the changed round
+        (:func:`~audit.methods.online.online_stream_audit`)."""
+
+        def tester_at(level: float) -> Tester[FloatArray]:
+            def tester(pair: NeighbouringPair[FloatArray], n: int, s: int) -> PrivacyAuditResult:
+                return online_stream_audit(
+                    policy, pair.x, pair.x_prime, differing_round(pair.x, pair.x_prime), claim,
+                    runs=n, seed=s, name=f"{name}: {pair.description}", confidence=level,
+                )  # fmt: skip
+
+            return tester
+
+        return tester_at
+
+    def regret(
+        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str
+    ) -> OnlineRegretResult:
+        """:func:`online_regret_check` with :attr:`feedback`."""
+        return online_regret_check(
+            policy, feedback=self.feedback, epsilon=claim.epsilon, dim=DIM, horizon=settings.n,
+            runs=settings.runs, seed=seed, confidence=settings.confidence,
+        )  # fmt: skip
+
+    def regret_rows(self, result: Any) -> list[str]:
+        """The paired comparison."""
+        r: OnlineRegretResult = result
+        reference = "Algorithm 1" if r.feedback == "full" else "Algorithm 4 over EXP2"
+        return [
+            f"| regret vs Agarwal & Singh's {reference} at ε = {r.epsilon:g} ({r.runs} paired "
+            f"runs, T = {r.horizon}) | candidate {r.candidate_mean:.1f}, reference "
+            f"{r.reference_mean:.1f}, Wilcoxon p = {r.wilcoxon_pvalue:.3g} | "
+            f"{'**WORSE**' if r.worse else 'pass'} |"
+        ]
