@@ -28,7 +28,7 @@ from tqdm import tqdm
 
 import audit.kinds as registry
 from audit.check_report import CheckReport
-from audit.kinds.base import CheckRun, CheckSettings, Kind, calling
+from audit.kinds.base import DEFAULT_BUDGET, CheckRun, CheckSettings, Kind, calling
 from audit.protocols import (
     NeighbouringPair,
     NeighbourRelation,
@@ -143,7 +143,8 @@ class _CheckJob:
                 self.kind.check_target(raw, self.target)
             seeded = self.kind.seeded(raw, watch)
             with calling(watch, "reading its epsilon, delta and loss_set attributes"):
-                watch.send(("stated", stated_calibration(seeded)))
+                stated = stated_calibration(seeded)
+                watch.send(("stated", stated))
                 settings = self.kind.resolve(seeded, self.settings)
             target = self.kind.wrap(seeded, settings)
         except TargetError as err:
@@ -153,7 +154,9 @@ class _CheckJob:
             watch.send(("usage", str(err)))
             return
         try:
-            self.kind.audit(target, claim, settings, CheckRun(self.target, watch, neighbours))
+            self.kind.audit(
+                target, claim, settings, CheckRun(self.target, watch, neighbours), stated
+            )
         except (Exception, SystemExit):  # the target's own failure, reported with its traceback
             watch.send(("crash", traceback.format_exc()))
 
@@ -177,6 +180,8 @@ class _Collector:
         self.claim = claim
         self.privacy: PrivacyAuditResult | None = None
         self.release: PrivacyAuditResult | None = None
+        self.stated_privacy: PrivacyAuditResult | None = None
+        self.stated_release: PrivacyAuditResult | None = None
         self.regret: Any = None
         self.stated: dict[str, float] | None = None
         self.crash: str | None = None
@@ -196,7 +201,10 @@ class _Collector:
                 self.bar.update(count)
         elif what == "stage":
             self.stage = rest[0]
-        elif what in ("claim", "privacy", "release", "regret", "stated", "crash", "usage"):
+        elif what in (
+            "claim", "privacy", "release", "regret", "stated", "crash", "usage", "stated_privacy",
+            "stated_release",
+        ):  # fmt: skip
             setattr(self, what, rest[0])
         else:  # pragma: no cover -- a bug of the check itself
             raise ValueError(f"unknown check event {what!r}")
@@ -288,6 +296,8 @@ def run_check(
     timeout: float | None = None,
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT,
     isolate: bool = True,
+    budget: float = DEFAULT_BUDGET,
+    actions_only: bool = False,
 ) -> CheckReport:
     """Run every check of ``kind`` (a name of :mod:`audit.kinds`) on ``target``.
 
@@ -295,10 +305,15 @@ def run_check(
     :class:`~audit.protocols.NeighbouringPair`; ``samples`` outputs per input), whose relation the
     claim must be made under (or be a :class:`PairClaim`, which takes it), and to ``"linear"``
     without one; a policy's claim is made under ``"t_neighbouring"``.  A mismatch is a
-    ``ValueError``: the claim is never rewritten.  A policy's outputs are audited on
-    ``stream_runs`` runs per candidate stream of ``stream_n`` days; one that exposes its releases
+    ``ValueError``: the claim is never rewritten.  A policy's outputs are audited on the designs of
+    its kind (:mod:`audit.methods.designs`) in stages of ``stream_runs``, then twice, four times
+    ... as many runs per stream until a violation, the promised power or ``budget`` seconds
+    (:func:`audit.methods.staged.staged_audit`); one that exposes its releases
     (:class:`~audit.protocols.ReleasingPolicy`) also at the release level (``release_samples``
-    draws per record stream), the two families splitting ``1 − confidence`` evenly; its regret is
+    draws per record stream of ``stream_n`` days, unless ``actions_only``), the two families
+    splitting ``1 − confidence`` evenly; a target whose ``epsilon``/``delta`` attributes state
+    another calibration than the claim is audited against both, reported side by side (the
+    verdict follows the claim); its regret is
     compared with ``reference`` on ``runs`` paired runs of horizon ``n`` (default: the kind's
     :attr:`~audit.kinds.base.Kind.default_horizon`; a linear policy: App. D
     environments of dimension ``d`` with ``num_arms`` arms and gap ``gap``; with a pure-ε claim
@@ -340,6 +355,8 @@ def run_check(
         reference=reference,
         reward_range=_check_reward_range(reward_range),
         loss_set=loss_set,
+        budget=check_positive("budget", budget),
+        actions_only=check_bool("actions_only", actions_only),
     )
     target_kwargs = _check_target_kwargs(target_kwargs)
     check_bool("progress", progress)
@@ -385,7 +402,8 @@ def _run(
         crash, limit = _limit_report(outcome, collect.stage, timeout, call_timeout)
     return CheckReport(
         job.target, collect.claim, collect.privacy, collect.regret, 0.0, crash, collect.stated,
-        collect.release, outcome.output, limit, None, job.kind,
+        collect.release, outcome.output, limit, None, job.kind, collect.stated_privacy,
+        collect.stated_release,
     )  # fmt: skip
 
 
@@ -402,7 +420,9 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "report. Exit codes: 0 the claims hold, 1 privacy violation, 2 usage error (nothing ran), "
         "3 utility (regret) failure only, 4 the target crashed or was stopped by a time limit "
         "(the traceback or the limit is in the report), 5 inconclusive (nothing failed, but the "
-        "privacy audit lacked the power a pass promises: raise --samples or --stream-runs).",
+        "privacy audit lacked the power a pass promises: raise --budget, --samples or "
+        "--stream-runs). A target that states another calibration (its epsilon and delta "
+        "attributes) than the claim is audited against both; the exit code follows the claim.",
     )
     parser.add_argument(
         "target", help="module:attribute of the policy or mechanism (or of a factory)"
@@ -475,7 +495,26 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "--runs", type=int_at_least(2), default=30, help="paired regret runs (at least 2)"
     )
     parser.add_argument(
-        "--stream-runs", type=int_at_least(4), default=1000, help="runs per stream (privacy)"
+        "--stream-runs",
+        type=int_at_least(4),
+        default=1000,
+        help="runs per stream in the first stage of a policy's privacy audit; each further stage "
+        "doubles them (default %(default)s)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float_in(0.0, math.inf),
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help="time the stages of a policy's privacy audit may take: stages are added until a "
+        "violation, a pass at the promised power (1.5 times the claimed ε caught with "
+        "probability 0.95 on the audited event), or this budget (default %(default)g)",
+    )
+    parser.add_argument(
+        "--actions-only",
+        action="store_true",
+        help="audit a policy from its choices (or points) alone, as an outside observer: ignore "
+        "the release_mechanism() it may expose",
     )
     parser.add_argument(
         "--release-samples",
@@ -573,6 +612,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             progress=sys.stderr.isatty(),
             timeout=args.timeout,
             call_timeout=args.call_timeout,
+            budget=args.budget,
+            actions_only=args.actions_only,
         )
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -48,6 +48,31 @@ def _fence(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _together(
+    *results: PrivacyAuditResult | None,
+) -> Literal["VIOLATION", "pass", "inconclusive"] | None:
+    """The verdict of privacy audits together: ``"VIOLATION"`` if any rejected its claim, else
+    ``"pass"`` if any had the power a pass promises, else ``"inconclusive"`` (``None``: none)."""
+    audits = [a for a in results if a is not None]
+    if not audits:
+        return None
+    if any(a.violation for a in audits):
+        return "VIOLATION"
+    return "pass" if any(a.verdict == "pass" for a in audits) else "inconclusive"
+
+
+def _stages(audit: PrivacyAuditResult) -> str:
+    """One line on a staged audit's stages (:mod:`audit.methods.staged`), or ``""``."""
+    stages = audit.details.get("stages")
+    if not stages:
+        return ""
+    runs = ", ".join(str(s["runs"]) for s in stages)
+    return (
+        f"{len(stages)} stage(s) of {runs} runs per stream, ended by "
+        f"{audit.details.get('ended_by')}"
+    )
+
+
 def _code_block(text: str) -> list[str]:
     fence = _fence(text)
     return [fence, text.rstrip(), fence, ""]
@@ -65,7 +90,9 @@ class CheckReport:
     ``claim`` is ``None`` only when the module of a mechanism's ``--pair`` crashed (the claim's
     relation is the pair's).  ``target_output`` is what the target printed; ``reference_note``
     why the regret reference was chosen, when the user did not choose it; ``kind`` the
-    :class:`~audit.kinds.base.Kind` checked, which renders ``regret``.
+    :class:`~audit.kinds.base.Kind` checked, which renders ``regret``.  ``stated_privacy`` and
+    ``stated_release`` are the same audits against the calibration the target states, when it
+    differs from the claim: reported beside, never in the verdict (which follows the claim).
     """
 
     target: str
@@ -80,6 +107,8 @@ class CheckReport:
     limit: dict[str, Any] | None = None
     reference_note: str | None = None
     kind: Kind | None = None
+    stated_privacy: PrivacyAuditResult | None = None
+    stated_release: PrivacyAuditResult | None = None
 
     @property
     def calibration_note(self) -> str | None:
@@ -93,9 +122,8 @@ class CheckReport:
         if not differ:
             return f"the claim matches the calibration the target states ({stated})"
         return (
-            f"the claim differs from the calibration the target states ({stated}): the audit "
-            "tests the claim as given; build the target for it with --target-kwargs, or claim "
-            "what it states"
+            f"the claim differs from the calibration the target states ({stated}): both are "
+            "audited and reported below; the verdict and exit code follow the claim"
         )
 
     @property
@@ -103,12 +131,13 @@ class CheckReport:
         """The verdict of the privacy audits together: ``"VIOLATION"`` if either rejected the
         claim, else ``"pass"`` if either had the power a pass promises
         (:attr:`~audit.results.PrivacyAuditResult.verdict`), else ``"inconclusive"``."""
-        audits = [a for a in (self.privacy, self.release) if a is not None]
-        if not audits:
-            return None
-        if any(a.violation for a in audits):
-            return "VIOLATION"
-        return "pass" if any(a.verdict == "pass" for a in audits) else "inconclusive"
+        return _together(self.privacy, self.release)
+
+    @property
+    def stated_privacy_verdict(self) -> Literal["VIOLATION", "pass", "inconclusive"] | None:
+        """:attr:`privacy_verdict` of the audits against the calibration the target states
+        (``None`` when it states none, or the same as the claim)."""
+        return _together(self.stated_privacy, self.stated_release)
 
     @property
     def utility_verdict(self) -> Literal["pass", "FAIL"] | None:
@@ -150,6 +179,13 @@ class CheckReport:
             "utility_verdict": self.utility_verdict,
             "privacy": None if self.privacy is None else self.privacy.to_dict(),
             "release": None if self.release is None else self.release.to_dict(),
+            "stated_privacy": None
+            if self.stated_privacy is None
+            else self.stated_privacy.to_dict(),
+            "stated_release": None
+            if self.stated_release is None
+            else self.stated_release.to_dict(),
+            "stated_privacy_verdict": self.stated_privacy_verdict,
             "regret": regret,
             "reference_note": self.reference_note,
             "crash": self.crash,
@@ -165,10 +201,16 @@ class CheckReport:
         }
 
     def _audit_rows(self) -> list[str]:
-        claim, rows = self.claim, []
-        for audit, what in ((self.privacy, "privacy"), (self.release, "release-level privacy")):
-            if audit is None or claim is None:
+        rows = []
+        for audit, what in (
+            (self.privacy, "privacy"),
+            (self.release, "release-level privacy"),
+            (self.stated_privacy, "privacy (the target's stated calibration)"),
+            (self.stated_release, "release-level privacy (the target's stated calibration)"),
+        ):
+            if audit is None or self.claim is None:
                 continue
+            claim = audit.claim  # the claim, or the calibration the target states
             power = (
                 f", would catch ε ≥ {audit.detectable_epsilon:.3g}"
                 if audit.detectable_epsilon is not None
@@ -176,10 +218,12 @@ class CheckReport:
                 if audit.detectable_delta is not None
                 else ""
             )
+            stages = _stages(audit)
             rows.append(
-                f"| {audit.method.replace('_', ' ')} {what} vs claim ({claim.epsilon:g}, "
+                f"| {audit.method.replace('_', ' ')} {what} vs ({claim.epsilon:g}, "
                 f"{claim.delta:g}), {claim.relation} | ε lower bound "
-                f"{audit.epsilon_lower_bound:.3g}, p = {audit.p_value:.3g}{power} | "
+                f"{audit.epsilon_lower_bound:.3g}, p = {audit.p_value:.3g}{power}"
+                f"{'; ' + stages if stages else ''} | "
                 f"{'**VIOLATION**' if audit.violation else audit.verdict} |"
             )
         return rows

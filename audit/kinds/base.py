@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -21,8 +22,10 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
-from audit.methods.pairs import Tester, searched_audit
+from audit.methods.designs import Collector, SampleCache
+from audit.methods.pairs import Tester
 from audit.methods.release import RecordKind, release_audit, release_mechanism, release_streams
+from audit.methods.staged import staged_audit
 from audit.methods.stream import Stream, differing_day, stream_audit
 from audit.protocols import (
     DensityMechanism,
@@ -38,6 +41,7 @@ from reference.agarwal_singh.sets import LossSetKind
 from reference.validation import check_choice
 
 __all__ = [
+    "DEFAULT_BUDGET",
     "STREAM_TOP",
     "CheckRun",
     "CheckSettings",
@@ -49,12 +53,19 @@ __all__ = [
     "SeededGlobalsOnline",
     "calling",
     "choose",
+    "design_tester",
+    "stated_claim",
     "stream_tester",
     "with_seeded_globals",
 ]
 
 STREAM_TOP = 2
 """How many screened candidate pairs the policy check audits afresh and judges."""
+
+DEFAULT_BUDGET = 120.0
+"""Seconds the stages of a policy's privacy audit may take by default (``--budget``): stages of
+doubling runs are added until a violation, the promised power, or this budget
+(:func:`audit.methods.staged.staged_audit`)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,8 @@ class CheckSettings:
 
     ``reference`` is the regret reference the kind resolved, ``reward_range`` a linear policy's
     reward rescaling, ``loss_set`` an online learner's ``Y`` (resolved from the target in the
-    child when the user gave none)."""
+    child when the user gave none), ``budget`` the seconds the privacy stages may take,
+    ``actions_only`` whether a policy's releases are ignored (an outside observer's view)."""
 
     n: int
     runs: int
@@ -79,6 +91,8 @@ class CheckSettings:
     reference: str | None = None
     reward_range: tuple[float, float] | None = None
     loss_set: LossSetKind | None = None
+    budget: float = DEFAULT_BUDGET
+    actions_only: bool = False
 
     def but(self, **changes: Any) -> CheckSettings:
         """A copy with ``changes``."""
@@ -259,6 +273,50 @@ def stream_tester(
     return tester_at
 
 
+def design_tester(
+    audit: Callable[..., PrivacyAuditResult],
+    policy: Any,
+    claim: PrivacyClaim,
+    name: str,
+    collect: Collector | None = None,
+) -> Callable[[float], Tester[Any]]:
+    """``tester_at(level)`` running ``audit`` (:func:`audit.methods.designs.design_stream_audit`
+    or :func:`~audit.methods.designs.design_online_audit`) on one pair, its runs drawn through
+    ``collect`` (e.g. a :class:`~audit.methods.designs.SampleCache`), named
+    ``"<name>: <the pair's description>"``."""
+
+    def tester_at(level: float) -> Tester[Any]:
+        def tester(pair: NeighbouringPair[Any], samples: int, s: int) -> PrivacyAuditResult:
+            return audit(
+                policy, pair, claim, runs=samples, seed=s, confidence=level,
+                name=f"{name}: {pair.description}", collect=collect,
+            )  # fmt: skip
+
+        return tester
+
+    return tester_at
+
+
+def stated_claim(claim: PrivacyClaim, stated: dict[str, float] | None) -> PrivacyClaim | None:
+    """The claim of the calibration a target states (its ``epsilon`` and ``delta`` attributes,
+    each defaulting to the claim's), under the claim's relation, if it differs from ``claim``;
+    else ``None``."""
+    if not stated:
+        return None
+    epsilon = stated.get("epsilon", claim.epsilon)
+    delta = stated.get("delta", claim.delta)
+    if math.isclose(epsilon, claim.epsilon) and math.isclose(delta, claim.delta):
+        return None
+    if not (0.0 <= epsilon < math.inf and 0.0 <= delta <= 1.0):
+        return None  # a stated value no claim can carry: reported in the calibration note only
+    return PrivacyClaim(
+        epsilon,
+        delta,
+        claim.relation,
+        f"the calibration the target states ({epsilon:g}, {delta:g})",
+    )
+
+
 class Kind:
     """A kind of target of ``privonline check`` (module docstring); the subclasses in
     :mod:`audit.kinds` set the class attributes and the methods their kind needs."""
@@ -289,6 +347,9 @@ class Kind:
     """The width ``m`` of those records."""
     privacy_label: ClassVar[str] = "joint DP"
     """What the privacy audit's name calls the claim."""
+    min_stages: ClassVar[int] = 3
+    """Stages of the privacy audit that run before it may stop for power (a leak whose events
+    are rare shows only with more runs)."""
 
     def __repr__(self) -> str:
         return f"<kind {self.name}>"
@@ -349,10 +410,20 @@ class Kind:
         """The candidate neighbouring inputs its privacy audit searches."""
         raise NotImplementedError(f"kind {self.name!r} has no candidate streams")
 
+    def collector(self, policy: Any) -> Collector:
+        """How the runs of one candidate pair are drawn (``collect(pair, runs, seed)``)."""
+        raise NotImplementedError(f"kind {self.name!r} has no stream audit")
+
     def tester(
-        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+        self,
+        policy: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        name: str,
+        collect: Collector | None = None,
     ) -> Callable[[float], Tester[Any]]:
-        """``tester_at(level)``: the audit of one candidate pair at confidence ``level``."""
+        """``tester_at(level)``: the audit of one candidate pair at confidence ``level``, its
+        runs drawn through ``collect`` (default: :meth:`collector`)."""
         raise NotImplementedError(f"kind {self.name!r} has no stream audit")
 
     def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
@@ -380,32 +451,70 @@ class Kind:
     # ---- the audit ---------------------------------------------------------------------------
 
     def audit(
-        self, target: Any, claim: PrivacyClaim, settings: CheckSettings, run: CheckRun
+        self,
+        target: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        run: CheckRun,
+        stated: dict[str, float] | None = None,
     ) -> None:
-        """Audit a policy: its outputs over the searched candidates (Holm over the judged ones),
-        its releases if it exposes them (the two families then split ``1 − confidence``), then
-        its regret; each result is sent as soon as it is found."""
-        with run.calling("release_mechanism()"):
-            aggregator = release_mechanism(target)
+        """Audit a policy: its outputs over the candidate designs in stages
+        (:func:`audit.methods.staged.staged_audit`: Holm over the judged ones in each stage,
+        α-spending across stages, until a violation, the promised power or
+        ``settings.budget``), its releases if it exposes them and ``settings.actions_only`` is
+        not set (the two families then split ``1 − confidence``), then its regret.  When the
+        target ``stated`` a calibration other than the claim, the same audits run against it too
+        (on the same runs) and are reported beside; the verdict follows the claim.  Each result
+        is sent as soon as it is found."""
+        aggregator = None
+        if not settings.actions_only:
+            with run.calling("release_mechanism()"):
+                aggregator = release_mechanism(target)
         # with a release audit, the two families share the error budget (Bonferroni)
         level = settings.confidence
         if aggregator is not None:
             level = 1.0 - (1.0 - settings.confidence) / 2.0
-        candidates = self.candidates(settings, settings.seed)
-        run.describe("privacy: stream audits", len(candidates) + STREAM_TOP + 1)
-        name = f"{run.target} {self.privacy_label}"
-        privacy = searched_audit(
-            candidates, run.staged(self.tester(target, claim, settings, name)),
-            samples=settings.stream_runs, seed=settings.seed, confidence=level, top=STREAM_TOP,
-            name=name, progress=run,
-        )  # fmt: skip
-        run.send("privacy", privacy)
+        other = stated_claim(claim, stated)
+        cache = SampleCache(self.collector(target))
+        run.send("privacy", self._staged(target, claim, settings, run, level, cache, ""))
+        if other is not None:
+            suffix = " at the stated calibration"
+            run.send("stated_privacy",
+                     self._staged(target, other, settings, run, level, cache, suffix))  # fmt: skip
+        cache.clear()
         if aggregator is not None:
             run.send("release", self._release_audit(aggregator, claim, settings, level, run))
+            if other is not None:
+                run.send("stated_release",
+                         self._release_audit(aggregator, other, settings, level, run))  # fmt: skip
         run.describe("utility: regret vs reference", 0)
         regret = self.regret(target, claim, settings, seed=settings.seed + 1, name=run.target)
         run.send("regret", regret)
         run.update(1)
+
+    def _staged(
+        self,
+        target: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        run: CheckRun,
+        level: float,
+        cache: Collector,
+        suffix: str,
+    ) -> PrivacyAuditResult:
+        """The staged audit of the target's outputs over :meth:`candidates` against ``claim``."""
+        candidates = self.candidates(settings, settings.seed)
+        name = f"{run.target} {self.privacy_label}{suffix}"
+
+        def announce(stage: int, runs: int, audits: int) -> None:
+            run.describe(f"privacy{suffix}: stage {stage + 1}, {runs} runs per stream", audits)
+
+        return staged_audit(
+            candidates, run.staged(self.tester(target, claim, settings, name, cache)),
+            start=settings.stream_runs, seed=settings.seed, confidence=level, top=STREAM_TOP,
+            name=name, epsilon=claim.epsilon, budget_seconds=settings.budget,
+            min_stages=self.min_stages, progress=run, announce=announce,
+        )  # fmt: skip
 
     def _release_audit(
         self,

@@ -1,5 +1,5 @@
 """Linear contextual policies (Shariff & Sheffet): an :class:`~audit.protocols.StreamPolicy` audited
-on streams that change a day's contexts, rewards or both, released rows ``(x, y)``, and its regret
+on designs whose later choices reveal day 1's record (:mod:`audit.methods.designs`), released rows ``(x, y)``, and its regret
 compared with Algorithm 1 on App. D environments (:func:`~audit.papers.shariff_sheffet.regret.\
 regret_regression_check`: Wilcoxon, Theorem 5 containment, scaling).  A pure-ε claim is compared
 with the non-private Algorithm 1 (the paper's private one needs ``δ > 0``).  ``--reward-range``
@@ -9,15 +9,17 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, choose, stream_tester
+from audit.kinds.base import CheckSettings, Kind, choose, design_tester
+from audit.methods.designs import Collector, design_stream_audit, linear_designs, stream_samples
 from audit.methods.pairs import Tester
-from audit.methods.stream import Stream, neighbouring_streams
+from audit.methods.stream import Stream
 from audit.papers.shariff_sheffet.regret import RegressionCheckResult, regret_regression_check
 from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim, StreamPolicy
 from reference.shariff_sheffet.environments import LinearGapEnvironment
@@ -152,14 +154,25 @@ class LinearKind(Kind):
         return RescaledRewards(target, *settings.reward_range)
 
     def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
-        """:func:`audit.methods.stream.neighbouring_streams` of ``settings.stream_n`` days."""
-        return list(neighbouring_streams(settings.stream_n, seed=seed))
+        """The linear designs (:func:`audit.methods.designs.linear_designs`: day 1's record
+        at the corners of the record domain, then opposite arms, 2 to 16 days)."""
+        return list(linear_designs())
+
+    def collector(self, policy: Any) -> Collector:
+        """The transcripts of a pair's streams (:func:`audit.methods.designs.stream_samples`)."""
+        return functools.partial(stream_samples, policy)
 
     def tester(
-        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+        self,
+        policy: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        name: str,
+        collect: Collector | None = None,
     ) -> Callable[[float], Tester[Stream]]:
-        """The joint-DP stream audit (:func:`audit.methods.stream.stream_audit`)."""
-        return stream_tester(policy, claim, name)
+        """The event audit of the choices on a design's informative days
+        (:func:`audit.methods.designs.design_stream_audit`)."""
+        return design_tester(design_stream_audit, policy, claim, name, collect)
 
     def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
         """The aggregator, its records' rewards rescaled to ``settings.reward_range`` if given."""

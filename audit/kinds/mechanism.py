@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.kinds.base import CheckRun, CheckSettings, Kind
+from audit.kinds.base import CheckRun, CheckSettings, Kind, stated_claim
 from audit.methods.black_box import event_audit
 from audit.methods.white_box import white_box_audit
 from audit.protocols import DensityMechanism, Mechanism, OnlinePolicy, PrivacyClaim, StreamPolicy
@@ -45,19 +45,30 @@ class MechanismKind(Kind):
         super().check_target(target, spec)
 
     def audit(
-        self, target: Any, claim: PrivacyClaim, settings: CheckSettings, run: CheckRun
+        self,
+        target: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        run: CheckRun,
+        stated: dict[str, float] | None = None,
     ) -> None:
-        """The white-box audit with a density, else the black-box event audit, on the pair."""
+        """The white-box audit with a density, else the black-box event audit, on the pair;
+        against the calibration the target ``stated`` too when it differs from the claim (same
+        seed: the same outputs)."""
         assert run.pair is not None
-        run.stage("privacy: the mechanism on its pair")
         white = isinstance(target, DensityMechanism)
         audit = white_box_audit if white else event_audit
-        result = audit(
-            target, run.pair, claim, samples=settings.samples, seed=settings.seed,
-            name=f"{run.target} {'white' if white else 'black'} box",
-            confidence=settings.confidence,
-        )  # fmt: skip
-        run.send("privacy", result)
+        other = stated_claim(claim, stated)
+        for what, against in (("privacy", claim), ("stated_privacy", other)):
+            if against is None:
+                continue
+            run.stage(f"{what.replace('_', ' ')}: the mechanism on its pair")
+            result = audit(
+                target, run.pair, against, samples=settings.samples, seed=settings.seed,
+                name=f"{run.target} {'white' if white else 'black'} box",
+                confidence=settings.confidence,
+            )  # fmt: skip
+            run.send(what, result)
 
 
 KIND = MechanismKind()

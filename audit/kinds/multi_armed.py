@@ -8,6 +8,7 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,10 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, choose, stream_tester
+from audit.kinds.base import CheckSettings, Kind, choose, design_tester
+from audit.methods.designs import (
+    Collector,
+    design_stream_audit,
+    multi_armed_designs,
+    stream_samples,
+)
 from audit.methods.pairs import Tester
 from audit.methods.regret import paired_runs, paired_wilcoxon
-from audit.methods.stream import Stream, multi_armed_streams
+from audit.methods.stream import Stream
 from audit.papers.sajed_sheffet.regret import (
     DEFAULT_MEANS,
     MULTI_ARMED_REFERENCES,
@@ -153,14 +160,25 @@ class MultiArmedKind(Kind):
         return str(armed), None
 
     def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
-        """:func:`audit.methods.stream.multi_armed_streams` over the default environment's arms."""
-        return list(multi_armed_streams(settings.stream_n, len(DEFAULT_MEANS), seed=seed))
+        """The multi-armed designs (:func:`audit.methods.designs.multi_armed_designs`: every
+        reward 0 but day 1's, 6 to 24 days, 2 and 5 arms)."""
+        return list(multi_armed_designs(arm_counts=(2, len(DEFAULT_MEANS))))
+
+    def collector(self, policy: Any) -> Collector:
+        """The transcripts of a pair's streams (:func:`audit.methods.designs.stream_samples`)."""
+        return functools.partial(stream_samples, policy)
 
     def tester(
-        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+        self,
+        policy: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        name: str,
+        collect: Collector | None = None,
     ) -> Callable[[float], Tester[Stream]]:
-        """The joint-DP stream audit (:func:`audit.methods.stream.stream_audit`)."""
-        return stream_tester(policy, claim, name)
+        """The event audit of the choices after the changed day
+        (:func:`audit.methods.designs.design_stream_audit`)."""
+        return design_tester(design_stream_audit, policy, claim, name, collect)
 
     def regret(
         self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str

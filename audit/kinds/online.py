@@ -8,6 +8,7 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,8 +16,9 @@ from typing import Any, ClassVar, get_args
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind
-from audit.methods.online import check_points, online_stream_audit, online_streams
+from audit.kinds.base import CheckSettings, Kind, design_tester
+from audit.methods.designs import Collector, design_online_audit, online_designs, online_samples
+from audit.methods.online import check_points
 from audit.methods.pairs import Tester
 from audit.methods.regret import paired_runs, paired_wilcoxon
 from audit.papers.agarwal_singh.regret import (
@@ -27,7 +29,6 @@ from audit.papers.agarwal_singh.regret import (
     reference_full_points,
 )
 from audit.protocols import NeighbouringPair, OnlinePolicy, PrivacyClaim
-from audit.results import PrivacyAuditResult
 from audit.stats import REGRET_MARGIN
 from reference._typing import FloatArray
 from reference.agarwal_singh.environments import experts_bernoulli
@@ -197,26 +198,26 @@ class OnlineKind(Kind):
         return settings.but(loss_set=found)
 
     def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
-        """:func:`audit.methods.online.online_streams` in the loss set (``N =`` :data:`DIM`)."""
+        """The online designs in the loss set (:func:`audit.methods.designs.online_designs`:
+        every loss 0 but round 1's split loss, 2 to 8 rounds, ``N = 2`` and :data:`DIM`)."""
         loss_set: LossSetKind = settings.loss_set or "box01"
-        return list(online_streams(settings.stream_n, DIM, loss_set=loss_set, seed=seed))
+        return list(online_designs(loss_set, dims=(2, DIM)))
+
+    def collector(self, policy: Any) -> Collector:
+        """The points of a pair's loss sequences (:func:`audit.methods.designs.online_samples`)."""
+        return functools.partial(online_samples, policy)
 
     def tester(
-        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+        self,
+        policy: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        name: str,
+        collect: Collector | None = None,
     ) -> Callable[[float], Tester[FloatArray]]:
-        """The audit of the points published after the changed round
-        (:func:`~audit.methods.online.online_stream_audit`)."""
-
-        def tester_at(level: float) -> Tester[FloatArray]:
-            def tester(pair: NeighbouringPair[FloatArray], n: int, s: int) -> PrivacyAuditResult:
-                return online_stream_audit(
-                    policy, pair.x, pair.x_prime, differing_round(pair.x, pair.x_prime), claim,
-                    runs=n, seed=s, name=f"{name}: {pair.description}", confidence=level,
-                )  # fmt: skip
-
-            return tester
-
-        return tester_at
+        """The event audit of the points published after the changed round
+        (:func:`audit.methods.designs.design_online_audit`)."""
+        return design_tester(design_online_audit, policy, claim, name, collect)
 
     def regret(
         self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str

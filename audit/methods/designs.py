@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias, get_args
 
 import numpy as np
 
@@ -44,8 +44,11 @@ __all__ = [
     "MULTI_ARMED_HORIZONS",
     "ONLINE_HORIZONS",
     "ONLINE_PATTERNS",
+    "Collector",
     "LinearRecord",
     "OnlinePattern",
+    "SampleCache",
+    "Samples",
     "choice_features",
     "design_online_audit",
     "design_stream_audit",
@@ -56,7 +59,9 @@ __all__ = [
     "multi_armed_designs",
     "online_design",
     "online_designs",
+    "online_samples",
     "point_features",
+    "stream_samples",
 ]
 
 LinearRecord: TypeAlias = Literal["reward", "context", "both", "row"]
@@ -293,6 +298,24 @@ def point_features(dim: int) -> Callable[[FloatArray], FloatArray]:
     return features
 
 
+Samples = tuple[FloatArray, FloatArray]
+"""What one pair's runs produced: the outputs on ``x`` and on ``x'`` (transcripts or points)."""
+
+Collector = Callable[[NeighbouringPair[Any], int, int], Samples]
+"""``collect(pair, runs, seed)``: the runs of one pair (e.g. a cache in front of
+:func:`stream_samples` or :func:`online_samples`)."""
+
+
+def stream_samples(
+    policy: StreamPolicy, pair: NeighbouringPair[Stream], runs: int, seed: int
+) -> Samples:
+    """``runs`` transcripts (the actions of the days after the changed one) on each stream of
+    ``pair`` (:func:`audit.methods.stream.collect_transcripts`: mechanism seeds spawned from
+    ``seed``, every run's actions checked)."""
+    t = differing_day(pair.x, pair.x_prime)
+    return collect_transcripts(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+
+
 def design_stream_audit(
     policy: StreamPolicy,
     pair: NeighbouringPair[Stream],
@@ -302,17 +325,20 @@ def design_stream_audit(
     seed: int,
     confidence: float,
     name: str,
+    collect: Collector | None = None,
 ) -> PrivacyAuditResult:
     """The event audit of ``policy`` on one design (or any t-neighbouring stream pair): ``runs``
-    runs on each stream (:func:`audit.methods.stream.collect_transcripts`: mechanism seeds
-    spawned from ``seed``, every run's actions checked), the features the actions on the
+    runs on each stream (:func:`stream_samples`, or ``collect``), the features the actions on the
     informative days of ``pair.x`` (:func:`informative_days`, :func:`choice_features`), or on
     every later day if none is informative."""
     t0 = time.perf_counter()
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_one_day_claim(claim, "streams")
     t = differing_day(pair.x, pair.x_prime)
-    out, out_prime = collect_transcripts(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+    if collect is None:
+        out, out_prime = stream_samples(policy, pair, runs, seed)
+    else:
+        out, out_prime = collect(pair, runs, seed)
     days = informative_days(pair.x, t)
     if days.size == 0:
         days = np.arange(t + 1, pair.x.n + 1)
@@ -338,6 +364,16 @@ def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
     return int(rounds[0]) + 1
 
 
+def online_samples(
+    policy: OnlinePolicy, pair: NeighbouringPair[FloatArray], runs: int, seed: int
+) -> Samples:
+    """``runs`` plays on each loss sequence of ``pair`` (:func:`audit.methods.online.
+    collect_points`: the points of the rounds after the changed one, flattened, every run's
+    points checked)."""
+    t = _differing_round(pair.x, pair.x_prime)
+    return collect_points(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+
+
 def design_online_audit(
     policy: OnlinePolicy,
     pair: NeighbouringPair[FloatArray],
@@ -347,15 +383,18 @@ def design_online_audit(
     seed: int,
     confidence: float,
     name: str,
+    collect: Collector | None = None,
 ) -> PrivacyAuditResult:
     """The event audit of an online learner on one design (or any pair of loss sequences that
-    differ in one round): ``runs`` plays on each (:func:`audit.methods.online.collect_points`),
-    the features :func:`point_features` of the points published after the changed round."""
+    differ in one round): ``runs`` plays on each (:func:`online_samples`, or ``collect``), the
+    features :func:`point_features` of the points published after the changed round."""
     t0 = time.perf_counter()
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_one_day_claim(claim, "loss sequences")
-    t = _differing_round(pair.x, pair.x_prime)
-    out, out_prime = collect_points(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+    if collect is None:
+        out, out_prime = online_samples(policy, pair, runs, seed)
+    else:
+        out, out_prime = collect(pair, runs, seed)
     return event_audit_from_samples(
         out,
         out_prime,
@@ -367,3 +406,23 @@ def design_online_audit(
         seed=check_seed(seed),
         started=t0,
     )
+
+
+class SampleCache:
+    """A :data:`Collector` that keeps every pair's runs by (description, runs, seed): audits of
+    the same designs at another claim (e.g. the target's stated calibration) reuse them, and
+    the same seeds give the same runs, so nothing differs but the statistics."""
+
+    def __init__(self, collect: Collector) -> None:
+        self._collect = collect
+        self._kept: dict[tuple[str, int, int], Samples] = {}
+
+    def __call__(self, pair: NeighbouringPair[Any], runs: int, seed: int) -> Samples:
+        key = (pair.description, runs, seed)
+        if key not in self._kept:
+            self._kept[key] = self._collect(pair, runs, seed)
+        return self._kept[key]
+
+    def clear(self) -> None:
+        """Forget every kept run."""
+        self._kept.clear()

@@ -68,6 +68,7 @@ def staged_audit(
     target: float = PASS_TARGET,
     progress: Any = None,
     clock: Callable[[], float] = time.monotonic,
+    announce: Callable[[int, int, int], None] | None = None,
     on_stage: Callable[[int, PrivacyAuditResult], None] | None = None,
 ) -> PrivacyAuditResult:
     """Run the stages of the module docstring and return the deciding stage's audit.
@@ -76,8 +77,8 @@ def staged_audit(
     :func:`~audit.methods.pairs.searched_audit`); ``start`` the draws per input of stage 0;
     ``epsilon`` the claimed ε (for the power target and the evidence rule); ``budget_seconds`` the
     wall time the stages may take (``math.inf``: no limit; at least stage 0 always runs);
-    ``progress`` a tqdm bar advanced once per audit, its description naming the stage and the time
-    left; ``min_stages`` the stages that run before a stop for power (a leak whose events are
+    ``progress`` a tqdm-like bar advanced once per audit; ``announce(k, runs, audits)`` is called
+    before stage ``k`` (its draws per input and how many audits it runs); ``min_stages`` the stages that run before a stop for power (a leak whose events are
     rare shows only with more draws, while the first stage's power statement may already meet
     the target); ``on_stage(k, result)`` is called after every stage (e.g. to keep partial results).
     """
@@ -110,8 +111,8 @@ def staged_audit(
             if last_seconds * growth > left:
                 ended = "budget"
                 break
-        if progress is not None:
-            progress.set_description(f"privacy: stage {stage + 1} ({runs} runs per stream)")
+        if announce is not None:
+            announce(stage, runs, len(candidates) + min(top, len(candidates)))
         level = 1.0 - _alpha(alpha, stage)
         started = clock()
         result = searched_audit(
