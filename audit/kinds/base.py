@@ -23,7 +23,7 @@ import numpy as np
 
 from audit.methods.pairs import Tester, searched_audit
 from audit.methods.release import RecordKind, release_audit, release_mechanism, release_streams
-from audit.methods.stream import Stream, differing_day, stream_audit
+from audit.methods.stream import differing_day, stream_audit
 from audit.protocols import (
     DensityMechanism,
     Mechanism,
@@ -47,9 +47,10 @@ __all__ = [
     "SeededGlobalsDensity",
     "SeededGlobalsMechanism",
     "SeededGlobalsOnline",
+    "StreamKind",
     "calling",
     "choose",
-    "stream_tester",
+    "one_day_tester",
     "with_seeded_globals",
 ]
 
@@ -240,17 +241,22 @@ class CheckRun:
         return at
 
 
-def stream_tester(
-    policy: StreamPolicy, claim: PrivacyClaim, name: str
-) -> Callable[[float], Tester[Stream]]:
-    """``tester_at(level)`` for a bandit policy: the joint-DP audit of one pair of streams
-    (:func:`audit.methods.stream.stream_audit`, observing the days after the one they differ on),
+def one_day_tester(
+    audit_one: Callable[..., PrivacyAuditResult],
+    differ: Callable[[Any, Any], int],
+    policy: Any,
+    claim: PrivacyClaim,
+    name: str,
+) -> Callable[[float], Tester[Any]]:
+    """``tester_at(level)`` for inputs that differ on one day: ``audit_one(policy, x, x', t,
+    claim, runs=, seed=, name=, confidence=)`` with ``t = differ(x, x')`` (e.g.
+    :func:`audit.methods.stream.stream_audit` with :func:`~audit.methods.stream.differing_day`),
     named ``"<name>: <the pair's description>"``."""
 
-    def tester_at(level: float) -> Tester[Stream]:
-        def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
-            return stream_audit(
-                policy, pair.x, pair.x_prime, differing_day(pair.x, pair.x_prime), claim,
+    def tester_at(level: float) -> Tester[Any]:
+        def tester(pair: NeighbouringPair[Any], samples: int, s: int) -> PrivacyAuditResult:
+            return audit_one(
+                policy, pair.x, pair.x_prime, differ(pair.x, pair.x_prime), claim,
                 runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
             )  # fmt: skip
 
@@ -435,3 +441,20 @@ class Kind:
             confidence=level, top=STREAM_TOP, name=f"{run.target} releases", loss_set=loss_set,
             progress=run,
         )  # fmt: skip
+
+
+class StreamKind(Kind):
+    """A kind whose targets are bandit policies (:class:`~audit.protocols.StreamPolicy`), audited
+    on pairs of streams by the joint-DP stream audit (:func:`audit.methods.stream.stream_audit`,
+    observing the days after the one they differ on)."""
+
+    protocol = StreamPolicy
+    protocol_text = (
+        "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
+    )
+
+    def tester(
+        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
+    ) -> Callable[[float], Tester[Any]]:
+        """The joint-DP stream audit of one pair of streams."""
+        return one_day_tester(stream_audit, differing_day, policy, claim, name)

@@ -10,16 +10,14 @@ Proof note: ``proofs_notes/audit/README.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, choose, stream_tester
-from audit.methods.pairs import Tester
-from audit.methods.stream import Stream, neighbouring_streams
+from audit.kinds.base import CheckSettings, StreamKind, choose
+from audit.methods.stream import neighbouring_streams
 from audit.papers.shariff_sheffet.regret import RegressionCheckResult, regret_regression_check
-from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim, StreamPolicy
+from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
@@ -91,17 +89,13 @@ class RescaledRecordsDensity(RescaledRecords):
         return self.inner.log_density(self._map(data), outputs)
 
 
-class LinearKind(Kind):
+class LinearKind(StreamKind):
     """The linear contextual kind (module docstring)."""
 
     name = "linear"
     help = (
         "a linear contextual policy (regret vs Shariff & Sheffet's Algorithm 1, or the "
         "non-private Algorithm 1 for a pure-ε claim)"
-    )
-    protocol = StreamPolicy
-    protocol_text = (
-        "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
     )
     default_horizon = 300
     claim_source = "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
@@ -155,12 +149,6 @@ class LinearKind(Kind):
         """:func:`audit.methods.stream.neighbouring_streams` of ``settings.stream_n`` days."""
         return list(neighbouring_streams(settings.stream_n, seed=seed))
 
-    def tester(
-        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
-    ) -> Callable[[float], Tester[Stream]]:
-        """The joint-DP stream audit (:func:`audit.methods.stream.stream_audit`)."""
-        return stream_tester(policy, claim, name)
-
     def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
         """The aggregator, its records' rewards rescaled to ``settings.reward_range`` if given."""
         if settings.reward_range is None:
@@ -180,7 +168,7 @@ class LinearKind(Kind):
         return regret_regression_check(
             policy, variant, d=s.d, num_arms=s.num_arms, gap=s.gap, n=s.n, runs=s.runs, seed=seed,
             privacy=None if variant == "nonprivate" else PrivacyParameters(claim.epsilon, claim.delta),
-            confidence=s.confidence, name=f"{name} vs reference {variant}",
+            first=FIRST_ROUND, confidence=s.confidence, name=f"{name} vs reference {variant}",
         )  # fmt: skip
 
     def regret_rows(self, result: Any) -> list[str]:

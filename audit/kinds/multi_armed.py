@@ -9,16 +9,15 @@ Proof note: ``proofs_notes/audit/README.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, choose, stream_tester
-from audit.methods.pairs import Tester
-from audit.methods.regret import paired_runs, paired_wilcoxon
-from audit.methods.stream import Stream, multi_armed_streams
+from audit.kinds.base import CheckSettings, StreamKind, choose
+from audit.methods.regret import PairedRegretResult, paired_result, paired_runs
+from audit.methods.stream import multi_armed_streams
 from audit.papers.sajed_sheffet.regret import (
     DEFAULT_MEANS,
     MULTI_ARMED_REFERENCES,
@@ -35,31 +34,12 @@ __all__ = ["KIND", "MultiArmedKind", "MultiArmedRegretResult", "multi_armed_regr
 
 
 @dataclass(frozen=True)
-class MultiArmedRegretResult:
-    """A multi-armed policy against DP-SE (or DP-UCB) on the same reward tables.
+class MultiArmedRegretResult(PairedRegretResult):
+    """A multi-armed policy against DP-SE (or DP-UCB, ``reference``) on the same reward tables
+    (:class:`~audit.methods.regret.PairedRegretResult`, at ``margin``)."""
 
-    ``wilcoxon_pvalue`` is the one-sided paired signed-rank p-value of "the candidate's regret is
-    larger than ``1 + margin`` times the reference's" (:data:`audit.stats.REGRET_MARGIN`);
-    ``worse`` is ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.
-    """
-
-    name: str
-    runs: int
-    horizon: int
-    means: tuple[float, ...]
-    epsilon: float
-    candidate_mean: float
-    reference_mean: float
-    wilcoxon_pvalue: float
-    worse: bool
-    confidence: float
     reference: MultiArmedReference = "dp_se"
     margin: float = REGRET_MARGIN
-
-    @property
-    def passed(self) -> bool:
-        """Not worse than the reference."""
-        return not self.worse
 
 
 def multi_armed_regret_check(
@@ -107,34 +87,20 @@ def multi_armed_regret_check(
     candidate, baseline = paired_runs(
         run, runs=runs, seed=seed, streams=("environment", "candidate", "reference")
     )
-    pvalue, worse = paired_wilcoxon(candidate, baseline, confidence=confidence, margin=margin)
-    return MultiArmedRegretResult(
-        name=name,
-        runs=runs,
-        horizon=horizon,
-        means=tuple(float(m) for m in mu),
-        epsilon=epsilon,
-        candidate_mean=float(candidate.mean()),
-        reference_mean=float(baseline.mean()),
-        wilcoxon_pvalue=pvalue,
-        worse=worse,
-        confidence=confidence,
+    return paired_result(
+        MultiArmedRegretResult, candidate, baseline, name=name, horizon=horizon,
+        means=tuple(float(m) for m in mu), epsilon=epsilon, confidence=confidence, margin=margin,
         reference=reference,
-        margin=margin,
-    )
+    )  # fmt: skip
 
 
-class MultiArmedKind(Kind):
+class MultiArmedKind(StreamKind):
     """The multi-armed kind (module docstring)."""
 
     name = "multi_armed"
     help = (
         "a multi-armed policy: one-hot arms, rewards in {0, 1} (regret vs Sajed & Sheffet's "
         "DP-SE, or DP-UCB)"
-    )
-    protocol = StreamPolicy
-    protocol_text = (
-        "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
     )
     default_horizon = 20_000
     claim_source = "event-level DP, one reward changed, Sajed & Sheffet Sec. 2"
@@ -155,12 +121,6 @@ class MultiArmedKind(Kind):
     def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
         """:func:`audit.methods.stream.multi_armed_streams` over the default environment's arms."""
         return list(multi_armed_streams(settings.stream_n, len(DEFAULT_MEANS), seed=seed))
-
-    def tester(
-        self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, name: str
-    ) -> Callable[[float], Tester[Stream]]:
-        """The joint-DP stream audit (:func:`audit.methods.stream.stream_audit`)."""
-        return stream_tester(policy, claim, name)
 
     def regret(
         self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str
