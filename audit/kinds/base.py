@@ -284,7 +284,10 @@ class Kind:
     takes_pair: ClassVar[bool] = False
     """Audited on a neighbouring pair named by ``--pair`` (a mechanism), not on streams."""
     references: ClassVar[tuple[str, ...]] = ()
-    """The ``--reference`` values it accepts (the first is the default); empty: fixed."""
+    """The ``--reference`` values it accepts; empty: its reference is fixed."""
+    default_reference: ClassVar[str | None] = None
+    """The reference when ``--reference`` is not given (:meth:`check_reference` may say why it
+    chose another)."""
     reference_text: ClassVar[str] = ""
     """What its regret is compared with, in words."""
     options: ClassVar[frozenset[str]] = frozenset()
@@ -326,7 +329,7 @@ class Kind:
         protocol it satisfies."""
         if isinstance(target, self.protocol):
             return
-        from audit.kinds import registered
+        from audit.kinds import registered  # the registry imports this module
 
         fits = [k for k in registered() if isinstance(target, k.protocol)]
         what = f" is {fits[0].protocol_text}" if fits else " satisfies no kind's protocol"

@@ -100,6 +100,7 @@ class LinearKind(StreamKind):
     default_horizon = 300
     claim_source = "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
     references = VARIANTS
+    default_reference = "gaussian"
     reference_text = "Shariff & Sheffet's Algorithm 1 on App. D environments"
     options = frozenset({"reward_range"})
     record_kind = "linear"
@@ -121,7 +122,8 @@ class LinearKind(StreamKind):
                     "the non-private one"
                 ),
             )
-        variant = choose("reference", "gaussian" if reference is None else reference, VARIANTS)
+        default = self.default_reference
+        variant = choose("reference", default if reference is None else reference, VARIANTS)
         if variant != "nonprivate" and claim.delta == 0.0:
             raise ValueError(
                 f"reference {variant!r} needs δ > 0 (Shariff & Sheffet's private Algorithm 1), "

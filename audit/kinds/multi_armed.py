@@ -105,6 +105,7 @@ class MultiArmedKind(StreamKind):
     default_horizon = 20_000
     claim_source = "event-level DP, one reward changed, Sajed & Sheffet Sec. 2"
     references = MULTI_ARMED_REFERENCES
+    default_reference = "dp_se"
     reference_text = "Sajed & Sheffet's DP-SE or DP-UCB at the claimed ε"
     record_kind = "multi_armed"
     record_width = len(DEFAULT_MEANS)
@@ -113,8 +114,10 @@ class MultiArmedKind(StreamKind):
         self, reference: object, claim: PrivacyClaim, settings: CheckSettings
     ) -> tuple[str | None, str | None]:
         """DP-SE by default, or DP-UCB; both need ``ε > 0``."""
-        armed = choose("reference", "dp_se" if reference is None else reference,
-                             MULTI_ARMED_REFERENCES)  # fmt: skip
+        default = self.default_reference
+        armed = choose(
+            "reference", default if reference is None else reference, MULTI_ARMED_REFERENCES
+        )
         check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
         return str(armed), None
 
