@@ -454,8 +454,12 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         choices=tuple(dict.fromkeys(r for k in kinds for r in k.references)),
         default=None,
         help="reference of the regret comparison: "
-        + "; ".join(f"{k.name}: {', '.join(k.references)}" for k in kinds if k.references)
-        + " (default: the first, or for a pure-ε linear claim nonprivate)",
+        + "; ".join(
+            f"{k.name}: {', '.join(k.references)} (default {k.default_reference})"
+            for k in kinds
+            if k.references
+        )
+        + "; a pure-ε linear claim is compared with nonprivate",
     )
     parser.add_argument(
         "--path", action="append", default=[], help="directory to prepend to sys.path (repeatable)"

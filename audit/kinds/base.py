@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -22,11 +23,10 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
-from audit.methods.designs import Collector, SampleCache
+from audit.methods.designs import Collector, SampleCache, design_stream_audit, stream_samples
 from audit.methods.pairs import Tester
 from audit.methods.release import RecordKind, release_audit, release_mechanism, release_streams
 from audit.methods.staged import staged_audit
-from audit.methods.stream import Stream, differing_day, stream_audit
 from audit.protocols import (
     DensityMechanism,
     Mechanism,
@@ -51,11 +51,11 @@ __all__ = [
     "SeededGlobalsDensity",
     "SeededGlobalsMechanism",
     "SeededGlobalsOnline",
+    "StreamKind",
     "calling",
     "choose",
     "design_tester",
     "stated_claim",
-    "stream_tester",
     "with_seeded_globals",
 ]
 
@@ -254,25 +254,6 @@ class CheckRun:
         return at
 
 
-def stream_tester(
-    policy: StreamPolicy, claim: PrivacyClaim, name: str
-) -> Callable[[float], Tester[Stream]]:
-    """``tester_at(level)`` for a bandit policy: the joint-DP audit of one pair of streams
-    (:func:`audit.methods.stream.stream_audit`, observing the days after the one they differ on),
-    named ``"<name>: <the pair's description>"``."""
-
-    def tester_at(level: float) -> Tester[Stream]:
-        def tester(pair: NeighbouringPair[Stream], samples: int, s: int) -> PrivacyAuditResult:
-            return stream_audit(
-                policy, pair.x, pair.x_prime, differing_day(pair.x, pair.x_prime), claim,
-                runs=samples, seed=s, name=f"{name}: {pair.description}", confidence=level,
-            )  # fmt: skip
-
-        return tester
-
-    return tester_at
-
-
 def design_tester(
     audit: Callable[..., PrivacyAuditResult],
     policy: Any,
@@ -336,7 +317,10 @@ class Kind:
     takes_pair: ClassVar[bool] = False
     """Audited on a neighbouring pair named by ``--pair`` (a mechanism), not on streams."""
     references: ClassVar[tuple[str, ...]] = ()
-    """The ``--reference`` values it accepts (the first is the default); empty: fixed."""
+    """The ``--reference`` values it accepts; empty: its reference is fixed."""
+    default_reference: ClassVar[str | None] = None
+    """The reference when ``--reference`` is not given (:meth:`check_reference` may say why it
+    chose another)."""
     reference_text: ClassVar[str] = ""
     """What its regret is compared with, in words."""
     options: ClassVar[frozenset[str]] = frozenset()
@@ -381,7 +365,7 @@ class Kind:
         protocol it satisfies."""
         if isinstance(target, self.protocol):
             return
-        from audit.kinds import registered
+        from audit.kinds import registered  # the registry imports this module
 
         fits = [k for k in registered() if isinstance(target, k.protocol)]
         what = f" is {fits[0].protocol_text}" if fits else " satisfies no kind's protocol"
@@ -544,3 +528,29 @@ class Kind:
             confidence=level, top=STREAM_TOP, name=f"{run.target} releases", loss_set=loss_set,
             progress=run,
         )  # fmt: skip
+
+
+class StreamKind(Kind):
+    """A kind whose targets are bandit policies (:class:`~audit.protocols.StreamPolicy`), audited
+    on pairs of streams through the actions of the days after the one they differ on
+    (:func:`audit.methods.designs.design_stream_audit`)."""
+
+    protocol = StreamPolicy
+    protocol_text = (
+        "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
+    )
+
+    def collector(self, policy: Any) -> Collector:
+        """The transcripts of a pair's streams (:func:`audit.methods.designs.stream_samples`)."""
+        return functools.partial(stream_samples, policy)
+
+    def tester(
+        self,
+        policy: Any,
+        claim: PrivacyClaim,
+        settings: CheckSettings,
+        name: str,
+        collect: Collector | None = None,
+    ) -> Callable[[float], Tester[Any]]:
+        """The event audit of the choices on a pair's informative days."""
+        return design_tester(design_stream_audit, policy, claim, name, collect)

@@ -9,19 +9,15 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, choose, design_tester
-from audit.methods.designs import Collector, design_stream_audit, linear_designs, stream_samples
-from audit.methods.pairs import Tester
-from audit.methods.stream import Stream
+from audit.kinds.base import CheckSettings, StreamKind, choose
+from audit.methods.designs import linear_designs
 from audit.papers.shariff_sheffet.regret import RegressionCheckResult, regret_regression_check
-from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim, StreamPolicy
+from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim
 from reference.shariff_sheffet.environments import LinearGapEnvironment
 from reference.shariff_sheffet.regularizers import (
     VARIANTS,
@@ -93,7 +89,7 @@ class RescaledRecordsDensity(RescaledRecords):
         return self.inner.log_density(self._map(data), outputs)
 
 
-class LinearKind(Kind):
+class LinearKind(StreamKind):
     """The linear contextual kind (module docstring)."""
 
     name = "linear"
@@ -101,13 +97,10 @@ class LinearKind(Kind):
         "a linear contextual policy (regret vs Shariff & Sheffet's Algorithm 1, or the "
         "non-private Algorithm 1 for a pure-ε claim)"
     )
-    protocol = StreamPolicy
-    protocol_text = (
-        "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
-    )
     default_horizon = 300
     claim_source = "joint DP on t-neighbouring streams, Shariff & Sheffet Definition 1"
     references = VARIANTS
+    default_reference = "gaussian"
     reference_text = "Shariff & Sheffet's Algorithm 1 on App. D environments"
     options = frozenset({"reward_range"})
     record_kind = "linear"
@@ -129,7 +122,8 @@ class LinearKind(Kind):
                     "the non-private one"
                 ),
             )
-        variant = choose("reference", "gaussian" if reference is None else reference, VARIANTS)
+        default = self.default_reference
+        variant = choose("reference", default if reference is None else reference, VARIANTS)
         if variant != "nonprivate" and claim.delta == 0.0:
             raise ValueError(
                 f"reference {variant!r} needs δ > 0 (Shariff & Sheffet's private Algorithm 1), "
@@ -158,22 +152,6 @@ class LinearKind(Kind):
         at the corners of the record domain, then opposite arms, 2 to 16 days)."""
         return list(linear_designs())
 
-    def collector(self, policy: Any) -> Collector:
-        """The transcripts of a pair's streams (:func:`audit.methods.designs.stream_samples`)."""
-        return functools.partial(stream_samples, policy)
-
-    def tester(
-        self,
-        policy: Any,
-        claim: PrivacyClaim,
-        settings: CheckSettings,
-        name: str,
-        collect: Collector | None = None,
-    ) -> Callable[[float], Tester[Stream]]:
-        """The event audit of the choices on a design's informative days
-        (:func:`audit.methods.designs.design_stream_audit`)."""
-        return design_tester(design_stream_audit, policy, claim, name, collect)
-
     def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
         """The aggregator, its records' rewards rescaled to ``settings.reward_range`` if given."""
         if settings.reward_range is None:
@@ -193,7 +171,7 @@ class LinearKind(Kind):
         return regret_regression_check(
             policy, variant, d=s.d, num_arms=s.num_arms, gap=s.gap, n=s.n, runs=s.runs, seed=seed,
             privacy=None if variant == "nonprivate" else PrivacyParameters(claim.epsilon, claim.delta),
-            confidence=s.confidence, name=f"{name} vs reference {variant}",
+            first=FIRST_ROUND, confidence=s.confidence, name=f"{name} vs reference {variant}",
         )  # fmt: skip
 
     def regret_rows(self, result: Any) -> list[str]:

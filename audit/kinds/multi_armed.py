@@ -8,24 +8,16 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, choose, design_tester
-from audit.methods.designs import (
-    Collector,
-    design_stream_audit,
-    multi_armed_designs,
-    stream_samples,
-)
-from audit.methods.pairs import Tester
-from audit.methods.regret import paired_runs, paired_wilcoxon
-from audit.methods.stream import Stream
+from audit.kinds.base import CheckSettings, StreamKind, choose
+from audit.methods.designs import multi_armed_designs
+from audit.methods.regret import PairedRegretResult, paired_result, paired_runs
 from audit.papers.sajed_sheffet.regret import (
     DEFAULT_MEANS,
     MULTI_ARMED_REFERENCES,
@@ -42,31 +34,12 @@ __all__ = ["KIND", "MultiArmedKind", "MultiArmedRegretResult", "multi_armed_regr
 
 
 @dataclass(frozen=True)
-class MultiArmedRegretResult:
-    """A multi-armed policy against DP-SE (or DP-UCB) on the same reward tables.
+class MultiArmedRegretResult(PairedRegretResult):
+    """A multi-armed policy against DP-SE (or DP-UCB, ``reference``) on the same reward tables
+    (:class:`~audit.methods.regret.PairedRegretResult`, at ``margin``)."""
 
-    ``wilcoxon_pvalue`` is the one-sided paired signed-rank p-value of "the candidate's regret is
-    larger than ``1 + margin`` times the reference's" (:data:`audit.stats.REGRET_MARGIN`);
-    ``worse`` is ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.
-    """
-
-    name: str
-    runs: int
-    horizon: int
-    means: tuple[float, ...]
-    epsilon: float
-    candidate_mean: float
-    reference_mean: float
-    wilcoxon_pvalue: float
-    worse: bool
-    confidence: float
     reference: MultiArmedReference = "dp_se"
     margin: float = REGRET_MARGIN
-
-    @property
-    def passed(self) -> bool:
-        """Not worse than the reference."""
-        return not self.worse
 
 
 def multi_armed_regret_check(
@@ -114,24 +87,14 @@ def multi_armed_regret_check(
     candidate, baseline = paired_runs(
         run, runs=runs, seed=seed, streams=("environment", "candidate", "reference")
     )
-    pvalue, worse = paired_wilcoxon(candidate, baseline, confidence=confidence, margin=margin)
-    return MultiArmedRegretResult(
-        name=name,
-        runs=runs,
-        horizon=horizon,
-        means=tuple(float(m) for m in mu),
-        epsilon=epsilon,
-        candidate_mean=float(candidate.mean()),
-        reference_mean=float(baseline.mean()),
-        wilcoxon_pvalue=pvalue,
-        worse=worse,
-        confidence=confidence,
+    return paired_result(
+        MultiArmedRegretResult, candidate, baseline, name=name, horizon=horizon,
+        means=tuple(float(m) for m in mu), epsilon=epsilon, confidence=confidence, margin=margin,
         reference=reference,
-        margin=margin,
-    )
+    )  # fmt: skip
 
 
-class MultiArmedKind(Kind):
+class MultiArmedKind(StreamKind):
     """The multi-armed kind (module docstring)."""
 
     name = "multi_armed"
@@ -139,13 +102,10 @@ class MultiArmedKind(Kind):
         "a multi-armed policy: one-hot arms, rewards in {0, 1} (regret vs Sajed & Sheffet's "
         "DP-SE, or DP-UCB)"
     )
-    protocol = StreamPolicy
-    protocol_text = (
-        "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
-    )
     default_horizon = 20_000
     claim_source = "event-level DP, one reward changed, Sajed & Sheffet Sec. 2"
     references = MULTI_ARMED_REFERENCES
+    default_reference = "dp_se"
     reference_text = "Sajed & Sheffet's DP-SE or DP-UCB at the claimed ε"
     record_kind = "multi_armed"
     record_width = len(DEFAULT_MEANS)
@@ -154,8 +114,10 @@ class MultiArmedKind(Kind):
         self, reference: object, claim: PrivacyClaim, settings: CheckSettings
     ) -> tuple[str | None, str | None]:
         """DP-SE by default, or DP-UCB; both need ``ε > 0``."""
-        armed = choose("reference", "dp_se" if reference is None else reference,
-                             MULTI_ARMED_REFERENCES)  # fmt: skip
+        default = self.default_reference
+        armed = choose(
+            "reference", default if reference is None else reference, MULTI_ARMED_REFERENCES
+        )
         check_in_range("epsilon", claim.epsilon, 0.0, math.inf)
         return str(armed), None
 
@@ -163,22 +125,6 @@ class MultiArmedKind(Kind):
         """The multi-armed designs (:func:`audit.methods.designs.multi_armed_designs`: every
         reward 0 but day 1's, 6 to 24 days, 2 and 5 arms)."""
         return list(multi_armed_designs(arm_counts=(2, len(DEFAULT_MEANS))))
-
-    def collector(self, policy: Any) -> Collector:
-        """The transcripts of a pair's streams (:func:`audit.methods.designs.stream_samples`)."""
-        return functools.partial(stream_samples, policy)
-
-    def tester(
-        self,
-        policy: Any,
-        claim: PrivacyClaim,
-        settings: CheckSettings,
-        name: str,
-        collect: Collector | None = None,
-    ) -> Callable[[float], Tester[Stream]]:
-        """The event audit of the choices after the changed day
-        (:func:`audit.methods.designs.design_stream_audit`)."""
-        return design_tester(design_stream_audit, policy, claim, name, collect)
 
     def regret(
         self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str

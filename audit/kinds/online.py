@@ -20,7 +20,7 @@ from audit.kinds.base import CheckSettings, Kind, design_tester
 from audit.methods.designs import Collector, design_online_audit, online_designs, online_samples
 from audit.methods.online import check_points
 from audit.methods.pairs import Tester
-from audit.methods.regret import paired_runs, paired_wilcoxon
+from audit.methods.regret import PairedRegretResult, paired_result, paired_runs
 from audit.papers.agarwal_singh.regret import (
     Feedback,
     online_means,
@@ -54,32 +54,13 @@ LOSS_SET_KINDS: tuple[LossSetKind, ...] = get_args(LossSetKind)
 
 
 @dataclass(frozen=True)
-class OnlineRegretResult:
-    """An online learner against Agarwal & Singh's private learner on the same losses.
+class OnlineRegretResult(PairedRegretResult):
+    """An online learner against Agarwal & Singh's private learner on the same losses
+    (:class:`~audit.methods.regret.PairedRegretResult`, at ``margin``); ``feedback`` is
+    ``"full"`` (reference: Algorithm 1) or ``"bandit"`` (Algorithm 4)."""
 
-    ``wilcoxon_pvalue`` is the one-sided paired signed-rank p-value of "the candidate's regret is
-    larger than ``1 + margin`` times the reference's" (:data:`audit.stats.REGRET_MARGIN`);
-    ``worse`` is ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.
-    ``feedback`` is ``"full"`` (reference: Algorithm 1) or ``"bandit"`` (Algorithm 4).
-    """
-
-    name: str
-    runs: int
-    horizon: int
-    means: tuple[float, ...]
-    epsilon: float
-    candidate_mean: float
-    reference_mean: float
-    wilcoxon_pvalue: float
-    worse: bool
-    confidence: float
     feedback: Feedback
     margin: float = REGRET_MARGIN
-
-    @property
-    def passed(self) -> bool:
-        """Not worse than the reference."""
-        return not self.worse
 
 
 def _check_horizon(feedback: Feedback, dim: int, horizon: int, epsilon: float) -> None:
@@ -138,21 +119,11 @@ def online_regret_check(
 
     streams = ("environment", "candidate", "reference", "reduction")
     candidate, reference = paired_runs(run, runs=runs, seed=seed, streams=streams)
-    pvalue, worse = paired_wilcoxon(candidate, reference, confidence=confidence, margin=margin)
-    return OnlineRegretResult(
-        name=f"online {feedback} regret" if name is None else name,
-        runs=runs,
-        horizon=horizon,
-        means=means,
-        epsilon=epsilon,
-        candidate_mean=float(candidate.mean()),
-        reference_mean=float(reference.mean()),
-        wilcoxon_pvalue=pvalue,
-        worse=worse,
-        confidence=confidence,
-        feedback=feedback,
-        margin=margin,
-    )
+    return paired_result(
+        OnlineRegretResult, candidate, reference, name=f"online {feedback} regret" if name is None
+        else name, horizon=horizon, means=means, epsilon=epsilon, confidence=confidence,
+        margin=margin, feedback=feedback,
+    )  # fmt: skip
 
 
 def differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:

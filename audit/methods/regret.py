@@ -13,6 +13,8 @@ Proof note: ``proofs_notes/audit/regret.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -24,7 +26,9 @@ from reference.rng import child_seeds, named_generators
 from reference.validation import check_int_at_least
 
 __all__ = [
+    "PairedRegretResult",
     "RunPair",
+    "paired_result",
     "paired_runs",
     "paired_wilcoxon",
     "regret_containment",
@@ -35,6 +39,34 @@ __all__ = [
 RunPair = Callable[[int, dict[str, np.random.Generator]], tuple[float, float]]
 """``run(i, generators)``: the candidate's and the reference's final regret on run ``i``, whose
 environment and sides draw from the named ``generators``."""
+
+
+@dataclass(frozen=True)
+class PairedRegretResult:
+    """A candidate's final regret against a reference's over ``runs`` paired runs of horizon
+    ``horizon`` (environment ``means``, the reference at ``epsilon``).
+
+    ``wilcoxon_pvalue`` is the one-sided paired signed-rank p-value of "the candidate's regret is
+    larger than ``1 + margin`` times the reference's" (:func:`paired_wilcoxon`); ``worse`` is
+    ``wilcoxon_pvalue < 1 − confidence``; ``passed`` is ``not worse``.  A kind's result adds what
+    names its reference (and the margin).
+    """
+
+    name: str
+    runs: int
+    horizon: int
+    means: tuple[float, ...]
+    epsilon: float
+    candidate_mean: float
+    reference_mean: float
+    wilcoxon_pvalue: float
+    worse: bool
+    confidence: float
+
+    @property
+    def passed(self) -> bool:
+        """Not worse than the reference."""
+        return not self.worse
 
 
 def paired_runs(
@@ -60,6 +92,36 @@ def paired_wilcoxon(
     ``1 + margin`` times the reference's", and whether it is below ``1 − confidence`` (worse)."""
     pvalue = paired_wilcoxon_greater(candidate - (1.0 + margin) * reference)
     return pvalue, pvalue < 1.0 - confidence
+
+
+R = TypeVar("R", bound=PairedRegretResult)
+
+
+def paired_result(
+    result: type[R],
+    candidate: FloatArray,
+    reference: FloatArray,
+    /,
+    *,
+    name: str,
+    horizon: int,
+    means: tuple[float, ...],
+    epsilon: float,
+    confidence: float,
+    margin: float = REGRET_MARGIN,
+    **extra: Any,
+) -> R:
+    """The paired final regrets compared (:func:`paired_wilcoxon`) at ``margin``, as a
+    ``result``: a subclass of :class:`PairedRegretResult` with a ``margin`` field and its own
+    fields in ``extra`` (which may name one ``reference``: the first three arguments are
+    positional)."""
+    pvalue, worse = paired_wilcoxon(candidate, reference, confidence=confidence, margin=margin)
+    build: Any = result  # a subclass: its own fields (margin among them) follow the shared ones
+    return cast(R, build(
+        name=name, runs=len(candidate), horizon=horizon, means=means, epsilon=epsilon,
+        candidate_mean=float(candidate.mean()), reference_mean=float(reference.mean()),
+        wilcoxon_pvalue=pvalue, worse=worse, confidence=confidence, margin=margin, **extra,
+    ))  # fmt: skip
 
 
 def regret_rounds(n: int, first: int, points: int) -> IntArray:

@@ -131,6 +131,7 @@ def test_the_registry_lists_every_kind_module_once() -> None:
     for kind in registered():
         assert by_name(kind.name) is kind and kind.help and kind.protocol_text
         assert kind.takes_pair or kind.claim_source
+        assert not kind.references or kind.default_reference in kind.references
     assert default(pair=False).name == "linear" and default(pair=True).name == "mechanism"
 
 
