@@ -298,6 +298,7 @@ def run_check(
     isolate: bool = True,
     budget: float = DEFAULT_BUDGET,
     actions_only: bool = False,
+    max_stages: int = 8,
 ) -> CheckReport:
     """Run every check of ``kind`` (a name of :mod:`audit.kinds`) on ``target``.
 
@@ -308,7 +309,8 @@ def run_check(
     ``ValueError``: the claim is never rewritten.  A policy's outputs are audited on the designs of
     its kind (:mod:`audit.methods.designs`) in stages of ``stream_runs``, then twice, four times
     ... as many runs per stream until a violation, the promised power or ``budget`` seconds
-    (:func:`audit.methods.staged.staged_audit`); one that exposes its releases
+    (:func:`audit.methods.staged.staged_audit`, at most ``max_stages``; with the same seed and
+    stages the same report, whatever the machine); one that exposes its releases
     (:class:`~audit.protocols.ReleasingPolicy`) also at the release level (``release_samples``
     draws per record stream of ``stream_n`` days, unless ``actions_only``), the two families
     splitting ``1 − confidence`` evenly; a target whose ``epsilon``/``delta`` attributes state
@@ -357,6 +359,7 @@ def run_check(
         loss_set=loss_set,
         budget=check_positive("budget", budget),
         actions_only=check_bool("actions_only", actions_only),
+        max_stages=check_int_at_least("max_stages", max_stages, 1),
     )
     target_kwargs = _check_target_kwargs(target_kwargs)
     check_bool("progress", progress)
@@ -515,6 +518,13 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "probability 0.95 on the audited event), or this budget (default %(default)g)",
     )
     parser.add_argument(
+        "--max-stages",
+        type=int_at_least(1),
+        default=8,
+        help="most stages of a policy's privacy audit (default %(default)s); a report records "
+        "how many ran, and the same seed with that many stages and a large --budget repeats it",
+    )
+    parser.add_argument(
         "--actions-only",
         action="store_true",
         help="audit a policy from its choices (or points) alone, as an outside observer: ignore "
@@ -618,6 +628,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             call_timeout=args.call_timeout,
             budget=args.budget,
             actions_only=args.actions_only,
+            max_stages=args.max_stages,
         )
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)

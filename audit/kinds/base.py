@@ -74,8 +74,11 @@ class CheckSettings:
 
     ``reference`` is the regret reference the kind resolved, ``reward_range`` a linear policy's
     reward rescaling, ``loss_set`` an online learner's ``Y`` (resolved from the target in the
-    child when the user gave none), ``budget`` the seconds the privacy stages may take,
-    ``actions_only`` whether a policy's releases are ignored (an outside observer's view)."""
+    child when the user gave none), ``budget`` the seconds the privacy stages may take and
+    ``max_stages`` how many may run (a budget makes the number of stages depend on the machine;
+    a report records it, and the same seed with that many stages and no time limit gives the same
+    report), ``actions_only`` whether a policy's releases are ignored (an outside observer's
+    view)."""
 
     n: int
     runs: int
@@ -93,6 +96,7 @@ class CheckSettings:
     loss_set: LossSetKind | None = None
     budget: float = DEFAULT_BUDGET
     actions_only: bool = False
+    max_stages: int = 8
 
     def but(self, **changes: Any) -> CheckSettings:
         """A copy with ``changes``."""
@@ -394,9 +398,13 @@ class Kind:
         """The candidate neighbouring inputs its privacy audit searches."""
         raise NotImplementedError(f"kind {self.name!r} has no candidate streams")
 
-    def collector(self, policy: Any) -> Collector:
-        """How the runs of one candidate pair are drawn (``collect(pair, runs, seed)``)."""
-        raise NotImplementedError(f"kind {self.name!r} has no stream audit")
+    def collector(self, policy: Any) -> Collector | None:
+        """How the runs of one candidate pair are drawn (``collect(pair, runs, seed)``), for a
+        kind whose :meth:`tester` takes ``collect``: the check then keeps the runs
+        (:class:`~audit.methods.designs.SampleCache`) and audits them against a second claim (the
+        stated calibration) without running the target again.  ``None`` (the default): the
+        tester draws its own runs."""
+        return None
 
     def tester(
         self,
@@ -459,13 +467,15 @@ class Kind:
         if aggregator is not None:
             level = 1.0 - (1.0 - settings.confidence) / 2.0
         other = stated_claim(claim, stated)
-        cache = SampleCache(self.collector(target))
+        collect = self.collector(target)
+        cache = None if collect is None else SampleCache(collect)
         run.send("privacy", self._staged(target, claim, settings, run, level, cache, ""))
         if other is not None:
             suffix = " at the stated calibration"
             run.send("stated_privacy",
                      self._staged(target, other, settings, run, level, cache, suffix))  # fmt: skip
-        cache.clear()
+        if cache is not None:
+            cache.clear()
         if aggregator is not None:
             run.send("release", self._release_audit(aggregator, claim, settings, level, run))
             if other is not None:
@@ -483,21 +493,27 @@ class Kind:
         settings: CheckSettings,
         run: CheckRun,
         level: float,
-        cache: Collector,
+        cache: Collector | None,
         suffix: str,
     ) -> PrivacyAuditResult:
         """The staged audit of the target's outputs over :meth:`candidates` against ``claim``."""
         candidates = self.candidates(settings, settings.seed)
         name = f"{run.target} {self.privacy_label}{suffix}"
+        tester = (
+            self.tester(target, claim, settings, name)
+            if cache is None
+            else self.tester(target, claim, settings, name, cache)
+        )
 
         def announce(stage: int, runs: int, audits: int) -> None:
             run.describe(f"privacy{suffix}: stage {stage + 1}, {runs} runs per stream", audits)
 
         return staged_audit(
-            candidates, run.staged(self.tester(target, claim, settings, name, cache)),
+            candidates, run.staged(tester),
             start=settings.stream_runs, seed=settings.seed, confidence=level, top=STREAM_TOP,
             name=name, epsilon=claim.epsilon, budget_seconds=settings.budget,
-            min_stages=self.min_stages, progress=run, announce=announce,
+            min_stages=min(self.min_stages, settings.max_stages), max_stages=settings.max_stages,
+            progress=run, announce=announce,
         )  # fmt: skip
 
     def _release_audit(

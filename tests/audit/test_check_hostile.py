@@ -17,7 +17,7 @@ from audit import check, targets
 from audit.protocols import PrivacyClaim
 
 REPO = str(Path(__file__).resolve().parents[2])  # the folder that holds the examples package
-TINY = ["--stream-runs", "40", "--runs", "2", "--n", "40"]
+TINY = ["--stream-runs", "40", "--runs", "2", "--n", "40", "--budget", "10"]
 STREAMS = PrivacyClaim(1.0, 0.1, "t_neighbouring")
 
 RANDOM_POLICY = """
@@ -112,9 +112,9 @@ HANGING = (
     import time
 
     class HangsInRegret(RandomPolicy):
-        # behaves on the audit's 16-day streams, hangs on the regret runs (40 days)
+        # behaves on the audit's designs (2 to 16 days), hangs on the regret runs (40 days)
         def run(self, decision_sets, reward_tables, rng):
-            if len(decision_sets) != 16:
+            if len(decision_sets) > 16:
                 time.sleep(3600)
             return super().run(decision_sets, reward_tables, rng)
 
@@ -220,7 +220,7 @@ def test_what_the_target_prints_is_in_the_report_not_on_stdout(
 ) -> None:
     _write(tmp_path, "printing", PRINTING)
     code, out = _check(tmp_path, "printing:Chatty")
-    assert code in (3, 5)
+    assert code in (0, 3, 5)  # a policy that ignores its data: pass, or short of power or regret
     output = _report(out)["target_output"]
     for line in ("imported: hello", "python-level print", "fd-level write", "to stderr"):
         assert line in output["text"]
@@ -287,13 +287,16 @@ def test_results_do_not_depend_on_the_watchdog(tmp_path: Path) -> None:
     # the same check in a child process and here: the same report but for its timings
     def without_times(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: without_times(v) for k, v in value.items() if k != "runtime_seconds"}
+            return {k: without_times(v) for k, v in value.items()
+                    if k not in ("runtime_seconds", "seconds")}  # fmt: skip
         return [without_times(v) for v in value] if isinstance(value, list) else value
 
     _write(tmp_path, "pure_twice", LAPLACE)
     reports = []
     for isolate in (True, False):
-        common: dict[str, Any] = {"paths": [REPO], "stream_runs": 40, "runs": 2, "n": 40}
+        # a time budget makes the number of stages depend on the machine: fix it
+        common: dict[str, Any] = {"paths": [REPO], "stream_runs": 40, "runs": 2, "n": 40,
+                                  "max_stages": 2, "budget": 1e6}  # fmt: skip
         limits: dict[str, Any] = {} if isolate else {"timeout": None, "call_timeout": None}
         policy = check.run_check(
             "examples.good_policy:policy", STREAMS, isolate=isolate, **common, **limits
