@@ -22,6 +22,7 @@ from audit.mechanisms import GaussianMechanism, LaplaceMechanism
 from audit.methods.billboard import DELTA_STAR, TreeFactory, billboard_audit
 from audit.methods.binomial import RunAuditResult
 from audit.methods.black_box import EventCounts, epsilon_lower_bound, event_audit
+from audit.methods.designs import design_online_audit, online_design
 from audit.methods.pairs import search_pairs, statdp_patterns
 from audit.methods.scaling import fit_against_form, fit_mean_against_form
 from audit.methods.stream import Algorithm1Policy, stream_audit, worst_case_streams
@@ -259,6 +260,70 @@ def _white_box_power(
     return build
 
 
+CLASSICAL_MU = 1.0 / math.sqrt(2.0 * math.log(1.25 / 0.1))
+"""The Gaussian mechanism built for ``(1, 0.1)`` by the classical calibration
+``σ = √(2 ln(1.25/δ))/ε`` (Dwork & Roth Thm A.1): ``μ = 1/σ = 0.445``."""
+
+CLASSICAL_SMALL_DELTA = PrivacyClaim(
+    1.0, 1e-5, label="(1, 1e-5), not the (1, 0.1) it was built for"
+)
+CLASSICAL_LARGE_DELTA = PrivacyClaim(1.0, 0.5, label="(1, 0.5), a large δ")
+
+
+def _white_box_epsilon_power(tight: Any, claim: PrivacyClaim) -> Callable[[int], Prepared]:
+    """A first audit of ``tight`` states ``detectable_epsilon = X`` (the ε-form, the tilted
+    family's member at the claim's δ); the trials audit the Gaussian mechanism whose exact
+    ``ε(δ_claim)`` is ``X`` (:func:`reference.accounting.gaussian_mu_for`) against ``claim``."""
+
+    def build(seed: int) -> Prepared:
+        first = _white_box(tight, claim)(seed)
+        stated = first.detectable_epsilon
+        assert stated is not None
+        details = {"stated": "detectable_epsilon", "value": stated, "first_verdict": first.verdict}
+        if not math.isfinite(stated):
+            return Prepared(lambda _s: False, {**details, "leaking": "none (no finite statement)"})
+        mech = GaussianMechanism(1.0 / gaussian_mu_for(stated, claim.delta))
+        return Prepared(_audit_trial(_white_box(mech, claim)), {**details, "leaking": repr(mech)})
+
+    return build
+
+
+def _design_tight_learner(seed: int) -> bool:
+    """The design audit of a correct tree learner on the two-round split design, against its
+    exact pure ε: :class:`DesignLearner` releases ``x ∝ exp(−η L̃)`` of one Laplace-noised
+    loss, so its points show ``L̃₁ − L̃₂`` and the claim is tight in the tails."""
+    return design_online_audit(
+        DesignLearner(), DESIGN_PAIR, DESIGN_CLAIM, runs=DESIGN_RUNS, seed=seed,
+        confidence=1.0 - ALPHA, name="design",
+    ).violation  # fmt: skip
+
+
+class DesignLearner:
+    """A one-node tree learner on ``[0, 1]^N``: round 1's loss plus ``Lap(Δ₁/ε)`` noise per
+    coordinate (``Δ₁ = N``, the ℓ₁ diameter), published through exponential weights from
+    round 2 on; exactly ``ε``-DP for one changed loss, tight on the split pair."""
+
+    def __init__(self, epsilon: float = 1.0) -> None:
+        self.epsilon = epsilon
+
+    def play(self, losses: FloatArray, rng: np.random.Generator) -> FloatArray:
+        """The points: uniform on round 1, then ``∝ exp(−(l₁ + noise))``."""
+        n, dim = losses.shape
+        points = np.full((n, dim), 1.0 / dim)
+        noisy = losses[0] + rng.laplace(0.0, dim / self.epsilon, dim)
+        weights = np.exp(-(noisy - noisy.min()))
+        points[1:] = weights / weights.sum()
+        return points
+
+    def __repr__(self) -> str:
+        return f"DesignLearner(epsilon={self.epsilon})"
+
+
+DESIGN_RUNS = 2000
+DESIGN_PAIR = online_design(2, 2)
+DESIGN_CLAIM = PrivacyClaim(1.0, 0.0, "t_neighbouring", "exact ε of DesignLearner(1)")
+
+
 # billboard ------------------------------------------------------------------------------------
 
 
@@ -481,6 +546,11 @@ def _registry() -> dict[str, Scenario]:
                  repr(RNM), "ε = 1, δ = 0 (exact on 'one below rest above')", True,
                  f"8 StatDP pairs screened on {PAIRS_SCREEN}, top {PAIRS_TOP} on {PAIRS_SAMPLES}",
                  ALPHA, _constant(_pairs)),
+        Scenario("design/tight_learner", "false_alarm", "designs.design_online_audit",
+                 "DesignLearner(1): one Laplace node seen through exponential weights",
+                 "ε = 1, δ = 0 (tight in the tails)", True,
+                 f"{DESIGN_RUNS} runs per sequence, split design, n = 2, N = 2", ALPHA,
+                 _constant(_design_tight_learner)),
         Scenario("stream/private_policy", "false_alarm", "stream.stream_audit",
                  f"Algorithm 1, Gaussian tree, n = {STREAM_N}, t = 1",
                  "(ε, δ) = (1, 0.1): an upper bound, not tight", False,
@@ -499,6 +569,18 @@ def _registry() -> dict[str, Scenario]:
         Scenario("power/white_box/gaussian", "power", _WB_T, "N(0, 1/μ'²) with δ(ε; μ') = d",
                  gauss_claim, True, _WB, POWER,
                  _white_box_power(gauss, WB_GAUSS_CLAIM, _gaussian_leaking_delta)),
+        Scenario("power/white_box/gaussian/epsilon", "power", _WB_T,
+                 "N(0, 1/μ'²) with ε(δ_claim; μ') = X", gauss_claim, True, _WB, POWER,
+                 _white_box_epsilon_power(gauss, WB_GAUSS_CLAIM)),
+        Scenario("power/white_box/gaussian/epsilon_small_delta", "power", _WB_T,
+                 "N(0, 1/μ'²) with ε(δ_claim; μ') = X", "(1, 1e-5) on μ = 0.445 (built for "
+                 "(1, 0.1))", True, _WB, POWER,
+                 _white_box_epsilon_power(GaussianMechanism(1.0 / CLASSICAL_MU),
+                                          CLASSICAL_SMALL_DELTA)),
+        Scenario("power/white_box/gaussian/epsilon_large_delta", "power", _WB_T,
+                 "N(0, 1/μ'²) with ε(δ_claim; μ') = X", "(1, 0.5) on μ = 0.445", True, _WB, POWER,
+                 _white_box_epsilon_power(GaussianMechanism(1.0 / CLASSICAL_MU),
+                                          CLASSICAL_LARGE_DELTA)),
         Scenario("power/billboard/correct_tree", "power", "billboard.billboard_audit",
                  "correct tree with node σ = μ/μ', ε(δ*; μ') = D", bill_claim, True, _BILL,
                  POWER, _mechanism_power(_billboard(TreeAggregator), _billboard_leaking)),

@@ -398,13 +398,22 @@ class Kind:
         """The candidate neighbouring inputs its privacy audit searches."""
         raise NotImplementedError(f"kind {self.name!r} has no candidate streams")
 
+    sampler: ClassVar[Callable[[Any, NeighbouringPair[Any], int, int], Any] | None] = None
+    """``sampler(policy, pair, runs, seed)``: the runs of one candidate pair (e.g.
+    :func:`audit.methods.designs.stream_samples`), for :meth:`collector`; ``None``: the kind's
+    :meth:`tester` draws its own."""
+    design_audit: ClassVar[Callable[..., PrivacyAuditResult] | None] = None
+    """The audit of one pair on those runs (e.g.
+    :func:`audit.methods.designs.design_stream_audit`), for the default :meth:`tester`."""
+
     def collector(self, policy: Any) -> Collector | None:
-        """How the runs of one candidate pair are drawn (``collect(pair, runs, seed)``), for a
-        kind whose :meth:`tester` takes ``collect``: the check then keeps the runs
-        (:class:`~audit.methods.designs.SampleCache`) and audits them against a second claim (the
-        stated calibration) without running the target again.  ``None`` (the default): the
-        tester draws its own runs."""
-        return None
+        """How the runs of one candidate pair are drawn (``collect(pair, runs, seed)``, from
+        :attr:`sampler`), for a kind whose :meth:`tester` takes ``collect``: the check then keeps
+        the runs (:class:`~audit.methods.designs.SampleCache`) and audits them against a second
+        claim (the stated calibration) without running the target again.  ``None`` (no
+        :attr:`sampler`): the tester draws its own runs."""
+        sampler = type(self).sampler
+        return None if sampler is None else functools.partial(sampler, policy)
 
     def tester(
         self,
@@ -414,9 +423,12 @@ class Kind:
         name: str,
         collect: Collector | None = None,
     ) -> Callable[[float], Tester[Any]]:
-        """``tester_at(level)``: the audit of one candidate pair at confidence ``level``, its
-        runs drawn through ``collect`` (default: :meth:`collector`)."""
-        raise NotImplementedError(f"kind {self.name!r} has no stream audit")
+        """``tester_at(level)``: the audit of one candidate pair at confidence ``level``
+        (:attr:`design_audit`), its runs drawn through ``collect``."""
+        audit = type(self).design_audit
+        if audit is None:
+            raise NotImplementedError(f"kind {self.name!r} has no stream audit")
+        return design_tester(audit, policy, claim, name, collect)
 
     def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
         """The aggregator as its release audit runs it (before the seeded wrapper)."""
@@ -555,18 +567,5 @@ class StreamKind(Kind):
     protocol_text = (
         "an audit.protocols.StreamPolicy (run(decision_sets, reward_tables, rng) -> actions)"
     )
-
-    def collector(self, policy: Any) -> Collector:
-        """The transcripts of a pair's streams (:func:`audit.methods.designs.stream_samples`)."""
-        return functools.partial(stream_samples, policy)
-
-    def tester(
-        self,
-        policy: Any,
-        claim: PrivacyClaim,
-        settings: CheckSettings,
-        name: str,
-        collect: Collector | None = None,
-    ) -> Callable[[float], Tester[Any]]:
-        """The event audit of the choices on a pair's informative days."""
-        return design_tester(design_stream_audit, policy, claim, name, collect)
+    sampler = stream_samples
+    design_audit = design_stream_audit

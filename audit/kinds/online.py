@@ -8,18 +8,15 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, get_args
 
 import numpy as np
 
-from audit.kinds.base import CheckSettings, Kind, design_tester
-from audit.methods.designs import Collector, design_online_audit, online_designs, online_samples
+from audit.kinds.base import CheckSettings, Kind
+from audit.methods.designs import design_online_audit, online_designs, online_samples
 from audit.methods.online import check_points
-from audit.methods.pairs import Tester
 from audit.methods.regret import PairedRegretResult, paired_result, paired_runs
 from audit.papers.agarwal_singh.regret import (
     Feedback,
@@ -141,6 +138,8 @@ class OnlineKind(Kind):
     feedback: ClassVar[Feedback]
     protocol = OnlinePolicy
     protocol_text = "an audit.protocols.OnlinePolicy (play(losses, rng) -> points)"
+    sampler = online_samples
+    design_audit = design_online_audit
     default_horizon = 2000
     claim_source = "one round's loss vector changed, Agarwal & Singh Definition 2.1"
     options = frozenset({"loss_set"})
@@ -173,22 +172,6 @@ class OnlineKind(Kind):
         every loss 0 but round 1's split loss, 2 to 8 rounds, ``N = 2`` and :data:`DIM`)."""
         loss_set: LossSetKind = settings.loss_set or "box01"
         return list(online_designs(loss_set, dims=(2, DIM)))
-
-    def collector(self, policy: Any) -> Collector:
-        """The points of a pair's loss sequences (:func:`audit.methods.designs.online_samples`)."""
-        return functools.partial(online_samples, policy)
-
-    def tester(
-        self,
-        policy: Any,
-        claim: PrivacyClaim,
-        settings: CheckSettings,
-        name: str,
-        collect: Collector | None = None,
-    ) -> Callable[[float], Tester[FloatArray]]:
-        """The event audit of the points published after the changed round
-        (:func:`audit.methods.designs.design_online_audit`)."""
-        return design_tester(design_online_audit, policy, claim, name, collect)
 
     def regret(
         self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str

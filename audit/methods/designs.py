@@ -13,6 +13,7 @@ Proof note: ``proofs_notes/audit/revealing_designs.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -316,6 +317,26 @@ def stream_samples(
     return collect_transcripts(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
 
 
+def _audit_samples(
+    samples: Samples,
+    claim: PrivacyClaim,
+    *,
+    features: Callable[[FloatArray], FloatArray],
+    score: ScoreKind | tuple[ScoreKind, ...],
+    confidence: float,
+    name: str,
+    mechanism: str,
+    seed: int,
+    started: float,
+) -> PrivacyAuditResult:
+    """The event audit of one pair's runs (the two samples), on ``features``."""
+    out, out_prime = samples
+    return event_audit_from_samples(
+        out, out_prime, claim, name=name, mechanism=mechanism, features=features,
+        confidence=confidence, score=score, seed=check_seed(seed), started=started,
+    )  # fmt: skip
+
+
 def design_stream_audit(
     policy: StreamPolicy,
     pair: NeighbouringPair[Stream],
@@ -335,25 +356,14 @@ def design_stream_audit(
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_one_day_claim(claim, "streams")
     t = differing_day(pair.x, pair.x_prime)
-    if collect is None:
-        out, out_prime = stream_samples(policy, pair, runs, seed)
-    else:
-        out, out_prime = collect(pair, runs, seed)
+    samples = (collect or functools.partial(stream_samples, policy))(pair, runs, seed)
     days = informative_days(pair.x, t)
     if days.size == 0:
         days = np.arange(t + 1, pair.x.n + 1)
-    return event_audit_from_samples(
-        out,
-        out_prime,
-        claim,
-        name=name,
-        mechanism=repr(policy),
-        features=choice_features(days, t),
-        confidence=confidence,
-        score=DESIGN_SCORES,
-        seed=check_seed(seed),
-        started=t0,
-    )
+    return _audit_samples(
+        samples, claim, features=choice_features(days, t), score=DESIGN_SCORES,
+        confidence=confidence, name=name, mechanism=repr(policy), seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
@@ -391,21 +401,11 @@ def design_online_audit(
     t0 = time.perf_counter()
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_one_day_claim(claim, "loss sequences")
-    if collect is None:
-        out, out_prime = online_samples(policy, pair, runs, seed)
-    else:
-        out, out_prime = collect(pair, runs, seed)
-    return event_audit_from_samples(
-        out,
-        out_prime,
-        claim,
-        name=name,
-        mechanism=repr(policy),
-        features=point_features(np.asarray(pair.x).shape[1]),
-        confidence=confidence,
-        seed=check_seed(seed),
-        started=t0,
-    )
+    samples = (collect or functools.partial(online_samples, policy))(pair, runs, seed)
+    return _audit_samples(
+        samples, claim, features=point_features(np.asarray(pair.x).shape[1]), score="auto",
+        confidence=confidence, name=name, mechanism=repr(policy), seed=seed, started=t0,
+    )  # fmt: skip
 
 
 class SampleCache:
