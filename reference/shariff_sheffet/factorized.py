@@ -31,6 +31,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -46,7 +47,7 @@ __all__ = [
 def released_steps(n: int) -> int:
     """Inputs that reach a release Algorithm 1 reads: ``n − 1`` (round ``t`` reads the prefix of
     ``t − 1`` rows; round ``n``'s row is never read).  ``n ≥ 2``."""
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2)  # the strategy is fitted to n - 1 steps (optimal_blt)
     return n - 1
 
 
