@@ -55,6 +55,7 @@ from reference.validation import (
     check_nonempty,
     check_nonnegative,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -151,6 +152,7 @@ class NASVariant:
 
     def scales(self, config: NASConfig) -> tuple[float, float, float]:
         """``(σ₁, σ₂, σ₃)`` in the units of the data."""
+        check_instance("config", config, NASConfig)
         unit = config.range_R / config.epsilon
         return self.sigma1 * unit, self.sigma2 * unit, self.release_scale * unit
 
@@ -357,7 +359,7 @@ def halting_time_log_pmf(
     fresh_A = check_bool("fresh_A", fresh_A)
     s1 = check_positive("sigma1", sigma1)
     s2 = check_positive("sigma2", sigma2)
-    n_per = check_int_at_least("points_per_scale", points_per_scale, 4)
+    n_per = check_size("points_per_scale", points_per_scale, 4, item_bytes=8, what="a point")
     w = check_positive("width", width)
     step = min(s1, s2) / n_per
     lo, hi = float(q.min()) - w * s1, float(q.max()) + w * s1
@@ -602,7 +604,7 @@ def nas_sample_outputs(
     reference and the exact pmf in the tests), with the noise drawn in a different order.
     """
     rng = as_generator(rng)
-    size = check_int_at_least("size", size, 1)
+    size = check_size("size", size, 1, item_bytes=8, what="an output")
     _check_config(config)
     s1, s2, s3 = _check_variant(variant).scales(config)
     sums, q = nas_query_values(stream, config, drop_c=variant.drop_c)
@@ -669,7 +671,7 @@ def nas_blackbox_audit(
     _check_variant(variant)
     claims = check_claims(claims)
     pair = _check_pair(pair)
-    samples = check_int_at_least("samples", samples, 1)
+    samples = check_size("samples", samples, 1, item_bytes=8, what="an output")
     check_choice("view", view, ("halting", "release"))
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     # child_seeds = SeedSequence(seed).spawn(2), without advancing a SeedSequence argument
@@ -743,7 +745,7 @@ def nas_accuracy_audit(
     _check_config(config)
     if variant is not None:
         _check_variant(variant)
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     mu = check_in_range("mu", mu, -config.range_R, config.range_R)
     if mu == 0.0:
         raise ValueError("mu must be non-zero for the accuracy event")
@@ -784,7 +786,7 @@ def nas_threshold_noise_calibration(
     ``(count, runs, β/4, two-sided exact binomial p-value)`` (:func:`scipy.stats.binomtest`).
     """
     _check_config(config)
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     scale_factor = check_positive("scale_factor", scale_factor)
     sigma1 = dp_nas_noise_scales(config.range_R, config.epsilon).sigma1
     bound = sigma1 * math.log(4.0 / config.beta)

@@ -57,6 +57,7 @@ from reference.validation import (
     check_int_array,
     check_int_at_least,
     check_nonnegative,
+    check_size,
 )
 
 __all__ = [
@@ -134,11 +135,11 @@ def regret_containment_audit(
     bounds (constants, missing factors) rather than against bad policies at small ``n``.
     """
     t0 = time.perf_counter()
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     alpha = check_alpha(1.0 / n if alpha is None else alpha)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
     bound = (
@@ -229,14 +230,14 @@ def regret_scaling_in_dimension(
     read the slope as "how much faster than the bound regret grows over this range"
     (proofs_notes/audit/regret.md), with containment as the theorem's actual guarantee.
     """
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     grid = sorted({int(d) for d in check_int_array("dims", dims, 2, ndim=1)})
     if len(grid) < 2:
         raise ValueError(f"dims must hold at least two distinct values >= 2, got {list(dims)}")
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
     alpha = 1.0 / n
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     regrets = np.empty((len(seeds), len(grid)))
     form = np.empty(len(grid))
     for j, d in enumerate(grid):
@@ -287,7 +288,7 @@ def regret_scaling_in_privacy(
     if variant == "nonprivate":
         raise ValueError("variant must be a private variant (the excess is over 'nonprivate')")
     check_choice("variant", variant, ("gaussian", "wishart", "wishart_unshifted"))
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     eps_values = check_array("epsilons", epsilons, ndim=1)
     if np.any(eps_values <= 0.0):
         raise ValueError(f"epsilons must all be in (0, inf), got {eps_values.tolist()}")
@@ -302,7 +303,7 @@ def regret_scaling_in_privacy(
         else check_callable("mechanism_epsilon", mechanism_epsilon)
     )
     alpha = 1.0 / n
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     baseline = _final_regrets("nonprivate", d, num_arms, gap, n, seeds, None)
     constants = ProblemConstants(d=d)
     power = 1.0 if gap > 0 else 0.5
@@ -348,7 +349,7 @@ def regret_scaling_in_n(
 ) -> ScalingFit:
     """Cumulative regret at ``points`` log-spaced rounds ``t ∈ [first, n]`` of runs with horizon
     ``n`` (``α = 1/n``), fitted against the theorem's bound at each ``t`` (same ``α`` and bounds)."""
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     first = check_int_at_least("first", first, 1)
     if first >= n:
         raise ValueError(f"first must be < n={n}, got {first}")
@@ -357,14 +358,20 @@ def regret_scaling_in_n(
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
-    ts = np.unique(np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64))
+    ts = np.unique(
+        np.geomspace(
+            first, n, check_size("points", points, 2, item_bytes=8, what="a point")
+        ).astype(np.int64)
+    )
     batch = run_gap_batch(
         variant,
         d=d,
         num_arms=num_arms,
         gap=gap,
         n=n,
-        seeds=child_seeds(seed, 0, check_int_at_least("runs", runs, 2)),
+        seeds=child_seeds(
+            seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result")
+        ),
         privacy=privacy,
         alpha=alpha,
         checkpoints=ts,
@@ -475,18 +482,20 @@ def regret_regression_check(
     t0 = time.perf_counter()
     _check_policy(policy)
     check_choice("reference", reference, VARIANTS)
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     first = check_int_at_least("first", first, 1)
     if first >= n:
         raise ValueError(f"first must be < n={n}, got {first}")
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
     marks = np.unique(
-        np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64)
+        np.geomspace(
+            first, n, check_size("points", points, 2, item_bytes=8, what="a point")
+        ).astype(np.int64)
     )
     candidate = candidate_regrets(
         policy, d=d, num_arms=num_arms, gap=gap, n=n, seeds=seeds, checkpoints=marks
@@ -615,7 +624,7 @@ def claim14_pull_check(
     if np.any(counts < 0) or np.any(counts != np.floor(counts)):
         raise ValueError("pulls must be non-negative whole numbers (pull counts)")
     confidence = _confidence(confidence)
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     gap = check_in_range("gap", gap, 0.0, 2.0, high_open=False)
     if n**0.19 < 4.0 / gap:
         raise ValueError(

@@ -28,7 +28,12 @@ from audit.papers.zhou_tan.cases import (
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray
 from reference.rng import check_seed
-from reference.validation import check_choice, check_in_range, check_int_at_least
+from reference.validation import (
+    check_choice,
+    check_in_range,
+    check_int_at_least,
+    check_size,
+)
 from reference.zhou_tan.algorithms import (
     ATAGPUCB,
     TGPUCB,
@@ -137,8 +142,8 @@ def tgp_confidence_event_audit(
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("delta", delta, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    rounds = check_size("rounds", rounds, 2, item_bytes=8, what="a round's value")
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
@@ -214,8 +219,8 @@ def ata_confidence_event_audit(
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("delta", delta, 0.0, 1.0)
     check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    rounds = check_size("rounds", rounds, 2, item_bytes=8, what="a round's value")
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
@@ -289,7 +294,7 @@ def lemma10_radius_audit(
     check_choice("variant", variant, ("paper", "c_without_laplace"))
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    estimators = check_int_at_least("estimators", estimators, 1)
+    estimators = check_size("estimators", estimators, 1, item_bytes=8, what="an estimator")
     Phi, m = _lemma10_design(seed)
     n = Phi.shape[0]
     if variant == "paper":
@@ -359,9 +364,11 @@ def lemma11_count_audit(
     check_choice("bound", bound, ("corrected", "paper"))
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    k = check_int_at_least("k", k, 1)
+    k = check_size("k", k, 1, item_bytes=8, what="a term")
     p = check_in_range("p", p, 0.0, 0.25)
-    _, _, errors = _lemma11_errors(params, k, check_int_at_least("runs", runs, 1), seed)
+    _, _, errors = _lemma11_errors(
+        params, k, check_size("runs", runs, 1, item_bytes=8, what="a run's result"), seed
+    )
     count = np.sum(errors > _lemma11_radius(params, p), axis=1)
     nominal = math.exp(-k / 72.0) if bound == "corrected" else math.exp(-k / 24.0)
     name = "lemma11_corrected_constant" if bound == "corrected" else "lemma11_paper_constant"
@@ -396,8 +403,10 @@ def mom_selection_audit(
     check_choice("selection", selection, ("argmin", "argmax"))
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    k = check_int_at_least("k", k, 2)
-    theta, V, errors = _lemma11_errors(params, k, check_int_at_least("runs", runs, 1), seed)
+    k = check_size("k", k, 2, item_bytes=8, what="a term")
+    theta, V, errors = _lemma11_errors(
+        params, k, check_size("runs", runs, 1, item_bytes=8, what="a run's result"), seed
+    )
     gamma = _lemma11_radius(params, check_in_range("p", p, 0.0, 0.25))
     chosen = np.empty(runs)
     th = theta.reshape(1, runs, k)
@@ -453,8 +462,8 @@ def nystrom_lemma8_audit(
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("delta", delta, 0.0, 1.0)
     check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    rounds = check_size("rounds", rounds, 2, item_bytes=8, what="a round's value")
     eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     if variant == "theory_q":
         q = nystrom_q(rounds, delta, eps, log_const=2.0)
@@ -462,7 +471,7 @@ def nystrom_lemma8_audit(
         q = practical_nystrom_q(rounds, eps)
     else:
         raise ValueError(f"variant must be 'theory_q' or 'q_ref7_too_few', got {variant!r}")
-    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
+    X = unit_grid(check_size("n_arms", n_arms, 1, item_bytes=8, what="an arm"))
     K = se_kernel(X, X, 0.25)
     root = finite_feature_map(K)
     kdiag = np.diag(K).copy()
@@ -530,8 +539,8 @@ def moma_confidence_event_audit(
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("delta", delta, 0.0, 1.0)
     check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    rounds = check_size("rounds", rounds, 2, item_bytes=8, what="a round's value")
     check_choice("variant", variant, ("theory", "width_drops_radius"))
     X = unit_grid(8)
     K = se_kernel(X, X, 0.25)
@@ -620,8 +629,8 @@ def lemma92_variance_ratio_audit(
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("delta", delta, 0.0, 1.0)
     check_in_range("eps_nys", eps_nys, 0.0, 1.0)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    rounds = check_size("rounds", rounds, 2, item_bytes=8, what="a round's value")
     eps = check_in_range("eps_nys", eps_nys, 0.0, 1.0)
     if variant == "theory_q":
         q = nystrom_q(rounds, delta, eps, log_const=2.0)
@@ -630,7 +639,7 @@ def lemma92_variance_ratio_audit(
     else:
         raise ValueError(f"variant must be 'theory_q' or 'q_one', got {variant!r}")
     rho = rho_nys(eps)
-    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
+    X = unit_grid(check_size("n_arms", n_arms, 1, item_bytes=8, what="an arm"))
     K = se_kernel(X, X, 0.25)
     root = finite_feature_map(K)
     kdiag = np.diag(K).copy()
