@@ -23,7 +23,7 @@ import audit.papers as registry
 from audit.reproduce.command import main as reproduce
 from reference import experiments
 from reference.files import dumps_json, prepare_output_dir, write_json
-from reference.validation import float_in, int_at_least
+from reference.validation import float_in, int_at_least, size_at_least
 
 __all__ = ["main"]
 
@@ -71,13 +71,13 @@ def _audit_parser() -> argparse.ArgumentParser:
     )
     privacy.add_argument(
         "--samples",
-        type=int_at_least(100),
+        type=size_at_least(100),
         default=200_000,
         help="privacy-loss / output samples per side (default %(default)s)",
     )
     privacy.add_argument(
         "--stream-runs",
-        type=int_at_least(4),
+        type=size_at_least(4),
         default=1000,
         help="runs of Algorithm 1 per stream (default %(default)s)",
     )
@@ -105,13 +105,13 @@ def _audit_parser() -> argparse.ArgumentParser:
     )
     zoo.add_argument(
         "--reps",
-        type=int_at_least(1),
+        type=size_at_least(1),
         default=60,
         help="repetitions per case (default %(default)s)",
     )
     zoo.add_argument(
         "--samples",
-        type=int_at_least(4),
+        type=size_at_least(4),
         default=100_000,
         help="privacy-loss samples per side (default %(default)s)",
     )

@@ -16,7 +16,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    get_args,
+    runtime_checkable,
+)
 
 import numpy as np
 
@@ -119,6 +128,13 @@ class ReleasingPolicy(Protocol):
         ...
 
 
+def _check_relation(relation: object) -> None:
+    if not isinstance(relation, str) or relation not in get_args(NeighbourRelation):
+        raise ValueError(
+            f"relation must be 'add_remove', 'replace_one' or 't_neighbouring', got {relation!r:.80}"
+        )
+
+
 @dataclass(frozen=True)
 class PrivacyClaim:
     """A claimed guarantee ``(ε, δ)`` (pure ε-DP when ``δ = 0``) under a neighbouring relation.
@@ -137,11 +153,7 @@ class PrivacyClaim:
         if eps < 0.0:
             raise ValueError(f"epsilon must be in [0, inf), got {self.epsilon}")
         check_in_range("delta", self.delta, 0.0, 1.0, low_open=False)
-        if self.relation not in ("add_remove", "replace_one", "t_neighbouring"):
-            raise ValueError(
-                "relation must be 'add_remove', 'replace_one' or 't_neighbouring', "
-                f"got {self.relation!r}"
-            )
+        _check_relation(self.relation)
 
     def bound(self, p_prime: float) -> float:
         """The largest ``P[S]`` the claim allows when ``P'[S] = p_prime``."""
@@ -156,6 +168,9 @@ class NeighbouringPair(Generic[DataT]):
     x_prime: DataT
     relation: NeighbourRelation = "replace_one"
     description: str = ""
+
+    def __post_init__(self) -> None:
+        _check_relation(self.relation)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -47,7 +47,13 @@ from reference.shariff_sheffet.regularizers import (
 )
 from reference.shariff_sheffet.simulation import run_gap_experiment
 from reference.tree import tree_depth
-from reference.validation import check_in_range, check_int_at_least, float_in, int_at_least
+from reference.validation import (
+    check_in_range,
+    check_size,
+    float_in,
+    int_at_least,
+    size_at_least,
+)
 
 __all__ = ["ExperimentConfig", "build_parser", "main", "run_experiment"]
 
@@ -74,14 +80,15 @@ class ExperimentConfig:
     def __post_init__(self) -> None:
         # Everything a run needs is checked here, before the folder is claimed for this
         # configuration: an invalid one must never own a folder (a corrected rerun would be refused).
-        check_int_at_least("n", self.n, 2)
-        check_int_at_least("d", self.d, 2)  # the App. D environment needs d >= 2
-        check_int_at_least("num_arms", self.num_arms, 1)
+        check_size("n", self.n, 2)
+        # the App. D environment needs d >= 2; each replicate holds (d + 1) x (d + 1) matrices
+        check_size("d", self.d, 2, item_bytes=8, power=2, what="an entry of a Gram matrix")
+        check_size("num_arms", self.num_arms, 1, item_bytes=8 * self.d, what="an arm")
         check_in_range("gap", self.gap, 0, MAX_GAP, low_open=False)
         PrivacyParameters(self.epsilon, self.delta)  # epsilon in (0, inf), delta in (0, 1)
-        check_int_at_least("runs", self.runs, 2)  # a standard error needs two runs
+        check_size("runs", self.runs, 2)  # a standard error needs two runs
         check_seed(self.seed)
-        check_int_at_least("checkpoints", self.checkpoints, 1)
+        check_size("checkpoints", self.checkpoints, 1)
         if not self.variants or len(set(self.variants)) != len(self.variants):
             raise ValueError(f"variants must be distinct and non-empty, got {self.variants!r}")
         unknown = [v for v in self.variants if v not in VARIANTS]
@@ -275,13 +282,13 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
         ),
     )
     parser.add_argument(
-        "--n", type=int_at_least(2), default=defaults.n, help="horizon (default %(default)s)"
+        "--n", type=size_at_least(2), default=defaults.n, help="horizon (default %(default)s)"
     )
     parser.add_argument(
-        "--d", type=int_at_least(2), default=defaults.d, help="dimension (default %(default)s)"
+        "--d", type=size_at_least(2), default=defaults.d, help="dimension (default %(default)s)"
     )
     parser.add_argument(
-        "--num-arms", type=int_at_least(1), default=None, help="arms per round K (default d**2)"
+        "--num-arms", type=size_at_least(1), default=None, help="arms per round K (default d**2)"
     )
     parser.add_argument(
         "--gap",
@@ -291,7 +298,7 @@ def build_parser(prog: str = "python -m reference.experiments") -> argparse.Argu
     )
     parser.add_argument(
         "--runs",
-        type=int_at_least(2),
+        type=size_at_least(2),
         default=defaults.runs,
         help="independent runs, at least 2 for a standard error (default %(default)s)",
     )

@@ -22,7 +22,12 @@ from scipy import optimize, special
 from reference._typing import FloatArray
 from reference.noise import NodeNoise
 from reference.rng import NoiseStreams, SeedLike, as_generator
-from reference.validation import check_array, check_instance, check_int_at_least
+from reference.validation import (
+    check_array,
+    check_instance,
+    check_int_at_least,
+    check_size,
+)
 
 __all__ = [
     "BLT",
@@ -60,7 +65,7 @@ class FactorizationCost:
 def sqrt_coefficients(count: int) -> FloatArray:
     """The first ``count`` coefficients ``c_k = C(2k, k)/4^k`` of ``(1 − x)^{−1/2}``: the
     Toeplitz square root of the prefix-sum matrix (``c ∗ c = 1``)."""
-    count = check_int_at_least("count", count, 1)
+    count = check_size("count", count, 1, item_bytes=8, what="a coefficient")
     return _sqrt_coefficients(0, count)
 
 
@@ -74,8 +79,10 @@ def _sqrt_coefficients(start: int, stop: int) -> FloatArray:
 
 def sqrt_factorization(n: int) -> FactorizationCost:
     """Cost of the square-root factorization ``C = B = A^{1/2}`` at horizon ``n`` (its memory
-    grows with ``n``: the reference point :func:`optimal_blt` approaches).  Summed in chunks."""
-    n = check_int_at_least("n", n, 1)
+    grows with ``n``: the reference point :func:`optimal_blt` approaches).  Summed in chunks;
+    ``n`` is at most what the factorization itself must hold, ``n`` coefficients of ``C``
+    (:func:`~reference.validation.check_size`)."""
+    n = check_size("n", n, 1, item_bytes=8, what="a coefficient of C")
     total = 0.0
     for start in range(0, n, _CHUNK):
         c = _sqrt_coefficients(start, min(n, start + _CHUNK))
@@ -130,7 +137,7 @@ class BLT:
 
     def coefficients(self, count: int) -> FloatArray:
         """``c_0 .. c_{count−1}`` of ``C``."""
-        count = check_int_at_least("count", count, 1)
+        count = check_size("count", count, 1, item_bytes=8 * (self.buffers + 1), what="a term")
         j = np.arange(count - 1, dtype=np.float64)
         c = np.ones(count)
         c[1:] = (self.omega[:, None] * self.theta[:, None] ** j[None, :]).sum(axis=0)
@@ -138,7 +145,7 @@ class BLT:
 
     def inverse_coefficients(self, count: int) -> FloatArray:
         """``r_0 .. r_{count−1}`` of ``C⁻¹`` by the recurrence ``s ← M s`` (``O(count·k)``)."""
-        count = check_int_at_least("count", count, 1)
+        count = check_size("count", count, 1, item_bytes=8, what="a coefficient")
         r = np.ones(count)
         s = np.ones(self.buffers)
         for j in range(1, count):
@@ -244,8 +251,8 @@ def optimal_blt(n: int, buffers: int = 6) -> BLT:
     calibration uses, whatever the optimiser reached; :func:`sqrt_factorization` is the
     near-optimal reference it is compared with.
     """
-    n = check_int_at_least("n", n, 2)
-    buffers = check_int_at_least("buffers", buffers, 1)
+    n = check_size("n", n, 2)  # beyond 2**53 the decays 1 - 1/n round to 1
+    buffers = check_size("buffers", buffers, 1, item_bytes=8, power=2, what="a pair of buffers")
     theta, omega = _optimal_blt(n, buffers)
     return BLT(theta=np.array(theta), omega=np.array(omega))
 

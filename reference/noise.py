@@ -25,6 +25,7 @@ from reference.validation import (
     check_int_at_least,
     check_positive,
     check_shape,
+    check_size,
 )
 
 __all__ = [
@@ -47,7 +48,7 @@ RandomSource: TypeAlias = np.random.Generator | NoiseStreams
 def bartlett_chi2_df(dim: int, degrees_of_freedom: float) -> FloatArray:
     """Degrees of freedom ``k, k − 1, …, k − p + 1`` of the Bartlett diagonal of ``W_p(·, k)``
     (``p = dim >= 1``, ``k = degrees_of_freedom >= p`` as for :class:`WishartNoise`)."""
-    dim = check_int_at_least("dim", dim, 1)
+    dim = check_size("dim", dim, 1, item_bytes=8, what="a degree of freedom")
     k = check_in_range("degrees_of_freedom", degrees_of_freedom, dim, math.inf, low_open=False)
     return k - np.arange(dim, dtype=np.float64)
 
@@ -134,7 +135,7 @@ class WishartNoise:
     """
 
     def __init__(self, dim: int, degrees_of_freedom: int, scale: float) -> None:
-        self.dim = check_int_at_least("dim", dim, 1)
+        self.dim = check_size("dim", dim, 1, item_bytes=8, power=2, what="a matrix entry")
         self.degrees_of_freedom = check_int_at_least(
             "degrees_of_freedom", degrees_of_freedom, self.dim
         )
@@ -179,7 +180,7 @@ class SymmetricGaussianNoise:
     """
 
     def __init__(self, dim: int, sigma: float) -> None:
-        self.dim = check_int_at_least("dim", dim, 1)
+        self.dim = check_size("dim", dim, 1, item_bytes=8, power=2, what="a matrix entry")
         self.sigma = check_positive("sigma", sigma)
 
     @property
@@ -246,7 +247,7 @@ class LaplaceNoise:
         return NoiseStreams.of(rng).laplace.laplace(0.0, self.scale, size=self._shape)
 
     def sample_sum(self, rng: RandomSource, j: int) -> FloatArray:
-        check_int_at_least("j", j, 0)
+        check_size("j", j, 0, item_bytes=8 * math.prod(self._shape), what="a draw")
         draws = NoiseStreams.of(rng).laplace.laplace(0.0, self.scale, size=(j, *self._shape))
         return np.asarray(draws.sum(axis=0), dtype=np.float64)
 

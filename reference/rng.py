@@ -155,6 +155,8 @@ def split_generator(
     :class:`~numpy.random.SeedSequence` (not from its current state): two generators built from
     the same seed give the same children when split the same way.
     """
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator, got {rng!r:.80}")
     if len(set(names)) != len(names):
         raise ValueError(f"names must be distinct, got {list(names)!r}")
     children = rng.spawn(len(names))

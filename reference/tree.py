@@ -20,7 +20,13 @@ import numpy as np
 from reference._typing import FloatArray
 from reference.noise import NodeNoise
 from reference.rng import NoiseStreams, SeedLike, as_generator
-from reference.validation import check_array, check_choice, check_instance, check_int_at_least
+from reference.validation import (
+    check_array,
+    check_choice,
+    check_instance,
+    check_int_at_least,
+    check_size,
+)
 
 __all__ = [
     "Node",
@@ -79,9 +85,9 @@ def nodes_containing_leaf(leaf: int, m: int) -> tuple[Node, ...]:
     changes exactly these ``m`` node sums (App. A.2: "the partial sums stored at no more than m
     nodes ... are different").
     """
-    check_int_at_least("leaf", leaf, 1)
-    check_int_at_least("m", m, 1)
-    if leaf > 2 ** (m - 1):
+    leaf = check_int_at_least("leaf", leaf, 1)
+    m = check_size("m", m, 1, item_bytes=128, what="a node (j, k)")
+    if (leaf - 1).bit_length() > m - 1:  # leaf > 2^(m-1), without computing 2^(m-1)
         raise ValueError(f"leaf must be in [1, 2^(m-1)] = [1, {2 ** (m - 1)}], got {leaf}")
     return tuple((j, -(-leaf // 2**j)) for j in range(m))
 
@@ -179,7 +185,9 @@ class TreeAggregator:
         """
         value = check_array("item", item, shape=self._shape)
         if self.count >= self.n:
-            raise ValueError(f"cannot insert more than n={self.n} leaves")
+            raise ValueError(
+                f"the tree holds at most n={self.n} leaves (its horizon), got leaf {self.n + 1}"
+            )
         self.count += 1
         leaf = self.count
         self._total = self._total + value

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -40,10 +41,17 @@ __all__ = [
     "check_psd",
     "check_row_norms",
     "check_shape",
+    "check_size",
     "check_symmetric",
     "float_in",
     "int_at_least",
+    "memory_bytes",
+    "size_at_least",
 ]
+
+DEFAULT_MEMORY_BYTES = 2**40
+"""The memory cap of :func:`check_size` where the machine's physical memory cannot be read
+(1 TiB)."""
 
 
 def check_finite(name: str, value: float) -> float:
@@ -114,6 +122,62 @@ def check_int_at_least(name: str, value: int | np.integer[Any], minimum: int) ->
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def memory_bytes() -> int:
+    """This machine's physical memory in bytes (``os.sysconf``), or :data:`DEFAULT_MEMORY_BYTES`
+    where the platform does not report it: the cap of :func:`check_size`."""
+    try:
+        pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return DEFAULT_MEMORY_BYTES
+    return pages * page_size if pages > 0 and page_size > 0 else DEFAULT_MEMORY_BYTES
+
+
+MAX_COUNT = 2**53
+"""The largest size :func:`check_size` accepts: every count up to ``2**53`` is exact in float64
+(``t + 1 != t``), which the algorithms' arithmetic on rounds, samples and horizons needs."""
+
+
+def check_size(
+    name: str,
+    value: int | np.integer[Any],
+    minimum: int,
+    *,
+    item_bytes: int = 0,
+    what: str = "",
+    power: int = 1,
+) -> int:
+    """An integer size ``minimum <= value <= 2**53`` (:data:`MAX_COUNT`) whose storage fits in
+    this machine: when ``item_bytes > 0``, ``value**power`` items of ``item_bytes`` bytes each
+    (``what`` says what an item is, e.g. ``"a round's regret, action and beta"``) must not exceed
+    the physical memory (:func:`memory_bytes`).
+
+    The memory bound is a necessary condition, not a sufficient one: a size below it can still
+    need more memory than is free.  It turns an absurd size (``n = 10**18``) into a
+    ``ValueError`` naming the argument and the limit before anything is allocated or looped over,
+    instead of a ``MemoryError``, a loop that never ends, or counts that float64 cannot tell
+    apart.  The caps say what can be represented and held, not how long a run may take: a loop
+    over ``2**50`` rounds passes them and is the caller's choice.
+    """
+    value = check_int_at_least(name, value, minimum)
+    if value > MAX_COUNT:
+        raise ValueError(
+            f"{name} must be at most 2**53 = {MAX_COUNT} (larger counts are not exact in "
+            f"float64), got {value}"
+        )
+    if power not in (1, 2):
+        raise ValueError(f"power must be 1 or 2, got {power!r}")
+    if item_bytes > 0:
+        memory = memory_bytes()
+        limit = math.isqrt(memory // item_bytes) if power == 2 else memory // item_bytes
+        if value > limit:
+            items = name if power == 1 else f"{name}**2"
+            raise ValueError(
+                f"{name} must be at most {limit}: {items} items of {item_bytes} bytes ({what}) "
+                f"would exceed this machine's {memory / 2**30:.3g} GiB of memory, got {value}"
+            )
+    return value
 
 
 def check_array(
@@ -225,10 +289,18 @@ def check_instance(name: str, value: object, kind: type[_T] | tuple[type[Any], .
 
 
 def check_shape(name: str, shape: object) -> tuple[int, ...]:
-    """Require an array shape: a tuple (or list) of integers ``>= 1``."""
+    """Require an array shape: a tuple (or list) of integers ``>= 1`` whose float64 array fits in
+    memory (:func:`memory_bytes`)."""
     if not isinstance(shape, tuple | list):
         raise ValueError(f"{name} must be a tuple of integers >= 1, got {shape!r:.80}")
-    return tuple(check_int_at_least(f"{name}[{axis}]", size, 1) for axis, size in enumerate(shape))
+    out = tuple(check_int_at_least(f"{name}[{axis}]", size, 1) for axis, size in enumerate(shape))
+    entries = math.prod(out)
+    if entries * 8 > memory_bytes():
+        raise ValueError(
+            f"{name} must describe an array that fits in memory: {entries} float64 entries "
+            f"exceed this machine's {memory_bytes() / 2**30:.3g} GiB"
+        )
+    return out
 
 
 def check_row_norms(name: str, rows: FloatArray, bound: float, *, rtol: float = 1e-9) -> None:
@@ -292,6 +364,24 @@ def int_at_least(minimum: int) -> Callable[[str], int]:
         return value
 
     parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+def size_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type=`` for a size: an integer in ``[minimum, 2**53]`` (:func:`check_size`;
+    an absurd ``--n 10**18`` is refused when the options are parsed, before anything runs)."""
+
+    at_least = int_at_least(minimum)
+
+    def parse(text: str) -> int:
+        value = at_least(text)
+        if value > MAX_COUNT:
+            raise argparse.ArgumentTypeError(
+                f"must be an integer in [{minimum}, 2**53 = {MAX_COUNT}], got {value}"
+            )
+        return value
+
+    parse.__name__ = f"integer in [{minimum}, 2**53]"
     return parse
 
 

@@ -1,8 +1,9 @@
-"""A hostile-input sweep of the public API (run by ``tests/test_hostile_inputs.py``).
+"""A hostile-input sweep of the public API and the command line (run by
+``tests/test_hostile_inputs.py``).
 
 Every public name (``__all__``) of ``reference`` and of the audit modules in :data:`AUDIT_MODULES`
 is called with exactly one argument replaced by a hostile value, starting from a known-good
-*baseline* call.  Four families of cases:
+*baseline* call.  Seven families of cases:
 
 * **registry**: every function of the golden-vector registry (:func:`audit.tools.golden.registry`; every
   public bound and constant of the four papers), at the first valid point of its grid;
@@ -12,7 +13,26 @@ is called with exactly one argument replaced by a hostile value, starting from a
 * **rng**: every public function or method of ``reference`` with an ``rng`` argument (found in the
   source), with hostile generators; the one seed rule (:func:`reference.rng.as_generator`) runs
   first, so the other arguments are placeholders;
-* **seed**: the public ``seed`` arguments of the modules outside the api family.
+* **seed**: the public ``seed`` arguments of the modules outside the api family;
+* **method**: every public method with arguments of every public class the api family builds, on
+  a fresh baseline instance (built from the class's api baseline, in a state where the method may
+  be called, e.g. after ``act()``) with the arguments in :func:`method_baselines`; a method
+  without one must have a reason in :data:`NOT_CALLED_METHODS`; a step of a run with a horizon
+  (:data:`HORIZONS`) is also called once past it;
+* **size**: every integer argument of the registry, api and method baselines (seeds aside) at
+  the absurd size :data:`SIZE` ``= 10**18``;
+* **cli**: every command of ``privonline`` but ``check`` (:data:`NOT_SWEPT_COMMANDS`), with one
+  hostile argument each (:func:`cli_arguments`: an unknown flag, an unknown choice, a file as a
+  folder, NaN, ``inf``, ``-1``, text, a fraction, ``10**18``), taken from the commands' own
+  ``argparse`` parsers so that a new flag is swept without a new line here.
+
+The size and cli families run in a separate worker process (:class:`Isolated`), one case at a
+time, each within :data:`CASE_SECONDS`: a call that does not answer by then is a ``hang`` (the
+worker and everything it started are killed, and a new worker takes the next case), so an
+endless loop, even inside compiled code, shows as an outcome instead of stopping the sweep.  The
+worker's address space is capped a few GiB above its start-up size, so an allocation without
+bound fails at once with a ``MemoryError`` instead of paging the shared machine, and it runs in a
+temporary folder, so a command that wrongly runs writes nothing into the checkout.
 
 The hostile values depend on the kind of the baseline value (:func:`hostile_values`): numbers get
 NaN, ±inf, ``-1``, ``0``, ``None``, a string, ``True`` and an empty array (integers also ``2.5``);
@@ -27,6 +47,12 @@ word), ``type-clear`` (a ``TypeError`` naming it), ``unclear`` / ``type-unclear`
 not name it), ``raw:<Exception>`` (an exception of another class escaped), ``nan-output`` (NaN in
 the result), ``warning`` (a numpy or Python warning), ``accepted`` (a finite result: right only for
 values the function documents as valid, listed in ``tests/test_hostile_inputs.py`` with the reason).
+In the size family a finite result within the time limit is right too (a closed-form bound at
+``n = 10**18``, or a description that only records the size); only a clear refusal or such a
+result passes, and ``hang`` and ``crash:<code>`` (the worker died) are further wrong outcomes.  A
+command of the cli family passes only with ``clear``: exit code 2, a message on stderr naming the
+flag, and no traceback (``unclear``: the message does not name it; ``traceback``; ``exit <code>``:
+another exit code, e.g. the command ran).
 
 ``python tests/hostile.py`` prints the counts by family, category and outcome;
 ``python tests/hostile.py OUTCOME...`` also lists the cases with those outcomes.
@@ -47,6 +73,7 @@ import types
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -1213,6 +1240,9 @@ def _baselines() -> dict[str, Baseline]:
         m + "check_nonnegative": _b(name="value", value=0.5),
         m + "check_positive": _b(name="value", value=0.5),
         m + "check_psd": _b(name="matrix", matrix=A([[2.0, 1.0], [1.0, 2.0]]), atol=1e-10),
+        m + "check_size": _b(name="value", value=4, minimum=1, item_bytes=8, what="x", power=1),
+        m + "memory_bytes": _b(),
+        m + "size_at_least": _b(minimum=1),
         m + "check_row_norms": _b(name="rows", rows=A([[0.6, 0.8]]), bound=1.0, rtol=1e-9),
         m + "check_symmetric": _b(name="matrix", matrix=A([[2.0, 1.0], [1.0, 2.0]]), atol=1e-10),
         m + "float_in": _b(low=0.0, high=1.0, low_open=True, high_open=True),
@@ -1990,6 +2020,7 @@ NOT_SWEPT: dict[tuple[str, str], str] = {
             "check_nonnegative": (),
             "check_positive": (),
             "check_psd": ("atol",),
+            "check_size": ("minimum", "item_bytes", "what", "power"),
             "check_row_norms": ("bound", "rtol"),
             "check_symmetric": ("atol",),
         }.items()
@@ -2001,6 +2032,7 @@ NOT_SWEPT: dict[tuple[str, str], str] = {
         for p in ("low", "high", "low_open", "high_open")
     },
     ("reference.validation:int_at_least", "minimum"): _ARGPARSE,
+    ("reference.validation:size_at_least", "minimum"): _ARGPARSE,
     ("audit.papers.sajed_sheffet.nas:closed_form_audit_result", "mechanism"): (
         "a free-text description of the mechanism copied into the result"
     ),
@@ -2257,13 +2289,691 @@ def seed_cases() -> Iterator[Case]:
 
 
 # ------------------------------------------------------------------------------------------------
+# Family "method": the public methods of the public classes, from a baseline instance
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MethodBaseline:
+    """A known-good method call: ``build()`` returns a fresh instance, in a state where the method
+    may be called, and fresh arguments."""
+
+    build: Callable[[], tuple[Any, dict[str, Any]]]
+    nan_output: str = ""
+
+
+def instance(label: str) -> Any:
+    """A fresh instance of the public class ``label`` (``module:Class``), built from its api
+    baseline."""
+    return _call(_resolve(label), baselines()[label], None, None)
+
+
+def _mb(
+    owner: str,
+    *,
+    _prepare: Callable[[Any], object] | None = None,
+    _instance: Callable[[], Any] | None = None,
+    **kwargs: Any,
+) -> MethodBaseline:
+    """A method baseline on an instance of ``owner`` (``module:Class``, built from its api baseline
+    unless ``_instance`` builds it), after ``_prepare(instance)`` (e.g. ``act()`` before
+    ``update``); arguments as in :func:`_b`."""
+
+    def build() -> tuple[Any, dict[str, Any]]:
+        obj = _instance() if _instance is not None else instance(owner)
+        if _prepare is not None:
+            _prepare(obj)
+        return obj, _b(**kwargs).kwargs()
+
+    return MethodBaseline(build)
+
+
+def _scrible_estimate() -> tuple[Any, dict[str, Any]]:
+    learner = instance("reference.agarwal_singh.scrible:SCRiBLe")
+    learner.act()
+    k, s, eigvals, eigvecs = learner._pending
+    return learner, {"feedback": 0.5, "k": k, "s": s, "eigvals": eigvals, "eigvecs": eigvecs}
+
+
+def _method_baselines() -> dict[str, MethodBaseline]:
+    A = np.array
+    out: dict[str, MethodBaseline] = {}
+    act: Callable[[Any], object] = lambda learner: learner.act()  # noqa: E731
+    loss, x2 = A([0.1, 0.2]), A([0.3, 0.4])
+
+    m = "reference.agarwal_singh."
+    out[m + "aggregation:TreeBasedAggregation.step"] = _mb(
+        m + "aggregation:TreeBasedAggregation", loss=loss
+    )
+    for owner in ("bandits:EXP2Exploration", "bandits:PrivateBanditReduction"):
+        out[f"{m}{owner}.update"] = _mb(m + owner, _prepare=act, feedback=0.5)
+    out[m + "bandits:EXP2Exploration.estimate"] = _mb(
+        m + "bandits:EXP2Exploration", _prepare=act, feedback=0.5
+    )
+    for owner in ("full_info:OneShotFTRL", "full_info:PrivateFTRL"):
+        out[f"{m}{owner}.observe"] = _mb(m + owner, loss=loss)
+    out[m + "full_info:PrivateFTPL.observe"] = _mb(m + "full_info:PrivateFTPL", loss=-loss)
+    for owner in ("scrible:BallBarrier", "scrible:CubeBarrier", "scrible:PolytopeBarrier"):
+        c = m + owner
+        out |= {
+            f"{c}.contains": _mb(c, x=loss, tol=1e-12),
+            f"{c}.ftrl_argmin": _mb(c, theta=loss, eta=0.5, start=A([0.0, 0.0])),
+            f"{c}.grad": _mb(c, x=loss),
+            f"{c}.hess": _mb(c, x=loss),
+            f"{c}.value": _mb(c, x=loss),
+        }
+    out[m + "scrible:SCRiBLe.estimate"] = MethodBaseline(_scrible_estimate)
+    out[m + "scrible:SCRiBLe.update"] = _mb(m + "scrible:SCRiBLe", _prepare=act, feedback=0.5)
+    for owner in ("sets:Cube", "sets:L2Ball", "sets:Simplex"):
+        c = m + owner
+        out |= {
+            f"{c}.contains": _mb(c, x=A([0.5, 0.5]), tol=1e-9),
+            f"{c}.linear_argmin": _mb(c, c=loss),
+            f"{c}.radius": _mb(c, p=2.0),
+            f"{c}.support": _mb(c, c=loss),
+        }
+    c = m + "sets:LossSet"
+    out |= {
+        f"{c}.contains": _mb(c, losses=loss, tol=1e-9),
+        f"{c}.diameter": _mb(c, p=2.0),
+        f"{c}.norm_radius": _mb(c, p=2.0),
+    }
+    for owner in ("sets:NegativeEntropySimplex", "sets:SquaredNormBall", "sets:SquaredNormCube"):
+        c = m + owner
+        out |= {
+            f"{c}.argmin": _mb(c, theta=loss, eta=0.5),
+            f"{c}.dual_local_norm_sq": _mb(c, loss=loss),
+            f"{c}.value": _mb(c, x=A([0.5, 0.5])),
+        }
+
+    c = "reference.factorization:BLT"
+    out |= {
+        f"{c}.coefficients": _mb(c, count=4),
+        f"{c}.cost": _mb(c, n=4),
+        f"{c}.error": _mb(c, n=4),
+        f"{c}.inverse_coefficients": _mb(c, count=4),
+        f"{c}.sensitivity": _mb(c, n=4),
+    }
+    for noise in ("GaussianVectorNoise", "LaplaceNoise", "SymmetricGaussianNoise", "WishartNoise"):
+        out[f"reference.noise:{noise}.sample_sum"] = _mb(
+            f"reference.noise:{noise}", rng=lambda: _g(), j=2
+        )
+    out["reference.noise:ZeroNoise.sample_sum"] = _mb(
+        "reference.noise:ZeroNoise", rng=lambda: _g(), j=2
+    )
+    for noise in (
+        "GaussianVectorNoise",
+        "LaplaceNoise",
+        "SymmetricGaussianNoise",
+        "WishartNoise",
+        "ZeroNoise",
+    ):
+        out[f"reference.noise:{noise}.sample"] = _mb(f"reference.noise:{noise}", rng=lambda: _g())
+
+    m = "reference.sajed_sheffet."
+    for owner in ("bandits:DPUCB", "bandits:UCB1"):
+        out[f"{m}{owner}.update"] = _mb(m + owner, arm=1, reward=0.5)
+    for owner in ("bandits:DPSuccessiveElimination", "bandits:GuessAndDoubleDPSE"):
+        out[f"{m}{owner}.update"] = _mb(
+            m + owner, _prepare=lambda p: p.select_arm(), arm=0, reward=0.5
+        )
+    c = m + "bandits:BanditEnvironment"
+    out |= {
+        f"{c}.pseudo_regret": _mb(c, pulls=A([1, 1])),
+        f"{c}.pull": _mb(c, arm=1),
+        f"{c}.pull_many": _mb(c, arm=1, n=3),
+    }
+    c = m + "stopping:SampleStream"
+    out |= {
+        f"{c}.from_callable": _mb(c, draw=lambda: lambda: 0.5),
+        f"{c}.from_distribution": _mb(
+            c,
+            distribution=lambda: importlib.import_module(
+                "reference.sajed_sheffet.stopping"
+            ).UniformDistribution(0.0, 1.0),
+            rng=lambda: _g(),
+        ),
+        f"{c}.from_values": _mb(c, values=A([0.1, 0.2])),
+        f"{c}.take": _mb(c, n=2),
+    }
+    for owner in ("stopping:TwoPointDistribution", "stopping:UniformDistribution"):
+        out[f"{m}{owner}.sample"] = _mb(m + owner, rng=lambda: _g(), size=3)
+
+    m = "reference.shariff_sheffet."
+    out[m + "environments:BandArmSampler.draw"] = _mb(m + "environments:BandArmSampler", count=3)
+    out[m + "environments:LinearGapEnvironment.draw_block"] = _mb(
+        m + "environments:LinearGapEnvironment", rounds=2
+    )
+    for owner in (
+        "factorized:FactorizedStatistics",
+        "linucb:LinUCB",
+        "regularizers:ExactStatistics",
+        "regularizers:TreeStatistics",
+    ):
+        out[f"{m}{owner}.update"] = _mb(m + owner, x=x2, y=0.5)
+    out[m + "linucb:LinUCB.select"] = _mb(m + "linucb:LinUCB", arms=A([[0.3, 0.4], [0.5, 0.1]]))
+    out["reference.tree:TreeAggregator.insert"] = _mb("reference.tree:TreeAggregator", item=loss)
+
+    m = "reference.zhou_tan."
+    for owner in ("ATAGPUCB", "GPUCB", "TGPUCB"):
+        out[f"{m}algorithms:{owner}.observe"] = _mb(
+            f"{m}algorithms:{owner}", _prepare=lambda p: p.next_query(), arm=1, rewards=A([0.5])
+        )
+    out[m + "algorithms:MoMAGPUCB.observe"] = _mb(
+        m + "algorithms:MoMAGPUCB",
+        _prepare=lambda p: p.next_query(),
+        arm=1,
+        rewards=A([0.5, 0.4, 0.6]),
+    )
+    out[m + "datasets:EmpiricalRowEnvironment.pull"] = _mb(
+        m + "datasets:EmpiricalRowEnvironment", arm=1, n=2
+    )
+    out[m + "environment:Curator.respond"] = _mb(m + "environment:Curator", env=_zt_env, arm=1, n=2)
+    out[m + "environment:FiniteArmEnvironment.pull"] = _mb(
+        m + "environment:FiniteArmEnvironment", arm=1, n=2
+    )
+    for owner in ("StudentTNoise", "SubWeibullGaussianNoise", "UniformNoise"):
+        out[f"{m}environment:{owner}.sample"] = _mb(
+            f"{m}environment:{owner}", n=3, rng=lambda: _g()
+        )
+    out[m + "gp:FiniteDomainGP.update"] = _mb(m + "gp:FiniteDomainGP", arm=1, y=0.5)
+
+    out["audit.papers.shariff_sheffet.theorems:TreeSourceSpec.of_variant"] = _mb(
+        "audit.papers.shariff_sheffet.theorems:TreeSourceSpec",
+        variant="gaussian",
+        constants=_constants,
+        n=4,
+        alpha=0.25,
+        privacy=_privacy,
+    )
+    out["audit.papers.sajed_sheffet.battery:DPSEVariant.noise_scale"] = _mb(
+        "audit.papers.sajed_sheffet.battery:DPSEVariant", config=_se_config
+    )
+    out["audit.papers.sajed_sheffet.nas:NASVariant.scales"] = _mb(
+        "audit.papers.sajed_sheffet.nas:NASVariant", config=_nas_config
+    )
+    c = "audit.papers.zhou_tan.cases:CTLRandomiser"
+    out |= {
+        f"{c}.centre": _mb(c, y=0.5),
+        f"{c}.log_density": _mb(c, data=A([0.5]), outputs=A([[0.1], [0.2]])),
+        f"{c}.sample": _mb(c, data=A([0.5]), rng=lambda: _g(), size=3),
+    }
+    m = "audit.papers.agarwal_singh."
+    out[m + "cases:ReusedNoiseTree.step"] = _mb(m + "cases:ReusedNoiseTree", loss=loss)
+    for owner in (
+        "reduction:CanaryLearner",
+        "reduction:DenseCanaryLearner",
+        "reduction:ReusedNoiseReduction",
+    ):
+        out[f"{m}{owner}.update"] = _mb(m + owner, _prepare=act, feedback=0.5)
+    c = m + "gaussian:GaussianReleaseView"
+    data, other = A([0.1, 0.2, 0.3, 0.4]), A([0.1, 0.2, 0.3, -0.4])
+    out |= {
+        f"{c}.log_density": _mb(c, data=data, outputs=lambda: np.ones((3, 5))),
+        f"{c}.mean": _mb(c, data=data),
+        f"{c}.mu": _mb(c, data=data, other=other),
+        f"{c}.sample": _mb(c, data=data, rng=lambda: _g(), size=3),
+    }
+    out[m + "gaussian:OneShotFTPL.observe"] = _mb(m + "gaussian:OneShotFTPL", loss=-loss)
+    return out
+
+
+METHOD_BASELINES_CACHE: dict[str, MethodBaseline] = {}
+
+
+def method_baselines() -> dict[str, MethodBaseline]:
+    """Every baseline of the method family, keyed ``module:Class.method``."""
+    if not METHOD_BASELINES_CACHE:
+        METHOD_BASELINES_CACHE.update(_method_baselines())
+    return METHOD_BASELINES_CACHE
+
+
+def public_methods() -> list[str]:
+    """``module:Class.method`` of every public method with at least one argument, of every public
+    class the api family calls (defined in this package; protocols and records are not called)."""
+    out = []
+    for label in public_names():
+        cls = _resolve(label)
+        if not inspect.isclass(cls) or label in NOT_CALLED:
+            continue
+        for name, member in inspect.getmembers(cls):
+            if name.startswith("_") or not inspect.isfunction(member) | inspect.ismethod(member):
+                continue
+            if not (getattr(member, "__module__", "") or "").startswith(("reference", "audit")):
+                continue
+            params = [p for p in inspect.signature(member).parameters if p not in ("self", "cls")]
+            if params:
+                out.append(f"{label}.{name}")
+    return out
+
+
+def _call_method(
+    label: str, spec: MethodBaseline, parameter: str | None, make: Callable[[], Any] | None
+) -> Any:
+    """The method ``label`` of a fresh baseline instance, with ``parameter`` replaced by
+    ``make()``."""
+    obj, kwargs = spec.build()
+    if parameter is not None and make is not None:
+        kwargs[parameter] = make()
+    return getattr(obj, label.rsplit(".", 1)[1])(**kwargs)
+
+
+HORIZONS: dict[str, str] = {
+    "reference.agarwal_singh.aggregation:TreeBasedAggregation.step": "T",
+    "reference.agarwal_singh.full_info:OneShotFTRL.observe": "T",
+    "reference.agarwal_singh.full_info:PrivateFTPL.observe": "T",
+    "reference.agarwal_singh.full_info:PrivateFTRL.observe": "T",
+    "reference.sajed_sheffet.bandits:DPUCB.update": "T",
+    "reference.shariff_sheffet.factorized:FactorizedStatistics.update": "n",
+    "reference.shariff_sheffet.regularizers:TreeStatistics.update": "n",
+    "reference.tree:TreeAggregator.insert": "n",
+    "audit.papers.agarwal_singh.cases:ReusedNoiseTree.step": "T",
+    "audit.papers.agarwal_singh.gaussian:OneShotFTPL.observe": "T",
+}
+"""Methods that take one step of a run with a horizon, and the parameter naming it (every
+baseline's horizon is 4): their fifth call is the ``past horizon`` case of the method family."""
+
+
+def _past_horizon(label: str, spec: MethodBaseline, steps: int = 4) -> Any:
+    """The method ``label`` called once more than the horizon ``steps`` allows, on one instance."""
+    obj, _ = spec.build()
+    method = getattr(obj, label.rsplit(".", 1)[1])
+    for _ in range(steps):
+        method(**spec.build()[1])
+    return method(**spec.build()[1])
+
+
+def method_cases(only: str | None = None) -> Iterator[Case]:
+    """The method family (module docstring); ``only`` restricts it to labels containing that
+    text."""
+    table = method_baselines()
+    for label in public_methods():
+        if label in NOT_CALLED_METHODS or (only and only not in label):
+            continue
+        spec = table.get(label)
+        if spec is None:
+            yield Case("method", label, "-", "-", "no baseline", "")
+            continue
+        outcome, detail = classify(partial(_call_method, label, spec, None, None), "-")
+        if outcome == "nan-output" and spec.nan_output:
+            outcome = "accepted"
+        if outcome != "accepted":
+            yield Case("method", label, "-", "-", f"baseline fails: {outcome}", detail)
+            continue
+        for parameter, value in spec.build()[1].items():
+            for category, make in hostile_values(value, parameter).items():
+                call = partial(_call_method, label, spec, parameter, make)
+                outcome, detail = classify(call, parameter)
+                if outcome == "nan-output" and spec.nan_output:
+                    outcome = "accepted"
+                yield Case("method", label, parameter, category, outcome, detail)
+        if label in HORIZONS:
+            outcome, detail = classify(partial(_past_horizon, label, spec), HORIZONS[label])
+            yield Case("method", label, HORIZONS[label], "past horizon", outcome, detail)
+
+
+NOT_CALLED_METHODS: dict[str, str] = {}
+"""Public methods the method family does not call, each with its reason."""
+
+
+# ------------------------------------------------------------------------------------------------
+# Isolated cases: a worker process with a time limit per case (families "size" and "cli")
+# ------------------------------------------------------------------------------------------------
+
+CASE_SECONDS = 20.0
+"""Time limit of one isolated case: a call that has not answered by then is a ``hang``."""
+
+_STARTUP_SECONDS = 300.0
+_HEADROOM_BYTES = 4 * 2**30
+
+
+def _limit_memory() -> None:
+    """Cap the worker's address space at its size after start-up plus 4 GiB, so that a case that
+    allocates without bound gets a ``MemoryError`` at once instead of paging the shared machine."""
+    try:
+        import resource
+
+        status = Path("/proc/self/status").read_text(encoding="ascii")
+    except (ImportError, OSError):
+        return
+    found = re.search(r"^VmSize:\s+(\d+) kB", status, re.MULTILINE)
+    if found is not None:
+        cap = int(found.group(1)) * 1024 + _HEADROOM_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (cap, resource.RLIM_INFINITY))
+
+
+def _worker(conn: Any, folder: str) -> None:
+    """Answer ``(family, ...)`` requests with ``(outcome, detail)`` until ``None`` arrives; runs in
+    its own session (so a case's child processes are killed with it) and in ``folder`` (so a
+    command that runs writes nothing into the checkout)."""
+    import os
+
+    os.setsid()
+    os.chdir(folder)
+    sys.path.insert(0, str(REPO))
+    import audit.cli  # noqa: F401  (imported before the memory cap)
+
+    _limit_memory()
+    conn.send("ready")
+    while (request := conn.recv()) is not None:
+        try:
+            answer = _ISOLATED[request[0]](*request[1:])
+        except BaseException as err:  # the sweep's own failure: reported, never hidden
+            answer = (f"raw:{type(err).__name__}", f"in the sweep itself: {err}"[:160])
+        conn.send(answer)
+
+
+class Isolated:
+    """A worker process (:func:`_worker`) that runs one case at a time within ``limit`` seconds:
+    a case that does not answer in time is a ``hang`` (the worker's whole session is killed and a
+    new worker started), one whose worker dies is ``crash:<exit code>``.  Signals cannot stop a
+    loop inside compiled code, a process can always be killed: this is how an endless loop is
+    detected without stopping the sweep."""
+
+    def __init__(self, limit: float = CASE_SECONDS) -> None:
+        self.limit = limit
+        self._proc: Any = None
+        self._conn: Any = None
+
+    def _start(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._proc = context.Process(target=_worker, args=(child, str(_tmp())), daemon=True)
+        self._proc.start()
+        child.close()
+        if not self._conn.poll(_STARTUP_SECONDS) or self._conn.recv() != "ready":
+            self._kill()
+            raise RuntimeError("the isolated worker did not start")
+
+    def _kill(self) -> None:
+        import os
+        import signal
+
+        if self._proc is not None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self._proc.kill()
+            self._proc.join()
+        self._proc = self._conn = None
+
+    def run(self, request: tuple[Any, ...]) -> tuple[str, str]:
+        """The outcome of one request (see :func:`_worker`)."""
+        if self._proc is None:
+            self._start()
+        self._conn.send(request)
+        if not self._conn.poll(self.limit):
+            self._kill()
+            return "hang", f"no answer within {self.limit:g} s"
+        try:
+            answer: tuple[str, str] = self._conn.recv()
+        except EOFError:
+            code = self._proc.exitcode if self._proc is not None else None
+            self._kill()
+            return f"crash:{code}", "the worker process died"
+        return answer
+
+    def close(self) -> None:
+        """Stop the worker."""
+        if self._proc is not None:
+            self._conn.send(None)
+            self._proc.join(10)
+            self._kill()
+
+    def __enter__(self) -> Isolated:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ------------------------------------------------------------------------------------------------
+# Family "size": absurd sizes (isolated)
+# ------------------------------------------------------------------------------------------------
+
+SIZE = 10**18
+"""The absurd size: more items than any machine can hold, more steps than any run can take."""
+
+
+@cache
+def _registry_baseline(key: str) -> tuple[Callable[..., Any], dict[str, Any]] | None:
+    """The registry function ``key`` and its baseline (the first valid point of its grid; the
+    caller copies the arguments before changing one)."""
+    from audit.tools import golden
+
+    for entry in golden.registry():
+        if entry.key != key:
+            continue
+        for params in entry.grid:
+            kwargs = entry.prepare(dict(params)) if entry.prepare else dict(params)
+            if _silent(partial(entry.func, **kwargs)):
+                return entry.func, kwargs
+    return None
+
+
+def _size_call(kind: str, label: str, parameter: str) -> Callable[[], Any]:
+    """The call of ``label`` (of family ``kind``) at its baseline with ``parameter = SIZE``."""
+    make: Callable[[], Any] = lambda: SIZE  # noqa: E731
+    if kind == "registry":
+        found = _registry_baseline(label)
+        assert found is not None
+        func, kwargs = found
+        return partial(func, **{**kwargs, parameter: SIZE})
+    if kind == "api":
+        return partial(_call, _resolve(label), baselines()[label], parameter, make)
+    return partial(_call_method, label, method_baselines()[label], parameter, make)
+
+
+def _size_case(kind: str, label: str, parameter: str) -> tuple[str, str]:
+    return classify(_size_call(kind, label, parameter), parameter)
+
+
+def size_targets() -> list[tuple[str, str, str]]:
+    """``(family, label, parameter)`` of every integer argument of the registry, api and method
+    baselines (seeds and the parameters the api family leaves out aside)."""
+    from audit.tools import golden
+
+    out: list[tuple[str, str, str]] = []
+    for entry in golden.registry():
+        found = _registry_baseline(entry.key)
+        if found is not None:
+            out += [("registry", entry.key, p) for p, v in found[1].items() if _kind(v, p) == "int"]
+    for label, spec in baselines().items():
+        if label in NOT_CALLED or label not in public_names():
+            continue
+        out += [
+            ("api", label, p)
+            for p, v in spec.kwargs().items()
+            if _kind(v, p) == "int" and (label, p) not in NOT_SWEPT and p not in LABELS
+        ]
+    for label, mspec in method_baselines().items():
+        out += [("method", label, p) for p, v in mspec.build()[1].items() if _kind(v, p) == "int"]
+    return out
+
+
+def size_cases(runner: Isolated | None = None) -> Iterator[Case]:
+    """The size family: every integer argument at :data:`SIZE`, each case in ``runner`` (a fresh
+    :class:`Isolated` by default) within its time limit."""
+    with Isolated() if runner is None else nullcontext(runner) as worker:
+        for kind, label, parameter in size_targets():
+            outcome, detail = worker.run(("size", kind, label, parameter))
+            yield Case("size", label, parameter, "10**18", outcome, detail)
+
+
+# ------------------------------------------------------------------------------------------------
+# Family "cli": every command of the command line but `check` (isolated)
+# ------------------------------------------------------------------------------------------------
+
+NOT_SWEPT_COMMANDS = {("check",): "privonline check has its own tests (tests/audit/test_check.py)"}
+"""Commands the cli family leaves out, each with its reason."""
+
+
+class _ParsedError(Exception):
+    def __init__(self, parser: Any) -> None:
+        self.parser = parser
+
+
+def _capture_parser(argv: list[str]) -> Any:
+    """The ``argparse`` parser that ``privonline ARGV`` parses its options with (caught at its
+    ``parse_args``, so nothing runs)."""
+    import argparse
+
+    from audit.cli import main
+
+    def caught(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> Any:
+        raise _ParsedError(self)
+
+    original = argparse.ArgumentParser.parse_args
+    argparse.ArgumentParser.parse_args = caught  # type: ignore[method-assign]
+    try:
+        main([*argv, "--help"])
+    except _ParsedError as found:
+        return found.parser
+    finally:
+        argparse.ArgumentParser.parse_args = original  # type: ignore[method-assign]
+    raise AssertionError(f"privonline {' '.join(argv)} parsed no options")
+
+
+def cli_commands() -> dict[tuple[str, ...], Any]:
+    """Every command (its argv prefix) and its parser: ``audit privacy|zoo|papers|benchmark``,
+    ``experiment``, ``bench``, ``golden``, ``reproduce`` and ``reproduce PAPER`` for every
+    paper (``check`` aside: :data:`NOT_SWEPT_COMMANDS`)."""
+    import argparse
+
+    import audit.papers as registry
+
+    out: dict[tuple[str, ...], Any] = {}
+    audit_parser = _capture_parser(["audit", "privacy"])
+    for action in audit_parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                if name != "benchmark":
+                    out[("audit", name)] = sub
+    out[("audit", "benchmark")] = _capture_parser(["audit", "benchmark"])
+    for command in ("experiment", "bench", "golden"):
+        out[(command,)] = _capture_parser([command])
+    out[("reproduce",)] = _capture_parser(["reproduce"])
+    for paper in registry.PAPERS:
+        out[("reproduce", paper.cli_name)] = _capture_parser(["reproduce", paper.cli_name])
+    return out
+
+
+def _file() -> str:
+    path = _tmp() / "a-file"
+    path.write_text("not a folder\n", encoding="utf-8")
+    return str(path)
+
+
+def cli_arguments(parser: Any) -> list[tuple[str, str, list[str]]]:
+    """``(parameter, category, argv)`` of the hostile arguments of one parser: an unknown flag; a
+    positional's unknown value; for each option taking a value, a wrong value by its type (an
+    option's unknown choice; a file where a folder is expected; NaN, ``inf``, ``-1`` and text for
+    a number; ``-1``, ``2.5``, NaN, text and ``10**18`` (seeds aside) for an integer)."""
+    out: list[tuple[str, str, list[str]]] = [("no-such-flag", "unknown flag", ["--no-such-flag"])]
+    for action in parser._actions:
+        if action.nargs == 0 or action.dest == "help":
+            continue
+        if not action.option_strings:
+            if action.nargs in ("*", "+", None):
+                out.append((action.dest, "string", [STRING]))
+            continue
+        flag = action.option_strings[-1]
+        name = getattr(action.type, "__name__", "")
+        values: dict[str, str]
+        if action.choices is not None:
+            values = {"string": STRING}
+        elif action.type is Path:
+            values = {"file": _file()}
+        elif action.type is int or name.startswith("integer"):
+            values = {"negative": "-1", "float": "2.5", "nan": "nan", "string": STRING}
+            if action.dest != "seed":
+                values["huge"] = str(SIZE)
+        elif action.type is float or name == "number":
+            values = {"nan": "nan", "inf": "inf", "negative": "-1", "string": STRING}
+        else:
+            values = {"string": STRING}
+        out += [(flag.lstrip("-"), k, [f"{flag}={v}"]) for k, v in values.items()]
+    return out
+
+
+def _cli_case(argv: list[str], parameter: str) -> tuple[str, str]:
+    """``privonline ARGV`` in this process, output captured: ``clear`` if it exits with code 2, a
+    message naming ``parameter`` and no traceback; ``unclear`` if the message does not name it;
+    ``traceback`` if one is printed; ``exit <code>`` for another code; ``raw:<Exception>`` if an
+    exception escapes."""
+    import contextlib
+    import io
+
+    from audit.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            warnings.catch_warnings(),
+        ):
+            warnings.simplefilter("ignore")
+            code = main(argv)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    except BaseException as error:
+        return f"raw:{type(error).__name__}", str(error)[:160]
+    message = err.getvalue().strip()
+    if "Traceback (most recent call last)" in out.getvalue() + message:
+        return "traceback", message[-160:]
+    if code != 2:
+        return f"exit {code}", (message or out.getvalue().strip())[-160:]
+    return ("clear" if names(message, parameter) else "unclear"), message[-160:]
+
+
+def cli_targets() -> list[tuple[str, str, str, list[str]]]:
+    """``(command, parameter, category, argv)`` of the cli family (:func:`cli_arguments` for
+    every command of :func:`cli_commands`, and an unknown command)."""
+    out = [
+        ("", "COMMAND", "string", [STRING]),
+        ("audit", "AUDIT", "string", ["audit", STRING]),
+    ]
+    for prefix, parser in cli_commands().items():
+        out += [
+            (" ".join(prefix), parameter, category, [*prefix, *argv])
+            for parameter, category, argv in cli_arguments(parser)
+        ]
+    return out
+
+
+def cli_cases(runner: Isolated | None = None) -> Iterator[Case]:
+    """The cli family: every hostile argument of every command, each case in ``runner`` (a fresh
+    :class:`Isolated` by default) within its time limit; nothing may run (a command that does
+    runs into the limit)."""
+    with Isolated() if runner is None else nullcontext(runner) as worker:
+        for command, parameter, category, argv in cli_targets():
+            outcome, detail = worker.run(("cli", argv, parameter))
+            yield Case("cli", f"privonline {command}", parameter, category, outcome, detail)
+
+
+_ISOLATED: dict[str, Callable[..., tuple[str, str]]] = {"size": _size_case, "cli": _cli_case}
+
+
+# ------------------------------------------------------------------------------------------------
 # The sweep and its summary
 # ------------------------------------------------------------------------------------------------
 
 
 def sweep() -> list[Case]:
     """Every case of the four families."""
-    return [*registry_cases(), *api_cases(), *rng_cases(), *seed_cases()]
+    with Isolated() as worker:
+        return [
+            *registry_cases(),
+            *api_cases(),
+            *method_cases(),
+            *rng_cases(),
+            *seed_cases(),
+            *size_cases(worker),
+            *cli_cases(worker),
+        ]
 
 
 def summary(cases: list[Case]) -> str:

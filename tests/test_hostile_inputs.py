@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -129,6 +130,13 @@ _NO_HISTORY = "t = 0 (no history yet) or m = 0 (empty dictionary) is documented:
 _INF_RATIO = "a ratio or privacy loss is +inf where the premise fails (documented)"
 _NEG_INF_LOG = "a log-probability is -inf for an impossible outcome (documented)"
 _GAP0 = "gap = 0 is documented (App. D.2 runs gap 0)"
+_FEEDBACK = (
+    "bandit feedback is any real: a loss <l, x> in [-1, 1], plus privacy noise when forwarded"
+)
+_TOL = "tol >= 0 (0: the exact set)"
+_P_INF = "p in {1, 2, inf}: the l_inf norm"
+_ARM0 = "arm 0 is an arm (0-based indices)"
+_NONE_DRAWN = "a count >= 0: zero draws give an empty array (the empty batch)"
 
 ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.shariff_sheffet.factorized:factorized_bounds", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
@@ -326,6 +334,53 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("audit.papers.sajed_sheffet.battery:cases", "config", {"None"}, _DEFAULT + ": the default configuration (building cases draws nothing)"),
     ("audit.papers.sajed_sheffet.battery:run_sajed_sheffet_battery", "strategy", {"None"}, _DEFAULT + ": Holm at config.family_alpha"),
     ("audit.papers.agarwal_singh.accuracy:tree_error_audit", "claimed_scale", {"None"}, _DEFAULT + ": scale"),
+    # method family ------------------------------------------------------------------------
+    *((f"reference.agarwal_singh.{c}.{m}", "feedback", {"negative", "zero"}, _FEEDBACK) for c, m in (
+        ("bandits:EXP2Exploration", "estimate"), ("bandits:EXP2Exploration", "update"),
+        ("bandits:PrivateBanditReduction", "update"), ("scrible:SCRiBLe", "estimate"),
+        ("scrible:SCRiBLe", "update"))),
+    *((f"audit.papers.agarwal_singh.reduction:{c}.update", "feedback", {"negative", "zero"}, _FEEDBACK)
+      for c in ("CanaryLearner", "DenseCanaryLearner", "ReusedNoiseReduction")),
+    *((f"reference.agarwal_singh.scrible:{c}.contains", "tol", {"zero"}, _TOL)
+      for c in ("BallBarrier", "CubeBarrier", "PolytopeBarrier")),
+    *((f"reference.agarwal_singh.sets:{c}.contains", "tol", {"zero"}, _TOL)
+      for c in ("Cube", "L2Ball", "LossSet", "Simplex")),
+    *((f"reference.agarwal_singh.scrible:{c}.ftrl_argmin", "start", {"None"}, _DEFAULT + ": the analytic centre")
+      for c in ("BallBarrier", "CubeBarrier", "PolytopeBarrier")),
+    ("reference.agarwal_singh.scrible:SCRiBLe.estimate", "k", {"zero"}, "axis 0 is an axis"),
+    ("reference.agarwal_singh.scrible:SCRiBLe.estimate", "s", {"negative"}, "s = -1 is one of the two signs"),
+    *((f"reference.agarwal_singh.sets:{c}.radius", "p", {"inf"}, _P_INF) for c in ("Cube", "L2Ball", "Simplex")),
+    ("reference.agarwal_singh.sets:LossSet.diameter", "p", {"inf"}, _P_INF),
+    ("reference.agarwal_singh.sets:LossSet.norm_radius", "p", {"inf"}, _P_INF),
+    *((f"reference.noise:{c}.sample_sum", "j", {"zero"}, "the sum of j = 0 draws is zero (documented)")
+      for c in ("GaussianVectorNoise", "LaplaceNoise", "SymmetricGaussianNoise", "WishartNoise", "ZeroNoise")),
+    *((f"reference.sajed_sheffet.bandits:{c}.update", p, {"zero"}, r) for c in (
+        "DPUCB", "UCB1", "DPSuccessiveElimination", "GuessAndDoubleDPSE")
+      for p, r in (("arm", _ARM0), ("reward", "a reward in [0, 1]"))),
+    ("reference.sajed_sheffet.bandits:BanditEnvironment.pull", "arm", {"zero"}, _ARM0),
+    ("reference.sajed_sheffet.bandits:BanditEnvironment.pull_many", "arm", {"zero"}, _ARM0),
+    ("reference.sajed_sheffet.bandits:BanditEnvironment.pull_many", "n", {"zero"}, _NONE_DRAWN),
+    ("reference.sajed_sheffet.stopping:SampleStream.take", "n", {"zero"}, _NONE_DRAWN),
+    ("reference.sajed_sheffet.stopping:TwoPointDistribution.sample", "size", {"zero"}, _NONE_DRAWN),
+    ("reference.sajed_sheffet.stopping:UniformDistribution.sample", "size", {"zero"}, _NONE_DRAWN),
+    ("reference.shariff_sheffet.environments:BandArmSampler.draw", "count", {"zero"}, _NONE_DRAWN),
+    ("reference.shariff_sheffet.environments:LinearGapEnvironment.draw_block", "rounds", {"zero"}, _NONE_DRAWN),
+    *((f"reference.shariff_sheffet.{c}.update", "y", {"negative", "zero"}, "a reward in [-B~, B~]") for c in (
+        "factorized:FactorizedStatistics", "linucb:LinUCB", "regularizers:ExactStatistics",
+        "regularizers:TreeStatistics")),
+    *((f"reference.zhou_tan.algorithms:{c}.observe", "arm", {"zero"}, _ARM0)
+      for c in ("ATAGPUCB", "GPUCB", "TGPUCB", "MoMAGPUCB")),
+    *((f"reference.zhou_tan.{c}", p, {"zero"}, _ARM0 if p == "arm" else _NONE_DRAWN) for c in (
+        "datasets:EmpiricalRowEnvironment.pull", "environment:Curator.respond",
+        "environment:FiniteArmEnvironment.pull") for p in ("arm", "n")),
+    *((f"reference.zhou_tan.environment:{c}.sample", "n", {"zero"}, _NONE_DRAWN)
+      for c in ("StudentTNoise", "SubWeibullGaussianNoise", "UniformNoise")),
+    ("reference.zhou_tan.gp:FiniteDomainGP.update", "arm", {"zero"}, _ARM0),
+    ("reference.zhou_tan.gp:FiniteDomainGP.update", "y", {"negative", "zero"}, _REAL),
+    ("audit.papers.zhou_tan.cases:CTLRandomiser.centre", "y", {"negative", "zero"}, _REAL),
+    ("audit.papers.zhou_tan.cases:CTLRandomiser.log_density", "outputs", {"empty array"}, _BATCH),
+    ("audit.papers.agarwal_singh.gaussian:GaussianReleaseView.log_density", "outputs", {"empty array"}, _BATCH),
+    ("audit.papers.agarwal_singh.gaussian:GaussianReleaseView.mean", "data", {"empty array"}, "the empty stream's releases: L~_0 = 0 alone"),
 ]  # fmt: skip
 """Documented values the api family accepts: ``(function, parameter, categories, reason)``."""
 
@@ -380,8 +435,12 @@ def cases() -> list[hostile.Case]:
 
 
 def _allowed(case: hostile.Case) -> bool:
+    if case.family == "cli":
+        return case.outcome == "clear"
     if case.outcome in ("clear", "type-clear", "not called"):
         return True
+    if case.family == "size":  # a finite result within the time limit (module docstring)
+        return case.outcome == "accepted"
     if (case.function, case.parameter, case.category, case.outcome) in _ALLOWED:
         return True
     if case.outcome != "accepted" or case.family != "registry":
@@ -408,12 +467,48 @@ def test_every_public_name_has_a_baseline_or_a_reason() -> None:
     assert not stale, f"baselines or reasons for names that are not public: {stale}"
 
 
+def test_every_horizon_case_names_a_method_with_a_baseline() -> None:
+    assert set(hostile.HORIZONS) <= set(hostile.method_baselines())
+
+
+def test_every_public_method_has_a_baseline_or_a_reason() -> None:
+    methods = hostile.public_methods()
+    missing = [
+        m
+        for m in methods
+        if m not in hostile.method_baselines() and m not in hostile.NOT_CALLED_METHODS
+    ]
+    assert not missing, f"public methods with neither a baseline nor a reason: {missing}"
+    stale = [
+        m for m in [*hostile.method_baselines(), *hostile.NOT_CALLED_METHODS] if m not in methods
+    ]
+    assert not stale, f"baselines or reasons for methods that are not public: {stale}"
+
+
+def test_every_command_but_check_is_swept() -> None:
+    import argparse
+
+    top = hostile._capture_parser([])
+    commands = {
+        name
+        for action in top._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    }
+    swept = {prefix[0] for prefix in hostile.cli_commands()}
+    left_out = {prefix[0] for prefix in hostile.NOT_SWEPT_COMMANDS}
+    assert commands == swept | left_out and not swept & left_out
+
+
 def test_the_sweep_covers_the_public_api(cases: list[hostile.Case]) -> None:
     families = {c.family: {x.function for x in cases if x.family == c.family} for c in cases}
     assert len(families["registry"]) >= 190
     assert len(families["api"]) >= 280
+    assert len(families["method"]) >= 100
     assert len(families["rng"]) >= 60
     assert len(families["seed"]) >= 8
+    assert len(families["size"]) >= 300
+    assert len(families["cli"]) >= 10
     bad_baselines = [c for c in cases if c.parameter == "-"]
     assert not bad_baselines, f"baselines that do not run: {bad_baselines}"
 
@@ -660,3 +755,187 @@ def test_valid_input_is_unchanged_where_it_used_to_fail() -> None:
         log_pmf = dpse_two_arm_log_pmf(config, DPSE_VARIANTS["correct"], s)
         assert np.all(np.isfinite(log_pmf) | (log_pmf == -np.inf))
         assert float(logsumexp(log_pmf)) == pytest.approx(0.0, abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------
+# Regressions of the last sweep (each failed before its fix: NaN out, silent acceptance, a raw or
+# unclear error, a MemoryError or an endless loop)
+# ------------------------------------------------------------------------------------------------
+
+
+def test_no_nan_out_of_a_nan_input() -> None:
+    from audit.methods.billboard import correct_billboard_mu
+    from audit.methods.black_box import EventCounts, epsilon_lower_bound
+
+    counts = EventCounts(50, 100, 10, 100)
+    with pytest.raises(ValueError, match=r"^delta must be finite"):  # was nan
+        epsilon_lower_bound(counts, math.nan, 0.05)
+    with pytest.raises(ValueError, match=r"^beta must be in \(0.0, 1.0\), got 2.0"):  # was "1.0"
+        epsilon_lower_bound(counts, 0.0, 2.0)
+    with pytest.raises(ValueError, match=r"^difference must be finite"):  # was nan
+        correct_billboard_mu(4, 1, math.nan, 1.0)
+
+
+def test_event_counts_name_the_count() -> None:
+    from audit.methods.black_box import EventCounts
+
+    with pytest.raises(ValueError, match=r"^count must be in \[0, trials=100\], got 150"):
+        EventCounts(150, 100, 10, 100)  # was "successes must ..." at the first bound
+    with pytest.raises(ValueError, match=r"^count_prime must be an integer >= 0"):
+        EventCounts(5, 100, -1, 100)
+
+
+def test_invalid_streams_pairs_and_matrices_are_refused() -> None:
+    from audit.methods.pairs import statdp_patterns
+    from audit.methods.release import release_streams
+    from audit.methods.stream import Stream
+    from audit.papers.shariff_sheffet.accuracy import regularizer_extremes
+    from audit.protocols import NeighbouringPair
+    from reference.agarwal_singh.environments import pseudo_regret_mab
+    from reference.zhou_tan.environment import sample_rkhs_function
+
+    arms = np.ones((2, 2))
+    with pytest.raises(ValueError, match=r"^reward_tables\[0\] must contain only finite"):
+        Stream((arms,), (np.array([math.nan, 1.0]),))
+    with pytest.raises(ValueError, match=r"^decision_sets\[0\] must contain only finite"):
+        Stream((np.array([[math.nan, 1.0], [1.0, 1.0]]),), (np.zeros(2),))
+    with pytest.raises(ValueError, match=r"^relation must be 'add_remove'"):
+        NeighbouringPair(np.zeros(1), np.ones(1), "hostile")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^relation must be 'add_remove'"):
+        statdp_patterns(5, "hostile")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^days must hold at least one day"):  # was []
+        release_streams("linear", 4, 3, days=())
+    with pytest.raises(ValueError, match=r"^K must be positive semi-definite"):
+        sample_rkhs_function(np.array([[1.0, 2.0], [2.0, 1.0]]), 2, 0)
+    with pytest.raises(ValueError, match=r"^probs must be distributions"):
+        pseudo_regret_mab(np.array([[0.9, 0.5], [0.4, 0.6]]), np.array([[0.1, 0.9], [0.2, 0.8]]))
+    with pytest.raises(ValueError, match=r"^probs must hold probabilities"):
+        pseudo_regret_mab(np.array([[2.0, -1.0], [0.4, 0.6]]), np.array([[0.1, 0.9], [0.2, 0.8]]))
+    with pytest.raises(ValueError, match=r"^H must be symmetric"):
+        regularizer_extremes(np.array([[2.0, 1.0], [0.0, 1.5]]), np.array([0.1, 0.2]))
+
+
+def _no_result(pair: object, samples: int, seed: int) -> Any:
+    """A tester that forgets to return its audit."""
+    return None
+
+
+def test_audits_name_what_is_wrong_with_their_arguments(tmp_path: Path) -> None:
+    from audit.mechanisms import GaussianMechanism
+    from audit.methods.pairs import search_pairs, searched_audit
+    from audit.methods.release import release_audit
+    from audit.methods.white_box import white_box_audit
+    from audit.protocols import NeighbouringPair, PrivacyClaim
+
+    pair = NeighbouringPair(np.zeros(1), np.ones(1))
+    day = PrivacyClaim(1.0, 1e-3, "t_neighbouring")
+    search: dict[str, Any] = {"samples": 8, "seed": 0, "top": 1, "name": "s"}
+    with pytest.raises(ValueError, match=r"^candidates must hold at least one"):  # was 1/0
+        searched_audit([], lambda level: _no_result, confidence=0.9, **search)
+    with pytest.raises(ValueError, match=r"^confidence must be in"):  # was "alpha must ..."
+        searched_audit([pair], lambda level: _no_result, confidence=2.0, **search)
+    with pytest.raises(ValueError, match=r"^tester must return a PrivacyAuditResult, got NoneType"):
+        search_pairs([pair], _no_result, screen_samples=4, samples=4, seed=0)  # AttributeError
+    with pytest.raises(ValueError, match=r"^mechanism must be a DensityMechanism"):
+        white_box_audit(object(), pair, PrivacyClaim(1.0, 1e-3), samples=10, seed=0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^mechanism must be a Mechanism"):
+        release_audit(object(), "linear", day, n=4, m=3, samples=10, seed=0, confidence=0.9)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^confidence must be in"):
+        release_audit(GaussianMechanism(sigma=1.0), "linear", day, n=4, m=3, samples=10, seed=0,
+                      confidence=2.0)  # fmt: skip
+
+
+def test_no_raw_error_from_an_extreme_epsilon_a_generator_or_a_folder(tmp_path: Path) -> None:
+    from reference.engine.blocks import run_blocks
+    from reference.engine.tasks import GapBatchTask
+    from reference.rng import split_generator
+    from reference.shariff_sheffet.bounds import wishart_degrees_of_freedom
+
+    with pytest.raises(ValueError, match=r"^epsilon must be large enough"):  # ZeroDivisionError
+        wishart_degrees_of_freedom(2, 2, 1e-300, 0.1)
+    with pytest.raises(ValueError, match=r"^rng must be a numpy Generator"):  # AttributeError
+        split_generator(None, ["a"])  # type: ignore[arg-type]
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x\n")
+    with pytest.raises(ValueError, match=r"^out_dir must be a folder"):  # FileExistsError
+        run_blocks(GapBatchTask("nonprivate", 2, 4, 0.1, 5), seed=0, replicates=1, block_size=1,
+                   executor="serial", out_dir=a_file)  # fmt: skip
+
+
+def test_losses_and_steps_beyond_the_horizon_name_the_users_parameter() -> None:
+    from reference.agarwal_singh.aggregation import TreeBasedAggregation
+    from reference.agarwal_singh.full_info import run_full_info
+    from reference.noise import ZeroNoise
+    from reference.sajed_sheffet.bandits import DPUCB
+
+    tree = TreeBasedAggregation(2, ZeroNoise((2,)), 0)
+    with pytest.raises(ValueError, match=r"^loss must have shape \(2,\)"):  # numpy's broadcast
+        tree.step(np.ones(3))
+    with pytest.raises(ValueError, match=r"^loss must contain only finite"):  # was "item ..."
+        tree.step(np.array([math.nan, 1.0]))
+    tree.step(np.ones(2))
+    tree.step(np.ones(2))
+    with pytest.raises(ValueError, match=r"at most T=2"):  # was "more than n=2 leaves"
+        tree.step(np.ones(2))
+    dpucb = DPUCB(2, 2, 1.0, 0)
+    dpucb.update(0, 0.5)
+    dpucb.update(1, 0.5)
+    with pytest.raises(ValueError, match=r"at most T=2"):
+        dpucb.update(0, 0.5)
+    with pytest.raises(ValueError, match=r"^losses must have at most T=4 rounds"):
+        run_full_info(hostile._ftrl(), np.full((6, 2), 0.5))
+
+
+def test_absurd_sizes_are_refused_naming_the_parameter_and_the_limit() -> None:
+    from reference.factorization import sqrt_factorization
+    from reference.shariff_sheffet import ProblemConstants, make_policy
+    from reference.shariff_sheffet.regularizers import PrivacyParameters
+    from reference.shariff_sheffet.simulation import run_gap_experiment
+    from reference.zhou_tan.kernels import unit_grid
+
+    huge = 10**18
+    with pytest.raises(ValueError, match=r"^n must be at most"):  # MemoryError
+        run_gap_experiment("nonprivate", d=2, num_arms=3, gap=0.1, n=huge, seed=0, privacy=None)
+    with pytest.raises(ValueError, match=r"^n_points must be at most"):  # MemoryError
+        unit_grid(huge)
+    with pytest.raises(ValueError, match=r"^n must be at most"):  # an endless loop
+        sqrt_factorization(huge)
+    with pytest.raises(ValueError, match=r"^n must be at most 2\*\*53"):  # decays rounded to 1
+        make_policy("factorized", ProblemConstants(d=2), huge, 0.1, 0, PrivacyParameters(1.0, 0.1),
+                    calibration="tight")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["audit", "benchmark", "--confidence", "2"],  # was a raw ValueError traceback
+        ["audit", "benchmark", "--n", str(10**18)],  # was a MemoryError
+        ["audit", "privacy", "--stream-runs", str(10**18)],  # ran the battery
+        ["experiment", "--n", str(10**18)],  # ran forever
+        ["bench", "--rounds", str(10**18)],  # ValueError: array is too big
+        ["reproduce", "--runs", str(10**18)],  # ran
+    ],
+)
+def test_the_command_line_refuses_before_anything_runs(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from audit.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {argv[-2]}" in err and "Traceback" not in err
+
+
+def test_golden_refuses_a_file_as_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from audit.cli import main
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x\n")
+    with pytest.raises(SystemExit) as stop:  # was exit 1 after reading every paper's vectors
+        main(["golden", "--dir", str(a_file)])
+    assert stop.value.code == 2
+    assert "--dir must be a folder" in capsys.readouterr().err

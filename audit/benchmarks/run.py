@@ -39,7 +39,12 @@ from audit.reproduce.common import CellStore
 from audit.results import SCHEMA_VERSION, PrivacyAuditResult, package_versions
 from reference.files import atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed, seed_for
-from reference.validation import check_in_range, check_int_at_least
+from reference.validation import (
+    check_in_range,
+    check_int_at_least,
+    float_in,
+    size_at_least,
+)
 
 __all__ = [
     "SCREEN_CONFIDENCE",
@@ -495,7 +500,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         "report.md; finished cases are kept in OUT/cases, so a rerun resumes. Exit code 1 if a "
         "pair that keeps its claim is rejected (a false alarm).",
     )
-    parser.add_argument("--n", type=int, default=100_000, help="samples per side (default 10^5)")
+    parser.add_argument(
+        "--n", type=size_at_least(40), default=100_000, help="samples per side (default 10^5)"
+    )
     parser.add_argument("--seed", type=int, default=2026, help="root seed (default 2026)")
     parser.add_argument(
         "--out", type=Path, default=Path("results/benchmarks/classic"), help="output folder"
@@ -505,7 +512,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         default=None,
         help="comma-separated cases (<mechanism>/<pattern>) or mechanisms; default all",
     )
-    parser.add_argument("--confidence", type=float, default=0.95, help="default 0.95")
+    parser.add_argument(
+        "--confidence", type=float_in(0.0, 1.0), default=0.95, help="in (0, 1) (default 0.95)"
+    )
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     parser.add_argument(
         "--no-search",
@@ -520,7 +529,6 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     names = None if args.cases is None else [c.strip() for c in args.cases.split(",") if c.strip()]
     try:
         select_cases(names)
-        check_int_at_least("--n", args.n, 40)
         check_seed(args.seed, "--seed")
         out = prepare_output_dir(args.out)
     except ValueError as err:

@@ -25,7 +25,13 @@ from reference.accounting import gaussian_epsilon
 from reference.noise import GaussianVectorNoise
 from reference.rng import check_seed
 from reference.tree import Release, TreeAggregator, dyadic_decomposition, tree_depth
-from reference.validation import check_in_range, check_int_at_least, check_positive
+from reference.validation import (
+    check_finite,
+    check_in_range,
+    check_int_at_least,
+    check_positive,
+    check_size,
+)
 
 __all__ = [
     "RedrawingTree",
@@ -46,8 +52,9 @@ def correct_billboard_mu(n: int, t: int, difference: float, sigma: float) -> flo
     ``Σ[s, s'] = σ² · |𝒮(s) ∩ 𝒮(s')| + σ² (m − popcount(s)) 1[s = s']`` with ``𝒮(s)`` the dyadic
     decomposition; ``Δ_s = difference · 1[s ≥ t]``; ``μ² = Δᵀ Σ⁻¹ Δ``.
     """
-    n = check_int_at_least("n", n, 1)
+    n = check_size("n", n, 1, item_bytes=8, power=2, what="the releases' covariance")
     t = check_int_at_least("t", t, 1)
+    difference = check_finite("difference", difference)
     sigma = check_positive("sigma", sigma)
     m = tree_depth(n)
     sets = [set(dyadic_decomposition(s)) for s in range(n)]

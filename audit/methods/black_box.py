@@ -35,7 +35,12 @@ from audit.results import POWER, PrivacyAuditResult
 from audit.stats import clopper_pearson, clopper_pearson_lower, clopper_pearson_upper
 from reference._typing import FloatArray, IntArray
 from reference.rng import check_seed
-from reference.validation import check_choice, check_in_range, check_int_at_least
+from reference.validation import (
+    check_choice,
+    check_in_range,
+    check_instance,
+    check_int_at_least,
+)
 
 __all__ = [
     "SCORE_KINDS",
@@ -71,12 +76,23 @@ class EventCounts:
     count_prime: int
     trials_prime: int
 
+    def __post_init__(self) -> None:
+        for side in ("", "_prime"):
+            trials = check_int_at_least(f"trials{side}", getattr(self, f"trials{side}"), 1)
+            count = check_int_at_least(f"count{side}", getattr(self, f"count{side}"), 0)
+            if count > trials:
+                raise ValueError(f"count{side} must be in [0, trials{side}={trials}], got {count}")
+
 
 def epsilon_lower_bound(counts: EventCounts, delta: float, beta: float) -> float:
     """``ln((P̲ − δ)/P̄')`` with one-sided Clopper–Pearson bounds at level ``β/2`` each.
 
-    ``-inf`` when ``P̲ ≤ δ`` (no evidence against any ε).
+    ``-inf`` when ``P̲ ≤ δ`` (no evidence against any ε).  ``delta`` in ``[0, 1)``, ``beta`` in
+    ``(0, 1)``; the counts are checked when :class:`EventCounts` is built.
     """
+    check_instance("counts", counts, EventCounts)
+    delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
+    beta = check_in_range("beta", beta, 0.0, 1.0)
     p_low, _ = clopper_pearson(counts.count, counts.trials, beta / 2.0)
     _, q_high = clopper_pearson(counts.count_prime, counts.trials_prime, beta / 2.0)
     if p_low <= delta:
@@ -602,6 +618,7 @@ def event_audit(
     finite (``ValueError`` naming the side otherwise).
     """
     t0 = time.perf_counter()
+    check_instance("mechanism", mechanism, Mechanism)
     samples = check_int_at_least("samples", samples, 4)
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_in_range("selection_fraction", selection_fraction, 0.0, 1.0)

@@ -23,7 +23,7 @@ from audit.protocols import NeighbouringPair, NeighbourRelation
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.rng import SeedLike, as_seed_sequence, named_seed, seed_for
-from reference.validation import check_int_at_least
+from reference.validation import check_callable, check_in_range, check_int_at_least, check_size
 
 __all__ = ["PairSearchResult", "Tester", "search_pairs", "searched_audit", "statdp_patterns"]
 
@@ -40,7 +40,7 @@ def statdp_patterns(
     """StatDP's input patterns for query-answer vectors of sensitivity 1 (Ding et al., Sec. 5):
     one above, one below, one above rest below, one below rest above, half half, all above,
     all below, and the X shape.  Each pair is named in its ``description``."""
-    length = check_int_at_least("length", length, 2)
+    length = check_size("length", length, 2, item_bytes=8, what="a query answer")
     ones, half = np.ones(length), length // 2
     rest = np.ones(length - 1)
     pairs = {
@@ -92,6 +92,15 @@ def _name(pair: NeighbouringPair[DataT], index: int) -> str:
     return pair.description or f"candidate {index}"
 
 
+def _result(name: str, result: object) -> PrivacyAuditResult:
+    """What a tester returned, which must be a :class:`~audit.results.PrivacyAuditResult`."""
+    if not isinstance(result, PrivacyAuditResult):
+        raise ValueError(
+            f"{name} must return a PrivacyAuditResult, got {type(result).__name__} ({result!r:.80})"
+        )
+    return result
+
+
 def search_pairs(
     candidates: Sequence[NeighbouringPair[DataT]],
     tester: Tester[DataT],
@@ -131,14 +140,19 @@ def search_pairs(
     def seed_of(name: str, stage: str) -> int:
         return seed_for(named_seed(root, name), stage)
 
-    screen = tester if screen_tester is None else screen_tester
+    check_callable("tester", tester)
+    screen = tester if screen_tester is None else check_callable("screen_tester", screen_tester)
+    screen_name = "tester" if screen_tester is None else "screen_tester"
     screening = tuple(
-        screen(pair, screen_samples, seed_of(name, "screen"))
+        _result(screen_name, screen(pair, screen_samples, seed_of(name, "screen")))
         for pair, name in zip(candidates, names, strict=True)
     )
     order = sorted(range(len(candidates)), key=lambda i: -screening[i].epsilon_lower_bound)
     chosen = tuple(order[:top])
-    audits = tuple(tester(candidates[i], samples, seed_of(names[i], "audit")) for i in chosen)
+    audits = tuple(
+        _result("tester", tester(candidates[i], samples, seed_of(names[i], "audit")))
+        for i in chosen
+    )
     rejected = tuple(strategy.reject([r.p_value for r in audits]))
     return PairSearchResult(
         tuple(candidates), screening, chosen, audits, tuple(bool(r) for r in rejected), strategy
@@ -176,8 +190,11 @@ def searched_audit(
     ``"pass"`` first, then the smallest power statement), with ``p_value`` Holm-adjusted
     (``min(1, k·p)`` for the smallest), ``violation`` the family's verdict for it, and
     ``details["search"]`` listing every candidate's screening bound and the judged audits."""
+    if not candidates:
+        raise ValueError("candidates must hold at least one neighbouring pair")
     k = min(check_int_at_least("top", top, 1), len(candidates))
-    alpha = 1.0 - confidence
+    alpha = 1.0 - check_in_range("confidence", confidence, 0.0, 1.0)
+    check_callable("tester_at", tester_at)
 
     def counted(level: float) -> Tester[DataT]:
         tester = tester_at(level)

@@ -23,7 +23,7 @@ from audit.methods.scaling import ScalingFit, fit_against_form
 from audit.stats import REGRET_MARGIN, paired_wilcoxon_greater
 from reference._typing import FloatArray, IntArray
 from reference.rng import child_seeds, named_generators
-from reference.validation import check_int_at_least
+from reference.validation import check_int_at_least, check_size
 
 __all__ = [
     "PairedRegretResult",
@@ -127,12 +127,14 @@ def paired_result(
 def regret_rounds(n: int, first: int, points: int) -> IntArray:
     """``points`` log-spaced rounds in ``[first, n]`` (distinct integers) at which cumulative
     regret is read for a scaling fit; ``first < n``."""
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     first = check_int_at_least("first", first, 1)
     if first >= n:
         raise ValueError(f"first must be < n={n}, got {first}")
     return np.unique(
-        np.geomspace(first, n, check_int_at_least("points", points, 2)).astype(np.int64)
+        np.geomspace(
+            first, n, check_size("points", points, 2, item_bytes=8, what="a point")
+        ).astype(np.int64)
     )
 
 

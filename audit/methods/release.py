@@ -31,7 +31,7 @@ from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.agarwal_singh.sets import LossSetKind
 from reference.rng import as_generator
-from reference.validation import check_choice, check_int_at_least
+from reference.validation import check_choice, check_in_range, check_instance, check_size
 
 __all__ = ["RECORD_KINDS", "RecordKind", "release_audit", "release_mechanism", "release_streams"]
 
@@ -43,7 +43,9 @@ RECORD_KINDS: tuple[RecordKind, ...] = ("linear", "multi_armed", "online")
 (Agarwal & Singh Sec. 2)."""
 
 
-def _check_days(days: tuple[int, ...], n: int) -> tuple[int, ...]:
+def _check_days(days: object, n: int) -> tuple[int, ...]:
+    if not isinstance(days, tuple | list) or not days:
+        raise ValueError(f"days must hold at least one day in [1, n] = [1, {n}], got {days}")
     for t in days:
         if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 1 <= t <= n:
             raise ValueError(f"days must be integers in [1, n] = [1, {n}], got {days}")
@@ -93,9 +95,9 @@ def release_streams(
     Each pair's ``description`` is ``"<pattern> at day <t>"``.
     """
     check_choice("kind", kind, RECORD_KINDS)
-    n = check_int_at_least("n", n, 2)
-    m = check_int_at_least("m", m, 2)
-    days = _check_days((1, n // 2) if days is None else tuple(days), n)
+    m = check_size("m", m, 2, item_bytes=8, what="a record's entry")
+    n = check_size("n", n, 2, item_bytes=8 * m, what="a day's record")
+    days = _check_days((1, n // 2) if days is None else days, n)
     if kind == "online":
         return online_streams(max(n, 3), m, loss_set=loss_set, days=days, seed=seed)
     rng = as_generator(seed, "seed")
@@ -153,7 +155,10 @@ def release_audit(
     is a :class:`~audit.protocols.DensityMechanism`, else the black-box event audit.  ``claim``
     must be made under ``"t_neighbouring"``; ``loss_set`` is an online learner's ``Y``.
     ``progress``: a tqdm bar advanced once per audit."""
+    check_instance("mechanism", mechanism, Mechanism)
+    check_instance("claim", claim, PrivacyClaim)
     check_one_day_claim(claim, "record streams")
+    check_in_range("confidence", confidence, 0.0, 1.0)
     candidates = release_streams(kind, n, m, seed=seed, loss_set=loss_set)
     white = isinstance(mechanism, DensityMechanism)
 

@@ -33,7 +33,11 @@ from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray, IntArray
 from reference.rng import as_generator, as_seed_sequence, check_seed
 from reference.shariff_sheffet.linucb import LinUCB
-from reference.validation import check_in_range, check_int_at_least
+from reference.validation import (
+    check_array,
+    check_in_range,
+    check_int_at_least,
+)
 
 __all__ = [
     "STREAM_KINDS",
@@ -60,15 +64,21 @@ class Stream:
     reward_tables: tuple[FloatArray, ...]
 
     def __post_init__(self) -> None:
+        for name in ("decision_sets", "reward_tables"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple | list):
+                raise ValueError(f"{name} must be a tuple of per-day arrays, got {value!r:.80}")
         if len(self.decision_sets) != len(self.reward_tables):
             raise ValueError("decision_sets and reward_tables must have one entry per day")
         for day, (arms, rewards) in enumerate(
             zip(self.decision_sets, self.reward_tables, strict=True), start=1
         ):
+            arms = check_array(f"decision_sets[{day - 1}]", arms)
+            rewards = check_array(f"reward_tables[{day - 1}]", rewards)
             if arms.ndim != 2 or rewards.shape != (arms.shape[0],):
                 raise ValueError(
-                    f"day {day}: decision set must be (K, d) and reward table (K,), got "
-                    f"{arms.shape} and {rewards.shape}"
+                    f"day {day}: decision_sets[{day - 1}] must have shape (K, d) and "
+                    f"reward_tables[{day - 1}] shape (K,), got {arms.shape} and {rewards.shape}"
                 )
 
     @property

@@ -39,7 +39,7 @@ from audit.stats import (
 )
 from reference._typing import FloatArray
 from reference.rng import check_seed
-from reference.validation import check_in_range, check_int_at_least, check_positive
+from reference.validation import check_in_range, check_instance, check_int_at_least, check_positive
 
 __all__ = [
     "compose_losses",
@@ -514,6 +514,7 @@ def white_box_audit(
     drew the outputs and finite or ``-inf`` under the other, never NaN.
     """
     t0 = time.perf_counter()
+    check_instance("mechanism", mechanism, DensityMechanism)
     samples = check_int_at_least("samples", samples, 2)
     check_in_range("confidence", confidence, 0.0, 1.0)
     if epsilons is not None:

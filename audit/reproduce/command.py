@@ -28,7 +28,7 @@ from audit.papers import Paper
 from audit.reproduce.experiment import Experiment
 from audit.results import SCHEMA_VERSION, package_versions, to_jsonable
 from reference.files import prepare_output_dir, write_json
-from reference.validation import int_at_least
+from reference.validation import size_at_least
 
 __all__ = ["EXECUTOR_HELP", "executor_argument", "main", "provenance"]
 
@@ -70,7 +70,7 @@ def _parser(paper: Paper, experiments: Sequence[Experiment], prog: str) -> argpa
     runs = [f"{e.name}: {e.runs_field}" for e in experiments if e.runs_field]
     parser.add_argument(
         "--runs",
-        type=int_at_least(2),
+        type=size_at_least(2),
         default=None,
         help=f"runs per cell, at least 2 (default: per config; sets {', '.join(runs)})",
     )
@@ -78,7 +78,7 @@ def _parser(paper: Paper, experiments: Sequence[Experiment], prog: str) -> argpa
     if horizons:
         parser.add_argument(
             "--n",
-            type=int_at_least(2),
+            type=size_at_least(2),
             default=None,
             help=f"horizon (default: per config; {', '.join(horizons)})",
         )

@@ -44,7 +44,10 @@ from reference.shariff_sheffet.linucb import AccuracyEventWarning
 from reference.shariff_sheffet.regularizers import PrivacyParameters, Variant
 from reference.shariff_sheffet.simulation import run_gap_experiment
 from reference.tree import TreeAggregator
-from reference.validation import int_at_least
+from reference.validation import (
+    int_at_least,
+    size_at_least,
+)
 
 __all__ = ["BENCH_SHAPES", "BENCH_VARIANTS", "build_parser", "main", "run_benchmarks"]
 
@@ -456,28 +459,28 @@ def build_parser(prog: str = "privonline bench") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--replicates",
-        type=int_at_least(1),
+        type=size_at_least(1),
         default=256,
         help="engine replicates at K=25 (default %(default)s)",
     )
     parser.add_argument(
-        "--rounds", type=int_at_least(1), default=256, help="engine rounds (default %(default)s)"
+        "--rounds", type=size_at_least(1), default=256, help="engine rounds (default %(default)s)"
     )
     parser.add_argument(
         "--reference-rounds",
-        type=int_at_least(1),
+        type=size_at_least(1),
         default=100,
         help="reference rounds (default %(default)s)",
     )
     parser.add_argument(
         "--single-rounds",
-        type=int_at_least(1),
+        type=size_at_least(1),
         default=2000,
         help="rounds of the single-replicate runs behind the D.2 projection (default %(default)s)",
     )
     parser.add_argument(
         "--compiled-rounds",
-        type=int_at_least(1),
+        type=size_at_least(1),
         default=20000,
         help="compiled engine rounds at K=25, scaled by 25/K (default %(default)s)",
     )

@@ -16,7 +16,11 @@ import math
 from dp_accounting.pld import privacy_loss_distribution as pld
 
 from reference.accounting.grid import DEFAULT_INTERVAL
-from reference.validation import check_in_range, check_int_at_least, check_positive
+from reference.validation import (
+    check_in_range,
+    check_positive,
+    check_size,
+)
 
 __all__ = [
     "laplace_composition_epsilon",
@@ -51,15 +55,26 @@ def _laplace_composed(epsilon_0: float, nodes: int, interval: float) -> pld.Priv
     return node if nodes == 1 else node.self_compose(nodes)
 
 
+def _check_nodes(nodes: int, epsilon_0: float, interval: float) -> int:
+    """``nodes`` whose composed privacy-loss distribution fits in memory: one node's losses span
+    ``[−ε₀, ε₀]``, ``2ε₀/interval + 1`` points, and composing adds the spans."""
+    points = math.ceil(2.0 * epsilon_0 / interval) + 1 if math.isfinite(epsilon_0 / interval) else 0
+    if points <= 0:
+        return check_size("nodes", nodes, 1)
+    return check_size(
+        "nodes", nodes, 1, item_bytes=8 * points, what="a node's span of the privacy-loss grid"
+    )
+
+
 def laplace_tree_delta(
     epsilon: float, *, epsilon_0: float, nodes: int, interval: float = DEFAULT_INTERVAL
 ) -> float:
     """Upper bound on ``δ(ε)`` of ``nodes`` Laplace mechanisms each ``ε₀ = Δ₁/b``-DP, with the
     change on one coordinate (``dp_accounting``'s pessimistic Laplace PLD, composed)."""
     eps0 = check_positive("epsilon_0", epsilon_0)
-    nodes = check_int_at_least("nodes", nodes, 1)
+    interval = check_positive("interval", interval)
+    nodes = _check_nodes(nodes, eps0, interval)
     eps = check_in_range("epsilon", epsilon, 0.0, math.inf, low_open=False)
-    check_positive("interval", interval)
     if eps >= nodes * eps0:
         return 0.0
     return float(_laplace_composed(eps0, nodes, interval).get_delta_for_epsilon(eps))
@@ -71,9 +86,9 @@ def laplace_tree_epsilon(
     """``ε(δ)`` of ``nodes`` Laplace mechanisms each ``ε₀``-DP: ``nodes·ε₀`` at ``δ = 0`` (exact);
     otherwise the pessimistic PLD's ``ε``, an upper bound on the exact one, capped at ``nodes·ε₀``."""
     eps0 = check_positive("epsilon_0", epsilon_0)
-    nodes = check_int_at_least("nodes", nodes, 1)
+    interval = check_positive("interval", interval)
+    nodes = _check_nodes(nodes, eps0, interval)
     dlt = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
-    check_positive("interval", interval)
     if dlt == 0.0:
         return nodes * eps0
     eps = float(_laplace_composed(eps0, nodes, interval).get_epsilon_for_delta(dlt))
@@ -89,7 +104,7 @@ def laplace_composition_epsilon(delta: float, *, epsilon_0: float, nodes: int) -
     ``nodes·ε₀``.
     """
     eps0 = check_positive("epsilon_0", epsilon_0)
-    nodes = check_int_at_least("nodes", nodes, 1)
+    nodes = _check_nodes(nodes, eps0, DEFAULT_INTERVAL)
     delta = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
     if nodes == 1 and delta > 0.0:
         return laplace_epsilon(delta, epsilon_0=eps0)
@@ -102,9 +117,9 @@ def laplace_tree_epsilon_0_for(
     """The largest per-node ``ε₀`` whose ``nodes``-fold composition is ``(ε, δ)``-DP by
     :func:`laplace_tree_epsilon` (``ε/nodes`` at ``δ = 0``); bisection keeping a feasible end."""
     eps = check_positive("epsilon", epsilon)
-    nodes = check_int_at_least("nodes", nodes, 1)
+    interval = check_positive("interval", interval)
+    nodes = _check_nodes(nodes, eps, interval)  # every feasible ε₀ is at most ε
     dlt = check_in_range("delta", delta, 0.0, 1.0, low_open=False)
-    check_positive("interval", interval)
     low = eps / nodes  # feasible: pure composition
     if dlt == 0.0:
         return low

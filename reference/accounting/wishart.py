@@ -22,8 +22,8 @@ from reference.validation import (
     check_choice,
     check_delta,
     check_in_range,
-    check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -40,9 +40,9 @@ WishartRelation: TypeAlias = Literal["replace_one", "add_remove"]
 
 
 def _check_wishart(k: int, p: int, nodes: int, interval: float) -> tuple[int, int, int]:
-    p = check_int_at_least("p", p, 1)
-    k = check_int_at_least("k", k, p + 2)
-    nodes = check_int_at_least("nodes", nodes, 1)
+    p = check_size("p", p, 1)
+    k = check_size("k", k, p + 2)
+    nodes = check_size("nodes", nodes, 1)  # each node's χ² loss is composed in memory
     check_positive("interval", interval)
     return k, p, nodes
 

@@ -25,6 +25,7 @@ from reference.rng import SeedLike, as_generator
 from reference.tree import Node, TreeAggregator, dyadic_decomposition, nodes_used_by_leaf
 from reference.validation import (
     check_alpha,
+    check_array,
     check_bool,
     check_choice,
     check_epsilon,
@@ -33,6 +34,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -271,7 +273,7 @@ def laplace_sum_sf(a: float, K: int, scale: float) -> float:
     ``a < 0`` (symmetry).  At ``a = 0`` the sum is 1/2.  Weights in log space (no overflow).
     """
     a = check_finite("a", a)
-    K = check_int_at_least("K", K, 1)
+    K = check_size("K", K, 1)
     scale = check_positive("scale", scale)
     if a < 0:
         return 1.0 - laplace_sum_sf(-a, K, scale)
@@ -292,7 +294,7 @@ def laplace_sum_ppf(q: float, K: int, scale: float) -> float:
     """The ``q``-quantile of the sum of ``K`` i.i.d. ``Laplace(0, scale)`` draws (inverse of
     :func:`laplace_sum_sf` by Brent's method, absolute tolerance ``1e-12·scale``)."""
     q = check_alpha(q, "q")
-    K = check_int_at_least("K", K, 1)
+    K = check_size("K", K, 1)
     scale = check_positive("scale", scale)
     if q == 0.5:
         return 0.0
@@ -315,7 +317,7 @@ def laplace_sum_chernoff_sf(a: float, K: int, scale: float) -> float:
     ``s = (√(K² + a²/λ²) − K)/a``.  Returns 1 for ``a ≤ 0``.
     """
     a = check_finite("a", a)
-    K = check_int_at_least("K", K, 1)
+    K = check_size("K", K, 1)
     scale = check_positive("scale", scale)
     if a <= 0:
         return 1.0
@@ -353,8 +355,8 @@ def lemma33_uniform_error_bound(
     check_choice("method", method, ("exact", "chernoff", "chan_shi_song", "union"))
     scale = check_positive("scale", scale)
     K = noise_draws_per_release(T)
-    N = check_int_at_least("N", N, 1)
-    releases = check_int_at_least("releases", releases, 1)
+    N = check_size("N", N, 1)
+    releases = check_size("releases", releases, 1)
     beta = check_alpha(beta, "beta")
     per_tail = beta / (N * releases) / 2.0
     if node_law == "gaussian":
@@ -412,6 +414,18 @@ class PaddedRelease:
     def noise_terms(self) -> int:
         """Number of ``D`` draws in ``noise``: ``K`` with padding, ``popcount(t)`` without."""
         return len(self.nodes) + self.pad_terms
+
+
+def check_broadcast_loss(loss: object, shape: tuple[int, ...]) -> FloatArray:
+    """A finite loss ``loss`` broadcast to ``shape`` (a tree's item shape, replicate axes first):
+    its own shape must be a non-empty trailing part of ``shape``; ``ValueError`` naming ``loss``
+    otherwise."""
+    arr = check_array("loss", loss)
+    if arr.ndim == 0 or arr.ndim > len(shape) or arr.shape != shape[len(shape) - arr.ndim :]:
+        raise ValueError(
+            f"loss must have shape {shape[-1:]} (or a trailing part of {shape}), got {arr.shape}"
+        )
+    return np.broadcast_to(arr, shape)
 
 
 class TreeBasedAggregation:
@@ -479,9 +493,14 @@ class TreeBasedAggregation:
     def step(self, loss: FloatArray) -> PaddedRelease:
         """Aggregate ``l_t`` (the next leaf) and return ``L̃_t`` (Alg. 1, line 7 / Alg. 3, line 7).
 
-        ``loss`` is broadcast to ``noise.shape`` (one loss vector shared by all replicates).
+        ``loss`` is broadcast to ``noise.shape`` (one loss vector shared by all replicates): its
+        shape is a trailing part of ``noise.shape``, e.g. ``(N,)``.  At most ``T`` steps.
         """
-        item = np.broadcast_to(np.asarray(loss, dtype=np.float64), self._tree.shape)
+        item = check_broadcast_loss(loss, self._tree.shape)
+        if self.t >= self.T:
+            raise ValueError(
+                f"at most T={self.T} losses can be aggregated (the horizon), got loss {self.T + 1}"
+            )
         self._tree.insert(item)
         self._release = None
         return self.release()

@@ -28,8 +28,8 @@ from reference.validation import (
     check_finite,
     check_in_range,
     check_instance,
-    check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -90,7 +90,7 @@ class EXP2Exploration:
         mu: FloatArray | None = None,
     ) -> None:
         rng = as_generator(rng)
-        self.N = check_int_at_least("N", N, 2)
+        self.N = check_size("N", N, 2, item_bytes=8, what="an arm's weight")
         self.eta = check_positive("eta", eta)
         self.gamma = check_in_range("gamma", gamma, 0.0, 1.0, high_open=False)
         if mu is None:

@@ -27,6 +27,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_nonempty,
+    check_size,
 )
 
 __all__ = [
@@ -54,8 +55,8 @@ def experts_minimax(N: int, T: int) -> FloatArray:
     """Deterministic minimax-type experts instance ``l_t = (1/2 − √(ln N/T), 1/2, …, 1/2)``;
     losses in ``[0, 1]``, expert 1 best by ``√(T ln N)`` in total.  ``N ≥ 2``,
     ``T ≥ 4 ln N`` (so the first loss is ``≥ 0``)."""
-    N = check_int_at_least("N", N, 2)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 2, item_bytes=8, what="a loss entry")
+    T = check_size("T", T, 1, item_bytes=8 * N, what="a round's losses")
     gap = math.sqrt(math.log(N) / T)
     if gap > 0.5:
         raise ValueError(f"T must be >= 4 ln N = {4 * math.log(N):.3f}, got {T}")
@@ -70,7 +71,7 @@ def experts_bernoulli(means: FloatArray, T: int, rng: np.random.Generator | Seed
     means = check_nonempty("means", check_array("means", means, ndim=1), what="expert")
     if np.any(means < 0) or np.any(means > 1):
         raise ValueError("means must lie in [0, 1]")
-    T = check_int_at_least("T", T, 1)
+    T = check_size("T", T, 1, item_bytes=8 * means.size, what="a round's losses")
     return np.asarray(rng.random((T, means.size)) < means, dtype=np.float64)
 
 
@@ -78,7 +79,7 @@ def ftl_trap(T: int) -> FloatArray:
     """The classic two-expert sequence that makes Follow-the-Leader suffer linear regret:
     ``l_1 = (1/2, 0)``, then alternately ``(0, 1)`` and ``(1, 0)``.  Losses in ``[0, 1]``; a
     regularised leader (Alg. 1) has ``O(√T)`` regret on it."""
-    T = check_int_at_least("T", T, 1)
+    T = check_size("T", T, 1, item_bytes=16, what="a round's losses")
     losses = np.empty((T, 2))
     losses[0] = (0.5, 0.0)
     for t in range(1, T):
@@ -90,8 +91,8 @@ def sphere_drift(N: int, T: int, drift: float, rng: np.random.Generator | SeedLi
     """``l_t = drift·e_1 + (1 − drift) ξ_t``, ``ξ_t`` uniform on the unit sphere;
     ``‖l_t‖₂ ≤ 1``.  ``drift ∈ [0, 1]``."""
     rng = as_generator(rng)
-    N = check_int_at_least("N", N, 1)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 1, item_bytes=8, what="a loss entry")
+    T = check_size("T", T, 1, item_bytes=8 * N, what="a round's losses")
     drift = check_in_range("drift", drift, 0.0, 1.0, low_open=False, high_open=False)
     xi = rng.standard_normal((T, N))
     xi /= np.linalg.norm(xi, axis=1, keepdims=True)
@@ -106,8 +107,8 @@ def cube_signed_basis(
     """``l_t = s_t e_{j_t}``, ``j_t`` uniform on ``[N]``, ``P(s_t = +1) = 1/2 + bias·(−1)^{j_t}``
     with 1-based ``j_t``; ``‖l_t‖₁ = 1``.  ``bias ∈ [0, 1/2]``."""
     rng = as_generator(rng)
-    N = check_int_at_least("N", N, 1)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 1, item_bytes=8, what="a loss entry")
+    T = check_size("T", T, 1, item_bytes=8 * N, what="a round's losses")
     bias = check_in_range("bias", bias, 0.0, 0.5, low_open=False, high_open=False)
     j = rng.integers(0, N, size=T)
     p_plus = 0.5 + bias * np.where((j + 1) % 2 == 0, 1.0, -1.0)
@@ -124,8 +125,8 @@ def cube_signed_basis(
 
 def mab_constant_gap(N: int, T: int, best: float = 0.1, other: float = 0.5) -> FloatArray:
     """Deterministic ``l_t = (best, other, …, other)`` (scaling instance with a constant gap)."""
-    N = check_int_at_least("N", N, 2)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 2, item_bytes=8, what="a loss entry")
+    T = check_size("T", T, 1, item_bytes=8 * N, what="a round's losses")
     best = check_in_range("best", best, -1.0, 1.0, low_open=False, high_open=False)
     other = check_in_range("other", other, -1.0, 1.0, low_open=False, high_open=False)
     losses = np.full((T, N), other)
@@ -137,8 +138,8 @@ def mab_switching(N: int, T: int, gap: float, switches: Sequence[int]) -> FloatA
     """Deterministic switching instance: losses ``1/2`` except the current best arm at
     ``1/2 − gap``; the best arm is ``k mod N`` on the ``k``-th segment delimited by ``switches``
     (strictly increasing rounds in ``[1, T−1]``, 0-based starts)."""
-    N = check_int_at_least("N", N, 2)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 2, item_bytes=8, what="a loss entry")
+    T = check_size("T", T, 1, item_bytes=8 * N, what="a round's losses")
     gap = check_in_range("gap", gap, 0.0, 0.5, low_open=False, high_open=False)
     if isinstance(switches, str | bytes) or not isinstance(switches, Sequence | np.ndarray):
         raise ValueError(f"switches must be a sequence of rounds, got {switches!r:.80}")
@@ -228,10 +229,17 @@ def regret_full_info(
 
 def pseudo_regret_mab(probs: FloatArray, losses: FloatArray) -> FloatArray:
     """``Σ_t <p_t, l_t> − min_i Σ_t l_t(i)`` for sampling distributions ``probs`` ``(T, ..., N)``:
-    the expected regret given the learner's distributions, without arm-sampling noise."""
+    the expected regret given the learner's distributions, without arm-sampling noise.
+
+    Each ``probs[t, ..., :]`` must be a distribution on the ``N`` arms: entries in ``[0, 1]``
+    summing to 1 (within ``1e-9``, the rounding of a normalised vector)."""
     losses = check_array("losses", losses, ndim=2)
     probs = check_array("probs", probs)
-    if probs.shape[0] != losses.shape[0] or probs.shape[-1] != losses.shape[1]:
+    if probs.ndim < 2 or probs.shape[0] != losses.shape[0] or probs.shape[-1] != losses.shape[1]:
         raise ValueError(f"probs must have shape (T, ..., N) matching losses {losses.shape}")
+    if np.any(probs < 0.0) or np.any(probs > 1.0):
+        raise ValueError("probs must hold probabilities in [0, 1]")
+    if np.any(np.abs(probs.sum(axis=-1) - 1.0) > 1e-9):
+        raise ValueError("probs must be distributions: every row must sum to 1")
     expected = np.einsum("t...n,tn->...", probs, losses)
     return np.asarray(expected - np.min(losses.sum(axis=0)), dtype=np.float64)

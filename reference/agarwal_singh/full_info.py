@@ -115,6 +115,11 @@ class PrivateFTRL:
     def decision_set(self) -> DecisionSet:
         return self.regularizer.decision_set
 
+    @property
+    def T(self) -> int:
+        """The horizon: at most ``T`` losses are observed."""
+        return self.aggregator.T
+
     def act(self) -> FloatArray:
         """``x_t`` from ``L̃_{t−1}`` (Alg. 1, line 5)."""
         return self.regularizer.argmin(self.aggregator.release().value, self.eta)
@@ -149,6 +154,7 @@ class OneShotFTRL:
         self.T = check_int_at_least("T", T, 1)
         self.Z = noise.sample_sum(rng, noise_draws_per_release(self.T))
         self._cumulative = np.zeros(noise.shape)
+        self._observed = 0
 
     @property
     def decision_set(self) -> DecisionSet:
@@ -158,7 +164,13 @@ class OneShotFTRL:
         return self.regularizer.argmin(self.Z + self._cumulative, self.eta)
 
     def observe(self, loss: FloatArray) -> None:
-        self._cumulative = self._cumulative + _check_loss(loss, self.decision_set.dim, None)
+        checked = _check_loss(loss, self.decision_set.dim, None)
+        if self._observed >= self.T:
+            raise ValueError(
+                f"at most T={self.T} losses can be observed (the horizon), got loss {self.T + 1}"
+            )
+        self._cumulative = self._cumulative + checked
+        self._observed += 1
 
 
 class PrivateFTPL:
@@ -191,6 +203,11 @@ class PrivateFTPL:
     def decision_set(self) -> DecisionSet:
         return self._decision_set
 
+    @property
+    def T(self) -> int:
+        """The horizon: at most ``T`` losses are observed."""
+        return self.aggregator.T
+
     def act(self) -> FloatArray:
         return self._decision_set.linear_argmin(self.aggregator.release().value)
 
@@ -217,12 +234,20 @@ def run_full_info(learner: FullInfoLearner, losses: FloatArray) -> FullInfoRun:
     """Play an oblivious loss sequence ``losses`` (shape ``(T, N)``) against ``learner``.
 
     Round ``t``: ``x_t = learner.act()``, suffer ``<l_t, x_t>``, ``learner.observe(l_t)``
-    (Alg. 1, lines 4–8).  Regret is against the best fixed action in hindsight (Sec. 2).
+    (Alg. 1, lines 4–8).  Regret is against the best fixed action in hindsight (Sec. 2).  A
+    learner with a horizon ``T`` (an ``int`` attribute, as the learners here have) takes at most
+    ``T`` rounds.
     """
     dim = check_instance("learner", learner, FullInfoLearner).decision_set.dim
     losses = check_array("losses", losses, shape=(None, dim))
     if losses.shape[0] < 1:
         raise ValueError("losses must contain at least one round")
+    horizon = getattr(learner, "T", None)
+    if isinstance(horizon, int) and losses.shape[0] > horizon:
+        raise ValueError(
+            f"losses must have at most T={horizon} rounds (the learner's horizon), got "
+            f"{losses.shape[0]}"
+        )
     actions = []
     for loss in losses:
         actions.append(learner.act())

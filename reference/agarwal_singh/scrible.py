@@ -27,6 +27,7 @@ from reference.validation import (
     check_finite,
     check_instance,
     check_int_at_least,
+    check_nonnegative,
     check_positive,
 )
 
@@ -135,6 +136,7 @@ class BallBarrier:
         return np.asarray(-theta / g * float(_radial_step(np.asarray(g), eta)), dtype=np.float64)
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
+        tol = check_nonnegative("tol", tol)
         return bool(np.linalg.norm(check_array("x", x, shape=(self.dim,))) <= 1.0 + tol)
 
 
@@ -176,6 +178,7 @@ class CubeBarrier:
         return np.asarray(-np.sign(theta) * _radial_step(np.abs(theta), eta), dtype=np.float64)
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
+        tol = check_nonnegative("tol", tol)
         return bool(np.all(np.abs(check_array("x", x, shape=(self.dim,))) <= 1.0 + tol))
 
 
@@ -325,6 +328,7 @@ class PolytopeBarrier:
         return self._newton(theta, eta, self._center if x0 is None else x0)
 
     def contains(self, x: FloatArray, tol: float = 1e-12) -> bool:
+        tol = check_nonnegative("tol", tol)
         return bool(np.all(self._slacks(check_array("x", x, shape=(self.dim,))) >= -tol))
 
 
@@ -419,8 +423,20 @@ class SCRiBLe:
     def estimate(
         self, feedback: float, k: int, s: float, eigvals: FloatArray, eigvecs: FloatArray
     ) -> FloatArray:
-        """The one-point estimate ``l̂ = N f s λ_k^{1/2} e_k``."""
+        """The one-point estimate ``l̂ = N f s λ_k^{1/2} e_k`` of the action played along axis
+        ``k`` (in ``[0, N)``) with sign ``s = ±1`` of the Dikin ellipsoid with eigenvalues
+        ``eigvals > 0`` (shape ``(N,)``) and eigenvectors the columns of ``eigvecs``
+        (``(N, N)``), as :meth:`act` drew them."""
         f = check_finite("feedback", feedback)
+        k = check_int_at_least("k", k, 0)
+        if k >= self.dim:
+            raise ValueError(f"k must be an axis in [0, {self.dim}), got {k}")
+        if check_finite("s", s) not in (-1.0, 1.0):
+            raise ValueError(f"s must be -1 or 1, got {s!r}")
+        eigvals = check_array("eigvals", eigvals, shape=(self.dim,))
+        if np.any(eigvals <= 0.0):
+            raise ValueError("eigvals must be positive (a Hessian of the barrier)")
+        eigvecs = check_array("eigvecs", eigvecs, shape=(self.dim, self.dim))
         return np.asarray(
             self.dim * f * s * math.sqrt(eigvals[k]) * eigvecs[:, k], dtype=np.float64
         )

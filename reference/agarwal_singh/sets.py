@@ -18,7 +18,13 @@ from typing import Literal, Protocol, TypeAlias, runtime_checkable
 import numpy as np
 
 from reference._typing import FloatArray
-from reference.validation import check_array, check_choice, check_int_at_least, check_positive
+from reference.validation import (
+    check_array,
+    check_choice,
+    check_int_at_least,
+    check_nonnegative,
+    check_positive,
+)
 
 __all__ = [
     "Cube",
@@ -107,6 +113,7 @@ class Simplex:
 
     def contains(self, x: FloatArray, tol: float = 1e-9) -> bool:
         x = _vectors("x", x, self.dim)
+        tol = check_nonnegative("tol", tol)
         return bool(np.all(x >= -tol) and np.all(np.abs(x.sum(axis=-1) - 1.0) <= tol))
 
 
@@ -132,6 +139,7 @@ class L2Ball:
         return np.asarray(self.r * np.linalg.norm(_vectors("c", c, self.dim), axis=-1))
 
     def radius(self, p: float) -> float:
+        _check_order(p)
         if p == 1:
             return self.r * math.sqrt(self.dim)
         if p in (2, math.inf):
@@ -140,6 +148,7 @@ class L2Ball:
 
     def contains(self, x: FloatArray, tol: float = 1e-9) -> bool:
         x = _vectors("x", x, self.dim)
+        tol = check_nonnegative("tol", tol)
         return bool(np.all(np.linalg.norm(x, axis=-1) <= self.r + tol))
 
 
@@ -163,6 +172,7 @@ class Cube:
         return np.asarray(self.w * np.sum(np.abs(_vectors("c", c, self.dim)), axis=-1))
 
     def radius(self, p: float) -> float:
+        _check_order(p)
         if p == 1:
             return self.w * self.dim
         if p == 2:
@@ -173,6 +183,7 @@ class Cube:
 
     def contains(self, x: FloatArray, tol: float = 1e-9) -> bool:
         x = _vectors("x", x, self.dim)
+        tol = check_nonnegative("tol", tol)
         return bool(np.all(np.abs(x) <= self.w + tol))
 
 
@@ -227,6 +238,7 @@ class LossSet:
     def contains(self, losses: FloatArray, tol: float = 1e-9) -> bool:
         """Whether every row of ``losses`` lies in ``Y`` up to ``tol``."""
         x = _vectors("losses", losses, self.dim)
+        tol = check_nonnegative("tol", tol)
         if self.kind == "box01":
             return bool(np.all(x >= -tol) and np.all(x <= self.r + tol))
         order = {"linf_ball": np.inf, "l2_ball": 2, "l1_ball": 1}[self.kind]

@@ -53,6 +53,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -176,8 +177,8 @@ def noise_width_upper_bound(instance: Instance, N: int, K: int, scale: float) ->
     * cube (unit cube): ``2 E‖Z‖₁ = 2N E|W| ≤ 2Nλ√(2K)``.
     """
     check_choice("instance", instance, get_args(Instance))
-    N = check_int_at_least("N", N, 1)
-    K = check_int_at_least("K", K, 1)
+    N = check_size("N", N, 1)
+    K = check_size("K", K, 1)
     scale = check_positive("scale", scale)
     if instance == "experts":
         harmonic = sum(1.0 / i for i in range(1, N + 1))
@@ -202,11 +203,11 @@ def noise_width_monte_carlo(
     rng = as_generator(rng)
     check_instance("decision_set", decision_set, DecisionSet)
     check_instance("noise", noise, NodeNoise)
-    K = check_int_at_least("K", K, 1)
-    n = check_int_at_least("n", n, 2)
-    alpha = check_alpha(alpha)
     if noise.shape != (decision_set.dim,):
         raise ValueError(f"noise.shape must be ({decision_set.dim},), got {noise.shape}")
+    K = check_size("K", K, 1)
+    n = check_size("n", n, 2, item_bytes=8 * decision_set.dim, what="a noise draw")
+    alpha = check_alpha(alpha)
     draws = np.stack([noise.sample_sum(rng, K) for _ in range(n)])
     widths = decision_set.support(draws) + decision_set.support(-draws)
     mean = float(widths.mean())
@@ -404,7 +405,7 @@ def gaussian_output_level_sensitivity(
     ``√h Δ₂/σ`` (post-processing).  Returns ``(Δ_eff, t₀)``; ``(0, 1)`` if no release carries data.
     """
     check_choice("view", view, get_args(ReleaseView))
-    T = check_int_at_least("T", T, 1)
+    T = check_size("T", T, 1, item_bytes=8, power=2, what="the releases' covariance")
     Y_l2_diameter = check_positive("Y_l2_diameter", Y_l2_diameter)
     sigma = check_positive("sigma", sigma)
     if view == "actions":
@@ -784,8 +785,8 @@ def thm45_parameters(
     for large ``T``."""
     check_choice("preset", preset, ("paper", "clipped"))
     check_choice("calibration", calibration, get_args(Calibration))
-    N = check_int_at_least("N", N, 1)
-    T = check_int_at_least("T", T, 2)
+    N = check_size("N", N, 1)
+    T = check_size("T", T, 2)
     nu = check_positive("nu", nu)
     M = check_positive("M", M)
     X_l2 = check_positive("X_l2", X_l2)
@@ -822,8 +823,8 @@ def thm45_regret_bound_certified(
     Only valid when ``η ≤ 1/(4N(M + L))`` (the precondition of Thm D.1 on the noisy losses);
     raises ``ValueError`` otherwise.
     """
-    N = check_int_at_least("N", N, 1)
-    T = check_int_at_least("T", T, 2)
+    N = check_size("N", N, 1)
+    T = check_size("T", T, 2)
     nu = check_positive("nu", nu)
     M = check_positive("M", M)
     X_l2 = check_positive("X_l2", X_l2)
@@ -844,8 +845,8 @@ def thm45_regret_expression_paper(
 ) -> float:
     """App. D's last explicit line: ``2ηTN²(M² + λ²N‖X‖₂²) + ν ln T/η +
     8λ‖X‖₂√N ln(NT) + 2M`` (informational; drops a factor 2 and eq. (11)'s ``10 ln² NT``)."""
-    N = check_int_at_least("N", N, 1)
-    T = check_int_at_least("T", T, 2)
+    N = check_size("N", N, 1)
+    T = check_size("T", T, 2)
     nu = check_positive("nu", nu)
     M = check_positive("M", M)
     X_l2 = check_positive("X_l2", X_l2)

@@ -26,6 +26,7 @@ from reference.files import (
     DamagedFileError,
     atomic_savez,
     load_npz,
+    prepare_output_dir,
     read_json,
     record_or_refuse,
     warn_damaged,
@@ -138,8 +139,7 @@ def run_blocks(
     manifest = {"task": _describe(task), "seed": seed, "replicates": R, "block_size": size}
     claimed = False
     if out_dir is not None:
-        folder = Path(out_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = prepare_output_dir(Path(out_dir), "out_dir")
         if _manifest_exists(folder / "manifest.json"):
             # refuses another task's folder before any work; resumes this task's blocks
             record_or_refuse(

@@ -51,6 +51,7 @@ from reference.validation import (
     check_instance,
     check_int_array,
     check_int_at_least,
+    check_size,
 )
 
 __all__ = [
@@ -94,8 +95,8 @@ class BatchResult:
 
 def default_checkpoints(n: int, per_decade: int = 20) -> IntArray:
     """About ``per_decade`` log-spaced rounds per decade from 1 to ``n``, always including ``n``."""
-    n = check_int_at_least("n", n, 1)
-    per_decade = check_int_at_least("per_decade", per_decade, 1)
+    n = check_size("n", n, 1)
+    per_decade = check_size("per_decade", per_decade, 1, item_bytes=8, what="a checkpoint")
     grid = np.unique(np.round(np.logspace(0, math.log10(n), int(per_decade * math.log10(n)) + 2)))
     return np.unique(np.append(grid.astype(np.int64), n))
 
@@ -197,9 +198,9 @@ def gap_setup(
 ) -> GapSetup:
     """Check the arguments of :func:`run_gap_batch` (named in every error) and derive the noise
     law and bounds of ``variant``; the compiled engine takes the same arguments."""
-    n = check_int_at_least("n", n, 1)
-    d = check_int_at_least("d", d, 2)
-    num_arms = check_int_at_least("num_arms", num_arms, 1)
+    n = check_size("n", n, 1)
+    d = check_size("d", d, 2, item_bytes=8, power=2, what="an entry of a Gram matrix")
+    num_arms = check_size("num_arms", num_arms, 1, item_bytes=8 * d, what="an arm")
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Sequence):
         raise ValueError(
             f"seeds must be a sequence of seeds (one per replicate), got {seeds!r:.80}"

@@ -35,6 +35,7 @@ from reference.validation import (
     check_choice,
     check_int_array,
     check_int_at_least,
+    check_size,
 )
 
 __all__ = [
@@ -69,7 +70,7 @@ def section5_means(instance: Instance, K: int) -> FloatArray:
     * C4: ``μ_i = a (i − 1)² + c`` concave with ``μ_1 = 0.75``, ``μ_K = 0.25``: ``a = −0.5/(K − 1)²``,
       ``c = 0.75``.
     """
-    K = check_int_at_least("K", K, 2)
+    K = check_size("K", K, 2, item_bytes=8, what="an arm's mean")
     i = np.arange(1, K + 1, dtype=np.float64)
     if instance == "C1":
         return np.array([0.75] + [0.7] * (K - 1), dtype=np.float64)
@@ -85,9 +86,9 @@ def section5_means(instance: Instance, K: int) -> FloatArray:
 def regret_checkpoints(T: int, per_decade: int = 10, linear: int = 100) -> IntArray:
     """Rounds at which regret curves are kept: ``per_decade`` log-spaced points per decade from 1
     and ``linear`` equally spaced points up to ``T`` (for linear-axis plots), always ending at ``T``."""
-    T = check_int_at_least("T", T, 1)
-    per_decade = check_int_at_least("per_decade", per_decade, 1)
-    linear = check_int_at_least("linear", linear, 1)
+    T = check_size("T", T, 1)
+    per_decade = check_size("per_decade", per_decade, 1, item_bytes=8, what="a checkpoint")
+    linear = check_size("linear", linear, 1, item_bytes=8, what="a checkpoint")
     decades = math.log10(T)
     log_points = np.round(np.logspace(0.0, decades, 1 + math.ceil(per_decade * decades)))
     lin_points = np.round(np.linspace(T / linear, T, linear))

@@ -38,9 +38,11 @@ from reference.validation import (
     check_choice,
     check_finite,
     check_instance,
+    check_int_array,
     check_int_at_least,
     check_nonempty,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -124,9 +126,9 @@ class BanditEnvironment:
         return float(self.pull_many(arm, 1)[0])
 
     def pull_many(self, arm: int, n: int) -> FloatArray:
-        """``n`` i.i.d. rewards of ``arm``."""
+        """``n`` i.i.d. rewards of ``arm`` (``n = 0``: none)."""
         a = self._check_arm(arm)
-        n = check_int_at_least("n", n, 0)
+        n = check_size("n", n, 0, item_bytes=8, what="a reward")
         mu = float(self.means[a])
         if self.reward == "bernoulli":
             return (self._rng.random(n) < mu).astype(np.float64)
@@ -134,11 +136,13 @@ class BanditEnvironment:
         return np.asarray(self._rng.beta(k * mu, k * (1.0 - mu), size=n), dtype=np.float64)
 
     def pseudo_regret(self, pulls: IntArray | Sequence[int]) -> float:
-        """``Σ_a Δ_a · pulls_a`` (Sec. 2)."""
-        counts = np.asarray(pulls, dtype=np.int64)
-        if counts.shape != (self.K,) or np.any(counts < 0):
-            raise ValueError(f"pulls must be {self.K} non-negative integers, got {counts.tolist()}")
+        """``Σ_a Δ_a · pulls_a`` (Sec. 2), ``pulls`` the ``K`` non-negative pull counts."""
+        counts = check_int_array("pulls", pulls, 0, shape=(self.K,))
         return float(np.dot(self.gaps, counts))
+
+
+_ARM_BYTES = 64
+"""What a policy stores per arm, at least: counts, sums and indices (a DP-UCB tree, more)."""
 
 
 def _check_index(name: str, value: int, low: int, high: int) -> int:
@@ -188,7 +192,7 @@ def run_policy(policy: Policy, env: BanditEnvironment, T: int) -> RunResult:
     """Run ``policy`` on ``env`` for ``T`` rounds and record the pseudo-regret trajectory."""
     check_instance("policy", policy, Policy)
     check_instance("env", env, BanditEnvironment)
-    T = check_int_at_least("T", T, 1)
+    T = check_size("T", T, 1, item_bytes=16, what="a round's arm and reward")
     arms = np.empty(T, dtype=np.int64)
     for t in range(T):
         arm = policy.select_arm()
@@ -216,8 +220,8 @@ def pseudo_regret_trajectories(
     (:func:`reference.rng.named_generators`).  ``make_policy(K, rng)`` builds a fresh policy.
     """
     check_callable("make_policy", make_policy)
-    runs = check_int_at_least("runs", runs, 1)
-    T = check_int_at_least("T", T, 1)
+    runs = check_size("runs", runs, 1)
+    T = check_size("T", T, 1, item_bytes=8 * runs, what="a round's regret in every run")
     mu = check_array("means", means, ndim=1)
     children = child_seeds(seed, 0, runs)  # = SeedSequence(seed).spawn(runs), statelessly
     out = np.empty((runs, T), dtype=np.float64)
@@ -312,7 +316,7 @@ class DPSuccessiveElimination:
         noise_on: Literal["r", "R_e"] = "r",
     ) -> None:
         rng = None if rng is None else as_generator(rng)
-        self.K = check_int_at_least("K", K, 2)
+        self.K = check_size("K", K, 2, item_bytes=_ARM_BYTES, what="an arm's state")
         self.epsilon = check_epsilon_or_inf(epsilon)
         self.beta = check_alpha(beta, "beta")
         check_choice("noise_on", noise_on, ("r", "R_e"))
@@ -358,6 +362,7 @@ class DPSuccessiveElimination:
         return self.viable[self._position]
 
     def update(self, arm: int, reward: float) -> None:
+        arm = check_int_at_least("arm", arm, 0)
         expected = self.select_arm()
         if arm != expected:
             raise ValueError(f"arm must be the selected arm {expected}, got {arm!r}")
@@ -523,7 +528,7 @@ class GuessAndDoubleDPSE:
         noise_on: Literal["r", "R_e"] = "r",
     ) -> None:
         rng = None if rng is None else as_generator(rng)
-        self.K = check_int_at_least("K", K, 2)
+        self.K = check_size("K", K, 2, item_bytes=_ARM_BYTES, what="an arm's state")
         self.epsilon = check_epsilon_or_inf(epsilon)
         self.initial_guess = check_int_at_least("initial_guess", initial_guess, 2)
         self.noise_on: Literal["r", "R_e"] = noise_on
@@ -569,11 +574,11 @@ class UCB1:
 
     Rounds ``t = 1..K`` pull each arm once (in index order); afterwards round ``t`` pulls
     ``argmax_a B_{a,t}`` (ties to the lowest index), ``t`` being the current round and ``t_a`` the
-    number of pulls of ``a`` so far.  Deterministic given the rewards.
+    number of pulls of ``a`` so far.  Deterministic given the rewards, which lie in ``[0, 1]``.
     """
 
     def __init__(self, K: int) -> None:
-        self.K = check_int_at_least("K", K, 1)
+        self.K = check_size("K", K, 1, item_bytes=_ARM_BYTES, what="an arm's state")
         self.t = 0
         self.counts = np.zeros(self.K, dtype=np.int64)
         self.sums = np.zeros(self.K)
@@ -594,8 +599,11 @@ class UCB1:
 
     def update(self, arm: int, reward: float) -> None:
         a = _check_index("arm", arm, 0, self.K - 1)
+        r = check_finite("reward", reward)
+        if not 0.0 <= r <= 1.0:  # Sec. 2: rewards in [0, 1], which the index's width assumes
+            raise ValueError(f"reward must be in [0, 1], got {reward!r}")
         self.counts[a] += 1
-        self.sums[a] += check_finite("reward", reward)
+        self.sums[a] += r
         self.t += 1
 
 
@@ -649,7 +657,7 @@ class DPUCB:
         pad: PadMode = "none",
     ) -> None:
         rng = as_generator(rng)
-        self.K = check_int_at_least("K", K, 1)
+        self.K = check_size("K", K, 1, item_bytes=_ARM_BYTES, what="an arm's state")
         self.T = check_int_at_least("T", T, self.K)
         self.epsilon_tree = dpucb_tree_epsilon(epsilon, self.K, calibration)
         self.calibration = calibration
@@ -689,6 +697,10 @@ class DPUCB:
         r = check_finite("reward", reward)
         if not 0.0 <= r <= 1.0:
             raise ValueError(f"reward must be in [0, 1], got {reward!r}")
+        if self.t >= self.T:
+            raise ValueError(
+                f"at most T={self.T} rewards can be recorded (the horizon), got reward {self.T + 1}"
+            )
         self.trees[a].insert(np.array([r]))
         self.counts[a] += 1
         self.t += 1

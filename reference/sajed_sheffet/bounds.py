@@ -39,6 +39,7 @@ from reference.validation import (
     check_in_range,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -575,7 +576,7 @@ def lemma42_proof_pull_bound(K: int, gap: float, beta: float, epsilon: float) ->
     ``|S|``; so with the schedule evaluated at ``|S| = K`` this is an upper bound whatever arms are
     eliminated (the resolution adopted here, replacing the proof's ``2R_{e(a)}``).
     """
-    K = check_int_at_least("K", K, 2)
+    K = check_size("K", K, 2)
     e_a = lemma42_elimination_epoch(gap)
     return sum(dpse_epoch_parameters(K, e, beta, epsilon).rounds for e in range(1, e_a + 1))
 

@@ -22,6 +22,7 @@ from reference.validation import (
     check_epsilon,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -195,6 +196,8 @@ def dp_exp_nas_threshold(
     """Noiseless halting threshold of Algorithm 2 at ``t = 2^k``: ``h(1 + 1/α) + c/t`` (line 13)."""
     a = check_alpha(alpha)
     k = check_int_at_least("k", k, 1)
+    if k > 53:  # the check's sample count t = 2^k, a size (reference.validation.check_size)
+        raise ValueError(f"k must be at most 53 (t = 2**k samples at most 2**53), got {k}")
     t = 2**k
     return dp_exp_nas_h(t, k, range_R, beta) * (1.0 + 1.0 / a) + dp_exp_nas_c(
         k, range_R, epsilon, alpha, beta
@@ -272,7 +275,7 @@ def dpse_epoch_parameters(
             slightly more noise).
     """
     check_choice("noise_on", noise_on, ("r", "R_e"))
-    S = check_int_at_least("n_viable", n_viable, 1)
+    S = check_size("n_viable", n_viable, 1)
     e = check_int_at_least("epoch", epoch, 1)
     b = _check_beta(beta)
     eps = check_epsilon_or_inf(epsilon)
@@ -280,9 +283,15 @@ def dpse_epoch_parameters(
     gap = dpse_epoch_gap(e)
     log8 = math.log(8.0 * S * e * e / b)
     log4 = math.log(4.0 * S * e * e / b)
-    hoeffding_term = 32.0 * log8 / (gap * gap)
-    privacy_term = 0.0 if eps == math.inf else 8.0 * log4 / (eps * gap)
+    squared, scaled = gap * gap, eps * gap  # 0 where they underflow: an infinite budget below
+    hoeffding_term = 32.0 * log8 / squared if squared > 0.0 else math.inf
+    privacy_term = 0.0 if eps == math.inf else 8.0 * log4 / scaled if scaled > 0.0 else math.inf
     rounds_R_e = max(hoeffding_term, privacy_term) + 1.0
+    if not math.isfinite(rounds_R_e):  # a round count, a size (reference.validation.check_size)
+        raise ValueError(
+            f"epoch={e} and epsilon={eps} give an infinite round budget R_e in float64: epoch "
+            "must be smaller or epsilon larger"
+        )
     rounds = math.ceil(rounds_R_e)
     h = math.sqrt(log8 / (2.0 * rounds_R_e))
     c = 0.0 if eps == math.inf else log4 / (rounds_R_e * eps)

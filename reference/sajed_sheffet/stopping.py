@@ -32,15 +32,19 @@ from reference.sajed_sheffet.constants import (
 )
 from reference.validation import (
     check_alpha,
+    check_array,
     check_bool,
     check_callable,
     check_choice,
     check_epsilon,
     check_finite,
     check_in_range,
+    check_instance,
     check_int_at_least,
+    check_nonempty,
     check_nonnegative,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -94,7 +98,7 @@ class TwoPointDistribution:
 
     def sample(self, rng: np.random.Generator | SeedLike, size: int) -> FloatArray:
         rng = as_generator(rng)
-        n = check_int_at_least("size", size, 0)
+        n = check_size("size", size, 0, item_bytes=8, what="a draw")
         plus = rng.random(n) < self.p_plus
         return np.where(plus, self.range_R, -self.range_R).astype(np.float64)
 
@@ -117,7 +121,7 @@ class UniformDistribution:
 
     def sample(self, rng: np.random.Generator | SeedLike, size: int) -> FloatArray:
         rng = as_generator(rng)
-        n = check_int_at_least("size", size, 0)
+        n = check_size("size", size, 0, item_bytes=8, what="a draw")
         return rng.uniform(self.low, self.high, size=n)
 
     def __repr__(self) -> str:
@@ -140,6 +144,7 @@ class SampleStream:
     @classmethod
     def from_callable(cls, draw: Callable[[], float]) -> SampleStream:
         """A stream whose ``t``-th sample is the ``t``-th return value of ``draw()``."""
+        check_callable("draw", draw)
 
         def block(n: int) -> FloatArray:
             return np.array([float(draw()) for _ in range(n)], dtype=np.float64)
@@ -152,6 +157,7 @@ class SampleStream:
     ) -> SampleStream:
         """I.i.d. samples of ``distribution`` drawn with ``rng`` (the data generator)."""
         rng = as_generator(rng)
+        check_instance("distribution", distribution, SampleDistribution)
 
         def block(n: int) -> FloatArray:
             return np.asarray(distribution.sample(rng, n), dtype=np.float64).reshape(n)
@@ -160,8 +166,10 @@ class SampleStream:
 
     @classmethod
     def from_values(cls, values: FloatArray) -> SampleStream:
-        """A fixed finite stream (audits); asking for more than ``len(values)`` samples raises."""
-        data = np.asarray(values, dtype=np.float64).reshape(-1).copy()
+        """A fixed finite stream (audits) of the finite samples ``values`` (a non-empty 1-D
+        array); asking for more than ``len(values)`` samples raises."""
+        data = check_nonempty("values", check_array("values", values, ndim=1), what="sample")
+        data = data.copy()
         position = [0]
 
         def block(n: int) -> FloatArray:
@@ -176,8 +184,8 @@ class SampleStream:
         return cls(block)
 
     def take(self, n: int) -> FloatArray:
-        """The next ``n`` samples (shape ``(n,)``)."""
-        n = check_int_at_least("n", n, 0)
+        """The next ``n`` samples (shape ``(n,)``; ``n = 0``: none)."""
+        n = check_size("n", n, 0, item_bytes=8, what="a sample")
         out = self._draw_block(n)
         if out.shape != (n,):
             raise ValueError(f"sample source returned shape {out.shape}, expected ({n},)")

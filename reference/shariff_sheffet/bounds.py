@@ -32,6 +32,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
     check_symmetric,
 )
 
@@ -150,7 +151,12 @@ def wishart_degrees_of_freedom(d: int, m: int, epsilon: float, delta: float) -> 
             "delta too large for Theorem 23: the per-node delta_0 = delta/(2m) must be < 1/e, "
             f"got {delta0} (delta={delta}, m={m})"
         )
-    radicand = 224.0 * m * math.log(8.0 * m / delta) * math.log(2.0 / delta) / epsilon**2
+    radicand = 224.0 * m * math.log(8.0 * m / delta) * math.log(2.0 / delta) / epsilon / epsilon
+    if not math.isfinite(radicand):  # epsilon**2 underflows (epsilon = 1e-300)
+        raise ValueError(
+            f"epsilon must be large enough for a finite number of degrees of freedom "
+            f"224 m ln(8m/delta) ln(2/delta) / epsilon**2, got epsilon={epsilon}"
+        )
     return d + 1 + math.ceil(radicand)
 
 
@@ -162,7 +168,7 @@ def _wishart_deviation(d: int, n: int, alpha: float, failure_factor: int) -> flo
 def _check_wishart_inputs(
     d: int, m: int, k: int, L_tilde: float, n: int, alpha: float
 ) -> tuple[int, int, int, float, int, float]:
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1)
     m = check_int_at_least("m", m, 1)
     k = check_int_at_least("k", k, d + 1)
     L_tilde = check_positive("L_tilde", L_tilde)

@@ -28,6 +28,7 @@ from reference.validation import (
     check_int_array,
     check_int_at_least,
     check_nonempty,
+    check_size,
 )
 
 __all__ = [
@@ -61,7 +62,7 @@ LOWEST_MEAN = -0.75
 def sample_unit_vector(rng: np.random.Generator | SeedLike, d: int) -> FloatArray:
     """A uniformly random unit vector of ``R^d`` (``g/‖g‖``, ``g ~ N(0, I_d)``): ``θ*`` in App. D."""
     rng = as_generator(rng)
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1, item_bytes=8, what="a coordinate")
     g = rng.standard_normal(d)
     while float(np.linalg.norm(g)) == 0.0:  # pragma: no cover - probability zero
         g = rng.standard_normal(d)
@@ -93,7 +94,7 @@ def sample_band_heads(
     """
     rng = as_generator(rng)
     d = check_int_at_least("d", d, 2)
-    size = check_int_at_least("size", size, 0)
+    size = check_size("size", size, 0, item_bytes=8 * d, what="a head of d coordinates")
     low = check_in_range("low", low, -1.0, 1.0, low_open=False, high_open=True)
     high = check_in_range("high", high, low, 1.0, low_open=True, high_open=False)
     law = stats.beta((d - 1) / 2.0, (d - 1) / 2.0)
@@ -219,7 +220,7 @@ class BandArmSampler:
 
     def draw(self, count: int) -> FloatArray:
         """The next ``count`` band vectors, shape ``(count, d)``."""
-        count = check_int_at_least("count", count, 0)
+        count = check_size("count", count, 0, item_bytes=8 * self.d, what="an arm")
         if self.method == "inverse_cdf":
             heads = sample_band_heads(self._heads, self.d, count, self.low, self.high)
             tails = unit_rows(self._tails.standard_normal((count, self.d - 1)))
@@ -258,7 +259,7 @@ def sample_gap_arms(
     d = Q.shape[0]
     if Q.shape != (d, d) or d < 2:
         raise ValueError(f"rotation must be a square d×d matrix with d >= 2, got shape {Q.shape}")
-    num_arms = check_int_at_least("num_arms", num_arms, 1)
+    num_arms = check_size("num_arms", num_arms, 1, item_bytes=8 * d, what="an arm")
     optimal_mean = check_in_range("optimal_mean", optimal_mean, -1.0, 1.0, high_open=False)
     lowest_mean = check_in_range("lowest_mean", lowest_mean, -1.0, optimal_mean, low_open=False)
     gap = check_finite("gap", gap)
@@ -366,8 +367,8 @@ class LinearGapEnvironment:
         reward_model: RewardModel = "rademacher",
     ) -> None:
         rng = as_generator(rng)
-        self.d = check_int_at_least("d", d, 2)
-        self.num_arms = check_int_at_least("num_arms", num_arms, 1)
+        self.d = check_size("d", d, 2, item_bytes=8, power=2, what="an entry of the rotation")
+        self.num_arms = check_size("num_arms", num_arms, 1, item_bytes=8 * self.d, what="an arm")
         self.gap = check_finite("gap", gap)
         check_choice("reward_model", reward_model, ("rademacher", "gaussian"))
         self.reward_model: RewardModel = reward_model
@@ -384,7 +385,9 @@ class LinearGapEnvironment:
 
     def draw_block(self, rounds: int) -> RoundBlock:
         """The next ``rounds`` decision sets and reward tables."""
-        T = check_int_at_least("rounds", rounds, 0)
+        T = check_size(
+            "rounds", rounds, 0, item_bytes=8 * self.num_arms * (self.d + 2), what="a round's arms"
+        )
         K, d = self.num_arms, self.d
         band = self._band.draw(T * (K - 1)).reshape(T, K - 1, d)
         tails = unit_rows(self._optimal.standard_normal((T, d - 1)))

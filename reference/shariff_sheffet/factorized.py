@@ -15,7 +15,12 @@ from __future__ import annotations
 from reference.accounting import gaussian_mu_for
 from reference.factorization import BLT, optimal_blt
 from reference.shariff_sheffet.bounds import RegularizerBounds, gaussian_bounds_for_release_std
-from reference.validation import check_alpha, check_instance, check_int_at_least, check_positive
+from reference.validation import (
+    check_alpha,
+    check_instance,
+    check_positive,
+    check_size,
+)
 
 __all__ = [
     "factorized_bounds",
@@ -28,7 +33,7 @@ __all__ = [
 def released_steps(n: int) -> int:
     """Inputs that reach a release Algorithm 1 reads: ``n − 1`` (round ``t`` reads the prefix of
     ``t − 1`` rows; round ``n``'s row is never read).  ``n ≥ 2``."""
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2)  # the strategy is fitted to n - 1 steps (optimal_blt)
     return n - 1
 
 

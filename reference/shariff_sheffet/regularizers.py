@@ -55,6 +55,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -108,7 +109,7 @@ class ProblemConstants:
     B_tilde: float = 1.0
 
     def __post_init__(self) -> None:
-        check_int_at_least("d", self.d, 1)
+        check_size("d", self.d, 1, item_bytes=8, power=2, what="an entry of a Gram matrix")
         check_positive("L", self.L)
         check_positive("S", self.S)
         if check_finite("B", self.B) < 1.0:
@@ -378,7 +379,7 @@ def rows_within_norm(rows: FloatArray, L_tilde: float) -> FloatArray:
 
 def wishart_node_noise(d: int, k: int, L_tilde: float) -> WishartNoise:
     """Node noise ``W_{d+1}(L̃² I, k)`` (Sec. 4.1; the text's ``L̃ I`` is a typo, R-SCALE)."""
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1, item_bytes=8, power=2, what="a matrix entry")
     k = check_int_at_least("k", k, d + 1)
     return WishartNoise(
         dim=d + 1, degrees_of_freedom=k, scale=check_positive("L_tilde", L_tilde) ** 2
@@ -387,7 +388,7 @@ def wishart_node_noise(d: int, k: int, L_tilde: float) -> WishartNoise:
 
 def gaussian_node_noise(d: int, sigma_noise: float) -> SymmetricGaussianNoise:
     """Node noise ``(Z' + Z'ᵀ)/√2``, ``Z' ∈ R^{(d+1)×(d+1)}`` i.i.d. ``N(0, σ_noise²)`` (Sec. 4.2)."""
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1, item_bytes=8, power=2, what="a matrix entry")
     return SymmetricGaussianNoise(dim=d + 1, sigma=check_positive("sigma_noise", sigma_noise))
 
 
@@ -557,6 +558,7 @@ def _factorized_spec(
         )
     if n < 2:
         raise ValueError(f"n must be >= 2 for variant 'factorized', got {n}")
+    released_steps(n)  # n <= 2**53, the horizons a strategy can be fitted to
     blt = optimal_blt(max(released_steps(n), 2))
     L_tilde, eps, dlt = constants.L_tilde, privacy.epsilon, privacy.delta
     sigma = factorized_noise_std(n, L_tilde, eps, dlt, blt)

@@ -22,7 +22,13 @@ from reference.shariff_sheffet.regularizers import (
     Variant,
     make_regularizer,
 )
-from reference.validation import check_alpha, check_bool, check_instance, check_int_at_least
+from reference.validation import (
+    check_alpha,
+    check_bool,
+    check_instance,
+    check_int_at_least,
+    check_size,
+)
 
 __all__ = ["EpisodeResult", "make_policy", "run_episode", "run_gap_experiment"]
 
@@ -45,6 +51,10 @@ class EpisodeResult:
     actions: IntArray
     betas: FloatArray
     repairs: int
+
+
+_ROUND_BYTES = 24
+"""What :func:`run_episode` stores per round: the regret, the action and ``β_t``."""
 
 
 def make_policy(
@@ -84,7 +94,7 @@ def run_episode(
     """Run ``policy`` for ``n`` rounds on ``environment`` and record its pseudo-regret."""
     check_instance("policy", policy, LinUCB)
     check_instance("environment", environment, LinearGapEnvironment)
-    n = check_int_at_least("n", n, 1)
+    n = check_size("n", n, 1, item_bytes=_ROUND_BYTES, what="a round's regret, action and beta")
     progress = check_bool("progress", progress)
     regret = np.zeros(n)
     actions = np.zeros(n, dtype=np.int64)
@@ -122,7 +132,7 @@ def run_gap_experiment(
 
     ``alpha`` defaults to the paper's ``1/n``; ``constants`` to ``L = S = B = σ = B̃ = 1``.
     """
-    n = check_int_at_least("n", n, 1)
+    n = check_size("n", n, 1, item_bytes=_ROUND_BYTES, what="a round's regret, action and beta")
     d = check_int_at_least("d", d, 2)
     if alpha is None:
         if n < 2:

@@ -40,6 +40,7 @@ from reference.validation import (
     check_epsilon,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -130,7 +131,7 @@ def wishart_tight_degrees_of_freedom(
     is, up to discretisation: ``W(k + 1) = W(k) + ggᵀ`` is a post-processing).  The loss grid is
     :func:`wishart_calibration_interval`.  Takes seconds; cached per process.
     """
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1)
     n = check_int_at_least("n", n, 1)
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
@@ -154,6 +155,7 @@ def wishart_tight_bounds(
     ``shifted=True`` uses the Eq. (4) shift when it is positive and the unshifted bounds (shift 0)
     otherwise (module docstring); raises if Claim 19's ``√(mk) > √d + √(2 ln(8n/α))`` fails.
     """
+    check_size("d", d, 1)
     alpha = check_alpha(alpha)
     L_tilde = check_positive("L_tilde", L_tilde)
     shifted = check_bool("shifted", shifted)

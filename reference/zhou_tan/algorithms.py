@@ -125,10 +125,18 @@ def _gram(K: FloatArray) -> FloatArray:
     return Kd.copy()
 
 
+def _check_arm(arm: int, arms: int) -> int:
+    """An arm index in ``[0, arms)`` (never counted from the end)."""
+    a = check_int_at_least("arm", arm, 0)
+    if a >= arms:
+        raise ValueError(f"arm must be an arm index in [0, {arms}), got {arm!r}")
+    return a
+
+
 def _single_reward(rewards: FloatArray) -> float:
     r = check_array("rewards", rewards, ndim=1)
     if r.size != 1:
-        raise ValueError(f"this algorithm plays one reward per query, got {r.size}")
+        raise ValueError(f"rewards must hold the one reward of the query, got {r.size}")
     return float(r[0])
 
 
@@ -424,7 +432,7 @@ class ATAGPUCB:
         return ucb_argmax(self.mean, np.sqrt(self.var), self.beta, self._rng_ties), 1
 
     def observe(self, arm: int, rewards: FloatArray) -> None:
-        self.arms.append(check_int_at_least("arm", arm, 0))
+        self.arms.append(_check_arm(arm, self.K.shape[0]))
         self.rewards.append(_single_reward(rewards))
         t = len(self.arms)
         hist = np.asarray(self.arms, dtype=np.int64)
@@ -581,7 +589,7 @@ class MoMAGPUCB:
             return
         if r.size != self.k_rep:
             raise ValueError(f"an epoch needs exactly k_rep={self.k_rep} rewards, got {r.size}")
-        self.arms.append(check_int_at_least("arm", arm, 0))
+        self.arms.append(_check_arm(arm, self.K.shape[0]))
         self.Y.append(r.copy())
         n = len(self.arms)
         hist = np.asarray(self.arms, dtype=np.int64)

@@ -33,6 +33,7 @@ from reference.validation import (
     check_int_at_least,
     check_nonnegative,
     check_positive,
+    check_size,
 )
 from reference.zhou_tan.kernels import KernelName, gamma_rate
 from reference.zhou_tan.mechanism import ldp_reward_second_moment
@@ -113,7 +114,7 @@ def lower_bound_se(T: float, eps: float, v: float, B: float, d: int, alpha: floa
     z = zeta_priv(eps)
     vv = check_positive("v", v)
     B_ = check_positive("B", B)
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     a = _alpha(alpha)
     arg = B_ ** ((1.0 + a) / a) * T_ * z * z / vv ** (1.0 / a)
     if arg <= 1.0:
@@ -138,7 +139,7 @@ def lower_bound_matern(
     z = zeta_priv(eps)
     vv = check_positive("v", v)
     B_ = check_positive("B", B)
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     nu_ = check_positive("nu", nu)
     a = _alpha(alpha)
     D = nu_ * (1.0 + a) + d_ * a
@@ -181,7 +182,7 @@ def lower_bound_width_se(
     evaluate; the caller supplies them.  Valid when ``Δ/B`` is small (log argument ``> 1``).
     """
     ell = check_positive("lengthscale", lengthscale)
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     arg = (
         check_positive("B", B)
         * (2.0 * math.pi * ell * ell) ** (d_ / 4.0)
@@ -202,7 +203,7 @@ def lower_bound_width_matern(
     :func:`lower_bound_width_se`.
     """
     nu_ = check_positive("nu", nu)
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     inner = (
         2.0
         * check_positive("Delta", Delta)
@@ -226,7 +227,7 @@ def lower_bound_function_count(
     """
     check_choice("convention", convention, ("paper", "grid"))
     ww = check_in_range("w", w, 0.0, 1.0, low_open=True, high_open=False)
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     if convention == "paper":
         return math.floor((1.0 / ww) ** d_)
     if convention == "grid":
@@ -379,7 +380,7 @@ def bump_fourier_h_radial(r: FloatArray | float, d: int) -> FloatArray:
     ``h`` is real, even, ``|h| ≤ h(0)`` (``H ≥ 0``), and ``|h(r)| ≤ ‖ΔH‖₁/(4π²r²)``.
     Returns an array of the shape of ``r``.  Cost grows like ``1 + r/8`` quadratures per radius.
     """
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     rr = check_array("r", r)
     if np.any(rr < 0):
         raise ValueError("r must be in [0, inf) (a radius)")
@@ -393,7 +394,7 @@ def bump_fourier_h(x: FloatArray, d: int) -> FloatArray:
 
     ``h`` is radial, so ``h(x) = bump_fourier_h_radial(‖x‖₂, d)`` (same Fourier convention).
     """
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     xx = check_array("x", x)
     if xx.ndim < 1 or xx.shape[-1] != d_:
         raise ValueError(f"x must have shape (..., {d_}) (points of R^d), got shape {xx.shape}")
@@ -429,7 +430,7 @@ def bump_h0(d: int) -> float:
 
     The maximum of ``h`` (``H ≥ 0``); enters the widths of App. A.1 and ``g`` of App. A.1.
     """
-    return _bump_h0_cached(check_int_at_least("d", d, 1))
+    return _bump_h0_cached(check_size("d", d, 1))
 
 
 @dataclass(frozen=True)
@@ -512,7 +513,7 @@ def bump_zeta_certificate(d: int, grid_step: float = 1e-3) -> BumpZetaCertificat
     strictly decreasing there and ``scipy.optimize.brentq`` finds its unique ``h(0)/2`` crossing.
     Raises ``RuntimeError`` if a step cannot be certified.  Cached per ``(d, grid_step)``.
     """
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     s = check_in_range("grid_step", grid_step, 0.0, 0.1, low_open=True, high_open=False)
     return _bump_zeta_cached(d_, s)
 
@@ -537,7 +538,7 @@ def lower_bound_bump_g(x: FloatArray, Delta: float, w: float, d: int) -> FloatAr
     """
     D = check_positive("Delta", Delta)
     ww = check_positive("w", w)
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     xx = check_array("x", x)
     scale = 2.0 * bump_zeta(d_) / ww
     return np.asarray(2.0 * D / bump_h0(d_) * bump_fourier_h(scale * xx, d_), dtype=np.float64)
@@ -545,7 +546,7 @@ def lower_bound_bump_g(x: FloatArray, Delta: float, w: float, d: int) -> FloatAr
 
 def lower_bound_width_se_numeric(B: float, Delta: float, lengthscale: float, d: int) -> float:
     """:func:`lower_bound_width_se` with ``h0 = bump_h0(d)`` and ``zeta_bump = bump_zeta(d)``."""
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     return lower_bound_width_se(B, Delta, lengthscale, d_, bump_h0(d_), bump_zeta(d_))
 
 
@@ -556,7 +557,7 @@ def lower_bound_width_matern_numeric(
 
     ``c_matern`` (the paper's unnamed constant ``c``, App. A.1) stays an input.
     """
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     return lower_bound_width_matern(B, Delta, nu, d_, bump_h0(d_), bump_zeta(d_), c_matern)
 
 

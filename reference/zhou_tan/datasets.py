@@ -28,6 +28,7 @@ from reference.validation import (
     check_nonempty,
     check_nonnegative,
     check_positive,
+    check_size,
 )
 from reference.zhou_tan.environment import FiniteArmEnvironment
 from reference.zhou_tan.kernels import se_kernel
@@ -203,7 +204,9 @@ class EmpiricalRowEnvironment(FiniteArmEnvironment):
         a = check_int_at_least("arm", arm, 0)
         if a >= self.n_arms:
             raise ValueError(f"arm must be in [0, {self.n_arms - 1}], got {arm!r}")
-        r = self._rng.integers(0, self.rows.shape[0], size=check_int_at_least("n", n, 0))
+        r = self._rng.integers(
+            0, self.rows.shape[0], size=check_size("n", n, 0, item_bytes=8, what="a reward")
+        )
         return np.asarray(self.rows[r, a], dtype=np.float64)
 
 
@@ -231,9 +234,9 @@ def light_sensor_standin(
     4. the first ``n_train`` rows are the train split, the next ``n_test`` the test split.
     """
     rng = as_generator(rng)
-    m = check_int_at_least("n_sensors", n_sensors, 2)
-    n_tr = check_int_at_least("n_train", n_train, 2)
-    n_te = check_int_at_least("n_test", n_test, 2)
+    m = check_size("n_sensors", n_sensors, 2, item_bytes=8, power=2, what="a covariance entry")
+    n_tr = check_size("n_train", n_train, 2, item_bytes=8 * m, what="a reading of every sensor")
+    n_te = check_size("n_test", n_test, 2, item_bytes=8 * m, what="a reading of every sensor")
     scale = check_positive("noise_scale", noise_scale)
     loc = rng.uniform(0.0, 1.0, size=(m, 2))
     g = _sym_sqrt(se_kernel(loc, loc, 0.3)) @ rng.standard_normal(m)
@@ -260,8 +263,8 @@ def stock_price_standin(
     The total daily volatility is then about 1–2 %.
     """
     rng = as_generator(rng)
-    m = check_int_at_least("n_stocks", n_stocks, 2)
-    n = check_int_at_least("n_days", n_days, 2)
+    m = check_size("n_stocks", n_stocks, 2, item_bytes=8, power=2, what="a covariance entry")
+    n = check_size("n_days", n_days, 2, item_bytes=8 * m, what="a day's prices")
     fv = check_positive("factor_vol", factor_vol)
     if not isinstance(idio_vol, tuple | list) or len(idio_vol) != 2:
         raise ValueError(f"idio_vol must be a pair (low, high), got {idio_vol!r:.80}")

@@ -27,6 +27,8 @@ from reference.validation import (
     check_int_at_least,
     check_nonempty,
     check_positive,
+    check_psd,
+    check_size,
 )
 
 __all__ = [
@@ -59,7 +61,9 @@ class UniformNoise:
 
     def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
         rng = as_generator(rng)
-        return rng.uniform(-self.R, self.R, size=check_int_at_least("n", n, 0))
+        return rng.uniform(
+            -self.R, self.R, size=check_size("n", n, 0, item_bytes=8, what="a noise draw")
+        )
 
 
 class StudentTNoise:
@@ -70,7 +74,9 @@ class StudentTNoise:
 
     def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
         rng = as_generator(rng)
-        return rng.standard_t(self.df, size=check_int_at_least("n", n, 0))
+        return rng.standard_t(
+            self.df, size=check_size("n", n, 0, item_bytes=8, what="a noise draw")
+        )
 
 
 class SubWeibullGaussianNoise:
@@ -88,7 +94,9 @@ class SubWeibullGaussianNoise:
 
     def sample(self, n: int, rng: np.random.Generator | SeedLike) -> FloatArray:
         rng = as_generator(rng)
-        return rng.normal(0.0, self.sigma, size=check_int_at_least("n", n, 0))
+        return rng.normal(
+            0.0, self.sigma, size=check_size("n", n, 0, item_bytes=8, what="a noise draw")
+        )
 
 
 class FiniteArmEnvironment:
@@ -129,6 +137,10 @@ class Curator:
         self.n_rewards = 0
 
     def respond(self, env: FiniteArmEnvironment, arm: int, n: int) -> FloatArray:
+        """``n`` rewards of ``arm`` from ``env`` (an environment with ``pull(arm, n)``), through
+        the mechanism."""
+        if not callable(getattr(env, "pull", None)):
+            raise ValueError(f"env must be an environment with pull(arm, n), got {env!r:.80}")
         y = env.pull(arm, n)
         self.n_rewards += int(y.size)
         return y if self.mechanism is None else self.mechanism(y)
@@ -158,7 +170,7 @@ def run_trial(env: FiniteArmEnvironment, policy: Policy, curator: Curator, T: in
     check_instance("env", env, FiniteArmEnvironment)
     check_instance("policy", policy, Policy)
     check_instance("curator", curator, Curator)
-    T_ = check_int_at_least("T", T, 1)
+    T_ = check_size("T", T, 1, item_bytes=16, what="a round's arm and reward")
     arms: list[int] = []
     while len(arms) < T_:
         arm, n = policy.next_query()
@@ -195,7 +207,10 @@ def sample_rkhs_function(
     Kd = check_array("K", K, ndim=2)
     if Kd.shape[0] == 0 or Kd.shape[0] != Kd.shape[1]:
         raise ValueError(f"K must be a non-empty square matrix, got shape {Kd.shape}")
-    p = check_int_at_least("n_support", n_support, 1)
+    check_psd("K", Kd)  # a kernel matrix; otherwise ‖f‖²_ℋ = aᵀ K a can be negative
+    p = check_size(
+        "n_support", n_support, 1, item_bytes=16, what="a support point and its coefficient"
+    )
     support = rng.integers(0, Kd.shape[0], size=p).astype(np.int64)
     coef = rng.uniform(-1.0, 1.0, size=p)
     values = Kd[:, support] @ coef

@@ -23,9 +23,9 @@ from reference._typing import FloatArray
 from reference.validation import (
     check_array,
     check_choice,
-    check_int_at_least,
     check_positive,
     check_psd,
+    check_size,
 )
 
 __all__ = [
@@ -56,7 +56,7 @@ def unit_grid(n_points: int = 100) -> FloatArray:
     The paper does not say where the points sit; following the code of its reference [7] (typo
     T-25) they are ``{1/n, 2/n, …, 1}`` (for ``n = 100``: ``0.01, …, 1.00``).  Shape ``(n, 1)``.
     """
-    n = check_int_at_least("n_points", n_points, 1)
+    n = check_size("n_points", n_points, 1, item_bytes=8, what="a point")
     return (np.arange(1, n + 1, dtype=np.float64) / n).reshape(n, 1)
 
 
@@ -156,7 +156,7 @@ def gamma_rate(T: float, kernel: KernelName, d: int, nu: float | None = None) ->
     T_ = check_positive("T", T)
     if T_ <= 1.0:
         raise ValueError(f"T must be in (1, inf), got {T!r}")
-    d_ = check_int_at_least("d", d, 1)
+    d_ = check_size("d", d, 1)
     if nu is not None:  # refused when invalid even where the kernel does not use it
         check_positive("nu", nu)
     lt = math.log(T_)
@@ -199,7 +199,7 @@ def greedy_info_gain_curve(K: FloatArray, T: int, lam: float) -> FloatArray:
     """
     Kd = check_array("K", K, ndim=2)
     check_psd("K", Kd, atol=1e-8)
-    T_ = check_int_at_least("T", T, 1)
+    T_ = check_size("T", T, 1, item_bytes=8, what="a round's information gain")
     lam_ = check_positive("lam", lam)
     Sigma = Kd.copy()
     out = np.empty(T_, dtype=np.float64)
@@ -222,7 +222,7 @@ def spectral_info_gain_bound(K: FloatArray, T: int, lam: float) -> FloatArray:
     """
     Kd = check_array("K", K, ndim=2)
     check_psd("K", Kd, atol=1e-8)
-    T_ = check_int_at_least("T", T, 1)
+    T_ = check_size("T", T, 1, item_bytes=8 * Kd.shape[0], what="a round's eigenvalue terms")
     lam_ = check_positive("lam", lam)
     mu = np.clip(np.linalg.eigvalsh(Kd), 0.0, None)
     t = np.arange(1, T_ + 1, dtype=np.float64)

@@ -212,7 +212,7 @@ def test_bad_input_is_rejected_with_parameter_names() -> None:
         tree.insert(np.array([1.0, np.nan]))
     tree.insert(np.zeros(2))
     tree.insert(np.zeros(2))
-    with pytest.raises(ValueError, match="more than n=2 leaves"):
+    with pytest.raises(ValueError, match="at most n=2 leaves"):
         tree.insert(np.zeros(2))
     with pytest.raises(ValueError, match="leaf must be in"):
         nodes_containing_leaf(9, 4)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 
 import numpy as np
 import pytest
 
+from reference import validation
 from reference.rng import as_seed_sequence, named_generators, spawn_generators
 from reference.validation import (
     check_alpha,
@@ -17,7 +19,9 @@ from reference.validation import (
     check_int_at_least,
     check_psd,
     check_row_norms,
+    check_size,
     check_symmetric,
+    size_at_least,
 )
 
 
@@ -151,3 +155,38 @@ def test_matrix_and_row_checks_refuse_non_finite_input() -> None:
         check_symmetric("H", None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"^H must contain only finite values"):
         check_psd("H", np.array([[math.inf, 0.0], [0.0, 1.0]]))
+
+
+def test_check_size_refuses_sizes_beyond_float64_counts_or_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert check_size("n", 10, 1) == 10
+    assert check_size("n", 2**53, 1) == 2**53
+    with pytest.raises(ValueError, match=r"^n must be at most 2\*\*53"):
+        check_size("n", 2**53 + 1, 1)
+    with pytest.raises(ValueError, match=r"^n must be an integer >= 1"):
+        check_size("n", 0, 1)
+    monkeypatch.setattr(validation, "memory_bytes", lambda: 8 * 1000)
+    assert check_size("n", 1000, 1, item_bytes=8, what="a float") == 1000
+    with pytest.raises(
+        ValueError, match=r"^n must be at most 1000: n items of 8 bytes \(a float\)"
+    ):
+        check_size("n", 1001, 1, item_bytes=8, what="a float")
+    assert check_size("d", 31, 1, item_bytes=8, what="an entry", power=2) == 31
+    with pytest.raises(ValueError, match=r"^d must be at most 31: d\*\*2 items"):
+        check_size("d", 32, 1, item_bytes=8, what="an entry", power=2)
+
+
+def test_memory_bytes_is_the_physical_memory_or_the_documented_default() -> None:
+    assert validation.memory_bytes() >= 2**20
+
+
+def test_size_flags_refuse_absurd_sizes_when_parsed() -> None:
+    parse = size_at_least(2)
+    assert parse("2") == 2
+    assert parse(str(2**53)) == 2**53
+    for bad in ("1", "2.5", "nan"):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"must be an integer >= 2"):
+            parse(bad)
+    with pytest.raises(argparse.ArgumentTypeError, match=r"must be an integer in \[2, 2\*\*53"):
+        parse(str(10**18))

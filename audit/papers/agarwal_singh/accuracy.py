@@ -24,7 +24,12 @@ from reference.agarwal_singh.aggregation import (
 from reference.noise import LaplaceNoise
 from reference.rng import as_generator
 from reference.tree import TreeAggregator, dyadic_decomposition
-from reference.validation import check_choice, check_in_range, check_int_at_least, check_positive
+from reference.validation import (
+    check_choice,
+    check_in_range,
+    check_positive,
+    check_size,
+)
 
 __all__ = [
     "accuracy_cases",
@@ -63,9 +68,9 @@ def tree_error_audit(
     :class:`reference.tree.TreeAggregator` with ``pad="fresh"``, which pads to ``1 + ⌈log₂ T⌉``
     draws, one more than Lemma 3.3's ``K``."""
     t0 = time.perf_counter()
-    T = check_int_at_least("T", T, 1)
-    N = check_int_at_least("N", N, 1)
-    runs = check_int_at_least("runs", runs, 1)
+    T = check_size("T", T, 1, item_bytes=8, what="a round's value")
+    N = check_size("N", N, 1, item_bytes=8, what="a coordinate")
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     beta = check_in_range("beta", beta, 0.0, 1.0)
     scale = check_positive("scale", scale)
     if claimed_scale is not None:
@@ -121,7 +126,7 @@ def node_count_audit(
     ``"unpadded"``: ``pad=False``; ``"shared_tree_fresh_padding"``: the shared tree's
     ``pad="fresh"`` (``1 + ⌈log₂ T⌉`` draws)."""
     t0 = time.perf_counter()
-    T = check_int_at_least("T", T, 1)
+    T = check_size("T", T, 1, item_bytes=8, what="a round's value")
     check_choice("factory", factory, ("reference", "unpadded", "shared_tree_fresh_padding"))
     K = noise_draws_per_release(T)
     noise = LaplaceNoise((1,), 1.0)

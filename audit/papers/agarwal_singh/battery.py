@@ -41,7 +41,10 @@ from audit.papers.agarwal_singh.reduction import (
 from audit.results import PrivacyAuditResult
 from audit.stats import clopper_pearson
 from reference.rng import as_seed_sequence, named_seed
-from reference.validation import check_bool, check_int_at_least
+from reference.validation import (
+    check_bool,
+    check_size,
+)
 
 __all__ = [
     "PowerRow",
@@ -210,7 +213,7 @@ def run_agarwal_singh_power(
     repetitions take the first ``reps`` words of ``named_seed(seed, c)``, so they follow its name,
     not its place in the list."""
     c = _config_or_default(config)
-    reps = check_int_at_least("reps", reps, 1)
+    reps = check_size("reps", reps, 1, item_bytes=8, what="a repetition's result")
     as_seed_sequence(seed, "seed")
     every = privacy_cases(c)
     _check_names(names, every)

@@ -27,6 +27,7 @@ from reference.accounting import laplace_composition_epsilon
 from reference.agarwal_singh.aggregation import (
     PaddedRelease,
     TreeBasedAggregation,
+    check_broadcast_loss,
     laplace_scale_tree_paper,
     laplace_scale_tree_strict,
     log_T,
@@ -45,6 +46,7 @@ from reference.validation import (
     check_int_at_least,
     check_nonempty,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -370,7 +372,14 @@ class ReusedNoiseTree:
         )
 
     def step(self, loss: FloatArray) -> PaddedRelease:
-        self._prefix = self._prefix + np.asarray(loss, dtype=np.float64)
+        """Add ``l_t`` (shape: a trailing part of ``noise.shape``) and release; at most ``T``
+        steps."""
+        item = check_broadcast_loss(loss, self._prefix.shape)
+        if self._t >= self.T:
+            raise ValueError(
+                f"at most T={self.T} losses can be aggregated (the horizon), got loss {self.T + 1}"
+            )
+        self._prefix = self._prefix + item
         self._t += 1
         return self.release()
 
@@ -399,7 +408,7 @@ def tree_release_samples(
     rng = as_generator(rng)
     losses = check_nonempty("losses", check_array("losses", losses, ndim=1), what="round")
     check_callable("noise_of_size", noise_of_size)
-    size = check_int_at_least("size", size, 1)
+    size = check_size("size", size, 1, item_bytes=8, what="an output")
     check_callable("factory", factory)
     T = losses.shape[0]
     tree = factory(T, noise_of_size(size), rng)

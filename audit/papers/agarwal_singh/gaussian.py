@@ -36,7 +36,12 @@ from reference.agarwal_singh.theorems import (
 from reference.noise import GaussianVectorNoise, NodeNoise
 from reference.rng import SeedLike, as_generator
 from reference.tree import dyadic_decomposition
-from reference.validation import check_instance, check_int_at_least, check_positive
+from reference.validation import (
+    check_array,
+    check_instance,
+    check_positive,
+    check_size,
+)
 
 __all__ = [
     "GaussianReleaseView",
@@ -72,26 +77,33 @@ class GaussianReleaseView:
     privacy loss of a shift ``d`` of the mean is ``N(μ²/2, μ²)`` with ``μ² = dᵀ(σ²C)⁻¹d``."""
 
     def __init__(self, T: int, sigma: float) -> None:
-        self.T = check_int_at_least("T", T, 1)
+        self.T = check_size("T", T, 1, item_bytes=8, power=2, what="the releases' covariance")
         self.sigma = check_positive("sigma", sigma)
         self._precision = np.linalg.inv(self.sigma**2 * _release_covariance(self.T))
 
     @staticmethod
     def mean(data: FloatArray) -> FloatArray:
-        return np.concatenate([[0.0], np.cumsum(np.asarray(data, dtype=np.float64))])
+        """The mean ``(0, l_1, l_1 + l_2, …)`` of the releases on the finite loss stream
+        ``data`` (1-D; empty: the release ``L̃_0`` alone)."""
+        return np.concatenate([[0.0], np.cumsum(check_array("data", data, ndim=1))])
+
+    def _stream(self, name: str, data: FloatArray) -> FloatArray:
+        return check_array(name, data, shape=(self.T,))
 
     def sample(self, data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
+        data = self._stream("data", data)
         return tree_release_samples(
             data, lambda n: GaussianVectorNoise((n,), self.sigma), rng, size
         )
 
     def log_density(self, data: FloatArray, outputs: FloatArray) -> FloatArray:
-        z = np.asarray(outputs, dtype=np.float64) - self.mean(data)
+        outputs = check_array("outputs", outputs, shape=(None, self.T + 1))
+        z = outputs - self.mean(self._stream("data", data))
         return np.asarray(-0.5 * np.einsum("si,ij,sj->s", z, self._precision, z))
 
     def mu(self, data: FloatArray, other: FloatArray) -> float:
         """``μ = ‖mean(data) − mean(other)‖`` in the precision metric (exact GDP parameter)."""
-        d = self.mean(data) - self.mean(other)
+        d = self.mean(self._stream("data", data)) - self.mean(self._stream("other", other))
         return math.sqrt(float(d @ self._precision @ d))
 
     def __repr__(self) -> str:
@@ -243,7 +255,7 @@ class OneShotFTPL:
         return self._decision_set.linear_argmin(self.aggregator.release().value)
 
     def observe(self, loss: FloatArray) -> None:
-        self.aggregator.step(np.asarray(loss, dtype=np.float64))
+        self.aggregator.step(loss)
 
 
 def _ftpl_actions(

@@ -71,7 +71,7 @@ class _FeedbackBits:
         return True
 
     def record(self, feedback: float) -> None:
-        self._feedback[self._round] = float(feedback)
+        self._feedback[self._round] = check_finite("feedback", feedback)
 
 
 class CanaryLearner:
@@ -117,7 +117,7 @@ class ReusedNoiseReduction(PrivateBanditReduction):
     def update(self, feedback: float) -> None:
         if self._action is None:
             raise RuntimeError("update() needs a pending action: call act() first")
-        forwarded = float(feedback) + float(self._Z @ self._action)
+        forwarded = check_finite("feedback", feedback) + float(self._Z @ self._action)
         self._action = None
         self.inner.update(forwarded)
 

@@ -70,6 +70,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -159,6 +160,7 @@ class DPSEVariant:
         check_bool("shared_noise", self.shared_noise)
 
     def noise_scale(self, config: DPSEConfig) -> float:
+        check_instance("config", config, DPSEConfig)
         params = dpse_epoch_parameters(2, 1, config.beta, config.epsilon, noise_on=self.noise_on)
         return self.scale_factor * params.noise_scale
 
@@ -300,7 +302,7 @@ def dpse_blackbox_audit(
     """Event audit of the pulled-arm sequence (epoch-1 outcome) on P-SE-1."""
     _check_case(config, variant)
     claims = check_claims(claims)
-    samples = check_int_at_least("samples", samples, 1)
+    samples = check_size("samples", samples, 1, item_bytes=8, what="an output")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     # child_seeds = SeedSequence(seed).spawn(2), without advancing a SeedSequence argument
     rng_p, rng_q = (np.random.default_rng(s) for s in child_seeds(seed, 0, 2))
@@ -342,7 +344,7 @@ def dpse_accuracy_audit(
         raise ValueError(f"means must hold at least 2 arms, got {mu.size}")
     best = int(np.argmax(mu))
     rng = as_generator(seed, "seed")
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     failed = np.zeros(runs)
     for i in range(runs):
@@ -377,7 +379,7 @@ class SajedSheffetConfig:
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
-        check_int_at_least("samples", self.samples, 1)
+        check_size("samples", self.samples, 1, item_bytes=8, what="an output")
         check_in_range("family_alpha", self.family_alpha, 0.0, 1.0)
         check_int_at_least("accuracy_runs", self.accuracy_runs, 1)
         check_bool("black_box", self.black_box)

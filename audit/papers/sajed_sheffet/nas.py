@@ -46,6 +46,7 @@ from reference.validation import (
     check_nonempty,
     check_nonnegative,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -138,6 +139,7 @@ class NASVariant:
 
     def scales(self, config: NASConfig) -> tuple[float, float, float]:
         """``(σ₁, σ₂, σ₃)`` in the units of the data."""
+        check_instance("config", config, NASConfig)
         unit = config.range_R / config.epsilon
         return self.sigma1 * unit, self.sigma2 * unit, self.release_scale * unit
 
@@ -344,7 +346,7 @@ def halting_time_log_pmf(
     fresh_A = check_bool("fresh_A", fresh_A)
     s1 = check_positive("sigma1", sigma1)
     s2 = check_positive("sigma2", sigma2)
-    n_per = check_int_at_least("points_per_scale", points_per_scale, 4)
+    n_per = check_size("points_per_scale", points_per_scale, 4, item_bytes=8, what="a point")
     w = check_positive("width", width)
     step = min(s1, s2) / n_per
     lo, hi = float(q.min()) - w * s1, float(q.max()) + w * s1

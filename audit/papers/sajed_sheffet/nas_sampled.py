@@ -43,8 +43,8 @@ from reference.sajed_sheffet.stopping import (
 from reference.validation import (
     check_choice,
     check_in_range,
-    check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -75,7 +75,7 @@ def nas_sample_outputs(
     reference and the exact pmf in the tests), with the noise drawn in a different order.
     """
     rng = as_generator(rng)
-    size = check_int_at_least("size", size, 1)
+    size = check_size("size", size, 1, item_bytes=8, what="an output")
     _check_config(config)
     s1, s2, s3 = _check_variant(variant).scales(config)
     sums, q = nas_query_values(stream, config, drop_c=variant.drop_c)
@@ -142,7 +142,7 @@ def nas_blackbox_audit(
     _check_variant(variant)
     claims = check_claims(claims)
     pair = _check_pair(pair)
-    samples = check_int_at_least("samples", samples, 1)
+    samples = check_size("samples", samples, 1, item_bytes=8, what="an output")
     check_choice("view", view, ("halting", "release"))
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     # child_seeds = SeedSequence(seed).spawn(2), without advancing a SeedSequence argument
@@ -216,7 +216,7 @@ def nas_accuracy_audit(
     _check_config(config)
     if variant is not None:
         _check_variant(variant)
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     mu = check_in_range("mu", mu, -config.range_R, config.range_R)
     if mu == 0.0:
         raise ValueError("mu must be non-zero for the accuracy event")
@@ -257,7 +257,7 @@ def nas_threshold_noise_calibration(
     ``(count, runs, β/4, two-sided exact binomial p-value)`` (:func:`scipy.stats.binomtest`).
     """
     _check_config(config)
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     scale_factor = check_positive("scale_factor", scale_factor)
     sigma1 = dp_nas_noise_scales(config.range_R, config.epsilon).sigma1
     bound = sigma1 * math.log(4.0 / config.beta)

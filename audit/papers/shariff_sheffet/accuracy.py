@@ -26,6 +26,7 @@ from reference.validation import (
     check_in_range,
     check_instance,
     check_int_at_least,
+    check_size,
 )
 
 __all__ = [
@@ -51,10 +52,16 @@ def regularizer_extremes(H: np.ndarray, h: np.ndarray) -> tuple[float, float, fl
 def regularizer_extremes_batch(
     H: np.ndarray, h: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`regularizer_extremes` for stacks ``H`` of shape ``(R, d, d)`` and ``h`` ``(R, d)``."""
+    """:func:`regularizer_extremes` for stacks ``H`` of shape ``(R, d, d)`` and ``h`` ``(R, d)``.
+
+    Each ``H[r]`` must be symmetric (up to ``1e-10`` of its largest entry), as a regularizer is:
+    the eigenvalues of an asymmetric matrix are not what Definition 3 bounds."""
     H = check_array("H", H, ndim=3)
     if H.shape[0] == 0 or H.shape[1] == 0 or H.shape[1] != H.shape[2]:
         raise ValueError(f"H must have shape (R, d, d) with R, d >= 1, got {H.shape}")
+    scale = np.maximum(1.0, np.max(np.abs(H), axis=(1, 2)))
+    if np.any(np.max(np.abs(H - np.swapaxes(H, 1, 2)), axis=(1, 2)) > 1e-10 * scale):
+        raise ValueError("H must be symmetric (every H[r] in a stack)")
     h = check_array("h", h, ndim=2)
     if h.shape != H.shape[:2]:
         raise ValueError(f"h must have shape {H.shape[:2]} to match H, got {h.shape}")
@@ -119,7 +126,7 @@ def regularizer_accuracy_audit(
             f"noise.shape must be (d + 1, d + 1) = {(d + 1, d + 1)}, got {noise.shape}"
         )
     check_instance("bounds", bounds, RegularizerBounds)
-    releases = check_int_at_least("releases", releases, 1)
+    releases = check_size("releases", releases, 1, item_bytes=8, what="a release")
     q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     applied = bounds.shift if shift is None else check_finite("shift", shift)

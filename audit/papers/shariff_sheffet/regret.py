@@ -62,8 +62,8 @@ from reference.validation import (
     check_in_range,
     check_instance,
     check_int_array,
-    check_int_at_least,
     check_nonnegative,
+    check_size,
 )
 
 __all__ = [
@@ -141,11 +141,11 @@ def regret_containment_audit(
     bounds (constants, missing factors) rather than against bad policies at small ``n``.
     """
     t0 = time.perf_counter()
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     alpha = check_alpha(1.0 / n if alpha is None else alpha)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
-    runs = check_int_at_least("runs", runs, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy)
     bound = (
@@ -238,14 +238,14 @@ def regret_scaling_in_dimension(
     read the slope as "how much faster than the bound regret grows over this range"
     (proofs_notes/audit/regret.md), with containment as the theorem's actual guarantee.
     """
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     grid = sorted({int(d) for d in check_int_array("dims", dims, 2, ndim=1)})
     if len(grid) < 2:
         raise ValueError(f"dims must hold at least two distinct values >= 2, got {list(dims)}")
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
     alpha = 1.0 / n
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     regrets = np.empty((len(seeds), len(grid)))
     form = np.empty(len(grid))
     for j, d in enumerate(grid):
@@ -296,7 +296,7 @@ def regret_scaling_in_privacy(
     if variant == "nonprivate":
         raise ValueError("variant must be a private variant (the excess is over 'nonprivate')")
     check_choice("variant", variant, ("gaussian", "wishart", "wishart_unshifted"))
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     eps_values = check_array("epsilons", epsilons, ndim=1)
     if np.any(eps_values <= 0.0):
         raise ValueError(f"epsilons must all be in (0, inf), got {eps_values.tolist()}")
@@ -311,7 +311,7 @@ def regret_scaling_in_privacy(
         else check_callable("mechanism_epsilon", mechanism_epsilon)
     )
     alpha = 1.0 / n
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     baseline = _final_regrets("nonprivate", d, num_arms, gap, n, seeds, None)
     constants = ProblemConstants(d=d)
     power = 1.0 if gap > 0 else 0.5
@@ -363,7 +363,7 @@ def regret_scaling_in_n(
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     batch = _batch(
         variant, d, num_arms, gap, n, seeds, privacy, alpha=alpha, checkpoints=ts,
         calibration=calibration,
@@ -472,7 +472,7 @@ def regret_regression_check(
     marks = regret_rounds(n, first, points)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
-    seeds = child_seeds(seed, 0, check_int_at_least("runs", runs, 2))
+    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
     alpha = 1.0 / n
     constants = ProblemConstants(d=d)
     _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
@@ -587,7 +587,7 @@ def claim14_pull_check(
     if np.any(counts < 0) or np.any(counts != np.floor(counts)):
         raise ValueError("pulls must be non-negative whole numbers (pull counts)")
     confidence = _confidence(confidence)
-    n = check_int_at_least("n", n, 2)
+    n = check_size("n", n, 2, item_bytes=8, what="a round's value")
     gap = check_in_range("gap", gap, 0.0, 2.0, high_open=False)
     if n**0.19 < 4.0 / gap:
         raise ValueError(

@@ -56,6 +56,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -105,7 +106,7 @@ class TreeSourceSpec:
     pad: PadMode = "fresh"
 
     def __post_init__(self) -> None:
-        d = check_int_at_least("d", self.d, 1)
+        d = check_size("d", self.d, 1, item_bytes=8, power=2, what="a matrix entry")
         check_instance("noise", self.noise, NodeNoise)
         if tuple(self.noise.shape) != (d + 1, d + 1):
             raise ValueError(
@@ -229,8 +230,8 @@ def regularizer_run_audit(
     if not isinstance(source, TreeSourceSpec):
         check_callable("source", source)
     check_instance("claimed", claimed, RegularizerBounds)
-    n = check_int_at_least("n", n, 1)
-    runs = check_int_at_least("runs", runs, 1)
+    n = check_size("n", n, 1, item_bytes=8, what="a round's value")
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
     q = check_in_range("nominal_failure_rate", nominal_failure_rate, 0.0, 1.0, low_open=False)
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     check_choice("engine", engine, ("batch", "reference"))
@@ -292,8 +293,8 @@ def confidence_ellipsoid_audit(
     :func:`~reference.shariff_sheffet.regularizers.make_regularizer` (``"tight"`` for the
     factorized source)."""
     t0 = time.perf_counter()
-    runs = check_int_at_least("runs", runs, 1)
-    n = check_int_at_least("n", n, 1)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    n = check_size("n", n, 1, item_bytes=8, what="a round's value")
     alpha = check_alpha(alpha)
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
     constants = (
@@ -342,7 +343,7 @@ def laurent_massart_tail(d: int, alpha: float) -> tuple[float, float, float]:
     """Claim 17 evaluated exactly with the χ² law: ``(P[U ≥ upper], P[U ≤ lower], P[U >
     (√d + √(2 ln(1/α)))²])`` for ``U ~ χ²_d``, with ``upper = d + 2√(d ln(1/α)) + 2 ln(1/α)`` and
     ``lower = d − 2√(d ln(1/α))``.  Claim 17 says each is at most ``α``."""
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1, item_bytes=8, power=2, what="a matrix entry")
     alpha = check_alpha(alpha)
     ell = math.log(1.0 / alpha)
     law = stats.chi2(d)
@@ -356,11 +357,11 @@ def claim18_coverage(rows: int, d: int, alpha: float, *, reps: int, seed: int) -
     """Claim 18 by Monte Carlo: failures of ``σ_min, σ_max ∈ √rows ± (√d + √(2 ln(2/α)))`` for
     ``A ∈ R^{rows×d}`` with i.i.d. N(0, 1) entries; returns ``(failures, reps)``."""
     rng = as_generator(seed, "seed")
-    rows = check_int_at_least("rows", rows, 1)
-    d = check_int_at_least("d", d, 1)
+    rows = check_size("rows", rows, 1, item_bytes=8, what="a row")
+    d = check_size("d", d, 1, item_bytes=8, power=2, what="a matrix entry")
     dev = math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 / check_alpha(alpha)))
     failures = 0
-    for _ in range(check_int_at_least("reps", reps, 1)):
+    for _ in range(check_size("reps", reps, 1, item_bytes=8, what="a repetition's result")):
         s = np.linalg.svd(rng.standard_normal((rows, d)), compute_uv=False)
         failures += int(s[-1] < math.sqrt(rows) - dev or s[0] > math.sqrt(rows) + dev)
     return failures, reps
@@ -372,17 +373,18 @@ def claim19_coverage(
     """Claim 19 by Monte Carlo: failures of "every eigenvalue of ``W ~ W_d(I, k)`` lies in
     ``(√k ± s(√d + √(2 ln(2/α))))²``" with ``s = deviation_scale`` (1 for the claim; smaller
     values give a deliberately too-narrow interval); returns ``(failures, reps)``."""
-    d = check_int_at_least("d", d, 1)
+    d = check_size("d", d, 1, item_bytes=8, power=2, what="a matrix entry")
     k = check_int_at_least("k", k, d)
     alpha = check_alpha(alpha)
-    reps = check_int_at_least("reps", reps, 1)
+    reps = check_size("reps", reps, 1, item_bytes=8, what="a repetition's result")
     seed = check_seed(seed, "seed")  # seeds scipy's wishart sampler as it always has
     deviation_scale = check_positive("deviation_scale", deviation_scale)
     dev = deviation_scale * (math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 / alpha)))
     if math.sqrt(k) <= dev:
         raise ValueError(f"Claim 19 needs sqrt(k) > sqrt(d) + sqrt(2 ln(2/alpha)) = {dev}")
     draws = stats.wishart(df=k, scale=np.eye(d)).rvs(
-        size=check_int_at_least("reps", reps, 1), random_state=seed
+        size=check_size("reps", reps, 1, item_bytes=8, what="a repetition's result"),
+        random_state=seed,
     )
     lam = np.linalg.eigvalsh(np.asarray(draws).reshape(reps, d, d))
     bad = (lam[:, 0] < (math.sqrt(k) - dev) ** 2) | (lam[:, -1] > (math.sqrt(k) + dev) ** 2)

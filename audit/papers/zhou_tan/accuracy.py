@@ -30,7 +30,12 @@ from audit.papers.zhou_tan.cases import (
 from audit.stats import clopper_pearson
 from reference._typing import FloatArray, IntArray
 from reference.rng import check_seed
-from reference.validation import check_choice, check_in_range, check_int_at_least
+from reference.validation import (
+    check_choice,
+    check_in_range,
+    check_int_at_least,
+    check_size,
+)
 from reference.zhou_tan.algorithms import (
     ATAGPUCB,
     TGPUCB,
@@ -136,8 +141,8 @@ def _run_settings(
     return (
         seed,
         confidence,
-        check_int_at_least("runs", runs, 1),
-        check_int_at_least("rounds", rounds, 2),
+        check_size("runs", runs, 1, item_bytes=8, what="a run's result"),
+        check_size("rounds", rounds, 2, item_bytes=8, what="a round's value"),
     )
 
 
@@ -331,7 +336,7 @@ def lemma10_radius_audit(
     check_choice("variant", variant, ("paper", "c_without_laplace"))
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    estimators = check_int_at_least("estimators", estimators, 1)
+    estimators = check_size("estimators", estimators, 1, item_bytes=8, what="an estimator")
     Phi, m = _lemma10_design(seed)
     n = Phi.shape[0]
     if variant == "paper":
@@ -401,9 +406,11 @@ def lemma11_count_audit(
     check_choice("bound", bound, ("corrected", "paper"))
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    k = check_int_at_least("k", k, 1)
+    k = check_size("k", k, 1, item_bytes=8, what="a term")
     p = check_in_range("p", p, 0.0, 0.25)
-    _, _, errors = _lemma11_errors(params, k, check_int_at_least("runs", runs, 1), seed)
+    _, _, errors = _lemma11_errors(
+        params, k, check_size("runs", runs, 1, item_bytes=8, what="a run's result"), seed
+    )
     count = np.sum(errors > _lemma11_radius(params, p), axis=1)
     nominal = math.exp(-k / 72.0) if bound == "corrected" else math.exp(-k / 24.0)
     name = "lemma11_corrected_constant" if bound == "corrected" else "lemma11_paper_constant"
@@ -438,8 +445,10 @@ def mom_selection_audit(
     check_choice("selection", selection, ("argmin", "argmax"))
     seed = check_seed(seed, "seed")
     confidence = check_in_range("confidence", confidence, 0.0, 1.0)
-    k = check_int_at_least("k", k, 2)
-    theta, V, errors = _lemma11_errors(params, k, check_int_at_least("runs", runs, 1), seed)
+    k = check_size("k", k, 2, item_bytes=8, what="a term")
+    theta, V, errors = _lemma11_errors(
+        params, k, check_size("runs", runs, 1, item_bytes=8, what="a run's result"), seed
+    )
     gamma = _lemma11_radius(params, check_in_range("p", p, 0.0, 0.25))
     chosen = np.empty(runs)
     th = theta.reshape(1, runs, k)
@@ -462,7 +471,7 @@ def mom_selection_audit(
 
 def _nystrom_grid(n_arms: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(K, K^{1/2}, diag K)`` on ``n_arms`` grid points (SE, ℓ = 0.25)."""
-    X = unit_grid(check_int_at_least("n_arms", n_arms, 1))
+    X = unit_grid(check_size("n_arms", n_arms, 1, item_bytes=8, what="an arm"))
     K = se_kernel(X, X, 0.25)
     return K, finite_feature_map(K), np.diag(K).copy()
 

@@ -35,6 +35,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 from reference.zhou_tan.algorithms import (
     TGPUCB,
@@ -126,19 +127,23 @@ class CTLRandomiser:
         self.description = description
 
     def centre(self, y: float) -> float:
-        """``c(y)``: the clipped reward, or ``y`` itself without clipping."""
+        """``c(y)``: the clipped reward, or ``y`` itself without clipping (``y`` any real)."""
+        y = check_finite("y", y)
         if not self.params.clip:
-            return float(y)
+            return y
         return float(clip_reward(np.array([y]), self.params.B, self.params.R)[0])
 
     def sample(self, data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
         x = check_array("data", data, shape=(1,))
-        y = np.full(check_int_at_least("size", size, 1), float(x[0]))
+        y = np.full(check_size("size", size, 1, item_bytes=8, what="an output"), float(x[0]))
         return ctl_privatize(y, self.params, rng).reshape(size, 1)
 
     def log_density(self, data: FloatArray, outputs: FloatArray) -> FloatArray:
         x = check_array("data", data, shape=(1,))
-        z = np.asarray(outputs, dtype=np.float64).reshape(-1)
+        z = check_array("outputs", outputs)
+        if z.ndim != 2 or z.shape[1] != 1:  # what sample returns
+            raise ValueError(f"outputs must have shape (size, 1), got {z.shape}")
+        z = z[:, 0]
         b = self.params.lap_scale
         return np.asarray(-np.abs(z - self.centre(float(x[0]))) / b - math.log(2.0 * b))
 
@@ -325,7 +330,7 @@ def ctl_white_box_audits(
 
     Results are named ``"ctl_<randomiser> <pair_name> white box vs <claim>"`` (see
     :func:`ctl_loss_case`)."""
-    check_int_at_least("samples", samples, 1)
+    check_size("samples", samples, 1, item_bytes=8, what="an output")
     check_in_range("confidence", confidence, 0.0, 1.0)
     as_seed_sequence(seed, "seed")
     case = ctl_loss_case(randomiser, pair, params, pair_name=pair_name)
@@ -349,7 +354,7 @@ def ctl_black_box_audits(
     ``"ctl_<randomiser> <pair_name> black box vs <claim>"``."""
     _randomiser(randomiser)
     _ctl_pair(pair)
-    check_int_at_least("samples", samples, 1)
+    check_size("samples", samples, 1, item_bytes=8, what="an output")
     check_in_range("confidence", confidence, 0.0, 1.0)
     printed, exact = ctl_claims(params)
     seeds = as_seed_sequence(seed).generate_state(2)
@@ -476,8 +481,8 @@ def learner_arm_transcripts(
     first_reward = check_finite("first_reward", first_reward)
     seed = check_seed(seed, "seed")
     check_positive("beta_scale", beta_scale)
-    runs = check_int_at_least("runs", runs, 1)
-    rounds = check_int_at_least("rounds", rounds, 2)
+    runs = check_size("runs", runs, 1, item_bytes=8, what="a run's result")
+    rounds = check_size("rounds", rounds, 2, item_bytes=8, what="a round's value")
     check_choice("learner", learner, _LEARNERS)
     if learner == "moma" and rounds < 2 * MOMA_TRANSCRIPT_K:
         raise ValueError(

@@ -29,7 +29,12 @@ from audit.tools.golden.compare import (
 )
 from audit.tools.golden.entries import GoldenFunction, _module_name, case_atol, evaluate_case
 from audit.tools.golden.randomised import GoldenSummary, _run_summary, summaries
-from reference.files import DamagedFileError, atomic_write_text, read_json
+from reference.files import (
+    DamagedFileError,
+    atomic_write_text,
+    prepare_output_dir,
+    read_json,
+)
 
 __all__ = [
     "PAPERS",
@@ -436,6 +441,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     papers = tuple(args.paper or PAPERS)
+    try:  # a file is no golden folder: refused before anything is read or written
+        if args.rebuild:
+            prepare_output_dir(args.dir, "--dir")
+        elif not args.dir.is_dir():
+            raise ValueError(f"--dir must be a folder of golden vectors, got {str(args.dir)!r}")
+    except ValueError as err:
+        parser.error(str(err))
     if args.rebuild:
         for path in build_vectors(args.dir, papers):
             print(f"wrote {path}")

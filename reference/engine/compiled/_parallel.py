@@ -18,7 +18,9 @@ from typing import Any, TypeVar, cast
 import numba
 from tqdm.auto import tqdm
 
-from reference.validation import check_int_at_least
+from reference.validation import (
+    check_size,
+)
 
 __all__ = ["compiled", "inlined", "resolve_workers", "run_chunked"]
 
@@ -36,11 +38,16 @@ def inlined(function: _F) -> _F:
     return cast(_F, numba.njit(nogil=True, cache=True, inline="always")(function))
 
 
+_STACK_BYTES = 8 * 2**20
+"""A thread's stack (the Linux default)."""
+
+
 def resolve_workers(workers: int | None) -> int:
-    """``workers`` (an integer ``≥ 1``), by default the cores this process may use."""
+    """``workers`` (an integer ``≥ 1``, at most the threads whose 8 MiB stacks fit in memory), by
+    default the cores this process may use."""
     if workers is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    return check_int_at_least("workers", workers, 1)
+    return check_size("workers", workers, 1, item_bytes=_STACK_BYTES, what="a thread's stack")
 
 
 def run_chunked(

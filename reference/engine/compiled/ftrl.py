@@ -42,8 +42,8 @@ from reference.validation import (
     check_choice,
     check_instance,
     check_int_array,
-    check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -461,11 +461,11 @@ def run_ftrl_compiled(
         ValueError: naming the parameter, for any argument out of its range.
     """
     check_choice("instance", instance, get_args(ExpertsInstance))
-    N = check_int_at_least("N", N, 2)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 2, item_bytes=8, what="a loss entry")
+    T = check_size("T", T, 1)
     epsilon = check_epsilon_or_inf(epsilon)
     generators = _check_seeds(seeds)
-    G = check_int_at_least("runs_per_seed", runs_per_seed, 1)
+    G = check_size("runs_per_seed", runs_per_seed, 1, item_bytes=8 * N, what="a replicate's noise")
     check_choice("calibration", calibration, get_args(Calibration))
     marks = _check_checkpoints(checkpoints, T)
     trace = check_bool("trace", trace)
@@ -553,7 +553,7 @@ def run_ftrl_losses_compiled(
     eta = check_positive("eta", eta)
     scale = check_positive("lam", lam) if lam is not None else None
     generators = _check_seeds(seeds)
-    G = check_int_at_least("runs_per_seed", runs_per_seed, 1)
+    G = check_size("runs_per_seed", runs_per_seed, 1, item_bytes=8 * N, what="a replicate's noise")
     marks = _check_checkpoints(checkpoints, T)
     trace = check_bool("trace", trace)
     progress = check_bool("progress", progress)
@@ -775,8 +775,8 @@ def run_exp2_compiled(
         ValueError: naming the parameter, for any argument out of its range.
     """
     check_choice("instance", instance, get_args(MABInstance))
-    N = check_int_at_least("N", N, 2)
-    T = check_int_at_least("T", T, 1)
+    N = check_size("N", N, 2, item_bytes=8, what="an arm's weight")
+    T = check_size("T", T, 1)
     epsilon = check_epsilon_or_inf(epsilon)
     check_choice("preset", preset, ("paper", "proof_consistent"))
     check_choice("calibration", calibration, get_args(Calibration))

@@ -55,7 +55,10 @@ from reference.shariff_sheffet.regularizers import (
 )
 from reference.shariff_sheffet.simulation import STREAMS
 from reference.tree import tree_depth
-from reference.validation import check_bool, check_int_at_least
+from reference.validation import (
+    check_bool,
+    check_size,
+)
 
 __all__ = [
     "CHUNK_ROUNDS",
@@ -574,7 +577,9 @@ def loaded_from_cache() -> bool:
 def environment_seconds(d: int, num_arms: int, gap: float, n: int, seed: int) -> float:
     """Seconds taken by ``n`` rounds of the App. D environment alone in the compiled loop (after
     a warm-up call): the benchmark's measure of the environment's share of a run."""
-    n = check_int_at_least("n", n, 1)
+    n = check_size("n", n, 1)
+    d = check_size("d", d, 2, item_bytes=8, power=2, what="an entry of the rotation")
+    num_arms = check_size("num_arms", num_arms, 1, item_bytes=8 * d, what="an arm")
     env = _rejection_environment(named_generators(check_seed(seed), STREAMS), d, num_arms, gap)
     band = env._band
     args = (d, num_arms, band.low, band.high, env.rotation, False, band._candidates, env._optimal,

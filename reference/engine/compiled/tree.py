@@ -28,7 +28,7 @@ from reference.validation import (
     check_choice,
     check_instance,
     check_int_array,
-    check_int_at_least,
+    check_size,
 )
 
 __all__ = ["CHUNK_ROUNDS", "tree_noise_compiled"]
@@ -221,7 +221,7 @@ def tree_noise_compiled(
         workers: threads (default: the cores this process may use).
         progress: show a progress bar of replicate-rounds.
     """
-    n = check_int_at_least("n", n, 1)
+    n = check_size("n", n, 1)
     check_instance("noise", noise, NodeNoise)
     if isinstance(noise, WishartNoise):
         kind, p, scale, dof = _WISHART, noise.dim, noise.scale, float(noise.degrees_of_freedom)

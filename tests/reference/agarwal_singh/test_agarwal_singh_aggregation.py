@@ -216,7 +216,7 @@ def test_aggregation_validation() -> None:
         TreeBasedAggregation(0, ZeroNoise((1,)), rng)
     agg = TreeBasedAggregation(1, ZeroNoise((2,)), rng)
     agg.step(np.ones(2))
-    with pytest.raises(ValueError, match="cannot insert more than n=1"):
+    with pytest.raises(ValueError, match="at most T=1"):
         agg.step(np.ones(2))
     with pytest.raises(ValueError, match="finite"):
         TreeBasedAggregation(2, ZeroNoise((2,)), rng).step(np.array([np.nan, 0.0]))

@@ -23,7 +23,7 @@ from audit.papers.shariff_sheffet.theorems import (
     proof_failure_rate,
     regularizer_run_audit,
 )
-from reference.noise import LaplaceNoise, SymmetricGaussianNoise
+from reference.noise import LaplaceNoise, SymmetricGaussianNoise, ZeroNoise
 from reference.shariff_sheffet import (
     PrivacyParameters,
     ProblemConstants,
@@ -99,9 +99,11 @@ def _shifted_tree(rng: np.random.Generator, *, shift_factor: float, pad: str) ->
 
 
 def test_run_audit_engine_runs_other_laws_on_the_numpy_engine() -> None:
-    """A law the compiled tree does not take (Laplace entries) runs on ``BatchedTreeNoise``: the
-    same numbers as the reference trees."""
-    spec = TreeSourceSpec(d=D, noise=LaplaceNoise((D + 1, D + 1), 0.05), shift=1.0)
+    """A law the compiled tree does not take (zero noise) runs on ``BatchedTreeNoise``: the same
+    numbers as the reference trees.  A law whose matrices are not symmetric (Laplace entries) is
+    no regularizer: its ``H`` is refused (Definition 3 bounds eigenvalues of a symmetric ``H``; the
+    eigen-solver would read one triangle only)."""
+    spec = TreeSourceSpec(d=D, noise=ZeroNoise((D + 1, D + 1)), shift=1.0)
     claimed = make_regularizer(
         "wishart", CONSTANTS, N, ALPHA, np.random.default_rng(0), PRIVACY
     ).bounds
@@ -110,6 +112,10 @@ def test_run_audit_engine_runs_other_laws_on_the_numpy_engine() -> None:
     assert plain.failures == batch.failures
     for key, quantiles in batch.slack.items():
         assert plain.slack[key] == pytest.approx(quantiles, rel=1e-9)
+    asymmetric = TreeSourceSpec(d=D, noise=LaplaceNoise((D + 1, D + 1), 0.05), shift=1.0)
+    for engine in ("batch", "reference"):
+        with pytest.raises(ValueError, match=r"^H must be symmetric"):
+            regularizer_run_audit(asymmetric, claimed, N, 0.1, runs=4, seed=3, engine=engine)
 
 
 @pytest.mark.parametrize(
