@@ -53,6 +53,7 @@ from reference.validation import (
     check_in_range,
     check_int_at_least,
     check_positive,
+    check_size,
     float_in,
     int_at_least,
 )
@@ -343,14 +344,22 @@ def run_check(
     if not isinstance(claim, PrivacyClaim | PairClaim):
         raise ValueError(f"claim must be an audit.protocols.PrivacyClaim, got {claim!r:.80}")
     settings = CheckSettings(
-        n=check_int_at_least("n", chosen.default_horizon or 2 if n is None else n, 2),
-        runs=check_int_at_least("runs", runs, 2),
+        n=check_size(
+            "n",
+            chosen.default_horizon or 2 if n is None else n,
+            2,
+            item_bytes=8,
+            what="a round's regret",
+        ),
+        runs=check_size("runs", runs, 2, item_bytes=8, what="a run's regret"),
         stream_n=check_int_at_least("stream_n", stream_n, 3),
-        stream_runs=check_int_at_least("stream_runs", stream_runs, 4),
+        stream_runs=check_size("stream_runs", stream_runs, 4, item_bytes=8, what="a run"),
         seed=check_seed(seed),
         confidence=check_in_range("confidence", confidence, 0.0, 1.0),
-        samples=check_int_at_least("samples", samples, 4),
-        release_samples=check_int_at_least("release_samples", release_samples, 4),
+        samples=check_size("samples", samples, 4, item_bytes=8, what="an output"),
+        release_samples=check_size(
+            "release_samples", release_samples, 4, item_bytes=8, what="a release"
+        ),
         d=check_int_at_least("d", d, 2),
         num_arms=check_int_at_least("num_arms", num_arms, 1),
         gap=check_in_range("gap", gap, 0.0, math.inf, low_open=False),

@@ -539,9 +539,9 @@ class Kind:
         """The release-level audit of the aggregator a policy exposes, on record streams of the
         length it states (an ``int`` attribute ``days``), else ``settings.stream_n``."""
         assert self.record_kind is not None
-        aggregator = self.release_input(aggregator, settings)
         with run.calling("reading the release mechanism's days attribute"):
-            stated = getattr(aggregator, "days", None)
+            stated = getattr(aggregator, "days", None)  # the aggregator's own, not a wrapper's
+        aggregator = self.release_input(aggregator, settings)
         n = (
             stated
             if isinstance(stated, int) and not isinstance(stated, bool)

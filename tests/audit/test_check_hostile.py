@@ -397,3 +397,9 @@ def test_policy_flags_for_a_mechanism_are_usage_errors(
     assert check.main([*base, *argv, "--out", str(tmp_path / "out")]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out" / "check.json").exists()
+
+
+@pytest.mark.parametrize("name", ["n", "runs", "stream_runs", "samples", "release_samples"])
+def test_absurd_sizes_are_refused_before_anything_runs(name: str) -> None:
+    with pytest.raises(ValueError, match=rf"^{name} must be at most 2\*\*53"):
+        check.run_check("examples.good_policy:policy", STREAMS, paths=[REPO], **{name: 10**18})
