@@ -141,7 +141,7 @@ class _CheckJob:
             claim, neighbours = self._claim(watch)
             raw = load_target(self.target, self.paths, self.target_kwargs, watch)
             with calling(watch, f"protocol check of {self.target!r}"):
-                self.kind.check_target(raw, self.target)
+                self.kind.check_target(raw, self.target, registry.registered())
             seeded = self.kind.seeded(raw, watch)
             with calling(watch, "reading its epsilon, delta and loss_set attributes"):
                 stated = stated_calibration(seeded)

@@ -2445,7 +2445,7 @@ def _method_baselines() -> dict[str, MethodBaseline]:
         m + "environments:LinearGapEnvironment", rounds=2
     )
     for owner in (
-        "factorized:FactorizedStatistics",
+        "regularizers:FactorizedStatistics",
         "linucb:LinUCB",
         "regularizers:ExactStatistics",
         "regularizers:TreeStatistics",
@@ -2564,7 +2564,7 @@ HORIZONS: dict[str, str] = {
     "reference.agarwal_singh.full_info:PrivateFTPL.observe": "T",
     "reference.agarwal_singh.full_info:PrivateFTRL.observe": "T",
     "reference.sajed_sheffet.bandits:DPUCB.update": "T",
-    "reference.shariff_sheffet.factorized:FactorizedStatistics.update": "n",
+    "reference.shariff_sheffet.regularizers:FactorizedStatistics.update": "n",
     "reference.shariff_sheffet.regularizers:TreeStatistics.update": "n",
     "reference.tree:TreeAggregator.insert": "n",
     "audit.papers.agarwal_singh.cases:ReusedNoiseTree.step": "T",

@@ -366,7 +366,7 @@ ALLOWED_API: list[tuple[str, str, set[str], str]] = [
     ("reference.shariff_sheffet.environments:BandArmSampler.draw", "count", {"zero"}, _NONE_DRAWN),
     ("reference.shariff_sheffet.environments:LinearGapEnvironment.draw_block", "rounds", {"zero"}, _NONE_DRAWN),
     *((f"reference.shariff_sheffet.{c}.update", "y", {"negative", "zero"}, "a reward in [-B~, B~]") for c in (
-        "factorized:FactorizedStatistics", "linucb:LinUCB", "regularizers:ExactStatistics",
+        "regularizers:FactorizedStatistics", "linucb:LinUCB", "regularizers:ExactStatistics",
         "regularizers:TreeStatistics")),
     *((f"reference.zhou_tan.algorithms:{c}.observe", "arm", {"zero"}, _ARM0)
       for c in ("ATAGPUCB", "GPUCB", "TGPUCB", "MoMAGPUCB")),

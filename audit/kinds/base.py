@@ -16,7 +16,7 @@ import dataclasses
 import functools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -364,14 +364,12 @@ class Kind:
 
     # ---- in the child process ------------------------------------------------------------
 
-    def check_target(self, target: Any, spec: str) -> None:
-        """``ValueError`` if ``target`` does not satisfy :attr:`protocol`, naming the kinds whose
-        protocol it satisfies."""
+    def check_target(self, target: Any, spec: str, kinds: Sequence[Kind] = ()) -> None:
+        """``ValueError`` if ``target`` does not satisfy :attr:`protocol`, naming those of
+        ``kinds`` (the registry's, passed in by its caller) whose protocol it satisfies."""
         if isinstance(target, self.protocol):
             return
-        from audit.kinds import registered  # the registry imports this module
-
-        fits = [k for k in registered() if isinstance(target, k.protocol)]
+        fits = [k for k in kinds if isinstance(target, k.protocol)]
         what = f" is {fits[0].protocol_text}" if fits else " satisfies no kind's protocol"
         hint = f": pass {' or '.join(k.suggestion for k in fits)}" if fits else ""
         raise ValueError(

@@ -7,6 +7,7 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from audit.kinds.base import CheckRun, CheckSettings, Kind, stated_claim
@@ -35,14 +36,14 @@ class MechanismKind(Kind):
         """A mechanism is asked for by its pair."""
         return "--pair module:attribute (a NeighbouringPair)"
 
-    def check_target(self, target: Any, spec: str) -> None:
+    def check_target(self, target: Any, spec: str, kinds: Sequence[Kind] = ()) -> None:
         """A policy given with a pair is refused: policies are audited on streams."""
         if isinstance(target, StreamPolicy | OnlinePolicy):
             raise ValueError(
                 f"pair (--pair) is for mechanisms only: target {spec!r} is a policy, audited on "
                 "the t-neighbouring streams of its kind; drop --pair"
             )
-        super().check_target(target, spec)
+        super().check_target(target, spec, kinds)
 
     def audit(
         self,
