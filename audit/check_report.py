@@ -213,6 +213,7 @@ class CheckReport:
             claim = audit.claim  # the claim, or the calibration the target states
             power = (
                 f", would catch ε ≥ {audit.detectable_epsilon:.3g}"
+                + (" on its event" if audit.method == "black_box" else "")
                 if audit.detectable_epsilon is not None
                 else f", would catch δ(ε_claim) ≥ {audit.detectable_delta:.3g}"
                 if audit.detectable_delta is not None
@@ -237,6 +238,22 @@ class CheckReport:
     def _regret_rows(self) -> list[str]:
         return [] if self.regret is None else self._kind.regret_rows(self.regret)
 
+    def _power_note(self) -> list[str]:
+        """What a black box's "would catch ε ≥ D on its event" promises, when a row says it."""
+        audits = (self.privacy, self.release, self.stated_privacy, self.stated_release)
+        if not any(
+            a is not None and a.method == "black_box" and a.detectable_epsilon is not None
+            for a in audits
+        ):
+            return []
+        return [
+            "\"Would catch ε ≥ D on its event\": a target whose probability of the audited event "
+            "is `e^D · P' + δ` is rejected with probability ≥ 0.95 at these sample sizes. A leakier "
+            "target can also move `P'`; measured, the promise held at the mechanism level for "
+            "pure-ε claims and can fall short at δ > 0 (proof notes `black_box_event.md`, `calibration.md`).",
+            "",
+        ]
+
     def markdown(self) -> str:
         """A short human-readable report."""
         claim = self.claim
@@ -254,6 +271,7 @@ class CheckReport:
             *self._audit_rows(),
             *self._regret_rows(),
             "",
+            *self._power_note(),
             "Golden vectors do not apply to an implementation object (`privonline golden` checks "
             "the formulas).",
             "",

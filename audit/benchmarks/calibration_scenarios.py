@@ -25,6 +25,7 @@ from audit.methods.black_box import EventCounts, epsilon_lower_bound, event_audi
 from audit.methods.designs import design_online_audit, online_design
 from audit.methods.pairs import search_pairs, statdp_patterns
 from audit.methods.scaling import fit_against_form, fit_mean_against_form
+from audit.methods.staged import PASS_TARGET
 from audit.methods.stream import Algorithm1Policy, stream_audit, worst_case_streams
 from audit.methods.white_box import white_box_audit
 from audit.protocols import NeighbouringPair, PrivacyClaim
@@ -288,14 +289,29 @@ def _white_box_epsilon_power(tight: Any, claim: PrivacyClaim) -> Callable[[int],
     return build
 
 
+def _design(learner: Any, claim: PrivacyClaim) -> Callable[[int], PrivacyAuditResult]:
+    """The design audit of ``learner`` on the two-round split design against ``claim``."""
+
+    def audit(seed: int) -> PrivacyAuditResult:
+        return design_online_audit(
+            learner, DESIGN_PAIR, claim, runs=DESIGN_RUNS, seed=seed,
+            confidence=1.0 - ALPHA, name="design",
+        )  # fmt: skip
+
+    return audit
+
+
 def _design_tight_learner(seed: int) -> bool:
     """The design audit of a correct tree learner on the two-round split design, against its
     exact pure ε: :class:`DesignLearner` releases ``x ∝ exp(−η L̃)`` of one Laplace-noised
     loss, so its points show ``L̃₁ − L̃₂`` and the claim is tight in the tails."""
-    return design_online_audit(
-        DesignLearner(), DESIGN_PAIR, DESIGN_CLAIM, runs=DESIGN_RUNS, seed=seed,
-        confidence=1.0 - ALPHA, name="design",
-    ).violation  # fmt: skip
+    return _design(DesignLearner(), DESIGN_CLAIM)(seed).violation
+
+
+def _design_gaussian_learner(seed: int) -> bool:
+    """The design audit of :class:`GaussianDesignLearner` at ``μ = 1`` against its exact
+    ``(ε(δ), δ)`` at ``δ = 10⁻²``."""
+    return _design(GaussianDesignLearner(1.0), DESIGN_GAUSS_CLAIM)(seed).violation
 
 
 class DesignLearner:
@@ -319,9 +335,36 @@ class DesignLearner:
         return f"DesignLearner(epsilon={self.epsilon})"
 
 
+class GaussianDesignLearner(DesignLearner):
+    """:class:`DesignLearner` with ``N(0, σ²)`` noise per coordinate, ``σ = √2/μ``: on the split
+    design (round 1's loss ``(1, 0)`` or ``(0, 1)``, ``N = 2``) its points are a one-to-one
+    function of ``L̃₁ − L̃₂ = ±1 + N(0, 2σ²)``, so it is exactly ``μ``-GDP there, with the
+    exact curve ``ε(δ; μ)``."""
+
+    def __init__(self, mu: float = 1.0) -> None:
+        super().__init__(mu)
+        self.mu = mu
+
+    def play(self, losses: FloatArray, rng: np.random.Generator) -> FloatArray:
+        """The points: uniform on round 1, then ``∝ exp(−(l₁ + noise))``."""
+        n, dim = losses.shape
+        points = np.full((n, dim), 1.0 / dim)
+        noisy = losses[0] + rng.normal(0.0, math.sqrt(2.0) / self.mu, dim)
+        weights = np.exp(-(noisy - noisy.min()))
+        points[1:] = weights / weights.sum()
+        return points
+
+    def __repr__(self) -> str:
+        return f"GaussianDesignLearner(mu={self.mu:.6g})"
+
+
 DESIGN_RUNS = 2000
 DESIGN_PAIR = online_design(2, 2)
 DESIGN_CLAIM = PrivacyClaim(1.0, 0.0, "t_neighbouring", "exact ε of DesignLearner(1)")
+DESIGN_GAUSS_CLAIM = PrivacyClaim(
+    gaussian_epsilon(GAUSSIAN_DELTA, mu=1.0), GAUSSIAN_DELTA, "t_neighbouring",
+    "exact (ε(δ), δ) of GaussianDesignLearner(1)",
+)  # fmt: skip
 
 
 # billboard ------------------------------------------------------------------------------------
@@ -509,6 +552,12 @@ def _registry() -> dict[str, Scenario]:
     lap, rr, gauss = LaplaceMechanism(1.0), RandomizedResponse(1.0), GaussianMechanism(1.0)
     gauss_claim = f"(ε(δ), δ) = ({GAUSS_CLAIM.epsilon:.6g}, {GAUSS_CLAIM.delta:g})"
     bill_claim = f"μ = {BILLBOARD_MU} GDP at δ* = {DELTA_STAR:g}"
+    design_gauss = f"(ε(δ), δ) = ({DESIGN_GAUSS_CLAIM.epsilon:.6g}, {GAUSSIAN_DELTA:g})"
+    # learners whose exact ε is the staged audit's promised factor times the claim's
+    design_lap = DesignLearner(PASS_TARGET)
+    design_gauss_leak = GaussianDesignLearner(
+        gaussian_mu_for(PASS_TARGET * DESIGN_GAUSS_CLAIM.epsilon, GAUSSIAN_DELTA)
+    )
     # mechanisms whose exact ε is INCONCLUSIVE_FACTOR times the claim's (claims ε ≥ 0.05 here)
     lap_twice = LaplaceMechanism(1.0 / (INCONCLUSIVE_FACTOR * LAPLACE_CLAIM.epsilon))
     twice_gauss = INCONCLUSIVE_FACTOR * GAUSS_CLAIM.epsilon
@@ -551,6 +600,34 @@ def _registry() -> dict[str, Scenario]:
                  "ε = 1, δ = 0 (tight in the tails)", True,
                  f"{DESIGN_RUNS} runs per sequence, split design, n = 2, N = 2", ALPHA,
                  _constant(_design_tight_learner)),
+        Scenario("design/gaussian_learner", "false_alarm", "designs.design_online_audit",
+                 "GaussianDesignLearner(1): one Gaussian node seen through exponential weights",
+                 design_gauss, True,
+                 f"{DESIGN_RUNS} runs per sequence, split design, n = 2, N = 2", ALPHA,
+                 _constant(_design_gaussian_learner)),
+        Scenario("power/design/laplace_learner", "power", "designs.design_online_audit",
+                 "DesignLearner(D): exact pure ε = D", "ε = 1, δ = 0", True,
+                 f"{DESIGN_RUNS} runs per sequence", POWER,
+                 _mechanism_power(_design(DesignLearner(), DESIGN_CLAIM),
+                                  lambda d: (_design(DesignLearner(d), DESIGN_CLAIM),
+                                             repr(DesignLearner(d))))),
+        Scenario("power/design/gaussian_learner", "power", "designs.design_online_audit",
+                 "GaussianDesignLearner(μ'), ε(δ; μ') = D", design_gauss, True,
+                 f"{DESIGN_RUNS} runs per sequence", POWER,
+                 _mechanism_power(_design(GaussianDesignLearner(1.0), DESIGN_GAUSS_CLAIM),
+                                  lambda d: (_design(GaussianDesignLearner(
+                                      gaussian_mu_for(d, GAUSSIAN_DELTA)), DESIGN_GAUSS_CLAIM),
+                                      repr(GaussianDesignLearner(
+                                          gaussian_mu_for(d, GAUSSIAN_DELTA)))))),
+        Scenario("pass_factor/design/laplace_learner", "power", "designs.design_online_audit",
+                 repr(design_lap), "ε = 1, δ = 0", True, f"{DESIGN_RUNS} runs per sequence",
+                 POWER, _at_pass_factor(_design(design_lap, DESIGN_CLAIM), PASS_TARGET,
+                                        repr(design_lap))),
+        Scenario("pass_factor/design/gaussian_learner", "power", "designs.design_online_audit",
+                 repr(design_gauss_leak), design_gauss, True, f"{DESIGN_RUNS} runs per sequence",
+                 POWER, _at_pass_factor(_design(design_gauss_leak, DESIGN_GAUSS_CLAIM),
+                                        PASS_TARGET * DESIGN_GAUSS_CLAIM.epsilon,
+                                        repr(design_gauss_leak))),
         Scenario("stream/private_policy", "false_alarm", "stream.stream_audit",
                  f"Algorithm 1, Gaussian tree, n = {STREAM_N}, t = 1",
                  "(ε, δ) = (1, 0.1): an upper bound, not tight", False,
