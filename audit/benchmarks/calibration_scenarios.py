@@ -309,9 +309,9 @@ def _design_tight_learner(seed: int) -> bool:
 
 
 def _design_gaussian_learner(seed: int) -> bool:
-    """The design audit of :class:`GaussianDesignLearner` at ``μ = 1`` against its exact
+    """The design audit of :class:`GaussianDesignLearner` at ``μ = 0.5`` against its exact
     ``(ε(δ), δ)`` at ``δ = 10⁻²``."""
-    return _design(GaussianDesignLearner(1.0), DESIGN_GAUSS_CLAIM)(seed).violation
+    return _design(GaussianDesignLearner(DESIGN_MU), DESIGN_GAUSS_CLAIM)(seed).violation
 
 
 class DesignLearner:
@@ -361,9 +361,12 @@ class GaussianDesignLearner(DesignLearner):
 DESIGN_RUNS = 2000
 DESIGN_PAIR = online_design(2, 2)
 DESIGN_CLAIM = PrivacyClaim(1.0, 0.0, "t_neighbouring", "exact ε of DesignLearner(1)")
+DESIGN_MU = 0.5
+"""The design's Gaussian learner: at ``μ = 1`` its 2000 runs often show no event with a finite
+power statement at ``δ = 10⁻²`` (the claim's ε, 2.32, is reached only far in the tails)."""
 DESIGN_GAUSS_CLAIM = PrivacyClaim(
-    gaussian_epsilon(GAUSSIAN_DELTA, mu=1.0), GAUSSIAN_DELTA, "t_neighbouring",
-    "exact (ε(δ), δ) of GaussianDesignLearner(1)",
+    gaussian_epsilon(GAUSSIAN_DELTA, mu=DESIGN_MU), GAUSSIAN_DELTA, "t_neighbouring",
+    "exact (ε(δ), δ) of GaussianDesignLearner(0.5)",
 )  # fmt: skip
 
 
@@ -601,7 +604,7 @@ def _registry() -> dict[str, Scenario]:
                  f"{DESIGN_RUNS} runs per sequence, split design, n = 2, N = 2", ALPHA,
                  _constant(_design_tight_learner)),
         Scenario("design/gaussian_learner", "false_alarm", "designs.design_online_audit",
-                 "GaussianDesignLearner(1): one Gaussian node seen through exponential weights",
+                 "GaussianDesignLearner(0.5): one Gaussian node seen through exponential weights",
                  design_gauss, True,
                  f"{DESIGN_RUNS} runs per sequence, split design, n = 2, N = 2", ALPHA,
                  _constant(_design_gaussian_learner)),
@@ -614,7 +617,7 @@ def _registry() -> dict[str, Scenario]:
         Scenario("power/design/gaussian_learner", "power", "designs.design_online_audit",
                  "GaussianDesignLearner(μ'), ε(δ; μ') = D", design_gauss, True,
                  f"{DESIGN_RUNS} runs per sequence", POWER,
-                 _mechanism_power(_design(GaussianDesignLearner(1.0), DESIGN_GAUSS_CLAIM),
+                 _mechanism_power(_design(GaussianDesignLearner(DESIGN_MU), DESIGN_GAUSS_CLAIM),
                                   lambda d: (_design(GaussianDesignLearner(
                                       gaussian_mu_for(d, GAUSSIAN_DELTA)), DESIGN_GAUSS_CLAIM),
                                       repr(GaussianDesignLearner(
