@@ -125,6 +125,23 @@ def _gram(K: FloatArray) -> FloatArray:
     return Kd.copy()
 
 
+def _gamma_before(K: FloatArray, T: int, lam: float) -> Callable[[int], float]:
+    """``t ↦ γ̄_{t−1}`` (``0`` at ``t = 1``) from the certified bounds ``γ̄_1 .. γ̄_T`` of
+    :func:`certified_gamma_upper`; a round past ``T + 1`` is refused naming ``T`` (the bounds
+    were computed for that horizon only)."""
+    gbar = certified_gamma_upper(_gram(K), check_int_at_least("T", T, 1), lam)
+
+    def gamma(t: int) -> float:
+        if t - 2 >= gbar.size:
+            raise ValueError(
+                f"round {t} is past the horizon T = {gbar.size} the confidence widths were "
+                "built for: build the policy with T at least the number of rounds it plays"
+            )
+        return 0.0 if t == 1 else float(gbar[t - 2])
+
+    return gamma
+
+
 def _check_arm(arm: int, arms: int) -> int:
     """An arm index in ``[0, arms)`` (never counted from the end)."""
     a = check_int_at_least("arm", arm, 0)
@@ -218,10 +235,10 @@ def make_gp_ucb(
     """GP-UCB with the IGP-UCB width of [6] and a certified ``γ̄`` (:func:`certified_gamma_upper`)."""
     rng = as_generator(rng)
     igp_ucb_beta(1, B, R, 0.0, delta)  # checks B, R and delta now, not at the first round
-    gbar = certified_gamma_upper(_gram(K), T, lam)
+    gamma = _gamma_before(K, T, lam)
 
     def beta(t: int) -> float:
-        return igp_ucb_beta(t, B, R, 0.0 if t == 1 else float(gbar[t - 2]), delta)
+        return igp_ucb_beta(t, B, R, gamma(t), delta)
 
     return GPUCB(K, lam, beta, rng)
 
@@ -257,7 +274,7 @@ def make_ldp_tgp_ucb(
     lap = params.lap_scale
     K2 = ldp_reward_second_moment(params.B, params.R, params.eps)
     if preset == "theory":
-        gbar = certified_gamma_upper(_gram(K), T, lam)
+        gamma = _gamma_before(K, T, lam)
 
         def trunc(t: int) -> float:
             return tgp_trunc_level(t, params.B, params.R, lap)
@@ -265,9 +282,7 @@ def make_ldp_tgp_ucb(
         def beta(t: int) -> float:
             if t == 1:
                 return scale * params.B
-            return scale * ldp_tgp_beta(
-                t, params.B, params.R, lap, lam, delta, float(gbar[t - 2]), K2
-            )
+            return scale * ldp_tgp_beta(t, params.B, params.R, lap, lam, delta, gamma(t), K2)
 
     elif preset == "practical":
         check_int_at_least("T", T, 1)
@@ -325,12 +340,12 @@ def make_tgp_ucb_nonprivate(
         if delta is None or T is None:
             raise ValueError("preset='theory' needs delta and T (the certified γ̄ runs up to T)")
         delta_ = _check_delta(delta)
-        gbar = certified_gamma_upper(_gram(K), check_int_at_least("T", T, 1), lam)
+        gamma = _gamma_before(K, T, lam)
 
         def beta(t: int) -> float:
             if t == 1:
                 return scale * B
-            return scale * tgp_nonprivate_beta(t, v, alpha, B, lam, delta_, float(gbar[t - 2]))
+            return scale * tgp_nonprivate_beta(t, v, alpha, B, lam, delta_, gamma(t))
 
     return TGPUCB(K, lam, trunc, beta, rng)
 
@@ -365,7 +380,7 @@ def make_subweibull_tgp_ucb(
     scale = check_positive("beta_scale", beta_scale)
     subweibull_trunc_level(1, signal_bound, a, b, theta)  # checks the tail now
     subweibull_tgp_beta(2, B, signal_bound, a, b, theta, lam, delta, 0.0, K2)
-    gbar = certified_gamma_upper(_gram(K), check_int_at_least("T", T, 1), lam)
+    gamma = _gamma_before(K, T, lam)
 
     def trunc(t: int) -> float:
         return subweibull_trunc_level(t, signal_bound, a, b, theta)
@@ -374,7 +389,7 @@ def make_subweibull_tgp_ucb(
         if t == 1:
             return scale * B
         return scale * subweibull_tgp_beta(
-            t, B, signal_bound, a, b, theta, lam, delta, float(gbar[t - 2]), K2
+            t, B, signal_bound, a, b, theta, lam, delta, gamma(t), K2
         )
 
     return TGPUCB(K, lam, trunc, beta, rng)

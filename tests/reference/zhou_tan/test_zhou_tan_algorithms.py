@@ -23,6 +23,7 @@ from reference.zhou_tan import robust as rb
 from reference.zhou_tan.environment import (
     Curator,
     FiniteArmEnvironment,
+    Policy,
     StudentTNoise,
     SubWeibullGaussianNoise,
     TrialResult,
@@ -611,3 +612,18 @@ def test_subweibull_tgp_confidence_event_monte_carlo() -> None:
     assert stats.binomtest(fails, 20, delta, alternative="greater").pvalue > P_REJECT
     assert fails_shrunk >= 10
     assert truncated <= 20 * sum(1.0 / t for t in range(1, T + 1))
+
+
+@pytest.mark.parametrize("make", ["gp_ucb", "ldp_tgp_ucb"])
+def test_a_trial_longer_than_the_policys_horizon_is_refused_naming_T(make: str) -> None:
+    # the certified widths γ̄_1 .. γ̄_T exist only up to the horizon the policy was built for
+    # (it used to end in an IndexError from the table of bounds)
+    K = np.eye(3) + 0.1
+    rng = np.random.default_rng(1)
+    if make == "gp_ucb":
+        policy: Policy = al.make_gp_ucb(K, 1.0, 1.0, 0.5, 0.1, 5, rng)
+    else:
+        policy = al.make_ldp_tgp_ucb(K, LDPParams(eps=1.0, B=1.0, R=0.5), 1.0, 0.1, 5, rng)
+    env = FiniteArmEnvironment(np.array([0.1, 0.5, 0.3]), UniformNoise(0.5), 0)
+    with pytest.raises(ValueError, match=r"past the horizon T = 5"):
+        run_trial(env, policy, Curator(None), 20)
