@@ -419,6 +419,15 @@ def _run(
     )  # fmt: skip
 
 
+def _add_seconds(
+    parser: argparse.ArgumentParser, flag: str, default: float | None, text: str
+) -> None:
+    """A time option of the check: ``SECONDS``, a finite number > 0, or ``default``."""
+    parser.add_argument(
+        flag, type=float_in(0.0, math.inf), default=default, metavar="SECONDS", help=text
+    )
+
+
 def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     """The command-line interface (``--kind`` and its defaults from :mod:`audit.kinds`)."""
     kinds = registry.registered()
@@ -517,12 +526,11 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         help="runs per stream in the first stage of a policy's privacy audit; each further stage "
         "doubles them (default %(default)s)",
     )
-    parser.add_argument(
+    _add_seconds(
+        parser,
         "--budget",
-        type=float_in(0.0, math.inf),
-        default=DEFAULT_BUDGET,
-        metavar="SECONDS",
-        help="time the stages of a policy's privacy audit may take: stages are added until a "
+        DEFAULT_BUDGET,
+        "time the stages of a policy's privacy audit may take: stages are added until a "
         "violation, a pass at the promised power (1.5 times the claimed ε caught with "
         "probability 0.95 on the audited event), or this budget (default %(default)g)",
     )
@@ -549,20 +557,18 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed", type=int_at_least(0), default=2026, help="root seed (default %(default)s)"
     )
-    parser.add_argument(
+    _add_seconds(
+        parser,
         "--timeout",
-        type=float_in(0.0, math.inf),
-        default=None,
-        metavar="SECONDS",
-        help="stop the whole check after SECONDS (exit 4, the partial report written; default: "
+        None,
+        "stop the whole check after SECONDS (exit 4, the partial report written; default: "
         "no limit)",
     )
-    parser.add_argument(
+    _add_seconds(
+        parser,
         "--call-timeout",
-        type=float_in(0.0, math.inf),
-        default=DEFAULT_CALL_TIMEOUT,
-        metavar="SECONDS",
-        help="stop the check when one call of the target (its import, construction, one run, "
+        DEFAULT_CALL_TIMEOUT,
+        "stop the check when one call of the target (its import, construction, one run, "
         "play or sample) runs longer than SECONDS (exit 4, the partial report written; default "
         "%(default)g)",
     )

@@ -212,6 +212,16 @@ def _count_nonfinite(arr: np.ndarray[Any, Any]) -> str:
     return " and ".join(part for part in parts if part) + " values"
 
 
+def _float_array(value: object, name: str, expected: str) -> FloatArray:
+    """``value`` as a float64 array (no copy when it already is one); when numpy cannot convert it,
+    a ``ValueError`` ``"<name> must be <expected>, got <type> (<numpy's reason>)"``.  The first
+    step of every ``check_*`` here and of the audits' own input checks."""
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be {expected}, got {type(value).__name__} ({err})") from err
+
+
 def check_outputs(
     outputs: object, size: int | None, name: str, *, finite: bool = True
 ) -> FloatArray:
@@ -224,13 +234,7 @@ def check_outputs(
     feature map turns into what is audited (a mechanism may encode "no release" as NaN if its
     feature map handles it; the features are then checked).
     """
-    try:
-        arr = np.asarray(outputs, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"{name} must be a numeric array of outputs stacked along axis 0, got "
-            f"{type(outputs).__name__} ({err})"
-        ) from err
+    arr = _float_array(outputs, name, "a numeric array of outputs stacked along axis 0")
     if arr.ndim == 0:
         raise ValueError(f"{name} must stack outputs along axis 0, got a scalar")
     if size is None and arr.shape[0] == 0:
@@ -268,12 +272,7 @@ def check_log_densities(
     drawn from); under the other input ``-inf`` is allowed (the output is impossible there, a
     privacy loss of ``+inf``) but ``+inf`` is not.  ``other`` names that input in the message.
     """
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"{name} must be a numeric array of shape ({size},), got {type(values).__name__} ({err})"
-        ) from err
+    arr = _float_array(values, name, f"a numeric array of shape ({size},)")
     if arr.shape != (size,):
         raise ValueError(f"{name} must have shape ({size},), one value per output, got {arr.shape}")
     if generating and not np.isfinite(arr).all():

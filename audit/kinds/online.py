@@ -15,7 +15,12 @@ from typing import Any, ClassVar, get_args
 import numpy as np
 
 from audit.kinds.base import CheckSettings, Kind
-from audit.methods.designs import design_online_audit, online_designs, online_samples
+from audit.methods.designs import (
+    _differing_round,
+    design_online_audit,
+    online_designs,
+    online_samples,
+)
 from audit.methods.online import check_points
 from audit.methods.regret import PairedRegretResult, paired_result, paired_runs
 from audit.papers.agarwal_singh.regret import (
@@ -124,12 +129,9 @@ def online_regret_check(
 
 
 def differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
-    """The one round (1-based) in which two loss sequences differ."""
-    rounds = np.flatnonzero(np.any(np.asarray(losses) != np.asarray(losses_prime), axis=1))
-    if len(rounds) != 1:
-        raise ValueError(f"neighbouring loss sequences differ in exactly one round, these in "
-                         f"{(rounds + 1).tolist()}")  # fmt: skip
-    return int(rounds[0]) + 1
+    """The one round (1-based) in which two loss sequences differ (the design audit's own
+    reading, :mod:`audit.methods.designs`)."""
+    return _differing_round(losses, losses_prime)
 
 
 class OnlineKind(Kind):

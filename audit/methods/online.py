@@ -20,7 +20,13 @@ from typing import get_args
 import numpy as np
 
 from audit.methods.black_box import event_audit_from_samples
-from audit.protocols import NeighbouringPair, OnlinePolicy, PrivacyClaim, check_one_day_claim
+from audit.protocols import (
+    NeighbouringPair,
+    OnlinePolicy,
+    PrivacyClaim,
+    _float_array,
+    check_one_day_claim,
+)
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.agarwal_singh.environments import worst_case_replacement
@@ -141,13 +147,7 @@ def check_points(points: object, n: int, dim: int, name: str) -> FloatArray:
     clipped or repaired.  ``name`` says which run it is (e.g. ``"the points P() returned on run
     3"``) and opens the ``ValueError``.
     """
-    try:
-        arr = np.asarray(points, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"{name} must be a numeric array of shape ({n}, {dim}), one point per round, got "
-            f"{type(points).__name__} ({err})"
-        ) from err
+    arr = _float_array(points, name, f"a numeric array of shape ({n}, {dim}), one point per round")
     if arr.shape != (n, dim):
         raise ValueError(
             f"{name} must have shape ({n}, {dim}), one point per round, got {arr.shape}"

@@ -25,6 +25,7 @@ from audit.protocols import (
     DensityMechanism,
     NeighbouringPair,
     PrivacyClaim,
+    _float_array,
     check_claim_matches_pair,
     check_log_densities,
     check_outputs,
@@ -159,12 +160,7 @@ def _check_losses(losses: object, name: str) -> FloatArray:
     """Privacy-loss draws: a 1-D float array of at least 2 losses (the empirical-Bernstein bound
     needs two), no NaN and no ``-inf`` (``+inf``, an output impossible under the other input, is
     allowed).  Nothing is flattened or dropped."""
-    try:
-        arr = np.asarray(losses, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"{name} must be a numeric 1-D array of losses, got {type(losses).__name__} ({err})"
-        ) from err
+    arr = _float_array(losses, name, "a numeric 1-D array of losses")
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(
             f"{name} must be a non-empty 1-D array of at least 2 losses, got shape {arr.shape}"

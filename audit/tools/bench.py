@@ -457,33 +457,17 @@ def build_parser(prog: str = "privonline bench") -> argparse.ArgumentParser:
         description="Benchmark the compiled and numpy engines against the reference and a plain "
         "numpy loop (ratios measured in one run) and write bench.json.",
     )
-    parser.add_argument(
-        "--replicates",
-        type=size_at_least(1),
-        default=256,
-        help="engine replicates at K=25 (default %(default)s)",
+    sizes = (  # the run sizes, each a whole number >= 1
+        ("--replicates", 256, "engine replicates at K=25"),
+        ("--rounds", 256, "engine rounds"),
+        ("--reference-rounds", 100, "reference rounds"),
+        ("--single-rounds", 2000, "rounds of the single-replicate runs behind the D.2 projection"),
+        ("--compiled-rounds", 20000, "compiled engine rounds at K=25, scaled by 25/K"),
     )
-    parser.add_argument(
-        "--rounds", type=size_at_least(1), default=256, help="engine rounds (default %(default)s)"
-    )
-    parser.add_argument(
-        "--reference-rounds",
-        type=size_at_least(1),
-        default=100,
-        help="reference rounds (default %(default)s)",
-    )
-    parser.add_argument(
-        "--single-rounds",
-        type=size_at_least(1),
-        default=2000,
-        help="rounds of the single-replicate runs behind the D.2 projection (default %(default)s)",
-    )
-    parser.add_argument(
-        "--compiled-rounds",
-        type=size_at_least(1),
-        default=20000,
-        help="compiled engine rounds at K=25, scaled by 25/K (default %(default)s)",
-    )
+    for flag, default, what in sizes:
+        parser.add_argument(
+            flag, type=size_at_least(1), default=default, help=f"{what} (default %(default)s)"
+        )
     parser.add_argument(
         "--seed", type=int_at_least(0), default=7, help="root seed (default %(default)s)"
     )
