@@ -247,7 +247,7 @@ class CheckReport:
         ):
             return []
         return [
-            "\"Would catch ε ≥ D on its event\": a target whose probability of the audited event "
+            '"Would catch ε ≥ D on its event": a target whose probability of the audited event '
             "is `e^D · P' + δ` is rejected with probability ≥ 0.95 at these sample sizes. A leakier "
             "target can also move `P'`; measured, the promise held at the mechanism level for "
             "pure-ε claims and can fall short at δ > 0 (proof notes `black_box_event.md`, `calibration.md`).",

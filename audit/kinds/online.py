@@ -16,8 +16,8 @@ import numpy as np
 
 from audit.kinds.base import CheckSettings, Kind
 from audit.methods.designs import (
-    _differing_round,
     design_online_audit,
+    differing_round,
     online_designs,
     online_samples,
 )
@@ -32,7 +32,6 @@ from audit.papers.agarwal_singh.regret import (
 )
 from audit.protocols import NeighbouringPair, OnlinePolicy, PrivacyClaim
 from audit.stats import REGRET_MARGIN
-from reference._typing import FloatArray
 from reference.agarwal_singh.environments import experts_bernoulli
 from reference.agarwal_singh.sets import LossSetKind
 from reference.agarwal_singh.theorems import cor32_parameters, thm41_parameters
@@ -126,12 +125,6 @@ def online_regret_check(
         else name, horizon=horizon, means=means, epsilon=epsilon, confidence=confidence,
         margin=margin, feedback=feedback,
     )  # fmt: skip
-
-
-def differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
-    """The one round (1-based) in which two loss sequences differ (the design audit's own
-    reading, :mod:`audit.methods.designs`)."""
-    return _differing_round(losses, losses_prime)
 
 
 class OnlineKind(Kind):

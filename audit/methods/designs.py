@@ -53,6 +53,7 @@ __all__ = [
     "choice_features",
     "design_online_audit",
     "design_stream_audit",
+    "differing_round",
     "informative_days",
     "linear_design",
     "linear_designs",
@@ -366,7 +367,9 @@ def design_stream_audit(
     )  # fmt: skip
 
 
-def _differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
+def differing_round(losses: FloatArray, losses_prime: FloatArray) -> int:
+    """The one round (1-based) in which two loss sequences differ; ``ValueError`` naming the
+    rounds when they differ in none or in several."""
     rounds = np.flatnonzero(np.any(np.asarray(losses) != np.asarray(losses_prime), axis=1))
     if len(rounds) != 1:
         raise ValueError(f"neighbouring loss sequences differ in exactly one round, these in "
@@ -380,7 +383,7 @@ def online_samples(
     """``runs`` plays on each loss sequence of ``pair`` (:func:`audit.methods.online.
     collect_points`: the points of the rounds after the changed one, flattened, every run's
     points checked)."""
-    t = _differing_round(pair.x, pair.x_prime)
+    t = differing_round(pair.x, pair.x_prime)
     return collect_points(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
 
 
