@@ -13,14 +13,14 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeAlias, runtime_checkable
+from typing import Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import numpy as np
 
 from audit.mechanisms import LaplaceMechanism
 from audit.methods.black_box import event_audit_from_samples
 from audit.methods.white_box import density_privacy_losses, privacy_loss_audit
-from audit.protocols import PrivacyClaim
+from audit.protocols import DensityMechanism, PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
 from reference.accounting import laplace_composition_epsilon
@@ -227,6 +227,106 @@ class AgarwalSinghCase:
         return out
 
 
+DataT = TypeVar("DataT")
+
+
+def _neighbour_samplers(
+    draw: Callable[[DataT, np.random.Generator, int], FloatArray], x: DataT, x_prime: DataT
+) -> tuple[Sampler, Sampler]:
+    """``(draw_p, draw_q)``: ``draw`` on the neighbouring inputs ``x`` and ``x'``."""
+
+    def draw_p(rng: np.random.Generator, size: int) -> FloatArray:
+        return draw(x, rng, size)
+
+    def draw_q(rng: np.random.Generator, size: int) -> FloatArray:
+        return draw(x_prime, rng, size)
+
+    return draw_p, draw_q
+
+
+def _density_samplers(
+    mechanism: DensityMechanism[DataT], x: DataT, x_prime: DataT
+) -> tuple[Sampler, Sampler]:
+    """White-box ``(draw_p, draw_q)``: privacy-loss samples ``log p_x/p_x'`` under ``x`` and
+    ``log p_x'/p_x`` under ``x'`` (:func:`~audit.methods.white_box.density_privacy_losses`)."""
+
+    def draw_p(rng: np.random.Generator, size: int) -> FloatArray:
+        return density_privacy_losses(mechanism, x, x_prime, rng, size)
+
+    def draw_q(rng: np.random.Generator, size: int) -> FloatArray:
+        return density_privacy_losses(mechanism, x_prime, x, rng, size)
+
+    return draw_p, draw_q
+
+
+def _case(
+    name: str,
+    description: str,
+    role: Role,
+    method: Literal["white_box", "black_box"],
+    samplers: tuple[Sampler, Sampler],
+    claims: tuple[PrivacyClaim, PrivacyClaim],
+    case_epsilon: float,
+    violations: tuple[bool, bool],
+    features: Features | None = None,
+) -> AgarwalSinghCase:
+    """An :class:`AgarwalSinghCase` from its ``(draw_p, draw_q)``, ``(printed, exact)`` claims and
+    the ``(printed, exact)`` violations the exact accountant predicts."""
+    (draw_p, draw_q), (printed, exact) = samplers, claims
+    return AgarwalSinghCase(
+        name=name,
+        description=description,
+        role=role,
+        method=method,
+        draw_p=draw_p,
+        draw_q=draw_q,
+        printed=printed,
+        exact=exact,
+        case_epsilon=case_epsilon,
+        expected_printed_violation=violations[0],
+        expected_exact_violation=violations[1],
+        features=features,
+    )
+
+
+LaplaceVariant: TypeAlias = tuple[str, str, Role, float, bool]
+"""``(name, description, role, λ, reuse)``: one Laplace-noise variant of a mechanism."""
+
+
+def _laplace_cases(
+    config: AgarwalSinghAuditConfig,
+    variants: Sequence[LaplaceVariant],
+    *,
+    sensitivity: float,
+    exact: PrivacyClaim,
+    prefix: str,
+    samplers: Callable[[float, bool], tuple[Sampler, Sampler]],
+    method: Literal["white_box", "black_box"] = "black_box",
+    features: Features | None = None,
+) -> list[AgarwalSinghCase]:
+    """One case per Laplace variant ``(name, description, role, λ, reuse)`` of a mechanism of
+    sensitivity ``Δ`` (description ``prefix + description``, draws ``samplers(λ, reuse)``): pure
+    ``ε = Δ/λ`` (``∞`` with reused noise).  Claims: the printed pure ``ε`` of ``config``, violated
+    when the noise is reused or ``Δ/λ > ε``, and ``exact`` (the strict calibration's), violated by
+    every role but ``correct``."""
+    epsilon = config.epsilon
+    claims = (_pure(epsilon, "printed pure ε"), exact)
+    return [
+        _case(
+            name,
+            prefix + description,
+            role,
+            method,
+            samplers(scale, reuse),
+            claims,
+            math.inf if reuse else sensitivity / scale,
+            (reuse or sensitivity / scale > epsilon + 1e-12, role != "correct"),
+            features,
+        )
+        for name, description, role, scale, reuse in variants
+    ]
+
+
 # --------------------------------------------------------------------------------------------
 # The tree: node view (white box) and released prefix sums (black box)
 # --------------------------------------------------------------------------------------------
@@ -300,40 +400,21 @@ def tree_node_view_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCa
     _config(config)
     h = nodes_per_leaf(config.T, "prefix_sums")
     x, x_prime = np.ones(h), -np.ones(h)
-    printed = _pure(config.epsilon, "printed pure ε")
     exact = _exact_laplace_claim(config.epsilon, h)
-    cases = []
-    for v in _tree_variants(config):
-        if v.reuse:
-            continue
-        mechanism = LaplaceMechanism(v.scale)
-
-        def draw_p(
-            rng: np.random.Generator, size: int, m: LaplaceMechanism = mechanism
-        ) -> FloatArray:
-            return density_privacy_losses(m, x, x_prime, rng, size)
-
-        def draw_q(
-            rng: np.random.Generator, size: int, m: LaplaceMechanism = mechanism
-        ) -> FloatArray:
-            return density_privacy_losses(m, x_prime, x, rng, size)
-
-        cases.append(
-            AgarwalSinghCase(
-                name=f"{v.name}_node_view",
-                description=f"Laplace tree, node view of leaf 1 (h = {h} nodes), {v.description}",
-                role=v.role,
-                method="white_box",
-                draw_p=draw_p,
-                draw_q=draw_q,
-                printed=printed,
-                exact=exact,
-                case_epsilon=h * 2.0 / v.scale,
-                expected_printed_violation=h * 2.0 / v.scale > config.epsilon + 1e-12,
-                expected_exact_violation=v.role != "correct",
-            )
-        )
-    return cases
+    variants = [
+        (f"{v.name}_node_view", v.description, v.role, v.scale, v.reuse)
+        for v in _tree_variants(config)
+        if not v.reuse
+    ]
+    return _laplace_cases(
+        config,
+        variants,
+        sensitivity=h * 2.0,
+        exact=exact,
+        prefix=f"Laplace tree, node view of leaf 1 (h = {h} nodes), ",
+        method="white_box",
+        samplers=lambda scale, _: _density_samplers(LaplaceMechanism(scale), x, x_prime),
+    )
 
 
 @runtime_checkable
@@ -431,47 +512,31 @@ def tree_release_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase
     _config(config)
     x, x_prime = _leaf_one_pair(config.T, 1.0)
     h = nodes_per_leaf(config.T, "prefix_sums")
-    printed = _pure(config.epsilon, "printed pure ε")
     exact = _exact_laplace_claim(config.epsilon, h)
-    cases = []
-    for v in _tree_variants(config):
-        factory = _reused_tree if v.reuse else _reference_tree
 
-        def noise_of_size(size: int, scale: float = v.scale) -> NodeNoise:
+    def samplers(scale: float, reuse: bool) -> tuple[Sampler, Sampler]:
+        factory = _reused_tree if reuse else _reference_tree
+
+        def noise_of_size(size: int) -> NodeNoise:
             return LaplaceNoise((size,), scale)
 
-        def draw_p(
-            rng: np.random.Generator,
-            size: int,
-            f: TreeFactory = factory,
-            n: Callable[[int], NodeNoise] = noise_of_size,
-        ) -> FloatArray:
-            return tree_release_samples(x, n, rng, size, factory=f)
+        def draw(data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
+            return tree_release_samples(data, noise_of_size, rng, size, factory=factory)
 
-        def draw_q(
-            rng: np.random.Generator,
-            size: int,
-            f: TreeFactory = factory,
-            n: Callable[[int], NodeNoise] = noise_of_size,
-        ) -> FloatArray:
-            return tree_release_samples(x_prime, n, rng, size, factory=f)
+        return _neighbour_samplers(draw, x, x_prime)
 
-        cases.append(
-            AgarwalSinghCase(
-                name=f"{v.name}_releases",
-                description=f"Laplace tree (Alg. 2), releases L̃_0..L̃_T, {v.description}",
-                role=v.role,
-                method="black_box",
-                draw_p=draw_p,
-                draw_q=draw_q,
-                printed=printed,
-                exact=exact,
-                case_epsilon=math.inf if v.reuse else h * 2.0 / v.scale,
-                expected_printed_violation=v.reuse or h * 2.0 / v.scale > config.epsilon + 1e-12,
-                expected_exact_violation=v.role != "correct",
-            )
-        )
-    return cases
+    variants = [
+        (f"{v.name}_releases", v.description, v.role, v.scale, v.reuse)
+        for v in _tree_variants(config)
+    ]
+    return _laplace_cases(
+        config,
+        variants,
+        sensitivity=h * 2.0,
+        exact=exact,
+        prefix="Laplace tree (Alg. 2), releases L̃_0..L̃_T, ",
+        samplers=samplers,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -503,23 +568,15 @@ def ftrl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
     losses[0] = (1.0, -1.0)
     losses_prime = -losses
     regularizer = NegativeEntropySimplex(2)
-    variants: list[tuple[str, str, Role, float, bool]] = [
+    variants: list[LaplaceVariant] = [
         ("ftrl_strict", f"λ = Δ₁h/ε = {strict:.4g}", "correct", strict, False),
         ("ftrl_paper_ln", f"paper λ = ‖Y‖₁ ln T/ε = {paper:.4g}", "paper", paper, False),
         ("ftrl_noise_reused", "one-shot twin (noise drawn once, Thm 3.4)", "broken", strict, True),
     ]
-    printed = _pure(eps, "printed pure ε")
     exact = _exact_laplace_claim(eps, h)
-    cases = []
-    for name, description, role, scale, reuse in variants:
 
-        def draw(
-            rng: np.random.Generator,
-            size: int,
-            data: FloatArray,
-            scale: float = scale,
-            reuse: bool = reuse,
-        ) -> FloatArray:
+    def samplers(scale: float, reuse: bool) -> tuple[Sampler, Sampler]:
+        def draw(data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
             noise = LaplaceNoise((size, 2), scale)
             learner: PrivateFTRL | OneShotFTRL = (
                 OneShotFTRL(regularizer, eta, noise, T, rng)
@@ -529,30 +586,14 @@ def ftrl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
             actions = run_full_info(learner, data).actions  # (T, size, 2)
             return np.asarray(np.moveaxis(actions, 0, 1), dtype=np.float64)
 
-        def draw_p(
-            rng: np.random.Generator, size: int, d: Callable[..., FloatArray] = draw
-        ) -> FloatArray:
-            return d(rng, size, losses)
+        return _neighbour_samplers(draw, losses, losses_prime)
 
-        def draw_q(
-            rng: np.random.Generator, size: int, d: Callable[..., FloatArray] = draw
-        ) -> FloatArray:
-            return d(rng, size, losses_prime)
-
-        cases.append(
-            AgarwalSinghCase(
-                name=name,
-                description=f"private FTRL (Alg. 1), experts N = 2, η = {eta:g}, actions, {description}",
-                role=role,
-                method="black_box",
-                draw_p=draw_p,
-                draw_q=draw_q,
-                printed=printed,
-                exact=exact,
-                case_epsilon=math.inf if reuse else h * 4.0 / scale,
-                expected_printed_violation=reuse or h * 4.0 / scale > eps + 1e-12,
-                expected_exact_violation=role != "correct",
-                features=_ftrl_logits,
-            )
-        )
-    return cases
+    return _laplace_cases(
+        config,
+        variants,
+        sensitivity=h * 4.0,
+        exact=exact,
+        prefix=f"private FTRL (Alg. 1), experts N = 2, η = {eta:g}, actions, ",
+        samplers=samplers,
+        features=_ftrl_logits,
+    )

@@ -11,15 +11,17 @@ import math
 
 import numpy as np
 
-from audit.methods.white_box import density_privacy_losses
 from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
     AgarwalSinghCase,
     ReusedNoiseTree,
     Role,
+    _case,
     _config,
+    _density_samplers,
     _leaf_one_pair,
+    _neighbour_samplers,
     tree_release_samples,
 )
 from audit.protocols import PrivacyClaim
@@ -110,9 +112,19 @@ class GaussianReleaseView:
         return f"GaussianReleaseView(T={self.T}, sigma={self.sigma:.6g})"
 
 
+def _gaussian_violations(
+    epsilon: float, delta: float, exact: PrivacyClaim, mu: float, reuse: bool = False
+) -> tuple[bool, bool]:
+    """Whether a ``μ``-GDP mechanism (``reuse``: noise reused, no finite ``μ``) violates the
+    printed ``(ε, δ)`` claim and the ``exact`` claim at ``δ*``."""
+    return (
+        reuse or gaussian_delta(epsilon, mu=mu) > delta,
+        reuse or gaussian_delta(exact.epsilon, mu=mu) > DELTA_STAR * (1 + 1e-9),
+    )
+
+
 def _gaussian_case(
     config: AgarwalSinghAuditConfig,
-    *,
     name: str,
     description: str,
     role: Role,
@@ -135,25 +147,16 @@ def _gaussian_case(
         f"exact at δ={DELTA_STAR:g}",
     )
 
-    def draw_p(rng: np.random.Generator, size: int) -> FloatArray:
-        return density_privacy_losses(view, x, x_prime, rng, size)
-
-    def draw_q(rng: np.random.Generator, size: int) -> FloatArray:
-        return density_privacy_losses(view, x_prime, x, rng, size)
-
-    return AgarwalSinghCase(
-        name=name,
-        description=f"Gaussian tree (Thm A.1), releases L̃_0..L̃_T, Y = [−{radius:g}, {radius:g}], "
+    return _case(
+        name,
+        f"Gaussian tree (Thm A.1), releases L̃_0..L̃_T, Y = [−{radius:g}, {radius:g}], "
         f"{description}, μ = {mu:.4g}",
-        role=role,
-        method="white_box",
-        draw_p=draw_p,
-        draw_q=draw_q,
-        printed=printed,
-        exact=exact,
-        case_epsilon=math.inf,
-        expected_printed_violation=gaussian_delta(eps, mu=mu) > delta,
-        expected_exact_violation=gaussian_delta(exact.epsilon, mu=mu) > DELTA_STAR * (1 + 1e-9),
+        role,
+        "white_box",
+        _density_samplers(view, x, x_prime),
+        (printed, exact),
+        math.inf,
+        _gaussian_violations(eps, delta, exact, mu),
     )
 
 
@@ -174,53 +177,28 @@ def gaussian_release_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
     paper = thm35_sigma(eps, delta, T, 1, r)
     big = 4.0
     paper_big = thm35_sigma(eps, delta, T, 1, big)
-    return [
-        _gaussian_case(
-            config,
-            name="gaussian_tree_strict",
-            description=f"strict σ = {strict:.4g}",
-            role="correct",
-            radius=r,
-            sigma=strict,
-            reference_sigma=strict,
+    variants: list[tuple[str, str, Role, float, float, float]] = [
+        ("gaussian_tree_strict", f"strict σ = {strict:.4g}", "correct", r, strict, strict),
+        ("gaussian_tree_paper", f"paper σ (Thm 3.5) = {paper:.4g}", "paper", r, paper, paper),
+        (
+            "gaussian_tree_paper_Y4",
+            f"paper σ (Thm 3.5, √N in place of ‖Y‖₂ = 4) = {paper_big:.4g}",
+            "paper",
+            big,
+            paper_big,
+            paper_big,
         ),
-        _gaussian_case(
-            config,
-            name="gaussian_tree_paper",
-            description=f"paper σ (Thm 3.5) = {paper:.4g}",
-            role="paper",
-            radius=r,
-            sigma=paper,
-            reference_sigma=paper,
-        ),
-        _gaussian_case(
-            config,
-            name="gaussian_tree_paper_Y4",
-            description=f"paper σ (Thm 3.5, √N in place of ‖Y‖₂ = 4) = {paper_big:.4g}",
-            role="paper",
-            radius=big,
-            sigma=paper_big,
-            reference_sigma=paper_big,
-        ),
-        _gaussian_case(
-            config,
-            name="gaussian_tree_noise_x0.5",
-            description="noise too small: σ/2",
-            role="broken",
-            radius=r,
-            sigma=strict / 2.0,
-            reference_sigma=strict,
-        ),
-        _gaussian_case(
-            config,
-            name="gaussian_tree_nodes_actions_h",
-            description="wrong node count: σ for the actions view's h on the prefix-sum view",
-            role="broken",
-            radius=r,
-            sigma=strict_actions_h,
-            reference_sigma=strict,
+        ("gaussian_tree_noise_x0.5", "noise too small: σ/2", "broken", r, strict / 2.0, strict),
+        (
+            "gaussian_tree_nodes_actions_h",
+            "wrong node count: σ for the actions view's h on the prefix-sum view",
+            "broken",
+            r,
+            strict_actions_h,
+            strict,
         ),
     ]
+    return [_gaussian_case(config, *variant) for variant in variants]
 
 
 # --------------------------------------------------------------------------------------------
@@ -322,31 +300,22 @@ def ftpl_action_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]
         )
         mu = math.inf if reuse else mu_of(sigma)
 
-        def draw_p(
-            rng: np.random.Generator, size: int, s: float = sigma, u: bool = reuse
+        def draw(
+            data: FloatArray, rng: np.random.Generator, size: int, s: float = sigma, u: bool = reuse
         ) -> FloatArray:
-            return _ftpl_actions(losses, s, u, rng, size)
-
-        def draw_q(
-            rng: np.random.Generator, size: int, s: float = sigma, u: bool = reuse
-        ) -> FloatArray:
-            return _ftpl_actions(losses_prime, s, u, rng, size)
+            return _ftpl_actions(data, s, u, rng, size)
 
         cases.append(
-            AgarwalSinghCase(
-                name=name,
-                description=f"private FTPL (Alg. 3), X = [−1, 1], Y = [−{r:g}, {r:g}], actions, "
+            _case(
+                name,
+                f"private FTPL (Alg. 3), X = [−1, 1], Y = [−{r:g}, {r:g}], actions, "
                 f"{description}, μ = {mu:.4g}",
-                role=role,
-                method="black_box",
-                draw_p=draw_p,
-                draw_q=draw_q,
-                printed=printed,
-                exact=exact,
-                case_epsilon=math.inf,
-                expected_printed_violation=reuse or gaussian_delta(eps, mu=mu) > delta,
-                expected_exact_violation=reuse
-                or gaussian_delta(exact.epsilon, mu=mu) > DELTA_STAR * (1 + 1e-9),
+                role,
+                "black_box",
+                _neighbour_samplers(draw, losses, losses_prime),
+                (printed, exact),
+                math.inf,
+                _gaussian_violations(eps, delta, exact, mu, reuse),
             )
         )
     return cases

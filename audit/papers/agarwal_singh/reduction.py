@@ -7,7 +7,6 @@ Proof note: ``proofs_notes/audit/agarwal_singh.md``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -16,9 +15,11 @@ from audit.papers.agarwal_singh.cases import (
     DELTA_STAR,
     AgarwalSinghAuditConfig,
     AgarwalSinghCase,
-    Role,
+    LaplaceVariant,
+    Sampler,
     _config,
-    _pure,
+    _laplace_cases,
+    _neighbour_samplers,
 )
 from audit.protocols import PrivacyClaim
 from reference._typing import FloatArray
@@ -169,7 +170,7 @@ _ReductionArms = Callable[[FloatArray, float, bool, np.random.Generator, int], F
 def _reduction_cases(
     config: AgarwalSinghAuditConfig,
     losses: FloatArray,
-    variants: list[tuple[str, str, Role, float, bool]],
+    variants: list[LaplaceVariant],
     arms: _ReductionArms,
     learner_label: str,
     losses_prime: FloatArray | None = None,
@@ -184,42 +185,27 @@ def _reduction_cases(
     if losses_prime is None:
         losses_prime = losses.copy()
         losses_prime[0, 0] = -losses[0, 0]
-    printed = _pure(eps, "printed pure ε")
     exact = PrivacyClaim(
         laplace_epsilon(DELTA_STAR, epsilon_0=eps),
         DELTA_STAR,
         "replace_one",
         f"exact at δ={DELTA_STAR:g}",
     )
-    cases = []
-    for name, description, role, scale, reuse in variants:
 
-        def draw_p(
-            rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
-        ) -> FloatArray:
-            return arms(losses, s, r, rng, size)
+    def samplers(scale: float, reuse: bool) -> tuple[Sampler, Sampler]:
+        def draw(data: FloatArray, rng: np.random.Generator, size: int) -> FloatArray:
+            return arms(data, scale, reuse, rng, size)
 
-        def draw_q(
-            rng: np.random.Generator, size: int, s: float = scale, r: bool = reuse
-        ) -> FloatArray:
-            return arms(losses_prime, s, r, rng, size)
+        return _neighbour_samplers(draw, losses, losses_prime)
 
-        cases.append(
-            AgarwalSinghCase(
-                name=name,
-                description=f"bandit reduction (Alg. 4) + {learner_label}, {description}",
-                role=role,
-                method="black_box",
-                draw_p=draw_p,
-                draw_q=draw_q,
-                printed=printed,
-                exact=exact,
-                case_epsilon=math.inf if reuse else delta_b / scale,
-                expected_printed_violation=reuse or delta_b / scale > eps + 1e-12,
-                expected_exact_violation=role != "correct",
-            )
-        )
-    return cases
+    return _laplace_cases(
+        config,
+        variants,
+        sensitivity=delta_b,
+        exact=exact,
+        prefix=f"bandit reduction (Alg. 4) + {learner_label}, ",
+        samplers=samplers,
+    )
 
 
 def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase]:
@@ -236,7 +222,7 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
     paper = lemma42_laplace_scale(eps, 1.0, 2.0, "paper")
     losses = np.zeros((4, 2))
     losses[0, 0] = 1.0
-    variants: list[tuple[str, str, Role, float, bool]] = [
+    variants: list[LaplaceVariant] = [
         ("reduction_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
         ("reduction_paper", f"paper λ = B/ε = {paper:.4g}", "paper", paper, False),
         ("reduction_noise_x0.5", "noise too small: λ/2", "broken", strict / 2.0, False),
@@ -246,7 +232,7 @@ def reduction_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSingh
     # Losses in [0, 1] (Theorem 4.1's range): Δ_B = B = 1, so the paper's λ = B/ε is exact here;
     # l_1(0) = 1 vs 0 makes the canary's first bit 1/2 vs e^{−ε}/2 (tight at ε).
     paper01 = lemma42_laplace_scale(eps, 1.0, 1.0, "paper")
-    variants01: list[tuple[str, str, Role, float, bool]] = [
+    variants01: list[LaplaceVariant] = [
         ("reduction_paper_01", f"[0,1] losses, paper λ = B/ε = {paper01:.4g}", "correct",
          paper01, False),
     ]  # fmt: skip
@@ -322,7 +308,7 @@ def dense_canary_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCase
             ls, scale, reuse, lambda N: DenseCanaryLearner(x, 1, 1.0), rng, size, view
         )
 
-    variants: list[tuple[str, str, Role, float, bool]] = [
+    variants: list[LaplaceVariant] = [
         ("reduction_cube_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
         ("reduction_cube_paper", f"paper λ = ‖Y‖₁/ε = {paper:.4g}", "paper", paper, False),
         ("reduction_cube_noise_reused", "Z drawn once and reused", "broken", strict, True),
@@ -389,7 +375,7 @@ def exp2_reduction_cases(config: AgarwalSinghAuditConfig) -> list[AgarwalSinghCa
     losses = np.zeros((T, 2))
     losses[0, 0] = 1.0
     losses[1, 0] = 1.0
-    variants: list[tuple[str, str, Role, float, bool]] = [
+    variants: list[LaplaceVariant] = [
         ("reduction_exp2_strict", f"λ = Δ_B/ε = {strict:.4g}", "correct", strict, False),
         ("reduction_exp2_paper", f"paper λ = B/ε = {paper:.4g}", "paper", paper, False),
         ("reduction_exp2_noise_reused", "Z drawn once and reused", "broken", strict, True),

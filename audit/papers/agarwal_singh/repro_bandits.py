@@ -11,7 +11,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -524,28 +524,59 @@ def _group_cells(
     return grid, dims
 
 
+_Groups: TypeAlias = dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]]
+"""Per instance or decision set, :func:`_group_cells`' ``(grid by ε, dims)``."""
+
+GroupT = TypeVar("GroupT", bound=str)
+
+
+def _grouped_cells(
+    config: FTPLConfig | MABConfig | BLOConfig,
+    name: str,
+    cells: CellStore,
+    groups: Sequence[GroupT],
+    codes: dict[str, int],
+    spec: Callable[[GroupT, int, int, float], dict[str, Any]],
+    compute: Callable[[GroupT, int, int, float, np.random.SeedSequence], dict[str, Any]],
+) -> _Groups:
+    """:func:`_group_cells` of every group in turn (instances or decision sets), each cell
+    ``(group, N, T, ε)`` stored as ``{group}_N{N}_T{T}_eps{ε}`` of configuration
+    ``spec(group, N, T, ε)`` and computed as ``compute(group, N, T, ε, seed)`` with the seed of
+    ``(name, codes[group], N, T)``."""
+
+    def cell(group: GroupT, N: int, T: int, eps: float) -> dict[str, Any]:
+        cell_spec = spec(group, N, T, eps)
+        seed = cell_seed(config.seed, name, codes[group], N, T)
+        return cells.json(
+            f"{group}_N{N}_T{T}_eps{_eps_key(eps)}",
+            cell_spec,
+            lambda: compute(group, N, T, eps, seed),
+        )
+
+    return {group: _group_cells(config, functools.partial(cell, group)) for group in groups}
+
+
 def reproduce_ftpl(config: FTPLConfig, out: Path) -> ExperimentReport:
     """Run E5 (Thm 3.5), cells into ``out``: the report of ``ftpl.{json,png,md}``."""
     name = "ftpl"
     cells, bar = _bandit_set_cells(config, out, name)
 
-    def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
-        spec: dict[str, Any] = {
+    def spec(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
+        return {
             "N": N, "T": T, "epsilon": eps, "delta": config.delta, "runs": config.runs,
-            "seed": config.seed,
+            "seed": config.seed, "set": dset,
         }  # fmt: skip
-        spec["set"] = dset
-        seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
-        return cells.json(
-            f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
-            spec,
-            lambda: ftpl_cell(N, T, eps, config.delta, config.runs, seed, dset),
-        )
 
-    groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
+    def compute(
+        dset: BanditSet, N: int, T: int, eps: float, seed: np.random.SeedSequence
+    ) -> dict[str, Any]:
+        return ftpl_cell(N, T, eps, config.delta, config.runs, seed, dset)
+
+    groups = _grouped_cells(
+        config, name, cells, config.decision_sets, _BANDIT_SET_CODES, spec, compute
+    )
     checks: list[dict[str, Any]] = []
     for dset in config.decision_sets:
-        groups[dset] = _group_cells(config, functools.partial(cell, dset))
         grid = groups[dset][0]
         checks += [
             {
@@ -626,22 +657,20 @@ def reproduce_mab(config: MABConfig, out: Path) -> ExperimentReport:
     bar = _progress(total, name)
     cells = CellStore(out / f"{name}_cells", bar)
 
-    def cell(instance: MABInstance, N: int, T: int, eps: float) -> dict[str, Any]:
-        spec = {
+    def spec(instance: MABInstance, N: int, T: int, eps: float) -> dict[str, Any]:
+        return {
             "instance": instance, "N": N, "T": T, "epsilon": eps, "runs": config.runs,
             "preset": config.preset, "seed": config.seed,
         }  # fmt: skip
-        seed = cell_seed(config.seed, name, _MAB_CODES[instance], N, T)
-        return cells.json(
-            f"{instance}_N{N}_T{T}_eps{_eps_key(eps)}",
-            spec,
-            lambda: mab_cell(instance, N, T, eps, config.runs, config.preset, seed),
-        )
 
-    groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
+    def compute(
+        instance: MABInstance, N: int, T: int, eps: float, seed: np.random.SeedSequence
+    ) -> dict[str, Any]:
+        return mab_cell(instance, N, T, eps, config.runs, config.preset, seed)
+
+    groups = _grouped_cells(config, name, cells, config.instances, _MAB_CODES, spec, compute)
     checks: list[dict[str, Any]] = []
     for instance in config.instances:
-        groups[instance] = _group_cells(config, functools.partial(cell, instance))
         grid = groups[instance][0]
         for e, r in _private_over_nonprivate(grid, config.epsilons):
             checks.append(
@@ -684,22 +713,21 @@ def reproduce_blo(config: BLOConfig, out: Path) -> ExperimentReport:
     name = "blo"
     cells, bar = _bandit_set_cells(config, out, name)
 
-    def cell(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
-        spec: dict[str, Any] = {
-            "N": N, "T": T, "epsilon": eps, "runs": config.runs, "seed": config.seed,
+    def spec(dset: BanditSet, N: int, T: int, eps: float) -> dict[str, Any]:
+        return {
+            "N": N, "T": T, "epsilon": eps, "runs": config.runs, "seed": config.seed, "set": dset,
         }  # fmt: skip
-        spec["set"] = dset
-        seed = cell_seed(config.seed, name, _BANDIT_SET_CODES[dset], N, T)
-        return cells.json(
-            f"{dset}_N{N}_T{T}_eps{_eps_key(eps)}",
-            spec,
-            lambda: blo_cell(N, T, eps, config.runs, seed, dset),
-        )
 
-    groups: dict[str, tuple[dict[float, list[dict[str, Any]]], list[dict[str, Any]]]] = {}
+    def compute(
+        dset: BanditSet, N: int, T: int, eps: float, seed: np.random.SeedSequence
+    ) -> dict[str, Any]:
+        return blo_cell(N, T, eps, config.runs, seed, dset)
+
+    groups = _grouped_cells(
+        config, name, cells, config.decision_sets, _BANDIT_SET_CODES, spec, compute
+    )
     checks: list[dict[str, Any]] = []
     for dset in config.decision_sets:
-        groups[dset] = _group_cells(config, functools.partial(cell, dset))
         grid = groups[dset][0]
         for e, cs in grid.items():
             with_bound = [c for c in cs if c.get("bound_certified") is not None]

@@ -11,15 +11,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from audit.papers.sajed_sheffet.repro_stopping_times import StoppingCell, _compute_stopping_cell
 from audit.reproduce.common import CellStore, run_tasks
+from audit.reproduce.report import ExperimentReport, Figure
+from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.compiled import dpse_bernoulli_compiled, dpucb_bernoulli_compiled
 from reference.engine.mab import (
@@ -265,6 +267,30 @@ class SpecCellStore(CellStore):
 
             run_tasks(_compute_cell, todo, executor, finish)
         return results
+
+
+ConfigT = TypeVar("ConfigT")
+
+
+def _report(
+    name: str,
+    config: ConfigT,
+    payload: dict[str, Any],
+    store: CellStore,
+    plot: Callable[[Any], Any],
+    markdown: Callable[[ConfigT, dict[str, Any]], tuple[str, ...]],
+) -> ExperimentReport:
+    """The report of every experiment here: ``payload`` then the computed / reused cell counts of
+    ``store`` (``"cells"``), the figure ``plot`` (100 dpi) and ``markdown(config, payload)``."""
+    payload["cells"] = {"computed": store.computed, "reused": store.reused}
+    return ExperimentReport(
+        name,
+        "sajed_sheffet",
+        to_jsonable(config),
+        Figure(plot, dpi=100),
+        markdown(config, payload),
+        payload=payload,
+    )
 
 
 def _split_rows(arrays: FloatArray, count: int, runs: int) -> list[FloatArray]:

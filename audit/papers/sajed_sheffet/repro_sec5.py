@@ -21,9 +21,10 @@ from audit.papers.sajed_sheffet.repro_cells import (
     CellSpec,
     Sec5Config,
     SpecCellStore,
+    _report,
     _split_rows,
 )
-from audit.reproduce.report import ExperimentReport, Figure
+from audit.reproduce.report import ExperimentReport
 from audit.results import to_jsonable
 from audit.stats import OrderVerdict, all_orders, is_constant_sample, welch_order
 from reference._typing import FloatArray, IntArray
@@ -216,15 +217,14 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
         "summary": summary,
         "spec_dpse_table_agreement": {"agree": int(sum(spec_checked)), "of": len(spec_checked)},
         "paper_T_ratio_lower_bounds": prefix,
-        "cells": {"computed": store.computed, "reused": store.reused},
     }
-    return ExperimentReport(
+    return _report(
         "sec5",
-        "sajed_sheffet",
-        to_jsonable(config),
-        Figure(lambda plt: _sec5_plot(plt, config, settings, marks), dpi=100),
-        _sec5_markdown(config, payload),
-        payload=payload,
+        config,
+        payload,
+        store,
+        lambda plt: _sec5_plot(plt, config, settings, marks),
+        _sec5_markdown,
     )
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats
 
 from audit.methods.scaling import fit_against_form
-from audit.papers.sajed_sheffet.repro_cells import SpecCellStore
+from audit.papers.sajed_sheffet.repro_cells import SpecCellStore, _report
 from audit.papers.sajed_sheffet.repro_stopping_times import (
     STOPPING_RULES,
     STOPPING_VARIABLES,
@@ -26,8 +26,7 @@ from audit.papers.sajed_sheffet.repro_stopping_times import (
     stopping_forms,
 )
 from audit.papers.sajed_sheffet.repro_thm43 import _fit_dict
-from audit.reproduce.report import ExperimentReport, Figure
-from audit.results import to_jsonable
+from audit.reproduce.report import ExperimentReport
 from reference._typing import FloatArray
 from reference.validation import check_int_at_least
 
@@ -179,15 +178,14 @@ def reproduce_stopping(
             "bound_violations": sorted(k for k, f in fits.items() if f["bound_violated"]),
             "zero_width_fits": sorted(k for k, f in fits.items() if f["zero_width_ci"]),
         },
-        "cells": {"computed": store.computed, "reused": store.reused},
     }
-    return ExperimentReport(
+    return _report(
         "stopping",
-        "sajed_sheffet",
-        to_jsonable(config),
-        Figure(lambda plt: _stopping_plot(plt, points), dpi=100),
-        _stopping_markdown(config, payload),
-        payload=payload,
+        config,
+        payload,
+        store,
+        lambda plt: _stopping_plot(plt, points),
+        _stopping_markdown,
     )
 
 

@@ -16,8 +16,14 @@ import numpy as np
 import statsmodels.api as sm
 
 from audit.methods.scaling import ScalingFit, fit_against_form
-from audit.papers.sajed_sheffet.repro_cells import CellSpec, SpecCellStore, Thm43Config, _split_rows
-from audit.reproduce.report import ExperimentReport, Figure
+from audit.papers.sajed_sheffet.repro_cells import (
+    CellSpec,
+    SpecCellStore,
+    Thm43Config,
+    _report,
+    _split_rows,
+)
+from audit.reproduce.report import ExperimentReport
 from audit.results import to_jsonable
 from reference._typing import FloatArray
 from reference.engine.mab import Instance, section5_means
@@ -203,15 +209,9 @@ def reproduce_thm43(
         "linear_fit": linear,
         "scaling_fits": fits,
         "points": points,
-        "cells": {"computed": store.computed, "reused": store.reused},
     }
-    return ExperimentReport(
-        "thm43",
-        "sajed_sheffet",
-        to_jsonable(config),
-        Figure(lambda plt: _thm43_plot(plt, points), dpi=100),
-        _thm43_markdown(config, payload),
-        payload=payload,
+    return _report(
+        "thm43", config, payload, store, lambda plt: _thm43_plot(plt, points), _thm43_markdown
     )
 
 

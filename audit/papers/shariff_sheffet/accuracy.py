@@ -98,6 +98,29 @@ def definition3_ratios(
     return min_ratio, lam_max / bounds.rho_max, gamma_ratio
 
 
+def _definition3_result(
+    name: str,
+    extremes: np.ndarray,
+    bounds: RegularizerBounds,
+    labels: tuple[str, str, str],
+    nominal_failure_rate: float,
+    confidence: float,
+    seed: int,
+    started: float,
+) -> RunAuditResult:
+    """The run audit of the Definition-3 event from per-run ``extremes`` (rows ``(λ_min, λ_max,
+    ‖h‖_{H⁻¹})``): the three :func:`definition3_ratios` against ``bounds``, named ``labels``."""
+    ratios = definition3_ratios(extremes[:, 0], extremes[:, 1], extremes[:, 2], bounds)
+    return RunAuditResult.from_ratios(
+        name,
+        dict(zip(labels, ratios, strict=True)),
+        nominal_failure_rate,
+        confidence=confidence,
+        seed=seed,
+        started=started,
+    )
+
+
 def regularizer_accuracy_audit(
     noise: NodeNoise,
     m: int,
@@ -135,18 +158,5 @@ def regularizer_accuracy_audit(
     for r in range(releases):
         total = noise.sample_sum(rng, m)
         extremes[r] = regularizer_extremes(total[:d, :d] + applied * np.eye(d), total[:d, d])
-    min_ratio, max_ratio, gamma_ratio = definition3_ratios(
-        extremes[:, 0], extremes[:, 1], extremes[:, 2], bounds
-    )
-    return RunAuditResult.from_ratios(
-        name,
-        {
-            "rho_min / lambda_min(H)": min_ratio,
-            "lambda_max(H) / rho_max": max_ratio,
-            "||h||_{H^-1} / gamma": gamma_ratio,
-        },
-        q,
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+    labels = ("rho_min / lambda_min(H)", "lambda_max(H) / rho_max", "||h||_{H^-1} / gamma")
+    return _definition3_result(name, extremes, bounds, labels, q, confidence, seed, t0)

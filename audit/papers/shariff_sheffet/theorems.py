@@ -24,7 +24,7 @@ from scipy import stats
 
 from audit.methods.binomial import RunAuditResult
 from audit.papers.shariff_sheffet.accuracy import (
-    definition3_ratios,
+    _definition3_result,
     regularizer_extremes,
     regularizer_extremes_batch,
 )
@@ -252,21 +252,12 @@ def regularizer_run_audit(
             extremes = _run_extremes_reference(factory, n, seeds)
     else:
         extremes = _run_extremes_reference(source, n, seeds)
-    min_ratio, max_ratio, gamma_ratio = definition3_ratios(
-        extremes[:, 0], extremes[:, 1], extremes[:, 2], claimed
+    labels = (
+        "rho_min / min_t lambda_min(H_t)",
+        "max_t lambda_max(H_t) / rho_max",
+        "max_t ||h_t||_{H_t^-1} / gamma",
     )
-    return RunAuditResult.from_ratios(
-        name,
-        {
-            "rho_min / min_t lambda_min(H_t)": min_ratio,
-            "max_t lambda_max(H_t) / rho_max": max_ratio,
-            "max_t ||h_t||_{H_t^-1} / gamma": gamma_ratio,
-        },
-        q,
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+    return _definition3_result(name, extremes, claimed, labels, q, confidence, seed, t0)
 
 
 def confidence_ellipsoid_audit(

@@ -92,6 +92,31 @@ def _label(config: ScalingConfig, alg: str) -> str:
     return f"{ALGORITHM_LABELS[alg][0]} ({config.footing_of[alg]})"
 
 
+def _cell_config(
+    experiment: str,
+    config: ScalingConfig,
+    alg: str,
+    eps: float,
+    T: int,
+    reps: int,
+    **extra: Any,
+) -> dict[str, Any]:
+    """What identifies a scaling cell (its store checks it): the experiment, cell version,
+    algorithm and its footing, ``ϵ``, ``T``, replicates, then ``extra``, the presets and seed."""
+    return {
+        "experiment": experiment,
+        "version": CELL_VERSION,
+        "algorithm": alg,
+        "footing": config.footing_of[alg],
+        "eps": eps,
+        "T": T,
+        "replicates": reps,
+        **extra,
+        "presets": config.presets,
+        "seed": config.seed,
+    }
+
+
 def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
     """Regret vs ``T`` and vs ``ϵ`` fitted against the theorems' forms: the report of
     ``scaling.*``; cells go into ``out``."""
@@ -133,17 +158,7 @@ def reproduce_scaling(config: ScalingConfig, out: Path) -> ExperimentReport:
     at_eps_for_T: dict[str, FloatArray] = {}
     for alg, eps in _progress(jobs, name, len(jobs)):
         panel = Panel("scaling", "synthetic_se", eps)
-        cell_config = {
-            "experiment": name,
-            "version": CELL_VERSION,
-            "algorithm": alg,
-            "footing": config.footing_of[alg],
-            "eps": eps,
-            "T": T,
-            "replicates": reps,
-            "presets": presets,
-            "seed": config.seed,
-        }
+        cell_config = _cell_config(name, config, alg, eps, T, reps)
 
         def compute(alg: AlgorithmName = alg, panel: Panel = panel) -> dict[str, FloatArray]:
             return _run_cell(
@@ -254,20 +269,7 @@ def _dimension_fit(
         uniform.append(T * float(np.max(f) - np.mean(f)))
         ranks.append(int(np.sum(np.linalg.eigvalsh(K) > 1e-3)))
         panel = Panel("scaling_dim", "synthetic_se", eps)
-        cell_config = {
-            "experiment": "scaling_dim",
-            "version": CELL_VERSION,
-            "algorithm": alg,
-            "footing": config.footing_of[alg],
-            "eps": eps,
-            "T": T,
-            "replicates": reps,
-            "dim": d,
-            "side": side,
-            "B": B,
-            "presets": presets,
-            "seed": config.seed,
-        }
+        cell_config = _cell_config("scaling_dim", config, alg, eps, T, reps, dim=d, side=side, B=B)
 
         def compute(
             K: FloatArray = K, f: FloatArray = f, panel: Panel = panel
