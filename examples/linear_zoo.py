@@ -92,7 +92,8 @@ class LaplaceTreeLinUCB:
     needs scale ``levels·Δ₁/ε`` (Sec. 4's tree mechanism: noise calibrated to the node's
     sensitivity; the paper itself uses Wishart or Gaussian noise, Sec. 4.1-4.2).
     ``release_mechanism()``: exact Laplace density of the independent node sums (upper
-    triangles, node-major).  ``δ = 0``: audit it with ``--reference nonprivate``.
+    triangles, node-major).  ``δ = 0``: a pure-ε claim, whose regret the check compares with the
+    non-private Algorithm 1 (no private reference calibrates to ``δ = 0``).
     """
 
     def __init__(self, epsilon: float = 1.0) -> None:
