@@ -16,6 +16,7 @@ import numpy as np
 
 from audit.kinds.base import CheckSettings, Kind
 from audit.methods.designs import (
+    ONLINE_HORIZONS,
     design_online_audit,
     differing_round,
     online_designs,
@@ -131,6 +132,8 @@ class OnlineKind(Kind):
     """An online learner with :attr:`feedback` (module docstring)."""
 
     feedback: ClassVar[Feedback]
+    design_horizons: ClassVar[tuple[int, ...]] = ONLINE_HORIZONS
+    """The rounds of the privacy designs (the shortest also for ``N =`` :data:`DIM`)."""
     protocol = OnlinePolicy
     protocol_text = "an audit.protocols.OnlinePolicy (play(losses, rng) -> points)"
     sampler = online_samples
@@ -164,9 +167,10 @@ class OnlineKind(Kind):
 
     def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
         """The online designs in the loss set (:func:`audit.methods.designs.online_designs`:
-        every loss 0 but round 1's split loss, 2 to 8 rounds, ``N = 2`` and :data:`DIM`)."""
+        every loss 0 but round 1's split loss, :attr:`design_horizons` rounds, ``N = 2`` and
+        :data:`DIM`)."""
         loss_set: LossSetKind = settings.loss_set or "box01"
-        return list(online_designs(loss_set, dims=(2, DIM)))
+        return list(online_designs(loss_set, self.design_horizons, dims=(2, DIM)))
 
     def regret(
         self, policy: Any, claim: PrivacyClaim, settings: CheckSettings, *, seed: int, name: str

@@ -10,6 +10,7 @@ from audit.kinds.online import online_regret_check
 from audit.papers.agarwal_singh.regret import online_means
 from examples.online import PrivateEXP3, TreeFTRLExperts
 from reference._typing import FloatArray
+from reference.agarwal_singh.theorems import thm41_parameters
 
 
 class Uniform:
@@ -92,3 +93,19 @@ def test_the_candidates_points_are_checked() -> None:
 
     with pytest.raises(ValueError, match=r"returned on run 1 must have shape \(50, 5\)"):
         online_regret_check(WrongShape(), feedback="full", epsilon=1.0, horizon=50, runs=2)
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
+def test_the_bandit_designs_are_long_enough_for_a_learner_with_thm41_parameters(
+    epsilon: float,
+) -> None:
+    # Algorithm 4 with Thm 4.1's parameters (the reference among such learners) refuses a
+    # horizon where its exploration rate exceeds 1: at N = 5 every T < 8 (it made the check of
+    # the correct reference crash on the full-information kind's 2-round designs)
+    from audit.kinds.online import DIM
+    from audit.kinds.online_bandit import KIND
+    from audit.methods.designs import online_designs
+
+    for pair in online_designs("box01", KIND.design_horizons, dims=(2, DIM)):
+        horizon, dim = pair.x.shape
+        thm41_parameters(dim, horizon, epsilon, preset="proof_consistent", calibration="strict")
