@@ -402,4 +402,5 @@ def test_policy_flags_for_a_mechanism_are_usage_errors(
 @pytest.mark.parametrize("name", ["n", "runs", "stream_runs", "samples", "release_samples"])
 def test_absurd_sizes_are_refused_before_anything_runs(name: str) -> None:
     with pytest.raises(ValueError, match=rf"^{name} must be at most 2\*\*53"):
-        check.run_check("examples.good_policy:policy", STREAMS, paths=[REPO], **{name: 10**18})
+        sizes: dict[str, Any] = {name: 10**18}
+        check.run_check("examples.good_policy:policy", STREAMS, paths=[REPO], **sizes)
