@@ -84,11 +84,13 @@ def reproduce(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
-    """API reference, per-paper pages and proof notes (MkDocs + mkdocstrings), into results/docs.
+    """API reference, per-paper pages, the results pages and proof notes (MkDocs +
+    mkdocstrings), into results/docs.
 
-    mkdocstrings reads the sources directly, so the package itself is not installed.
+    mkdocstrings reads the sources directly; the package is installed because the results pages
+    are generated at build time from the committed JSON results by ``audit.tools.site``.
     """
-    session.install("mkdocs>=1.6", "mkdocstrings[python]>=0.25", "mkdocs-material>=9")
+    session.install(".", "mkdocs>=1.6", "mkdocstrings[python]>=0.25", "mkdocs-material>=9")
     # mkdocs resolves a relative -d against the config file's folder (proofs_notes/), so the site
     # directory is given as an absolute path: results/docs at the project root, as the README says.
     site = Path(__file__).resolve().parent / "results" / "docs"

@@ -21,7 +21,7 @@ import numpy as np
 
 from audit.familywise import FamilyWise
 from audit.methods.binomial import RunAuditResult
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult, produced_by, to_jsonable
 from reference.rng import SeedLike, as_seed_sequence, named_seed, seed_for
 from reference.validation import check_callable, check_choice
 
@@ -171,6 +171,7 @@ class CaseReport:
         """JSON-ready report (``schema_version``)."""
         return {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "kind": "audit_cases",
             "family_wise": {"method": self.strategy.method, "alpha": self.strategy.alpha},
             "verdict": self.verdict,

@@ -21,7 +21,13 @@ import matplotlib.pyplot as plt
 
 from audit.kinds.base import Kind, RegretResult
 from audit.protocols import PrivacyClaim
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.results import (
+    SCHEMA_VERSION,
+    PrivacyAuditResult,
+    produced_by,
+    produced_by_line,
+    to_jsonable,
+)
 from audit.watchdog import OUTPUT_HEAD, OUTPUT_TAIL, CapturedOutput
 from reference.files import atomic_savefig, atomic_write_text, prepare_output_dir, write_json
 
@@ -170,6 +176,7 @@ class CheckReport:
         regret = None if self.regret is None else self._kind.regret_json(self.regret)
         return {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "kind": "third_party_check",
             "target": self.target,
             "claim": None if self.claim is None else to_jsonable(self.claim),
@@ -259,6 +266,8 @@ class CheckReport:
         claim = self.claim
         lines = [
             f"# privonline check: `{self.target}`",
+            "",
+            produced_by_line(),
             "",
             f"Verdict: **{self.verdict}** (exit code {self.exit_code}; "
             f"{self.runtime_seconds:.0f} s).",

@@ -156,7 +156,7 @@ def _audit_parser() -> argparse.ArgumentParser:
 def _run_audit(argv: Sequence[str]) -> int:
     from audit.papers.shariff_sheffet.battery import BatteryConfig, run_privacy_battery
     from audit.papers.shariff_sheffet.zoo import run_billboard_zoo, run_zoo
-    from audit.results import SCHEMA_VERSION, to_jsonable
+    from audit.results import SCHEMA_VERSION, produced_by, to_jsonable
 
     if argv and argv[0] == "benchmark":
         from audit.benchmarks import run
@@ -225,6 +225,7 @@ def _run_audit(argv: Sequence[str]) -> int:
     rows += run_billboard_zoo(reps=args.reps, seed=args.seed + 1, progress=True)
     payload = {
         "schema_version": SCHEMA_VERSION,
+        "produced_by": produced_by(),
         "kind": "bug_zoo",
         "reps": args.reps,
         "samples": args.samples,

@@ -9,9 +9,12 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import platform
+import subprocess
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from audit.protocols import PrivacyClaim
@@ -26,6 +29,9 @@ __all__ = [
     "PrivacyAuditResult",
     "Verdict",
     "package_versions",
+    "produced_by",
+    "produced_by_line",
+    "source_revision",
     "to_jsonable",
 ]
 
@@ -46,6 +52,39 @@ def package_versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             versions[package] = "not installed"
     return versions
+
+
+@functools.cache
+def source_revision() -> str:
+    """``git describe --always --dirty`` of the checkout holding this package (``-dirty`` when it
+    has uncommitted changes), or ``"unknown"`` (an installed copy, or no git).  Computed once per
+    process."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        done = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+
+
+def produced_by() -> dict[str, str]:
+    """What made a report: ``{"privonline": version, "revision": source_revision()}``, the
+    ``produced_by`` field of every JSON report."""
+    return {"privonline": package_versions()["privonline"], "revision": source_revision()}
+
+
+def produced_by_line() -> str:
+    """The line every Markdown report carries: the privonline version and source revision that
+    produced it, so that a cited number can be traced to its code."""
+    made = produced_by()
+    return f"Produced by privonline {made['privonline']} at revision `{made['revision']}`."
 
 
 AuditMethod: TypeAlias = Literal["white_box", "black_box", "closed_form"]

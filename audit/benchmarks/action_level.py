@@ -41,7 +41,7 @@ from audit.methods.online import collect_points
 from audit.methods.stream import Stream, collect_transcripts, differing_day
 from audit.protocols import NeighbouringPair, PrivacyClaim
 from audit.reproduce.common import CellStore
-from audit.results import SCHEMA_VERSION, package_versions
+from audit.results import SCHEMA_VERSION, package_versions, produced_by, produced_by_line
 from audit.targets import load_target
 from reference.agarwal_singh.sets import LossSetKind
 from reference.files import atomic_write_text, prepare_output_dir, write_json
@@ -200,10 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.argv[1:] if argv is None else list(argv)
     )
     write_json(out / "action_level.json", {"schema_version": SCHEMA_VERSION,
-               "kind": "action_level", "command": command, "versions": package_versions(),
+               "produced_by": produced_by(), "kind": "action_level", "command": command, "versions": package_versions(),
                "runs": args.runs, "seed": args.seed, "cases": rows})  # fmt: skip
     lines = [
         "# Action-level ε of the zoo's policies",
+        "",
+        produced_by_line(),
         "",
         f"`{command}`: {args.runs} runs per stream on every design of the case's kind.",
         "",

@@ -33,7 +33,7 @@ from audit.benchmarks.calibration_scenarios import (
     RandomizedResponse,
     Scenario,
 )
-from audit.results import SCHEMA_VERSION, package_versions
+from audit.results import SCHEMA_VERSION, package_versions, produced_by, produced_by_line
 from audit.stats import clopper_pearson
 from reference.files import (
     DamagedFileError,
@@ -173,6 +173,7 @@ class CalibrationReport:
         """JSON-ready report (``schema_version``)."""
         return {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "benchmark": "calibration",
             "seed": self.seed,
             "repeats": self.repeats,
@@ -188,6 +189,8 @@ class CalibrationReport:
         out = [
             f"# Calibration: seed {self.seed}, {self.repeats} repeats per false-alarm scenario, "
             f"{self.power_repeats} per power scenario ({self.date})",
+            "",
+            produced_by_line(),
             "",
             "## False-alarm rate (claim holds) vs nominal α",
             "",

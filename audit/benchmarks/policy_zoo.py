@@ -34,7 +34,7 @@ import audit.kinds as kinds
 import audit.kinds.base as kinds_base
 from audit import check, targets
 from audit.reproduce.common import CellStore
-from audit.results import SCHEMA_VERSION, package_versions
+from audit.results import SCHEMA_VERSION, package_versions, produced_by, produced_by_line
 from audit.stats import clopper_pearson
 from reference.files import atomic_write_text, prepare_output_dir, read_json, write_json
 from reference.validation import check_int_at_least
@@ -350,6 +350,8 @@ def markdown(rows: Sequence[ZooRow], seeds: int, command: str, skipped: Sequence
     lines = [
         "# privonline check on the policy zoo",
         "",
+        produced_by_line(),
+        "",
         f"`{command}`: {seeds} seeds (0 .. {seeds - 1}) per case.  Power: the fraction of seeds "
         "ending in exit 1 (privacy violation) for a bug, exit 0 (pass) for a correct policy, with "
         "a 95% Clopper–Pearson interval; false alarms: exit 1 for a correct policy.  Exit codes: 0 pass, 1 privacy violation, 2 usage "
@@ -394,6 +396,7 @@ def write_zoo(
         out / "policy_zoo.json",
         {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "kind": "policy_zoo",
             "command": command,
             "versions": package_versions(),

@@ -36,7 +36,13 @@ from audit.familywise import Holm
 from audit.methods.pairs import search_pairs
 from audit.protocols import NeighbouringPair
 from audit.reproduce.common import CellStore
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult, package_versions
+from audit.results import (
+    SCHEMA_VERSION,
+    PrivacyAuditResult,
+    package_versions,
+    produced_by,
+    produced_by_line,
+)
 from reference.files import atomic_write_text, prepare_output_dir, write_json
 from reference.rng import check_seed, seed_for
 from reference.validation import (
@@ -142,6 +148,7 @@ class BenchmarkTable:
         """JSON-ready report (``schema_version``)."""
         return {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "benchmark": "classic",
             "n_per_side": self.n,
             "seed": self.seed,
@@ -157,6 +164,8 @@ class BenchmarkTable:
         out = [
             f"# Classic benchmark: black-box event audit, n = {self.n} per side, "
             f"seed {self.seed}, confidence {self.confidence}",
+            "",
+            produced_by_line(),
             "",
             "| case | correct | exact ε | oracle | DP-Sniper | our ε_LB | detectable ε | verdict "
             "| outcome | s |",

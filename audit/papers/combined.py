@@ -20,7 +20,7 @@ import audit.papers as registry
 from audit.cases import CaseReport, CaseRow, run_case_groups
 from audit.familywise import FamilyWise, Holm
 from audit.methods.binomial import RunAuditResult
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult
+from audit.results import SCHEMA_VERSION, PrivacyAuditResult, produced_by, produced_by_line
 from reference.files import atomic_write_text, write_json
 from reference.rng import seed_for
 
@@ -69,6 +69,7 @@ class PapersReport:
         """JSON-ready report: the verdicts, then every paper's case report."""
         return {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "kind": "paper_batteries",
             "family_wise": {"method": self.strategy.method, "alpha": self.strategy.alpha},
             "verdict": self.verdict,
@@ -85,7 +86,7 @@ class PapersReport:
 
     def markdown(self) -> str:
         """Per paper: counts, then every row."""
-        lines = ["# privonline audits of the other papers", ""]
+        lines = ["# privonline audits of the other papers", "", produced_by_line(), ""]
         verdict = "pass" if self.verdict == "pass" else "**FAIL**"
         lines.append(
             f"Verdict: {verdict}. Correct-mechanism privacy tests: one {self.strategy.method} "

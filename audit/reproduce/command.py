@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import subprocess
 import sys
 import textwrap
 import time
@@ -26,7 +25,7 @@ from typing import Any
 import audit.papers as registry
 from audit.papers import Paper
 from audit.reproduce.experiment import Experiment
-from audit.results import SCHEMA_VERSION, package_versions, to_jsonable
+from audit.results import SCHEMA_VERSION, package_versions, source_revision, to_jsonable
 from reference.files import prepare_output_dir, write_json
 from reference.validation import size_at_least
 
@@ -108,24 +107,6 @@ def _parser(paper: Paper, experiments: Sequence[Experiment], prog: str) -> argpa
     return parser
 
 
-def _source_revision() -> str:
-    """``git describe --always --dirty`` of the checkout holding this package, or ``"unknown"``
-    (an installed copy, or no git)."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        done = subprocess.run(
-            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
-
-
 def provenance(
     paper: Paper, argv: Sequence[str] | None, config: Any, executor: str
 ) -> dict[str, Any]:
@@ -138,7 +119,7 @@ def provenance(
         "command": " ".join(["privonline", "reproduce", paper.cli_name, *arguments]),
         "config": to_jsonable(config),
         "executor": executor,
-        "source_revision": _source_revision(),
+        "source_revision": source_revision(),
         "versions": package_versions(),
         "machine": {
             "platform": platform.platform(),

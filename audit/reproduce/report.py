@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from audit.results import SCHEMA_VERSION
+from audit.results import SCHEMA_VERSION, produced_by, produced_by_line
 from reference.files import atomic_savefig, atomic_write_text, write_json
 
 __all__ = ["Check", "ExperimentReport", "Figure", "Table", "write_report"]
@@ -148,6 +148,7 @@ class ExperimentReport:
         ]
         document: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "experiment": self.label or self.name,
             "config": self.config,
         }
@@ -156,10 +157,13 @@ class ExperimentReport:
         return document
 
     def markdown(self) -> str:
-        """The text of ``<name>.md``."""
+        """The text of ``<name>.md``: the body, its title line first, then the line naming the
+        privonline version and revision that produced it."""
         lines: list[str] = []
         for block in self.body:
             lines.extend(block.lines() if isinstance(block, Table) else [block])
+        at = 1 if lines and lines[0].startswith("#") else 0
+        lines[at:at] = [*([""] if at else []), produced_by_line(), *([] if at else [""])]
         return "\n".join(lines) + "\n"
 
     def failed_checks(self) -> bool:

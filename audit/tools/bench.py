@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from audit.results import SCHEMA_VERSION
+from audit.results import SCHEMA_VERSION, produced_by
 from reference.engine import run_gap_batch
 from reference.engine.compiled import linucb as compiled_linucb
 from reference.engine.compiled import run_gap_compiled
@@ -369,6 +369,7 @@ def run_benchmarks(
     ours_nonprivate_single = single["nonprivate"]
     return {
         "schema_version": SCHEMA_VERSION,
+        "produced_by": produced_by(),
         "machine": {"cpus": os.cpu_count() or 1, "workers": workers},
         "compiled_first_call": first_call,
         "rates": rows,

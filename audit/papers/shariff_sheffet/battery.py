@@ -59,7 +59,13 @@ from audit.papers.shariff_sheffet.theorems import (
     regularizer_run_audit,
 )
 from audit.protocols import PrivacyClaim
-from audit.results import SCHEMA_VERSION, PrivacyAuditResult, to_jsonable
+from audit.results import (
+    SCHEMA_VERSION,
+    PrivacyAuditResult,
+    produced_by,
+    produced_by_line,
+    to_jsonable,
+)
 from reference.accounting import gaussian_epsilon
 from reference.files import atomic_savefig, atomic_write_text, write_json
 from reference.rng import seed_for
@@ -180,6 +186,7 @@ class BatteryReport:
             tests.append(row)
         return {
             "schema_version": SCHEMA_VERSION,
+            "produced_by": produced_by(),
             "kind": "privacy_battery",
             "config": to_jsonable(self.config),
             "family_wise": {
@@ -264,6 +271,8 @@ class BatteryReport:
         verdict = "VIOLATION" if self.violations else "pass"
         md = [
             "# privonline privacy audit battery",
+            "",
+            produced_by_line(),
             "",
             f"Verdict: **{verdict}** (Holm, family-wise α = {self.config.family_alpha}); "
             f"{len(self.results)} tests in {self.runtime_seconds:.1f} s; seed {self.config.seed}.",

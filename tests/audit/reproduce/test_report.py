@@ -14,7 +14,7 @@ import pytest
 
 from audit.papers import PAPERS
 from audit.reproduce.report import Check, ExperimentReport, Figure, Table, write_report
-from audit.results import SCHEMA_VERSION
+from audit.results import SCHEMA_VERSION, produced_by_line
 
 
 def _draw(plt: Any) -> Any:
@@ -41,15 +41,16 @@ def _report(**changes: Any) -> ExperimentReport:
 def test_json_fields_follow_the_layout() -> None:
     default = _report().to_dict()
     assert list(default) == [
-        "schema_version", "experiment", "config", "results", "cells", "checks", "fits"
+        "schema_version", "produced_by", "experiment", "config", "results", "cells", "checks", "fits"
     ]  # fmt: skip
     assert default["schema_version"] == SCHEMA_VERSION and default["experiment"] == "toy"
+    assert set(default["produced_by"]) == {"privonline", "revision"}
     assert default["checks"] == [
         {"claim": "c", "holds": True, "x": 1},  # gate None: not recorded
         {"claim": "d", "holds": False, "gate": True},
     ]
     laid = _report(layout=("results", "checks", "fits", "cells"), label="T.1").to_dict()
-    assert list(laid)[3:] == ["results", "checks", "fits", "cells"] and laid["experiment"] == "T.1"
+    assert list(laid)[4:] == ["results", "checks", "fits", "cells"] and laid["experiment"] == "T.1"
     empty = _report(checks=(), fits=(), layout=("results", "checks", "cells")).to_dict()
     assert empty["checks"] == [] and "fits" not in empty
 
@@ -76,7 +77,9 @@ def test_write_report_writes_json_md_png(tmp_path: Path) -> None:
     report = _report()
     write_report(report, tmp_path)
     assert json.loads((tmp_path / "toy.json").read_text()) == report.to_dict()
-    assert (tmp_path / "toy.md").read_text() == "# Toy\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend\n"
+    made = produced_by_line()
+    expected = f"# Toy\n\n{made}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend\n"
+    assert (tmp_path / "toy.md").read_text() == expected
     assert (tmp_path / "toy.png").read_bytes().startswith(b"\x89PNG")
     assert report.tables == [Table(("a", "b"), (("1", "2"),))]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.json", "toy.md", "toy.png"]
@@ -96,3 +99,11 @@ def test_importing_every_papers_experiments_does_not_import_matplotlib() -> None
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
     )
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_markdown_names_the_version_and_revision_after_the_title() -> None:
+    lines = _report(body=("# Title", "text")).markdown().splitlines()
+    assert lines[:4] == ["# Title", "", produced_by_line(), "text"]
+    assert "privonline" in lines[2] and "revision" in lines[2]
+    untitled = _report(body=("text",)).markdown().splitlines()
+    assert untitled[:3] == [produced_by_line(), "", "text"]
