@@ -322,11 +322,15 @@ class DesignLearner:
     def __init__(self, epsilon: float = 1.0) -> None:
         self.epsilon = epsilon
 
+    def _noise(self, dim: int, rng: np.random.Generator) -> FloatArray:
+        """The node's noise: ``Lap(dim/ε)`` per coordinate."""
+        return rng.laplace(0.0, dim / self.epsilon, dim)
+
     def play(self, losses: FloatArray, rng: np.random.Generator) -> FloatArray:
         """The points: uniform on round 1, then ``∝ exp(−(l₁ + noise))``."""
         n, dim = losses.shape
         points = np.full((n, dim), 1.0 / dim)
-        noisy = losses[0] + rng.laplace(0.0, dim / self.epsilon, dim)
+        noisy = losses[0] + self._noise(dim, rng)
         weights = np.exp(-(noisy - noisy.min()))
         points[1:] = weights / weights.sum()
         return points
@@ -345,14 +349,9 @@ class GaussianDesignLearner(DesignLearner):
         super().__init__(mu)
         self.mu = mu
 
-    def play(self, losses: FloatArray, rng: np.random.Generator) -> FloatArray:
-        """The points: uniform on round 1, then ``∝ exp(−(l₁ + noise))``."""
-        n, dim = losses.shape
-        points = np.full((n, dim), 1.0 / dim)
-        noisy = losses[0] + rng.normal(0.0, math.sqrt(2.0) / self.mu, dim)
-        weights = np.exp(-(noisy - noisy.min()))
-        points[1:] = weights / weights.sum()
-        return points
+    def _noise(self, dim: int, rng: np.random.Generator) -> FloatArray:
+        """The node's noise: ``N(0, 2/μ²)`` per coordinate."""
+        return rng.normal(0.0, math.sqrt(2.0) / self.mu, dim)
 
     def __repr__(self) -> str:
         return f"GaussianDesignLearner(mu={self.mu:.6g})"

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from audit.methods.black_box import event_audit_from_samples
+from audit.methods.stream import _check_horizon
 from audit.protocols import PrivacyClaim
 from audit.results import PrivacyAuditResult
 from reference._typing import FloatArray
@@ -119,12 +120,7 @@ def billboard_audit(
     must contain leaf ``t``), ``seed`` follows the one seed rule (:func:`reference.rng.check_seed`);
     both are checked before anything is simulated.
     """
-    n = check_int_at_least("n", n, 2)
-    t = check_int_at_least("t", t, 1)
-    if t >= n:
-        raise ValueError(
-            f"t must be in [1, n - 1] = [1, {n - 1}] so that a release contains leaf t, got {t}"
-        )
+    n, t = _check_horizon(n, t, "a release contains leaf t")
     replicates = check_int_at_least("replicates", replicates, 2)
     check_in_range("confidence", confidence, 0.0, 1.0)
     seed = check_seed(seed)

@@ -23,7 +23,7 @@ import numpy as np
 
 from audit.methods.black_box import ScoreKind, event_audit_from_samples
 from audit.methods.online import collect_points
-from audit.methods.stream import Stream, collect_transcripts, differing_day
+from audit.methods.stream import Stream, _check_horizon, collect_transcripts, differing_day
 from audit.protocols import (
     NeighbouringPair,
     OnlinePolicy,
@@ -91,16 +91,6 @@ DESIGN_SCORES: tuple[ScoreKind, ...] = ("prefix_likelihood_ratio", "linear")
 """The scores the event audit of a design tries on a transcript of choices: the empirical
 likelihood ratio of its first days (the cleanest looks at the changed record) and of whole
 transcripts, and a linear score pooling the days."""
-
-
-def _check_horizon(n: int, t: int) -> tuple[int, int]:
-    n = check_int_at_least("n", n, 2)
-    t = check_int_at_least("t", t, 1)
-    if t >= n:
-        raise ValueError(
-            f"t must be in [1, n - 1] = [1, {n - 1}] so that later days exist, got {t}"
-        )
-    return n, t
 
 
 def linear_design(n: int, t: int = 1, record: LinearRecord = "reward", *, d: int = 2) -> (

@@ -87,18 +87,23 @@ class Stream:
         return len(self.decision_sets)
 
 
+def _check_horizon(n: int, t: int, purpose: str = "later days exist") -> tuple[int, int]:
+    """``(n, t)`` checked: at least 2 days and ``t ∈ [1, n − 1]``, so that ``purpose`` (the
+    ``ValueError`` says it)."""
+    n = check_int_at_least("n", n, 2)
+    t = check_int_at_least("t", t, 1)
+    if t >= n:
+        raise ValueError(f"t must be in [1, n - 1] = [1, {n - 1}] so that {purpose}, got {t}")
+    return n, t
+
+
 def worst_case_streams(n: int, t: int, *, seed: int = 0) -> tuple[Stream, Stream]:
     """The t-neighbouring pair of the module docstring, ``d = 2``, ``L = B̃ = 1``.
 
     Reward tables of the other days are fixed ``±1`` draws (from ``seed``) with means
     ``⟨θ, x⟩``, ``θ = (0.6, 0.3)``; they are identical in both streams.
     """
-    n = check_int_at_least("n", n, 2)
-    t = check_int_at_least("t", t, 1)
-    if t >= n:
-        raise ValueError(
-            f"t must be in [1, n - 1] = [1, {n - 1}] so that later days exist, got {t}"
-        )
+    n, t = _check_horizon(n, t)
     rng = as_generator(seed, "seed")
     c = 1.0 / math.sqrt(2.0)
     arms = np.array([[c, c], [c, -c]])

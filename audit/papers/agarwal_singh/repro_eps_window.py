@@ -8,7 +8,7 @@ Proof note: ``proofs_notes/audit/reproduce_agarwal_singh.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -513,6 +513,15 @@ def _verdict_cell(f: dict[str, Any]) -> str:
     )
 
 
+def _fit_table(fits: Iterable[dict[str, Any]]) -> list[str]:
+    """The Markdown table of ``fits``: slope with its CI, window, verdict, the spec's pilot."""
+    return [
+        "| fit | slope [95% CI] | window | verdict | spec pilot |",
+        "|---|---|---|---|---|",
+        *(f"| {f['name']} | {_verdict_cell(f)} |" for f in fits),
+    ]
+
+
 def _eps_window_markdown(
     config: EpsWindowConfig,
     results: dict[str, Any],
@@ -555,14 +564,7 @@ def _eps_window_markdown(
                 f"{r['predicted_excess']:.0f} | {'yes' if r['in_window'] else 'no'} | "
                 f"{r['excess_mean']:.0f} ± {r['excess_se']:.0f} | {pilot} |"
             )
-    lines += [
-        "",
-        "| fit | slope [95% CI] | window | verdict | spec pilot |",
-        "|---|---|---|---|---|",
-    ]
-    for f in fits:
-        if "regime" in f:
-            lines.append(f"| {f['name']} | {_verdict_cell(f)} |")
+    lines += ["", *_fit_table(f for f in fits if "regime" in f)]
     outside = [
         f"ε = {r['epsilon']:g}" for r in results["regimes"]["window"]["rows"] if not r["in_window"]
     ]
@@ -584,12 +586,8 @@ def _eps_window_markdown(
         "D_{D'} ∝ λ√K ⇒ slope 1.5 on ln ln T (paper envelope log²T: 2); N-slopes ≈ 1.46 (experts: "
         "λ ∝ N times the growth of E[max − min]), 1.04 (sphere), 1.00 (cube).",
         "",
-        "| fit | slope [95% CI] | window | verdict | spec pilot |",
-        "|---|---|---|---|---|",
+        *_fit_table(f for f in fits if "regime" not in f),
     ]
-    for f in fits:
-        if "regime" not in f:
-            lines.append(f"| {f['name']} | {_verdict_cell(f)} |")
     lines += ["", "| set | T | N | D̂_D' (mean ± s.e.) | closed-form bound | spec pilot |"]
     lines += ["|---|---|---|---|---|---|"]
     for noise_set, res in results["noise"].items():

@@ -142,6 +142,26 @@ def _ftrl_rate(N: int, T: int, epsilon: float, decision_set: FullInfoSet = "expe
     return cor32_rate_paper(decision_set, N, T, epsilon)
 
 
+def _ftrl_record(
+    regret: FloatArray,
+    p: Cor32Parameters,
+    N: int,
+    T: int,
+    epsilon: float,
+    calibration: Calibration,
+    decision_set: FullInfoSet,
+) -> dict[str, Any]:
+    """A cell's record: the final ``regret`` of its replicates, Cor. 3.2's ``λ`` (0 at
+    ``ε = ∞``) and ``η`` of ``p``, the certified bound and the paper's rate."""
+    return {
+        "regret": regret.tolist(),
+        "lam": 0.0 if math.isinf(epsilon) else p.lam,
+        "eta": p.eta,
+        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, decision_set),
+        "rate_paper": _ftrl_rate(N, T, epsilon, decision_set),
+    }
+
+
 def _ftrl_regret(
     losses: FloatArray,
     epsilon: float,
@@ -168,14 +188,7 @@ def _ftrl_regret(
         runs_per_seed=runs,
         loss_set=p.loss_set,
     )
-    regret = result.regret[:, -1]
-    return {
-        "regret": regret.tolist(),
-        "lam": 0.0 if math.isinf(epsilon) else p.lam,
-        "eta": p.eta,
-        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, decision_set),
-        "rate_paper": _ftrl_rate(N, T, epsilon, decision_set),
-    }
+    return _ftrl_record(result.regret[:, -1], p, N, T, epsilon, calibration, decision_set)
 
 
 def ftrl_cell(
@@ -206,13 +219,7 @@ def ftrl_cell(
         calibration=calibration,
         checkpoints=[T],
     )
-    return {
-        "regret": compiled.regret[:, -1].tolist(),
-        "lam": 0.0 if math.isinf(epsilon) else p.lam,
-        "eta": p.eta,
-        "bound_certified": _ftrl_bound(N, T, epsilon, calibration, "experts"),
-        "rate_paper": _ftrl_rate(N, T, epsilon, "experts"),
-    }
+    return _ftrl_record(compiled.regret[:, -1], p, N, T, epsilon, calibration, "experts")
 
 
 def ftrl_set_cell(

@@ -278,6 +278,20 @@ def schema_errors(document: JSON) -> list[str]:
     return errors
 
 
+def _tolerance_mismatch(paper: str, name: str, stored: JSON, registry: JSON) -> list[Mismatch]:
+    """The mismatch of an entry whose stored tolerance is not the registry's (none if equal)."""
+    if stored == registry:
+        return []
+    return [
+        Mismatch(
+            paper,
+            name,
+            None,
+            f"tolerance {stored} differs from the registry's {registry} (rebuild)",
+        )
+    ]
+
+
 def _check_function(paper: str, entry: GoldenFunction, stored: dict[str, JSON]) -> list[Mismatch]:
     out: list[Mismatch] = []
     cases = stored["cases"]
@@ -288,15 +302,7 @@ def _check_function(paper: str, entry: GoldenFunction, stored: dict[str, JSON]) 
             Mismatch(paper, entry.key, None, "parameter grid differs from the registry (rebuild)")
         )
     tol = stored["tolerance"]
-    if tol != entry.tolerance:
-        out.append(
-            Mismatch(
-                paper,
-                entry.key,
-                None,
-                f"tolerance {tol} differs from the registry's {entry.tolerance} (rebuild)",
-            )
-        )
+    out += _tolerance_mismatch(paper, entry.key, tol, entry.tolerance)
     rules: dict[str, JSON] = tol.get("outputs", {})
     unmatched = set(rules) - {p for case in cases for p in output_paths(case["output"])}
     if unmatched:
@@ -344,15 +350,7 @@ def _check_summary(paper: str, entry: GoldenSummary, stored: dict[str, JSON]) ->
         )
         return out
     tol = stored["tolerance"]
-    if tol != entry.tolerance:
-        out.append(
-            Mismatch(
-                paper,
-                name,
-                None,
-                f"tolerance {tol} differs from the registry's {entry.tolerance} (rebuild)",
-            )
-        )
+    out += _tolerance_mismatch(paper, name, tol, entry.tolerance)
     same = _run_summary(entry, entry.seed)
     diffs = compare_values(
         stored["statistics"],
