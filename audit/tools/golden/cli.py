@@ -431,6 +431,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="privonline golden",
         description="Check (default) or rebuild (--rebuild) the golden vectors of every paper.",
+        epilog="privonline golden compare MODULE:FUNCTION --entry NAME compares a third-party "
+        "function with an entry's cases ('privonline golden compare --help').",
     )
     parser.add_argument("--rebuild", action="store_true", help="rewrite the files from the code")
     parser.add_argument(
