@@ -3,7 +3,8 @@ promise and meets its theorems.
 
 The public auditing API is exported here: the plug-in protocols a third-party implementation
 satisfies (:mod:`audit.protocols`), the claims and neighbouring inputs it is audited against, the
-audit methods (:mod:`audit.methods`) and their typed results (:mod:`audit.results`).  The
+audit methods (:mod:`audit.methods`) and their typed results (:mod:`audit.results`), and the
+comparison of a third-party function with the golden vectors (:func:`golden_compare`).  The
 per-paper batteries and reproductions live in :mod:`audit.papers`, maintenance tools in
 :mod:`audit.tools`; the command line is :mod:`audit.cli` (``privonline --help``).
 
@@ -21,11 +22,13 @@ from audit.protocols import (
     StreamPolicy,
 )
 from audit.results import CurvePoint, PrivacyAuditResult
+from audit.tools.golden.third_party import GoldenComparison, golden_compare
 
 __all__ = [
     "CurvePoint",
     "DensityMechanism",
     "EventCounts",
+    "GoldenComparison",
     "Mechanism",
     "NeighbouringPair",
     "PrivacyAuditResult",
@@ -34,6 +37,7 @@ __all__ = [
     "StreamPolicy",
     "epsilon_lower_bound",
     "event_audit",
+    "golden_compare",
     "privacy_loss_audit",
     "stream_audit",
     "white_box_audit",

@@ -207,6 +207,18 @@ class CheckReport:
             "runtime_seconds": self.runtime_seconds,
         }
 
+    def summary(self) -> str:
+        """A few lines: the verdict and exit code, one line per audit and for the regret
+        comparison (the rows of :meth:`markdown`'s table), and the last line of a crash."""
+        lines = [
+            f"privonline check {self.target}: {self.verdict} (exit code {self.exit_code})",
+            *self._audit_rows(),
+            *self._regret_rows(),
+        ]
+        if self.crash is not None:
+            lines.append(f"stopped: {self.crash.strip().splitlines()[-1]}")
+        return "\n".join(lines)
+
     def _audit_rows(self) -> list[str]:
         rows = []
         for audit, what in (

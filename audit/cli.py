@@ -6,8 +6,8 @@
   ``privonline bench`` -- engine vs reference benchmarks (:mod:`audit.tools.bench`).
 * ``privonline reproduce [PAPER|all]`` -- a paper's reproductions (the ``EXPERIMENTS`` of
   ``audit.papers.<paper>.reproduce``, run by :func:`audit.reproduce.command.main`).
-* ``privonline check`` -- audit a third-party policy (:mod:`audit.check`); ``privonline golden``
-  -- check (default) or ``--rebuild`` the golden vectors (:mod:`audit.tools.golden`).
+* ``privonline check`` -- audit a third-party policy (:mod:`audit.check`); ``privonline golden
+  [compare]`` -- check or ``--rebuild`` the golden vectors, or compare a function with them.
 
 Proof note: ``proofs_notes/audit/zoo_and_battery.md``.
 """
@@ -272,7 +272,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="benchmark the engine against the reference (writes bench.json)",
         add_help=False,
     )
-    sub.add_parser("golden", help="check (default) or --rebuild the golden vectors", add_help=False)
+    sub.add_parser(
+        "golden",
+        help="check (default) or --rebuild the golden vectors; 'privonline golden compare --help': "
+        "compare a third-party function with them",
+        add_help=False,
+    )
     sub.add_parser(
         "check",
         help="audit a third-party bandit policy (module:attribute) for a claim and against the "
@@ -295,6 +300,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "golden":
         from audit.tools import golden
 
+        if rest and rest[0] == "compare":
+            from audit.tools.golden import third_party
+
+            return third_party.main(rest[1:])
         return golden.main(rest)
     if command == "check":
         from audit import check

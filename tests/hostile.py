@@ -100,6 +100,8 @@ AUDIT_MODULES = (
     "audit.papers.agarwal_singh.reduction",
     "audit.papers.agarwal_singh.gaussian",
     "audit.papers.agarwal_singh.accuracy",
+    "audit.tools.golden.third_party",
+    "audit.testing",
 )
 """The audit modules whose public API the api family sweeps (the others have their own sweeps)."""
 
@@ -1873,6 +1875,16 @@ def _baselines() -> dict[str, Baseline]:
             size=3,
         ),
     }
+
+    # audit.tools.golden.third_party, audit.testing: a third-party function against golden cases
+    from reference.tree import tree_depth
+
+    golden: dict[str, Any] = {"function": tree_depth, "entry": "tree_depth", "rename": {"n": "n"}}
+    out |= {
+        "audit.tools.golden.third_party:golden_compare": _b(**golden),
+        "audit.tools.golden.third_party:entry_names": _b(),
+        "audit.testing:assert_golden": _b(**golden),
+    }
     return out
 
 
@@ -1980,8 +1992,22 @@ NOT_CALLED: dict[str, str] = {
             "audit.methods.binomial:RunAuditResult",
             "audit.papers.agarwal_singh.cases:AgarwalSinghCase",
             "audit.papers.agarwal_singh.battery:PowerRow",
+            "audit.tools.golden.third_party:CaseCrash",
+            "audit.tools.golden.third_party:CaseMismatch",
+            "audit.tools.golden.third_party:GoldenComparison",
         )
     },
+    "audit.tools.golden.third_party:main": (
+        "the command line privonline golden compare: each usage error (exit 2) is tested in "
+        "tests/audit/tools/test_golden_compare.py"
+    ),
+    "audit.tools.golden.third_party:build_parser": (
+        "builds the command line's argparse parser (any prog is a valid program name)"
+    ),
+    "audit.testing:assert_check_passes": (
+        "runs audit.check.run_check with the caller's arguments, unchanged: they are swept by "
+        "tests/audit/test_check_hostile.py"
+    ),
     "reference.shariff_sheffet.linucb:AccuracyEventError": _EXCEPTION,
     "reference.shariff_sheffet.linucb:AccuracyEventWarning": _EXCEPTION,
 }

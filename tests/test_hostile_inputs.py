@@ -139,6 +139,8 @@ _ARM0 = "arm 0 is an arm (0-based indices)"
 _NONE_DRAWN = "a count >= 0: zero draws give an empty array (the empty batch)"
 
 ALLOWED_API: list[tuple[str, str, set[str], str]] = [
+    ("audit.tools.golden.third_party:golden_compare", "rename", {"None"}, _DEFAULT + ": no renaming"),
+    ("audit.testing:assert_golden", "rename", {"None"}, _DEFAULT + ": no renaming"),
     ("reference.shariff_sheffet.factorized:factorized_bounds", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
     ("reference.shariff_sheffet.factorized:factorized_noise_std", "blt", {"None"}, _DEFAULT + ": optimal_blt"),
     ("reference.shariff_sheffet.regularizers:make_factorized_regularizer", "blt", {"None"}, _DEFAULT + ": optimal_blt"),

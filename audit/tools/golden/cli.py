@@ -24,6 +24,7 @@ from audit.tools.golden.compare import (
     SIGMA_LIMIT,
     Mismatch,
     _numbers_match,
+    case_tolerance,
     compare_values,
     output_paths,
 )
@@ -314,9 +315,8 @@ def _check_function(paper: str, entry: GoldenFunction, stored: dict[str, JSON]) 
                 f"tolerance.outputs names paths that no case has: {sorted(unmatched)}",
             )
         )
-    rtol = float(tol["rtol"])
     for i, case in enumerate(cases):
-        atol = float(case.get("atol", tol["atol"]))
+        rtol, atol, rules = case_tolerance(tol, case)
         output, caught = evaluate_case(entry, case["parameters"])
         diffs = compare_values(case["output"], output, rtol=rtol, atol=atol, outputs=rules)
         if case.get("warnings", []) != caught:
@@ -429,6 +429,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="privonline golden",
         description="Check (default) or rebuild (--rebuild) the golden vectors of every paper.",
+        epilog="privonline golden compare MODULE:FUNCTION --entry NAME compares a third-party "
+        "function with an entry's cases ('privonline golden compare --help').",
     )
     parser.add_argument("--rebuild", action="store_true", help="rewrite the files from the code")
     parser.add_argument(

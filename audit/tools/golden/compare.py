@@ -30,6 +30,7 @@ __all__ = [
     "SUMMARY_REASON",
     "Mismatch",
     "Tolerance",
+    "case_tolerance",
     "compare_values",
     "output_paths",
 ]
@@ -147,6 +148,20 @@ def _numbers_match(expected: float | int, actual: float | int, rtol: float, atol
     return abs(a - e) <= atol + rtol * abs(e)
 
 
+def case_tolerance(
+    tolerance: Mapping[str, JSON], case: Mapping[str, JSON]
+) -> tuple[float, float, dict[str, JSON]]:
+    """``(rtol, atol, outputs)`` of one stored case of a function whose golden ``tolerance`` is
+    given: the function's ``rtol``, the case's own ``"atol"`` if it states one (else the
+    function's) and the function's per-path rules, as :func:`compare_values` takes them (module
+    docstring, "the tolerance rule")."""
+    return (
+        float(tolerance["rtol"]),
+        float(case.get("atol", tolerance["atol"])),
+        dict(tolerance.get("outputs", {})),
+    )
+
+
 def _rule_of(data: JSON) -> tuple[float, float, bool]:
     rule = data if isinstance(data, dict) else {}
     return (
@@ -192,25 +207,31 @@ def _compare(
     e_float, a_float = _float_of(expected), _float_of(actual)
     if e_float is not None or a_float is not None:
         if e_float is None or a_float is None:
-            out.append(f"{path}: expected {expected!r}, got {actual!r}")
+            out.append(f"{path}: {_describe(actual)} where {_describe(expected)} expected")
         elif not _numbers_match(e_float, a_float, rtol, atol):
-            rel = abs(a_float - e_float) / abs(e_float) if e_float else math.inf
-            out.append(
-                f"{path}: expected {e_float!r}, got {a_float!r} (relative difference {rel:.3g}, "
-                f"tolerance rtol={rtol!r}, atol={atol!r})"
-            )
+            out.append(f"{path}: {_float_difference(e_float, a_float, rtol, atol)}")
         return
     if integers and _is_int(expected) and _is_int(actual):
         if not _numbers_match(expected, actual, rtol, atol):
             out.append(
-                f"{path}: expected {expected!r}, got {actual!r} (integer made from a float, "
+                f"{path}: {actual!r} where {expected!r} expected (integer made from a float, "
                 f"tolerance rtol={rtol!r}, atol={atol!r})"
+            )
+        return
+    if _is_int(expected) and _is_int(actual):
+        if expected != actual:
+            out.append(
+                f"{path}: integer {actual!r} where {expected!r} expected (integers compare exactly)"
             )
         return
     if isinstance(expected, dict) and isinstance(actual, dict):
         if "raises" in expected or "raises" in actual:
             if expected.get("raises") != actual.get("raises"):
-                out.append(f"{path}: expected {_describe(expected)}, got {_describe(actual)}")
+                out.append(f"{path}: {_describe(actual)} where {_describe(expected)} expected")
+            return
+        if "ndarray" in expected and "ndarray" in actual and expected["shape"] != actual["shape"]:
+            e_shape, a_shape = tuple(expected["shape"]), tuple(actual["shape"])
+            out.append(f"{path}: shape {a_shape} != expected {e_shape}")
             return
         if set(expected) != set(actual):
             out.append(f"{path}: expected keys {sorted(expected)}, got {sorted(actual)}")
@@ -226,7 +247,24 @@ def _compare(
             _compare(e, a, tol, rules, f"{path}[{i}]", out)
         return
     if type(expected) is not type(actual) or expected != actual:
-        out.append(f"{path}: expected {_describe(expected)}, got {_describe(actual)}")
+        out.append(f"{path}: {_describe(actual)} where {_describe(expected)} expected")
+
+
+def _number_text(x: float) -> str:
+    return "NaN" if math.isnan(x) else repr(x)
+
+
+def _float_difference(e: float, a: float, rtol: float, atol: float) -> str:
+    """Why ``a`` fails the tolerance rule against ``e`` (the numbers do not match)."""
+    if math.isnan(e) or math.isnan(a) or math.isinf(e) or math.isinf(a):
+        return f"{_number_text(a)} where {_number_text(e)} expected"
+    diff = abs(a - e)
+    if atol == 0.0 and e != 0.0:
+        return f"{a!r} where {e!r} expected: relative error {diff / abs(e):.1e} > rtol {rtol:g}"
+    return (
+        f"{a!r} where {e!r} expected: |difference| {diff:.1e} > atol + rtol·|expected| = "
+        f"{atol + rtol * abs(e):.1e} (atol {atol:g}, rtol {rtol:g})"
+    )
 
 
 def _is_int(data: JSON) -> bool:
@@ -247,5 +285,8 @@ def output_paths(value: JSON, path: str = "output") -> list[str]:
 def _describe(data: JSON) -> str:
     if isinstance(data, dict) and "raises" in data:
         return f"raises {data['raises']}"
+    number = _float_of(data)
+    if number is not None:
+        return _number_text(number)
     text = json.dumps(data)
     return text if len(text) <= 200 else text[:197] + "..."

@@ -127,7 +127,7 @@ def test_perturbed_float_is_reported_above_tolerance_only(
         assert len(mismatches) == 1
         assert mismatches[0].entry == "reference.shariff_sheffet.bounds:wishart_shift"
         assert mismatches[0].case == i
-        assert "relative difference" in mismatches[0].detail
+        assert "relative error" in mismatches[0].detail
         assert golden.main(["--dir", str(copy_dir), "--paper", "shariff_sheffet"]) == 1
     else:
         assert mismatches == []
