@@ -18,25 +18,35 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from audit.benchmarks.exact import (
+    bloom_report_laws,
     discrete_epsilon,
+    laplace_loss_binned_laws,
     noisy_max_index_law,
     noisy_max_value_binned_laws,
     noisy_max_value_epsilon,
     oracle_event_bound,
+    svt_answers_law,
     svt_bits_law,
     svt_first_above_law,
     svt_no_query_noise_law,
     svt_released_value_binned_laws,
     svt_released_value_epsilon,
+    svt_released_value_ratio_range,
+    truncated_geometric_law,
 )
 from audit.benchmarks.mechanisms import (
     BOTTOM,
     TOP,
     LaplaceMechanism,
+    LaplaceParallel,
     NoisyHistogram,
     NumericalSparseVector,
+    PrefixSum,
+    Rappor,
     ReportNoisyMax,
     SparseVector,
+    SVT34Parallel,
+    TruncatedGeometric,
     lyu_svt,
 )
 from audit.protocols import Mechanism, NeighbouringPair, PrivacyClaim
@@ -54,6 +64,7 @@ __all__ = [
     "numeric_svt_features",
     "oracle_epsilon",
     "statdp_pairs",
+    "svt34_features",
 ]
 
 CLAIMED_EPSILON = 0.1
@@ -259,12 +270,70 @@ def _released_value(m: SparseVector) -> ExactRule:
     return lambda x, xp: svt_released_value_epsilon(x, xp, m.threshold, m.rho_scale, m.nu_scale)
 
 
+def _entry(x: FloatArray) -> int:
+    """The one integer entry of a single-value input (a count, a RAPPOR value)."""
+    return int(np.asarray(x)[0])
+
+
+def _truncated_geometric_law(m: TruncatedGeometric) -> LawRule:
+    return lambda x, xp: (
+        truncated_geometric_law(_entry(x), m.n, m.k),
+        truncated_geometric_law(_entry(xp), m.n, m.k),
+    )
+
+
+def _rappor_law(m: Rappor) -> LawRule:
+    return lambda x, xp: bloom_report_laws(
+        m.bloom_bits(_entry(x)), m.bloom_bits(_entry(xp)), *m.one_probabilities
+    )
+
+
+def _laplace_loss_law(scale: float, copies: int = 1) -> LawRule:
+    """Independent Laplace noise of ``scale`` on every entry (each input entry in ``copies``
+    copies): the exact law of the binned privacy loss (``laplace_loss_binned_laws``)."""
+    return lambda x, xp: laplace_loss_binned_laws(
+        np.repeat(x, copies), np.repeat(xp, copies), scale
+    )
+
+
+def _repeated_l1_over(scale: float, copies: int) -> ExactRule:
+    return lambda x, xp: _l1_over(scale)(np.repeat(x, copies), np.repeat(xp, copies))
+
+
+def _svt34(m: SVT34Parallel) -> ExactRule:
+    """The two parts are independent, so the pair's log-ratio is the sum of theirs: the larger of
+    ``sup₃ + sup₄`` and ``−(inf₃ + inf₄)`` (Alg. 3's range from its released-value density, Alg. 4's
+    from its answer law)."""
+    alg3, alg4 = m.parts
+
+    def rule(x: FloatArray, xp: FloatArray) -> float:
+        lo3, hi3 = svt_released_value_ratio_range(
+            x, xp, alg3.threshold, alg3.rho_scale, alg3.nu_scale, alg3.c
+        )
+        _, p4 = svt_answers_law(x, alg4.threshold, alg4.rho_scale, alg4.nu_scale, alg4.c)
+        _, q4 = svt_answers_law(xp, alg4.threshold, alg4.rho_scale, alg4.nu_scale, alg4.c)
+        gap = p4 - q4
+        return max(hi3 + float(gap.max()), -(lo3 + float(gap.min())))
+
+    return rule
+
+
 def numeric_svt_features(outputs: FloatArray) -> FloatArray:
     """Features of a numeric sparse-vector output ``(size, 2, n)``: the ⊤ and ⊥ indicators and the
     released values, ``(size, 3n)`` (the flag encoding DP-Sniper feeds its classifier)."""
     out = np.asarray(outputs, dtype=np.float64)
     codes, values = out[:, 0, :], out[:, 1, :]
     return np.hstack([(codes == TOP) * 1.0, (codes == BOTTOM) * 1.0, values])
+
+
+def svt34_features(outputs: FloatArray) -> FloatArray:
+    """Features of an :class:`SVT34Parallel` output ``(size, 3, n)``: Algorithm 3's
+    (:func:`numeric_svt_features`) and Algorithm 4's ⊤ and ⊥ indicators, ``(size, 5n)``."""
+    out = np.asarray(outputs, dtype=np.float64)
+    codes = out[:, 2, :]
+    return np.hstack(
+        [numeric_svt_features(out[:, :2, :]), (codes == TOP) * 1.0, (codes == BOTTOM) * 1.0]
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -276,6 +345,11 @@ _NO_EXACT_NUMERIC = (
     "law of two released values (a two-dimensional supremum), not computed here"
 )
 _QUAD = "composite Gauss–Legendre quadrature of the answer law"
+_SVT34 = (
+    "sum of the parts' log-ratios: Alg. 4's answer law (quadrature over its 56 answer vectors) and "
+    "Alg. 3's released-value density, whose two-value supremum reduces to one dimension (the "
+    "shared threshold enters through the smaller value only)"
+)
 _ALL = tuple(PATTERNS)
 
 
@@ -289,6 +363,12 @@ def _mechanisms() -> dict[str, BenchmarkMechanism]:
     }
     svt = {k: lyu_svt(k, eps, c=1, threshold=0.5 if k == 1 else 1.0) for k in (1, 2, 3, 4, 5, 6)}
     hist1, hist2 = NoisyHistogram(eps), NoisyHistogram(eps, "epsilon")
+    geo, rappor, one_time = (
+        TruncatedGeometric(eps, 5),
+        Rappor(),
+        Rappor(f=0.95, instantaneous=False),
+    )
+    parallel, prefix, svt34 = LaplaceParallel(20, eps / 20), PrefixSum(eps), SVT34Parallel(eps)
     entries = [
         BenchmarkMechanism(
             "LaplaceMechanism", LaplaceMechanism(eps), True, "ε-DP",
@@ -386,6 +466,60 @@ def _mechanisms() -> dict[str, BenchmarkMechanism]:
             "Wang, Ding, Wang, Kifer, Zhang (PLDI 2019) Numerical SVT, c = 2, T = 1",
             10, _ALL, Published(0.0343, None, "not in StatDP's runs"), None, _NO_EXACT_NUMERIC,
             numeric_svt_features,
+        ),
+        BenchmarkMechanism(
+            "TruncatedGeometric", geo, False,
+            "ln(1 + 2⁻ᵏ)-DP, k = ⌈ln(2/ε)⌉ = 3: ln(9/8) ≈ 0.1178 (Balcer & Vadhan Thm 4.7)",
+            "Balcer, Vadhan (ITCS 2018) Alg. 4.8 GeoSample, n = 5, k as DP-Sniper codes it",
+            1, SINGLE_ENTRY, Published(0.1156, 0.1159),
+            _from_law(_truncated_geometric_law(geo)),
+            "exact: two-sided geometric law, tails folded onto 0 and n (closed form)",
+            law=_truncated_geometric_law(geo),
+        ),
+        BenchmarkMechanism(
+            "Rappor", rappor, False,
+            "one report: h·ln(q*(1 − p*)/(p*(1 − q*))) ≈ 0.400 at h = 4 (Erlingsson et al. "
+            "Sec. 4, ε₁); here the filters of 1 and 0 differ in 6 bits, of 1 and 2 in 5",
+            "Erlingsson, Pihur, Korolova (CCS 2014) RAPPOR steps 1–3, h = 4, k = 20, f = 0.75, "
+            "p = 0.45, q = 0.55",
+            1, SINGLE_ENTRY, Published(0.2930, 0.2416),
+            _from_law(_rappor_law(rappor)),
+            "exact: enumeration of the bits where the two Bloom filters differ",
+            law=_rappor_law(rappor),
+        ),
+        BenchmarkMechanism(
+            "OneTimeRappor", one_time, False,
+            "2h·ln((1 − f/2)/(f/2)) ≈ 0.801 at h = 4 (Erlingsson et al. Sec. 4, ε∞); here the "
+            "filters of 1 and 0 differ in 6 bits, of 1 and 2 in 5",
+            "Erlingsson, Pihur, Korolova (CCS 2014) RAPPOR steps 1–2 (permanent response), h = 4, "
+            "k = 20, f = 0.95",
+            1, SINGLE_ENTRY, Published(0.5978, 0.4706),
+            _from_law(_rappor_law(one_time)),
+            "exact: enumeration of the bits where the two Bloom filters differ",
+            law=_rappor_law(one_time),
+        ),
+        BenchmarkMechanism(
+            "LaplaceParallel", parallel, True, "ε-DP (20 copies at ε/20, composition)",
+            "20 Laplace mechanisms at ε/20 = 0.005 on one entry (DP-Sniper's LaplaceParallel)",
+            1, SINGLE_ENTRY, Published(0.0350, 0.0126),
+            _repeated_l1_over(parallel.scale, parallel.copies),
+            "closed form 20·|x − x'|·ε/20", law=_laplace_loss_law(parallel.scale, parallel.copies),
+        ),
+        BenchmarkMechanism(
+            "SVT34Parallel", svt34, False,
+            "∞-DP over unboundedly many queries (its Alg. 3 part; Alg. 4 alone is "
+            "((1 + 6c)/4)ε = 0.325 at c = 2)",
+            "Lyu, Su, Li (VLDB 2017) Alg. 3 and Alg. 4 side by side, each ε = 0.1, c = 2, T = 1 "
+            "(DP-Sniper's SVT34Parallel)",
+            10, _ALL, Published(0.2610, 0.1371), _svt34(svt34), _SVT34, svt34_features,
+        ),
+        BenchmarkMechanism(
+            "PrefixSum", prefix, False,
+            "‖x − x'‖₁·ε-DP: ε when one query moves, up to d·ε = 1 when all do",
+            "Wang, Ding, Wang, Kifer, Zhang (PLDI 2019) PrefixSum, Lap(1/ε) on every query",
+            10, _ALL, Published(0.5040, 0.3516),
+            _l1_over(prefix.scale), "closed form ‖x − x'‖₁/scale (prefix sums are a bijection)",
+            law=_laplace_loss_law(prefix.scale),
         ),
     ]  # fmt: skip
     return {m.name: m for m in entries}

@@ -19,20 +19,32 @@ from scipy.special import logsumexp
 
 from audit.stats import clopper_pearson_lower, clopper_pearson_upper
 from reference._typing import FloatArray
-from reference.validation import check_array, check_finite, check_nonempty, check_positive
+from reference.validation import (
+    check_array,
+    check_finite,
+    check_in_range,
+    check_int_at_least,
+    check_nonempty,
+    check_positive,
+)
 
 __all__ = [
+    "bloom_report_laws",
     "discrete_epsilon",
+    "laplace_loss_binned_laws",
     "noisy_max_index_law",
     "noisy_max_value_binned_laws",
     "noisy_max_value_epsilon",
     "oracle_event_bound",
+    "svt_answers_law",
     "svt_bits_law",
     "svt_first_above_law",
     "svt_no_query_noise_law",
     "svt_released_value_binned_laws",
     "svt_released_value_epsilon",
     "svt_released_value_log_density",
+    "svt_released_value_ratio_range",
+    "truncated_geometric_law",
 ]
 
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(24)
@@ -306,11 +318,17 @@ def svt_no_query_noise_law(
 
 
 def _released_value_table(
-    x: FloatArray, threshold: float, rho_scale: float, nu_scale: float, cuts: Sequence[float]
+    x: FloatArray,
+    threshold: float,
+    rho_scale: float,
+    nu_scale: float,
+    cuts: Sequence[float],
+    below_sets: Sequence[Sequence[int]] | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Panel edges ``s`` (60 scales past ``cuts``) and ``ln H_i(s)``, shape ``(n, edges)``, with
     ``H_i(s) = ∫_{−∞}^{s} f_ρ(r) Π_{j<i} F_ν(r + T − x_j) dr`` accumulated panel by panel (the part
-    left of the grid is neglected)."""
+    left of the grid is neglected). With ``below_sets`` the rows are ``ln H_S`` for each set ``S``
+    of queries answered ⊥, ``Π_{j ∈ S}`` in place of ``Π_{j<i}``."""
     scale = max(rho_scale, nu_scale)
     lo, hi = min(cuts) - 60.0 * scale, max(cuts) + 60.0 * scale
     edges = sorted({lo, hi, *(b for b in cuts if lo < b < hi)})
@@ -325,8 +343,14 @@ def _released_value_table(
     half = np.diff(bounds) / 2.0
     r = bounds[:-1, None] + half[:, None] * (_NODES[None, :] + 1.0)  # (panels, nodes)
     u = r[None, :, :] + threshold - x[:, None, None]
-    below = np.cumsum(_log_laplace_cdf(u, nu_scale), axis=0)
-    prefix = np.concatenate([np.zeros((1, *r.shape)), below[:-1]], axis=0)
+    if below_sets is None:
+        below = np.cumsum(_log_laplace_cdf(u, nu_scale), axis=0)
+        prefix = np.concatenate([np.zeros((1, *r.shape)), below[:-1]], axis=0)
+    else:
+        member = np.zeros((len(below_sets), x.size))
+        for row, below_set in enumerate(below_sets):
+            member[row, list(below_set)] = 1.0
+        prefix = np.tensordot(member, _log_laplace_cdf(u, nu_scale), axes=1)
     rows = prefix + _log_laplace_pdf(r, rho_scale)[None, :, :]
     panels = logsumexp(rows + np.log(half[:, None] * _WEIGHTS[None, :])[None, :, :], axis=2)
     log_h = np.logaddexp.accumulate(panels, axis=1)
@@ -398,3 +422,193 @@ def svt_released_value_binned_laws(
         return np.concatenate([none, cells.ravel()])
 
     return law(x), law(xp)
+
+
+def truncated_geometric_law(count: int, n: int, k: int) -> FloatArray:
+    """``ln P[z]``, ``z = 0, …, n``, of Balcer & Vadhan's GeoSample on the count ``c``: the
+    two-sided geometric law ``P(t) = ((1 − α)/(1 + α)) α^{|t|}``, ``α = 2^k/(2^k + 1)``, of the
+    noise ``t = z − c``, its tails folded onto the ends: ``P[0] = α^c/(1 + α)``,
+    ``P[n] = α^{n−c}/(1 + α)``. Adjacent counts give the ratio ``1/α = 1 + 2^{−k}`` at every ``z``."""
+    n = check_int_at_least("n", n, 1)
+    k = check_int_at_least("k", k, 1)
+    c = check_int_at_least("count", count, 0)
+    if c > n:
+        raise ValueError(f"count must be in [0, {n}], got {count!r}")
+    alpha = 2.0**k / (2.0**k + 1.0)
+    z = np.arange(n + 1)
+    out = np.abs(z - c) * math.log(alpha) + math.log((1.0 - alpha) / (1.0 + alpha))
+    out[0] = c * math.log(alpha) - math.log1p(alpha)
+    out[n] = (n - c) * math.log(alpha) - math.log1p(alpha)
+    return np.asarray(out, dtype=np.float64)
+
+
+def bloom_report_laws(
+    bits: FloatArray, bits_prime: FloatArray, p_set: float, p_unset: float
+) -> tuple[FloatArray, FloatArray]:
+    """``(ln P, ln P')`` of a report that keeps each bit independently: 1 with probability
+    ``p_set`` where the Bloom filter has a 1, ``p_unset`` where it has a 0 (RAPPOR's steps 2–3).
+    The bits where the two filters agree have one law under both and are left out; the outcomes
+    are the ``2^m`` values of the ``m`` bits where they differ (one outcome if none)."""
+    b = check_array("bits", bits, ndim=1)
+    bp = check_array("bits_prime", bits_prime, shape=(b.size,))
+    if not (np.isin(b, (0.0, 1.0)).all() and np.isin(bp, (0.0, 1.0)).all()):
+        raise ValueError("bits and bits_prime must hold 0 and 1 only")
+    for name, value in (("p_set", p_set), ("p_unset", p_unset)):
+        check_in_range(name, value, 0.0, 1.0, low_open=False, high_open=False)
+    differ = np.flatnonzero(b != bp)
+    if differ.size > 20:
+        raise ValueError(f"the filters differ in {differ.size} bits: at most 20 are enumerated")
+    outcomes = np.array(list(itertools.product((0.0, 1.0), repeat=differ.size)))
+
+    def law(filt: FloatArray) -> FloatArray:
+        one = np.where(filt[differ] == 1.0, p_set, p_unset)
+        with np.errstate(divide="ignore"):
+            terms = outcomes * np.log(one) + (1.0 - outcomes) * np.log1p(-one)
+        return np.asarray(np.sum(np.nan_to_num(terms, nan=0.0), axis=1), dtype=np.float64)
+
+    return law(b), law(bp)
+
+
+def laplace_loss_binned_laws(
+    x: FloatArray, x_prime: FloatArray, scale: float, bins: int = 200
+) -> tuple[FloatArray, FloatArray]:
+    """``(ln P, ln P')`` of the binned privacy loss of independent Laplace noise of ``scale`` on
+    every entry, ``y = x + η``, or of any bijective post-processing of ``y`` (prefix sums).
+
+    The loss of entry ``i`` is ``g_i(y_i) = (|y_i − x'_i| − |y_i − x_i|)/scale``, monotone in
+    ``y_i`` with atoms ``±|x_i − x'_i|/scale``; the statistic is ``K = Σ_i round(g_i(y_i)/h)``,
+    ``h = min_i |x_i − x'_i|/(scale · bins)`` over the entries that differ (the others carry no
+    information). ``K`` is a function of the output, so its law is exact (Laplace CDF differences
+    per entry, convolved in linear space: positive terms, no cancellation) and its ε is at most
+    the pair's; the loss itself is sufficient for the pair, so ``K`` loses at most ``h`` per entry.
+    """
+    x = check_nonempty("x", check_array("x", x, ndim=1), what="query")
+    xp = check_array("x_prime", x_prime, shape=(x.size,))
+    check_positive("scale", scale)
+    check_int_at_least("bins", bins, 1)
+    gaps = np.abs(x - xp)
+    moved = np.flatnonzero(gaps > 0.0)
+    if moved.size == 0:
+        return np.zeros(1), np.zeros(1)
+    h = float(gaps[moved].min()) / (scale * bins)
+    p_total, q_total = np.ones(1), np.ones(1)
+    for i in moved:
+        # reflect so that x_i > x'_i: then g is increasing, y = (scale·g + x_i + x'_i)/2 inside
+        hi, lo = (x[i], xp[i]) if x[i] > xp[i] else (-x[i], -xp[i])
+        atom = (hi - lo) / scale
+        top = round(atom / h)
+        ks = np.arange(-top + 1, top + 1)
+        g_edges = np.clip((ks - 0.5) * h, -atom, atom)
+        edges = np.concatenate([[-np.inf], (scale * g_edges + hi + lo) / 2.0, [np.inf]])
+
+        def masses(loc: float, edges: FloatArray = edges) -> FloatArray:
+            z = (edges - loc) / scale
+            cdf = np.where(
+                z < 0.0, 0.5 * np.exp(np.minimum(z, 0.0)), 1.0 - 0.5 * np.exp(-np.abs(z))
+            )
+            sf = np.where(z < 0.0, 1.0 - 0.5 * np.exp(np.minimum(z, 0.0)), 0.5 * np.exp(-np.abs(z)))
+            # differences of F left of loc and of S right of it (no cancellation in the tails)
+            return np.asarray(
+                np.where(edges[1:] <= loc, np.diff(cdf), -np.diff(sf)), dtype=np.float64
+            )
+
+        p_total = np.convolve(p_total, masses(hi))
+        q_total = np.convolve(q_total, masses(lo))
+    with np.errstate(divide="ignore"):
+        return np.log(p_total), np.log(q_total)
+
+
+def _answer_vectors(n: int, c: int) -> FloatArray:
+    """Every answer vector of SVT with cutoff ``c`` on ``n`` queries: at most ``c`` ⊤ (1), ⊥ (0)
+    elsewhere, and -1 after the ``c``-th ⊤; "no ⊤" first, then by number of ⊤."""
+    rows = []
+    for k in range(min(c, n) + 1):
+        for tops in itertools.combinations(range(n), k):
+            row = np.zeros(n)
+            row[list(tops)] = 1.0
+            if k == c:
+                row[tops[-1] + 1 :] = -1.0
+            rows.append(row)
+    return np.array(rows)
+
+
+def svt_answers_law(
+    x: FloatArray, threshold: float, rho_scale: float, nu_scale: float, c: int
+) -> tuple[FloatArray, FloatArray]:
+    """``(outcomes, ln P)`` of the answers of SVT with one threshold noise and cutoff ``c`` (Lyu
+    Alg. 1 and 4; Alg. 2 when ``c = 1``): every answer vector ``b`` of :func:`_answer_vectors`,
+    ``P(b) = ∫ f_ρ(r) Π_{b_i = 1} S_ν(r + T − x_i) Π_{b_i = 0} F_ν(r + T − x_i) dr`` (queries
+    after the cutoff, -1, are not asked). With ``c = 1`` it is :func:`svt_first_above_law`."""
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
+    c = check_int_at_least("c", c, 1)
+    if math.comb(x.size, min(c, x.size)) > 2**16:
+        raise ValueError(f"c = {c} on {x.size} queries has too many answer vectors to enumerate")
+    r, log_w = _rho_grid(x, threshold, rho_scale, nu_scale)
+    u = r[None, :] + threshold - x[:, None]
+    below, above = _log_laplace_cdf(u, nu_scale), _log_laplace_sf(u, nu_scale)
+    outcomes = _answer_vectors(x.size, c)
+    log_rho = _log_laplace_pdf(r, rho_scale)
+    out = np.empty(len(outcomes))
+    for start in range(0, len(outcomes), 64):
+        b = outcomes[start : start + 64]
+        rows = (b == 1.0) @ above + (b == 0.0) @ below + log_rho[None, :]
+        out[start : start + 64] = _integrate_log(rows, log_w)
+    return outcomes, out
+
+
+def svt_released_value_ratio_range(
+    x: FloatArray,
+    x_prime: FloatArray,
+    threshold: float,
+    rho_scale: float,
+    nu_scale: float,
+    c: int,
+) -> tuple[float, float]:
+    """``(inf, sup)`` of ``ln p_x(o) − ln p_x'(o)`` over the outputs of Lyu Alg. 3 with cutoff
+    ``c ∈ {1, 2}`` (the answers, and the noisy answer ``v_i = x_i + ν_i`` of each ⊤).
+
+    Given ``ρ`` the queries are independent, so an output with ⊤ at the set ``I`` (values ``v_I``)
+    and ⊥ at ``S`` has density ``Π_{i∈I} f_ν(v_i − x_i) · H_S(min v_I − T)``,
+    ``H_S(s) = ∫_{−∞}^{s} f_ρ(r) Π_{j∈S} F_ν(r + T − x_j) dr`` (:func:`_released_value_table`).
+    Its log-ratio is ``Σ_{i∈I} A_i(v_i) + D_S(min v_I − T)`` with the monotone
+    ``A_i(v) = (|v − x'_i| − |v − x_i|)/b_ν`` and ``D_S = ln H_S − ln H'_S``; with two ⊤ the value
+    that is not the minimum ranges over ``[m, ∞)``, where ``A`` is extreme at ``m`` or at ``∞``, so
+    the supremum is one-dimensional in ``m``. It is taken at the panel edges from 40 scales left of
+    the data to 60 scales right (as :func:`svt_released_value_epsilon`), "no ⊤" from ``H`` at the
+    grid's end. With ``c = 1`` ``max(sup, −inf)`` is :func:`svt_released_value_epsilon`.
+    """
+    x = _checked(x, {"rho_scale": rho_scale, "nu_scale": nu_scale}, threshold)
+    xp = check_array("x_prime", x_prime, shape=(x.size,))
+    c = check_int_at_least("c", c, 1)
+    if c > 2:
+        raise ValueError(f"c must be 1 or 2, got {c!r}")
+    n = x.size
+    every = list(range(n))
+    singles = [(i, None, [j for j in every if j != i] if c == 2 else every[:i]) for i in every]
+    pairs = (
+        [(i, j, [k for k in range(j) if k != i]) for i, j in itertools.combinations(every, 2)]
+        if c == 2
+        else []
+    )
+    outcomes = [(None, None, every), *singles, *pairs]
+    sets = [below for _, _, below in outcomes]
+    cuts = [0.0, *(float(v) - threshold for v in np.concatenate([x, xp]))]
+    grid, log_h = _released_value_table(x, threshold, rho_scale, nu_scale, cuts, sets)
+    _, log_h_prime = _released_value_table(xp, threshold, rho_scale, nu_scale, cuts, sets)
+    keep = grid >= grid[0] + 20.0 * max(rho_scale, nu_scale)
+    m = grid[keep] + threshold
+    d = log_h[:, keep] - log_h_prime[:, keep]
+    a = (np.abs(m[None, :] - xp[:, None]) - np.abs(m[None, :] - x[:, None])) / nu_scale
+    a_end = (x - xp) / nu_scale  # A_i at +∞
+    hi = lo = float(log_h[0, -1] - log_h_prime[0, -1])  # no ⊤
+    for row, (i, j, _) in enumerate(outcomes[1:], start=1):
+        if j is None:
+            top = bottom = a[i]
+        else:  # the minimum is v_i (v_j ≥ m) or v_j (v_i ≥ m)
+            top = np.maximum(a[i] + np.maximum(a[j], a_end[j]), a[j] + np.maximum(a[i], a_end[i]))
+            bottom = np.minimum(
+                a[i] + np.minimum(a[j], a_end[j]), a[j] + np.minimum(a[i], a_end[i])
+            )
+        hi = max(hi, float(np.max(d[row] + top)))
+        lo = min(lo, float(np.min(d[row] + bottom)))
+    return lo, hi
