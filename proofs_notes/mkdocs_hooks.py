@@ -29,8 +29,8 @@ def on_files(files: Files, config: Any) -> Files:
     ``notes/<relative path>``, and the generated results pages."""
     kinds = ("*.md", "*.png", "*.json")
     for path in sorted(p for kind in kinds for p in NOTES_ROOT.rglob(kind)):
-        if SITE_SOURCES in path.parents or path.name == "freshness.json":
-            continue
+        if SITE_SOURCES in path.parents or path.name == "freshness.json" or "cells" in path.parts:
+            continue  # the site sources, the lock, and resumable runs' cells are not pages
         src_uri = "notes/" + path.relative_to(NOTES_ROOT).as_posix()
         files.append(File.generated(config, src_uri, abs_src_path=str(path)))
     if str(PROJECT_ROOT) not in sys.path:  # the docs session does not install the package

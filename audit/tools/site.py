@@ -83,6 +83,8 @@ def _num(value: Any) -> str:
     """A number as a reader wants it: integers whole, others to 4 significant digits."""
     if isinstance(value, bool) or value is None:
         return str(value)
+    if isinstance(value, str) and value in ("inf", "-inf", "nan"):  # strict JSON's non-finite
+        value = float(value)
     if isinstance(value, int):
         return f"{value:,}" if abs(value) >= 10_000 else str(value)
     if isinstance(value, float):
