@@ -2,7 +2,8 @@
 
 In the spirit of DP-Sniper (Bichsel et al. 2021) and StatDP (Ding et al. 2018): split the outputs
 under both inputs into a selection and an evaluation part; on the selection part learn a score
-(the output, a count likelihood ratio, or a classifier's log-odds) and choose a threshold event
+(the output, a count likelihood ratio of the output or of its binned columns, a product-law
+ratio, a linear discriminant, or a classifier's log-odds) and choose a threshold event
 ``S`` and a direction by its predicted bound; on the evaluation part, with one-sided Clopper–Pearson
 bounds ``P̲`` and ``P̄'`` at level ``β/2`` each, ``ε_LB = ln((P̲ − δ) / P̄')`` is a ``1 − β`` lower
 confidence bound on the ε of any valid ``(ε, δ)`` claim.  Violation iff ``ε_LB > ε_claim``; the
@@ -55,7 +56,14 @@ __all__ = [
 DataT = TypeVar("DataT")
 Features = Callable[[FloatArray], FloatArray]
 ScoreKind: TypeAlias = Literal[
-    "auto", "feature", "likelihood_ratio", "prefix_likelihood_ratio", "linear", "classifier"
+    "auto",
+    "feature",
+    "likelihood_ratio",
+    "prefix_likelihood_ratio",
+    "binned_likelihood_ratio",
+    "naive_bayes",
+    "linear",
+    "classifier",
 ]
 SCORE_KINDS: tuple[ScoreKind, ...] = get_args(ScoreKind)
 SELECTION_LEVEL = 0.25
@@ -242,6 +250,105 @@ def _linear_score(train_p: FloatArray, train_q: FloatArray) -> _Score:
     )
     w = np.linalg.solve(pooled + 1e-6 * np.eye(both.shape[1]), zp.mean(axis=0) - zq.mean(axis=0))
     return _Score("linear", lambda f: ((f - mean) / sd) @ w, learned=True)
+
+
+BIN_COUNTS = (4, 16, 64)
+"""Bins per continuous column the structured scores (``"binned_likelihood_ratio"``,
+``"naive_bayes"``) try, each a score of its own chosen on the selection split."""
+
+
+def _column_coder(column: FloatArray, bins: int) -> Callable[[FloatArray], IntArray]:
+    """Codes for one output column, fitted on training values: a column with at most
+    ``max(10, bins)`` distinct values keeps them (one code each; an unseen value gets its own
+    code), otherwise each atom (a value holding at least ``1/(2·bins)`` of the rows: a flag, "no
+    release", a clipped end) keeps its own code and the other values fall into ``bins`` bins at
+    their quantiles."""
+    values, counts = np.unique(column, return_counts=True)
+    if len(values) <= max(10, bins):
+        atoms, edges = values, np.empty(0)
+    else:
+        atoms = values[counts >= len(column) / (2.0 * bins)]
+        rest = column[~np.isin(column, atoms)]
+        edges = (
+            np.unique(np.quantile(rest, np.linspace(0.0, 1.0, bins + 1)[1:-1]))
+            if rest.size
+            else np.empty(0)
+        )
+    n_atoms = len(atoms)
+
+    def code(f: FloatArray) -> IntArray:
+        pos = np.minimum(np.searchsorted(atoms, f), max(n_atoms - 1, 0))
+        is_atom = (atoms[pos] == f) if n_atoms else np.zeros(f.shape, dtype=bool)
+        if edges.size == 0 and len(values) <= max(10, bins):
+            return np.where(is_atom, pos, n_atoms).astype(np.int64)  # n_atoms: unseen
+        return np.where(is_atom, pos, n_atoms + np.searchsorted(edges, f)).astype(np.int64)
+
+    return code
+
+
+def _coders(train: FloatArray, bins: int) -> Callable[[FloatArray], IntArray]:
+    """:func:`_column_coder` of every column: outputs to a ``(size, columns)`` array of codes."""
+    coders = [_column_coder(train[:, j], bins) for j in range(train.shape[1])]
+
+    def codes(f: FloatArray) -> IntArray:
+        return np.stack([c(f[:, j]) for j, c in enumerate(coders)], axis=1)
+
+    return codes
+
+
+def _binned_scores(train_p: FloatArray, train_q: FloatArray) -> list[_Score]:
+    """For each bin count of :data:`BIN_COUNTS`, :func:`_likelihood_ratio_score` of the outputs'
+    codes (:func:`_column_coder`: discrete columns and atoms as they are, continuous values in
+    quantile bins): the Neyman–Pearson statistic of the binned law, for outputs that mix flags
+    and released values, where a threshold on one learned score misses events such as "flag ⊤ at
+    query i with a released value in its lower tail"."""
+    scores = []
+    both = np.vstack([train_p, train_q])
+    for bins in BIN_COUNTS:
+        codes = _coders(both, bins)
+        inner = _likelihood_ratio_score(
+            codes(train_p).astype(np.float64), codes(train_q).astype(np.float64)
+        )
+
+        def apply(f: FloatArray, codes: Any = codes, inner: _Score = inner) -> FloatArray:
+            return inner.apply(codes(f).astype(np.float64))
+
+        scores.append(_Score(f"binned_likelihood_ratio[{bins}]", apply, learned=True))
+    return scores
+
+
+def _naive_bayes_scores(train_p: FloatArray, train_q: FloatArray) -> list[_Score]:
+    """For each bin count of :data:`BIN_COUNTS`, the sum over columns of each column's
+    log-likelihood ratio of its code, ``Σ_j ln((c_P,j + ½)/(c_Q,j + ½))`` normalised by the
+    sample sizes: the Neyman–Pearson statistic when the columns are independent under each input
+    (a product law, e.g. values released with independent noise), estimated with counts per
+    column rather than per output, so it stays well estimated when whole outputs are unique."""
+    scores = []
+    both = np.vstack([train_p, train_q])
+    shift = math.log((len(train_p) + 0.5) / (len(train_q) + 0.5))
+    for bins in BIN_COUNTS:
+        codes = _coders(both, bins)
+        cp, cq = codes(train_p), codes(train_q)
+        size = int(max(cp.max(initial=0), cq.max(initial=0))) + 2
+        tables = [
+            np.log(
+                (np.bincount(cp[:, j], minlength=size) + 0.5)
+                / (np.bincount(cq[:, j], minlength=size) + 0.5)
+            )
+            - shift
+            for j in range(cp.shape[1])
+        ]
+
+        def apply(f: FloatArray, codes: Any = codes, tables: Any = tables) -> FloatArray:
+            c = codes(f)
+            total = np.zeros(len(f))
+            for j, table in enumerate(tables):
+                inside = c[:, j] < len(table)
+                total += np.where(inside, table[np.minimum(c[:, j], len(table) - 1)], 0.0)
+            return total
+
+        scores.append(_Score(f"naive_bayes[{bins}]", apply, learned=True))
+    return scores
 
 
 def _discrete_columns(sel_p: FloatArray, sel_q: FloatArray) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -433,9 +540,11 @@ def _select_event(
             # outputs share (columns moving together, as sparse-vector answers do)
             kinds = ["likelihood_ratio", "linear"]
         elif fp.shape[1] == 1:
-            kinds = ["feature"]
+            kinds = ["feature", "binned_likelihood_ratio"]  # the ratio may not be monotone
         elif _discrete_columns(fp, fq).any():
-            kinds = ["classifier"]  # mixed discrete and continuous columns
+            # mixed discrete and continuous columns (flags and released values): a learned
+            # log-odds, the binned law's count ratio, and its per-column (product-law) form
+            kinds = ["classifier", "binned_likelihood_ratio", "naive_bayes"]
         else:
             kinds = ["linear"]
     else:
@@ -458,12 +567,17 @@ def _select_event(
         if min(half_p, half_q, len(fp) - half_p, len(fq) - half_q) < 1:
             raise ValueError(f"score={kind!r} needs at least 4 selection samples per side")
         train_p, train_q = fp[:half_p], fq[:half_q]
-        if kind == "prefix_likelihood_ratio":
+        family = {
+            "prefix_likelihood_ratio": _prefix_scores,
+            "binned_likelihood_ratio": _binned_scores,
+            "naive_bayes": _naive_bayes_scores,
+        }.get(kind)
+        if family is not None:
             events += [
                 _best_event(
-                    prefix, fp[half_p:], fq[half_q:], claim, beta, thresholds, min_count, eval_sizes
+                    each, fp[half_p:], fq[half_q:], claim, beta, thresholds, min_count, eval_sizes
                 )
-                for prefix in _prefix_scores(train_p, train_q)
+                for each in family(train_p, train_q)
             ]
             continue
         learned = (

@@ -585,3 +585,21 @@ def test_released_value_ratio_range_reduces_two_values_to_one() -> None:
     ):
         reduced = svt_released_value_ratio_range(x, xp, 1.0, 20.0, 40.0, 2)
         np.testing.assert_allclose(reduced, _brute_ratio_range(x, xp, 1.0, 20.0, 40.0), atol=1e-9)
+
+
+def test_the_main_jobs_benchmark_names_registered_mechanisms_and_leaves_out_only_the_slow_ones() -> (
+    None
+):
+    import ast
+
+    noxfile = (Path(__file__).resolve().parents[3] / "noxfile.py").read_text(encoding="utf-8")
+    tree = ast.parse(noxfile)
+    (value,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "MAIN_JOB_BENCHMARK" for t in node.targets)
+    ]
+    listed = ast.literal_eval(value)
+    assert set(listed) <= set(MECHANISMS)
+    assert set(MECHANISMS) - set(listed) == {"Rappor", "OneTimeRappor", "SVT34Parallel"}
