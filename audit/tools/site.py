@@ -468,8 +468,9 @@ def _benchmark_section(path: Path) -> list[str]:
     document = _read(path)
     rows = []
     for r in document.get("rows", ()):
-        oracle = r.get("oracle_epsilon")
-        lower = r.get("epsilon_lower_bound")
+        oracle, lower = r.get("oracle"), r.get("epsilon_lower_bound")
+        if isinstance(oracle, str) or isinstance(lower, str):
+            oracle, lower = None, None  # non-finite: no ratio
         ratio = (
             _num(lower / oracle)
             if isinstance(lower, int | float) and isinstance(oracle, int | float) and oracle > 0
@@ -477,30 +478,35 @@ def _benchmark_section(path: Path) -> list[str]:
         )
         rows.append(
             (
-                f"`{r.get('case', '?')}`",
-                str(r.get("correct", "?")),
+                f"`{r.get('name', '?')}`",
+                "yes" if r.get("correct") else "no",
                 _num(r.get("exact_epsilon")),
-                _num(oracle),
-                _num(r.get("dp_sniper")),
-                _num(lower),
+                _num(r.get("oracle")),
+                _num(r.get("published_dp_sniper")),
+                _num(r.get("epsilon_lower_bound")),
                 ratio,
-                str(r.get("verdict", "?")),
+                str(r.get("outcome", "?")),
             )
         )
+    has_provenance = path.with_name(path.stem + ".provenance.json").exists()
     return [
         f"### `{path.name}`: n = {_num(document.get('n_per_side'))} per side, "
         f"seed {document.get('seed')}",
         "",
+        *(_provenance_lines(path) if has_provenance else []),
+        "The oracle is the bound the best event of the pair's exact law would give at this "
+        "sample size; DP-Sniper's is its published bound (with far more samples).",
+        "",
         *_table(
             (
-                "case",
+                "pair",
                 "correct",
                 "exact ε",
                 "oracle",
                 "DP-Sniper",
                 "ε_LB",
                 "ε_LB / oracle",
-                "verdict",
+                "outcome",
             ),
             rows,
         ),
