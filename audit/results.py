@@ -9,16 +9,13 @@ Proof note: ``proofs_notes/audit/README.md``.
 
 from __future__ import annotations
 
-import functools
 import importlib.metadata
 import platform
-import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from audit.protocols import PrivacyClaim
-from reference.files import dumps_json, to_jsonable
+from reference.files import dumps_json, produced_by, source_revision, to_jsonable
 
 __all__ = [
     "INCONCLUSIVE_FACTOR",
@@ -52,32 +49,6 @@ def package_versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             versions[package] = "not installed"
     return versions
-
-
-@functools.cache
-def source_revision() -> str:
-    """``git describe --always --dirty`` of the checkout holding this package (``-dirty`` when it
-    has uncommitted changes), or ``"unknown"`` (an installed copy, or no git).  Computed once per
-    process."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        done = subprocess.run(
-            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
-
-
-def produced_by() -> dict[str, str]:
-    """What made a report: ``{"privonline": version, "revision": source_revision()}``, the
-    ``produced_by`` field of every JSON report."""
-    return {"privonline": package_versions()["privonline"], "revision": source_revision()}
 
 
 def produced_by_line() -> str:

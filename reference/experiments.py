@@ -30,6 +30,7 @@ from reference.files import (
     DamagedFileError,
     atomic_savefig,
     prepare_output_dir,
+    produced_by,
     read_json,
     record_or_refuse,
     warn_damaged,
@@ -229,6 +230,7 @@ def run_experiment(
     m = tree_depth(config.n)
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
+        "produced_by": produced_by(),
         "experiment": "shariff_sheffet_gap_reduced",
         "config": dataclasses.asdict(config),
         "config_key": key,

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import importlib.metadata
 import json
 import math
 import os
+import subprocess
 import tempfile
 import warnings
 import zipfile
@@ -37,8 +40,10 @@ __all__ = [
     "dumps_json",
     "load_npz",
     "prepare_output_dir",
+    "produced_by",
     "read_json",
     "record_or_refuse",
+    "source_revision",
     "to_jsonable",
     "warn_damaged",
     "write_json",
@@ -278,3 +283,33 @@ def prepare_output_dir(path: Path, name: str = "--out") -> Path:
     except OSError as exc:
         raise ValueError(f"{name} must be a writable folder, got {str(path)!r}: {exc}") from exc
     return path
+
+
+@functools.cache
+def source_revision() -> str:
+    """``git describe --always --dirty`` of the checkout holding this package (``-dirty`` when it
+    has uncommitted changes), or ``"unknown"`` (an installed copy, or no git).  Computed once per
+    process."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        done = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+
+
+def produced_by() -> dict[str, str]:
+    """What made a report: ``{"privonline": version, "revision": source_revision()}``, the
+    ``produced_by`` field of every JSON report (``"not installed"`` for a version-less copy)."""
+    try:
+        version = importlib.metadata.version("privonline")
+    except importlib.metadata.PackageNotFoundError:
+        version = "not installed"
+    return {"privonline": version, "revision": source_revision()}
