@@ -264,7 +264,8 @@ def _column_coder(column: FloatArray, bins: int) -> Callable[[FloatArray], IntAr
     release", a clipped end) keeps its own code and the other values fall into ``bins`` bins at
     their quantiles."""
     values, counts = np.unique(column, return_counts=True)
-    if len(values) <= max(10, bins):
+    discrete = len(values) <= max(10, bins)
+    if discrete:
         atoms, edges = values, np.empty(0)
     else:
         atoms = values[counts >= len(column) / (2.0 * bins)]
@@ -279,7 +280,7 @@ def _column_coder(column: FloatArray, bins: int) -> Callable[[FloatArray], IntAr
     def code(f: FloatArray) -> IntArray:
         pos = np.minimum(np.searchsorted(atoms, f), max(n_atoms - 1, 0))
         is_atom = (atoms[pos] == f) if n_atoms else np.zeros(f.shape, dtype=bool)
-        if edges.size == 0 and len(values) <= max(10, bins):
+        if discrete:
             return np.where(is_atom, pos, n_atoms).astype(np.int64)  # n_atoms: unseen
         return np.where(is_atom, pos, n_atoms + np.searchsorted(edges, f)).astype(np.int64)
 

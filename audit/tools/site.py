@@ -549,15 +549,15 @@ def audit_page(notes: Path = NOTES) -> Page:
         "calibration": "## Calibration: false-alarm rates and power coverage",
         "classic": "## The classic DP-auditing benchmark (black box vs DP-Sniper and the oracle)",
     }
+    kind_of = {p: _audit_kind(_read(p)) for p in files}
     sources: list[Path] = []
     for group, heading in headings.items():
-        members = [p for p in files if _audit_kind(_read(p)).startswith(group)]
+        members = [p for p in files if kind_of[p].startswith(group)]
         lines += [heading, ""]
         if not members:
             lines += ["No measurement of this kind is committed yet.", ""]
         for path in members:
-            render = _AUDIT_RENDERERS[_audit_kind(_read(path))]
-            lines += render(path, notes)
+            lines += _AUDIT_RENDERERS[kind_of[path]](path, notes)
             sources.append(path)
     unknown = [p for p in files if p not in sources]
     if unknown:
