@@ -39,6 +39,7 @@ from reference.shariff_sheffet.regularizers import (
     ProblemConstants,
     RewardPolicy,
     Variant,
+    default_alpha,
     regularizer_spec,
     rows_within_norm,
     tree_rewards,
@@ -161,7 +162,8 @@ class GapSetup:
 
     Attributes:
         n, d, num_arms: horizon, dimension and ``K``.
-        alpha: the failure probability (``1/n`` unless given).
+        alpha: the failure probability (:func:`~reference.shariff_sheffet.regularizers.default_alpha`
+            unless given).
         constants: the problem constants (``d`` checked).
         checkpoints: the rounds at which the cumulative regret is recorded.
         noise: the tree's node-noise law (``None`` for the non-private ridge).
@@ -210,9 +212,7 @@ def gap_setup(
     for i, seed in enumerate(seeds):
         as_seed_sequence(seed, f"seeds[{i}]")
     if alpha is None:
-        if n < 2:
-            raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
-        alpha = 1.0 / n
+        alpha = default_alpha(variant, n, calibration)
     alpha = check_alpha(alpha)
     check_choice("pd_policy", pd_policy, ("repair", "raise"))
     check_choice("reward_policy", reward_policy, ("raise", "clip"))

@@ -22,6 +22,15 @@ from reference._typing import FloatArray
 from reference.factorization import BLT, BLTNoiseStream, optimal_blt
 from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import SeedLike, as_generator
+from reference.shariff_sheffet.authors_code import (
+    authors_alpha,
+    authors_base_bounds,
+    authors_opt_rho_min,
+    authors_release_alpha,
+    authors_shifted,
+    authors_wishart_degrees_of_freedom,
+    authors_wishart_shifted_bounds,
+)
 from reference.shariff_sheffet.bounds import (
     RegularizerBounds,
     gaussian_bounds,
@@ -59,6 +68,8 @@ from reference.validation import (
 )
 
 __all__ = [
+    "CALIBRATIONS",
+    "OPT_VARIANTS",
     "SOURCES",
     "VARIANTS",
     "Calibration",
@@ -69,6 +80,7 @@ __all__ = [
     "Regularizer",
     "TreeStatistics",
     "Variant",
+    "default_alpha",
     "gaussian_node_noise",
     "make_factorized_regularizer",
     "make_regularizer",
@@ -78,14 +90,28 @@ __all__ = [
     "wishart_node_noise",
 ]
 
-Variant: TypeAlias = Literal["nonprivate", "gaussian", "wishart", "wishart_unshifted", "factorized"]
-Calibration: TypeAlias = Literal["paper", "tight"]
-"""Noise calibration: the paper's (Sec. 4), or the least noise by exact accounting (Gaussian)."""
+Variant: TypeAlias = Literal[
+    "nonprivate",
+    "gaussian",
+    "wishart",
+    "wishart_unshifted",
+    "factorized",
+    "gaussian_opt",
+    "wishart_opt",
+]
+Calibration: TypeAlias = Literal["paper", "tight", "authors_code"]
+"""Noise calibration and constants: the paper's (Sec. 4), the least noise by exact accounting
+(``"tight"``), or the constants of the authors' code that made App. D's figures
+(``"authors_code"``, :mod:`reference.shariff_sheffet.authors_code`)."""
+CALIBRATIONS: tuple[Calibration, ...] = ("paper", "tight", "authors_code")
 VARIANTS: tuple[Variant, ...] = ("nonprivate", "gaussian", "wishart", "wishart_unshifted")
 """The paper's four regularizer sources (App. D.2)."""
-SOURCES: tuple[Variant, ...] = (*VARIANTS, "factorized")
-"""Every source :func:`make_regularizer` builds: the paper's four and, beyond the paper, the
-factorized source (:mod:`reference.shariff_sheffet.factorized`; ``calibration="tight"`` only)."""
+OPT_VARIANTS: tuple[Variant, ...] = ("gaussian_opt", "wishart_opt")
+"""The authors' code's ``GaussianOpt`` and ``WishartOpt`` (``calibration="authors_code"`` only)."""
+SOURCES: tuple[Variant, ...] = (*VARIANTS, "factorized", *OPT_VARIANTS)
+"""Every source :func:`make_regularizer` builds: the paper's four; beyond the paper, the
+factorized source (:mod:`reference.shariff_sheffet.factorized`; ``calibration="tight"`` only); and
+the authors' code's Opt variants (``calibration="authors_code"`` only)."""
 
 
 @dataclass(frozen=True)
@@ -413,7 +439,8 @@ def make_regularizer(
         variant: ``"nonprivate"`` (``H = ρI``), ``"gaussian"`` (Sec. 4.2, shift ``+2Υ``),
             ``"wishart"`` (Sec. 4.1, shift ``−c`` of Eq. 4), ``"wishart_unshifted"``, or, beyond
             the paper, ``"factorized"`` (:func:`make_factorized_regularizer`
-            at ``n``; needs ``calibration="tight"``).
+            at ``n``; needs ``calibration="tight"``), or the authors' code's ``"gaussian_opt"``
+            and ``"wishart_opt"`` (needs ``calibration="authors_code"``).
         constants: problem constants (``L̃`` is taken from them).
         n: horizon; fixes the tree depth ``m = 1 + ⌈log₂ n⌉``.
         alpha: failure probability ``α ∈ (0, 1)`` of the accuracy bounds.
@@ -424,7 +451,10 @@ def make_regularizer(
         calibration: ``"paper"`` (Sec. 4) or ``"tight"``: the least noise meeting the same
             ``(ε, δ)`` by exact accounting (:mod:`reference.shariff_sheffet.tight`): the smallest
             ``σ_noise`` (Gaussian, exact GDP) or ``k`` (Wishart, certified by the PLD accountant;
-            the shifted variant falls back to shift 0 when Eq. (4)'s ``c`` would be negative).
+            the shifted variant falls back to shift 0 when Eq. (4)'s ``c`` would be negative);
+            or ``"authors_code"``: the ``k``, per-release ``α'``, ``γ`` and re-shift of the
+            authors' code (:mod:`reference.shariff_sheffet.authors_code`; ``gamma_mode`` is not
+            read: the authors' shifted ``γ`` is Claim 20's intermediate bound).
         target_rho_min: move the shift so that ``ρ_min`` is this value (App. D.3):
             the Gaussian variant re-shifts its own bounds, the Wishart variants the unshifted ones
             (:func:`~reference.shariff_sheffet.bounds.reshifted_bounds`).
@@ -487,9 +517,16 @@ def regularizer_spec(
     check_positive("rho", rho)
     check_choice("gamma_mode", gamma_mode, ("paper", "tight"))
     check_choice("pad", pad, ("fresh", "none"))
-    check_choice("calibration", calibration, ("paper", "tight"))
+    check_choice("calibration", calibration, CALIBRATIONS)
     if target_rho_min is not None:
         check_positive("target_rho_min", target_rho_min)
+    if variant in OPT_VARIANTS and calibration != "authors_code":
+        raise ValueError(
+            f"variant {variant!r} exists only in the authors' code: it needs "
+            f"calibration='authors_code', got calibration={calibration!r}"
+        )
+    if calibration == "authors_code" and variant != "nonprivate":
+        return _authors_spec(variant, constants, n, alpha, privacy, pad, target_rho_min)
     if target_rho_min is not None:
         if variant == "nonprivate":
             raise ValueError("target_rho_min applies to the private variants only")
@@ -542,6 +579,88 @@ def regularizer_spec(
     if variant == "wishart":
         return wishart, wishart_shifted_bounds(d, m, k, L_tilde, n, alpha, gamma_mode=gamma_mode)
     return wishart, wishart_unshifted_bounds(d, m, k, L_tilde, n, alpha)
+
+
+def _authors_spec(
+    variant: Variant,
+    constants: ProblemConstants,
+    n: int,
+    alpha: float,
+    privacy: PrivacyParameters | None,
+    pad: PadMode,
+    target_rho_min: float | None,
+) -> tuple[NodeNoise, RegularizerBounds]:
+    """The node noise and bounds of ``variant`` with the constants of the authors' code.
+
+    ``alpha`` is the confidence parameter of ``β_t`` (the authors': ``1/(2n)``,
+    :func:`default_alpha`); the noise bounds are evaluated at the per-release
+    :func:`~reference.shariff_sheffet.authors_code.authors_release_alpha`.
+    """
+    if variant == "factorized":
+        raise ValueError(
+            "calibration 'authors_code' has no factorized source (the authors' code has none); "
+            "use calibration='tight' for variant 'factorized'"
+        )
+    if privacy is None:
+        raise ValueError(f"privacy (epsilon, delta) is required for variant {variant!r}")
+    if target_rho_min is not None and variant in OPT_VARIANTS:
+        raise ValueError(
+            f"target_rho_min fixes the shift, and variant {variant!r} chooses its own: pass "
+            "variant 'gaussian' or 'wishart' with target_rho_min"
+        )
+    d, L_tilde, m = constants.d, constants.L_tilde, tree_depth(n)
+    eps, dlt = privacy.epsilon, privacy.delta
+    released = authors_release_alpha(alpha, n)
+    mechanism: Literal["gaussian", "wishart"] = (
+        "gaussian" if variant in ("gaussian", "gaussian_opt") else "wishart"
+    )
+    if mechanism == "gaussian":
+        noise: NodeNoise = gaussian_node_noise(d, gaussian_noise_std(m, L_tilde, eps, dlt))
+    else:
+        if pad != "fresh":
+            raise ValueError(
+                "pad must be 'fresh' for the Wishart variants: Proposition 9 needs exactly m "
+                f"node noises in every release (R-PAD), got pad={pad!r}"
+            )
+        noise = wishart_node_noise(d, authors_wishart_degrees_of_freedom(d, m, eps, dlt), L_tilde)
+    base = authors_base_bounds(mechanism, d, n, L_tilde, eps, dlt, released)
+    if target_rho_min is not None:
+        return noise, authors_shifted(base, target_rho_min)
+    if variant == "wishart":
+        assert isinstance(noise, WishartNoise)
+        k = noise.degrees_of_freedom
+        return noise, authors_wishart_shifted_bounds(d, m, k, L_tilde, released)
+    if variant in OPT_VARIANTS:
+        target = authors_opt_rho_min(
+            mechanism,
+            d,
+            n,
+            L_tilde,
+            eps,
+            dlt,
+            L=constants.L,
+            S=constants.S,
+            sigma=constants.sigma,
+        )
+        return noise, authors_shifted(base, target)
+    return noise, base
+
+
+def default_alpha(variant: Variant, n: int, calibration: Calibration = "paper") -> float:
+    """The failure probability ``α`` of a run when the caller gives none.
+
+    The paper's App. D: ``α = 1/n`` for every variant.  The authors' code (``make_alg``) gives the
+    private variants ``α = 1/(2n)`` and the non-private one ``1/n``; ``calibration="authors_code"``
+    follows it.  A given ``α`` is never replaced.
+    """
+    check_choice("variant", variant, SOURCES)
+    n = check_int_at_least("n", n, 1)
+    check_choice("calibration", calibration, CALIBRATIONS)
+    if n < 2:
+        raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
+    if calibration == "authors_code" and variant != "nonprivate":
+        return authors_alpha(n)
+    return 1.0 / n
 
 
 def _factorized_spec(

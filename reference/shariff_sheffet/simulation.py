@@ -20,6 +20,7 @@ from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
     Variant,
+    default_alpha,
     make_regularizer,
 )
 from reference.validation import (
@@ -130,14 +131,14 @@ def run_gap_experiment(
     """One run of App. D: ``θ*``, arms and rewards from the ``"environment"`` stream of ``seed``,
     mechanism noise from its ``"mechanism"`` stream (so every variant sees the same environment).
 
-    ``alpha`` defaults to the paper's ``1/n``; ``constants`` to ``L = S = B = σ = B̃ = 1``.
+    ``alpha`` defaults to the paper's ``1/n`` (the authors' ``1/(2n)`` for a private variant under
+    ``calibration="authors_code"``, :func:`~reference.shariff_sheffet.regularizers.default_alpha`);
+    ``constants`` to ``L = S = B = σ = B̃ = 1``.
     """
     n = check_size("n", n, 1, item_bytes=_ROUND_BYTES, what="a round's regret, action and beta")
     d = check_int_at_least("d", d, 2)
     if alpha is None:
-        if n < 2:
-            raise ValueError(f"alpha = 1/n needs n >= 2, got n={n}; pass alpha explicitly")
-        alpha = 1.0 / n
+        alpha = default_alpha(variant, n, calibration)
     alpha = check_alpha(alpha)
     progress = check_bool("progress", progress)
     streams = named_generators(seed, STREAMS)
