@@ -22,6 +22,7 @@ from reference.shariff_sheffet.regularizers import (
     Variant,
     make_regularizer,
 )
+from reference.tree import TreeMode
 from reference.validation import (
     check_alpha,
     check_bool,
@@ -70,8 +71,10 @@ def make_policy(
     pd_policy: PDPolicy = "repair",
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
+    tree: TreeMode = "dyadic",
 ) -> LinUCB:
-    """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`)."""
+    """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`, which also
+    documents ``tree``)."""
     rng = as_generator(rng)
     regularizer = make_regularizer(
         variant,
@@ -84,6 +87,7 @@ def make_policy(
         gamma_mode=gamma_mode,
         calibration=calibration,
         target_rho_min=target_rho_min,
+        tree=tree,
     )
     return LinUCB(regularizer, constants, alpha, pd_policy=pd_policy)
 
@@ -126,11 +130,13 @@ def run_gap_experiment(
     progress: bool = False,
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
+    tree: TreeMode = "dyadic",
 ) -> EpisodeResult:
     """One run of App. D: ``θ*``, arms and rewards from the ``"environment"`` stream of ``seed``,
     mechanism noise from its ``"mechanism"`` stream (so every variant sees the same environment).
 
-    ``alpha`` defaults to the paper's ``1/n``; ``constants`` to ``L = S = B = σ = B̃ = 1``.
+    ``alpha`` defaults to the paper's ``1/n``; ``constants`` to ``L = S = B = σ = B̃ = 1``;
+    ``tree`` as in :func:`~reference.shariff_sheffet.regularizers.make_regularizer`.
     """
     n = check_size("n", n, 1, item_bytes=_ROUND_BYTES, what="a round's regret, action and beta")
     d = check_int_at_least("d", d, 2)
@@ -158,5 +164,6 @@ def run_gap_experiment(
         privacy,
         calibration=calibration,
         target_rho_min=target_rho_min,
+        tree=tree,
     )
     return run_episode(policy, env, n, progress=progress)
