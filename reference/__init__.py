@@ -19,8 +19,10 @@ from reference.noise import (
     ZeroNoise,
 )
 from reference.tree import (
+    PanPrivateTree,
     Release,
     TreeAggregator,
+    TreeMode,
     dyadic_decomposition,
     nodes_containing_leaf,
     tree_depth,
@@ -30,9 +32,11 @@ __all__ = [
     "GaussianVectorNoise",
     "LaplaceNoise",
     "NodeNoise",
+    "PanPrivateTree",
     "Release",
     "SymmetricGaussianNoise",
     "TreeAggregator",
+    "TreeMode",
     "WishartNoise",
     "ZeroNoise",
     "dyadic_decomposition",

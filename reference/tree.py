@@ -5,7 +5,8 @@ Shariff & Sheffet (NeurIPS 2018), Sec. 1.3, Sec. 4 and App. A.2; Algorithm 2 of 
 when it completes.  A prefix ``[1..s]`` is the union of the nodes of :func:`dyadic_decomposition`,
 at most ``m = 1 + ⌈log₂ n⌉`` (Sec. 4).  ``pad="fresh"`` (default) pads every release to exactly
 ``m`` node noises as Proposition 9 needs (resolution R-PAD); ``pad="none"`` is the literal
-"at most m" release.
+"at most m" release.  :class:`PanPrivateTree` is the tree of the authors' public code
+(``tree="pan_private"``; not described in the paper).
 
 Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 """
@@ -29,10 +30,14 @@ from reference.validation import (
 )
 
 __all__ = [
+    "TREE_MODES",
     "Node",
     "PadMode",
+    "PanPrivateTree",
     "Release",
     "TreeAggregator",
+    "TreeMode",
+    "check_tree_mode",
     "dyadic_decomposition",
     "node_leaf_range",
     "nodes_containing_leaf",
@@ -44,6 +49,23 @@ Node: TypeAlias = tuple[int, int]
 """A tree node ``(level j, index i)``, covering leaves ``(i-1)·2^j + 1 .. i·2^j``."""
 
 PadMode: TypeAlias = Literal["fresh", "none"]
+
+TreeMode: TypeAlias = Literal["dyadic", "pan_private"]
+"""Which tree releases the prefix sums: ``"dyadic"`` (:class:`TreeAggregator`, the paper's) or
+``"pan_private"`` (:class:`PanPrivateTree`, the authors' code)."""
+TREE_MODES: tuple[TreeMode, ...] = ("dyadic", "pan_private")
+
+
+def check_tree_mode(tree: TreeMode, pad: PadMode = "fresh") -> TreeMode:
+    """Require ``tree`` in :data:`TREE_MODES` and, with ``"pan_private"``, ``pad="fresh"`` (that
+    tree releases exactly ``m`` draws: there is nothing to leave unpadded); return ``tree``."""
+    check_choice("tree", tree, TREE_MODES)
+    if tree == "pan_private" and pad != "fresh":
+        raise ValueError(
+            "pad must be 'fresh' with tree='pan_private': that tree releases exactly m noise "
+            f"draws (there is nothing to pad or to leave unpadded), got pad={pad!r}"
+        )
+    return tree
 
 
 def tree_depth(n: int) -> int:
@@ -111,7 +133,8 @@ def nodes_used_by_leaf(leaf: int, n: int) -> tuple[Node, ...]:
 
 @dataclass(frozen=True)
 class Release:
-    """One noisy prefix sum released by :class:`TreeAggregator`.
+    """One noisy prefix sum released by :class:`TreeAggregator` (or :class:`PanPrivateTree`, whose
+    releases have ``nodes = ()`` and count all their draws in ``pad_terms``).
 
     Attributes:
         count: ``s``, the number of leaves summed (round ``t = s + 1`` of Algorithm 1 sees it).
@@ -241,3 +264,103 @@ class TreeAggregator:
                 index = (self.count >> level) if level else self.count
                 out[(level, index)] = (data.copy(), noise.copy())
         return out
+
+
+class PanPrivateTree:
+    """The "pan-private" tree of the authors' code, over items of a fixed shape.
+
+    Shariff & Sheffet (Sec. 4) release ``M_t`` as "the sum of at most m such counters" of a
+    binary tree, and Proposition 9 needs exactly ``m = 1 + ⌈log₂ n⌉`` noise terms in every
+    release (what :class:`TreeAggregator` gives with ``pad="fresh"``).  The code that produced
+    their App. D figures (repository ``roshanshariff/PrivateBandits.jl``, file
+    ``src/DifferentialPrivacy.jl``, ``PanPrivTreeStrategy``, commit ``49417f1``) uses instead this
+    tree, which the paper does not describe.  It keeps ``m`` states ``S[1..m]``; with ``c`` the
+    insertion count (modulo ``2^{m−1}``), ``leafpos = 1 + popcount(c)`` and
+    ``newaccum = leafpos + tz(c)`` (``= m`` when ``c = 0``), inserting ``x``:
+
+    1. adds ``x`` (no noise) to ``S[newaccum..m]``;
+    2. adds one fresh noise draw to ``S[newaccum]``;
+    3. sets ``S[i] = S[i+1] + `` a fresh draw, for ``i = newaccum−1`` down to ``leafpos``;
+
+    and the release is ``S[leafpos]`` of the last insertion.  The tree starts with one insertion of
+    nothing (an empty noisy leaf, ``m`` draws), so data row ``s`` is insertion ``c = s mod 2^{m−1}``
+    and the release after ``s`` rows reads ``S[1 + popcount(s mod 2^{m−1})]``.  Every release is
+    the exact prefix plus exactly ``m`` independent draws (the initial root draw is in all of
+    them; consecutive releases share ``m − 2`` draws on average); an insertion makes
+    ``tz(c) + 1`` draws (2 on average).  The noise never depends on the data, so this class keeps
+    the exact prefix and the noise parts ``N[1..m]`` of the states apart: release ``= prefix +
+    N[leafpos]``.  The one exception: when ``n = 2^{m−1}`` the ``n``-th insertion wraps to
+    ``c = 0`` (as in the authors' code) and the release after it, which Algorithm 1 never reads,
+    holds ``2m`` draws (the root has gathered ``m`` by then).
+
+    A :class:`Release` of this tree has ``nodes = ()`` (it sums no dyadic node) and
+    ``pad_terms`` = the number of independent draws in its noise (``noise_terms``, ``m``).
+
+    Args:
+        n: horizon, the maximum number of leaves (``>= 1``); fixes ``m = 1 + ⌈log₂ n⌉``.
+        noise: the law of each draw; its ``shape`` is the shape of every item.
+        rng: split once into :class:`~reference.rng.NoiseStreams`; each draw is one
+            ``noise.sample`` from them, in the order above (the initial ``m`` draws at
+            construction, ``S[m]`` first, then downward), so the engines reproduce it draw for draw.
+
+    Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
+    """
+
+    def __init__(self, n: int, noise: NodeNoise, rng: np.random.Generator | SeedLike) -> None:
+        rng = as_generator(rng)
+        self.n = check_int_at_least("n", n, 1)
+        self.m = tree_depth(n)
+        self.noise = check_instance("noise", noise, NodeNoise)
+        self._streams = NoiseStreams.split(rng)
+        self._shape = tuple(noise.shape)
+        self._mask = (1 << (self.m - 1)) - 1
+        self.count = 0
+        self._noise = [np.zeros(self._shape) for _ in range(self.m)]  # N[1..m], 0-based
+        self._terms = [0] * self.m
+        self._total = np.zeros(self._shape)
+        self._accumulate_noise(0)  # the empty noisy leaf: m draws
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of every item and of every release."""
+        return self._shape
+
+    def _accumulate_noise(self, c: int) -> None:
+        """Steps 2 and 3 of an insertion at count ``c`` (the data part is the exact prefix)."""
+        leafpos = c.bit_count()  # 0-based
+        newaccum = leafpos + ((c & -c).bit_length() - 1 if c else self.m - 1)
+        self._noise[newaccum] = self._noise[newaccum] + self.noise.sample(self._streams)
+        self._terms[newaccum] += 1
+        for i in range(newaccum - 1, leafpos - 1, -1):
+            self._noise[i] = self._noise[i + 1] + self.noise.sample(self._streams)
+            self._terms[i] = self._terms[i + 1] + 1
+
+    def insert(self, item: FloatArray) -> None:
+        """Insert leaf ``count + 1`` (insertion count ``c = (count + 1) mod 2^{m−1}``, the empty
+        leaf being insertion 0): ``tz(c) + 1`` draws (``m`` when ``c = 0``)."""
+        value = check_array("item", item, shape=self._shape)
+        if self.count >= self.n:
+            raise ValueError(
+                f"the tree holds at most n={self.n} leaves (its horizon), got leaf {self.n + 1}"
+            )
+        self.count += 1
+        self._total = self._total + value
+        self._accumulate_noise(self.count & self._mask)
+
+    def release(self) -> Release:
+        """The noisy sum of the leaves inserted so far: the exact prefix plus ``N[leafpos]``,
+        ``leafpos = 1 + popcount(count mod 2^{m−1})``.  Draws nothing (the same value again until
+        the next :meth:`insert`)."""
+        leafpos = (self.count & self._mask).bit_count()
+        noise = self._noise[leafpos].copy()
+        return Release(
+            count=self.count,
+            value=self._total + noise,
+            noise=noise,
+            nodes=(),
+            pad_terms=self._terms[leafpos],
+        )
+
+    def exact_prefix(self) -> FloatArray:
+        """The exact (noise-free) sum of all inserted leaves -- for tests and audits only."""
+        return self._total.copy()

@@ -618,6 +618,10 @@ def _baselines() -> dict[str, Baseline]:
         rng=lambda: _g(),
         pad="fresh",
     )
+    out["reference.tree:PanPrivateTree"] = _b(
+        n=4, noise=lambda: __import__("reference.noise").noise.ZeroNoise((2,)), rng=lambda: _g()
+    )
+    out["reference.tree:check_tree_mode"] = _b(tree="pan_private", pad="fresh")
 
     # reference.agarwal_singh ------------------------------------------------------------------
     from reference.agarwal_singh.sets import Cube, L2Ball, LossSet, NegativeEntropySimplex, Simplex
@@ -817,6 +821,7 @@ def _baselines() -> dict[str, Baseline]:
             reward_policy="raise",
             block_rounds=2,
             progress=False,
+            tree="dyadic",
         ),
     }
     gap_args: dict[str, Any] = {
@@ -834,7 +839,7 @@ def _baselines() -> dict[str, Baseline]:
         "reward_policy": "raise",
     }
     out[m + "gap_setup"] = _b(
-        variant="gaussian", calibration="paper", target_rho_min=None, **gap_args
+        variant="gaussian", calibration="paper", target_rho_min=None, tree="dyadic", **gap_args
     )
     m = "reference.engine.compiled.linucb:"
     out |= {
@@ -845,6 +850,7 @@ def _baselines() -> dict[str, Baseline]:
             trace=False,
             progress=False,
             workers=1,
+            tree="dyadic",
             **gap_args,
         ),
         m + "environment_seconds": _b(d=2, num_arms=3, gap=0.1, n=4, seed=1),
@@ -857,6 +863,12 @@ def _baselines() -> dict[str, Baseline]:
             noise=SymmetricGaussianNoise(2, 1.0),
             rngs=lambda: [_g(1), _g(2)],
             pad="fresh",
+            block_rounds=2,
+        ),
+        m + "BatchedPanPrivateNoise": _b(
+            n=4,
+            noise=SymmetricGaussianNoise(2, 1.0),
+            rngs=lambda: [_g(1), _g(2)],
             block_rounds=2,
         ),
         m + "draw_noise_sums": _b(
@@ -972,6 +984,7 @@ def _baselines() -> dict[str, Baseline]:
         counts=[0, 4, 8],
         workers=1,
         progress=False,
+        tree="dyadic",
     )
     out["reference.engine.compiled.stopping:dp_nas_two_point_compiled"] = _b(
         range_R=1.0,
@@ -1153,6 +1166,7 @@ def _baselines() -> dict[str, Baseline]:
             reward_policy="raise",
             calibration="paper",
             target_rho_min=None,
+            tree="dyadic",
         ),
         m + "regularizer_spec": _b(
             variant="gaussian",
@@ -1165,6 +1179,7 @@ def _baselines() -> dict[str, Baseline]:
             pad="fresh",
             calibration="paper",
         ),
+        m + "check_tree": _b(variant="gaussian", tree="pan_private", pad="fresh"),
         m + "rows_within_norm": _b(rows=A([[0.3, 0.4], [0.1, 0.2]]), L_tilde=1.0),
         m + "tree_rewards": _b(y=A([0.5, -0.5]), b_tilde=1.0, policy="raise"),
         m + "wishart_node_noise": _b(d=2, k=4, L_tilde=1.0),
@@ -1182,6 +1197,7 @@ def _baselines() -> dict[str, Baseline]:
             gamma_mode="paper",
             pd_policy="repair",
             calibration="paper",
+            tree="dyadic",
         ),
         m + "run_episode": _b(policy=_linucb, environment=_gap_env, n=4, progress=False),
         m + "run_gap_experiment": _b(
@@ -1197,6 +1213,7 @@ def _baselines() -> dict[str, Baseline]:
             constants=_constants,
             progress=False,
             calibration="paper",
+            tree="dyadic",
         ),
     }
     m = "reference.shariff_sheffet.tight:"
@@ -2479,6 +2496,7 @@ def _method_baselines() -> dict[str, MethodBaseline]:
         out[f"{m}{owner}.update"] = _mb(m + owner, x=x2, y=0.5)
     out[m + "linucb:LinUCB.select"] = _mb(m + "linucb:LinUCB", arms=A([[0.3, 0.4], [0.5, 0.1]]))
     out["reference.tree:TreeAggregator.insert"] = _mb("reference.tree:TreeAggregator", item=loss)
+    out["reference.tree:PanPrivateTree.insert"] = _mb("reference.tree:PanPrivateTree", item=loss)
 
     m = "reference.zhou_tan."
     for owner in ("ATAGPUCB", "GPUCB", "TGPUCB"):
@@ -2593,6 +2611,7 @@ HORIZONS: dict[str, str] = {
     "reference.shariff_sheffet.regularizers:FactorizedStatistics.update": "n",
     "reference.shariff_sheffet.regularizers:TreeStatistics.update": "n",
     "reference.tree:TreeAggregator.insert": "n",
+    "reference.tree:PanPrivateTree.insert": "n",
     "audit.papers.agarwal_singh.cases:ReusedNoiseTree.step": "T",
     "audit.papers.agarwal_singh.gaussian:OneShotFTPL.observe": "T",
 }

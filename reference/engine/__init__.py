@@ -12,10 +12,11 @@ Proof note: ``proofs_notes/README.md``.
 """
 
 from reference.engine.linucb import BatchResult, default_checkpoints, run_gap_batch
-from reference.engine.tree import BatchedTreeNoise, draw_noise_sums
+from reference.engine.tree import BatchedPanPrivateNoise, BatchedTreeNoise, draw_noise_sums
 
 __all__ = [
     "BatchResult",
+    "BatchedPanPrivateNoise",
     "BatchedTreeNoise",
     "default_checkpoints",
     "draw_noise_sums",

@@ -22,7 +22,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from reference._typing import FloatArray, IntArray
-from reference.engine.tree import BatchedTreeNoise
+from reference.engine.tree import BatchedPanPrivateNoise, BatchedTreeNoise
 from reference.noise import NodeNoise
 from reference.rng import as_seed_sequence, named_generators
 from reference.shariff_sheffet.bounds import RegularizerBounds, beta_t_batch
@@ -39,12 +39,14 @@ from reference.shariff_sheffet.regularizers import (
     ProblemConstants,
     RewardPolicy,
     Variant,
+    check_tree,
     default_alpha,
     regularizer_spec,
     rows_within_norm,
     tree_rewards,
 )
 from reference.shariff_sheffet.simulation import STREAMS
+from reference.tree import TreeMode
 from reference.validation import (
     check_alpha,
     check_bool,
@@ -168,6 +170,8 @@ class GapSetup:
         checkpoints: the rounds at which the cumulative regret is recorded.
         noise: the tree's node-noise law (``None`` for the non-private ridge).
         bounds: ``ρ_min, ρ_max, γ`` and the shift of the regularizer.
+        tree: the tree releasing the prefix sums, ``"dyadic"`` or ``"pan_private"``
+            (:func:`~reference.shariff_sheffet.regularizers.make_regularizer`).
     """
 
     n: int
@@ -178,6 +182,7 @@ class GapSetup:
     checkpoints: IntArray
     noise: NodeNoise | None
     bounds: RegularizerBounds
+    tree: TreeMode = "dyadic"
 
 
 def gap_setup(
@@ -197,6 +202,7 @@ def gap_setup(
     reward_policy: RewardPolicy,
     calibration: Calibration,
     target_rho_min: float | None,
+    tree: TreeMode = "dyadic",
 ) -> GapSetup:
     """Check the arguments of :func:`run_gap_batch` (named in every error) and derive the noise
     law and bounds of ``variant``; the compiled engine takes the same arguments."""
@@ -216,6 +222,7 @@ def gap_setup(
     alpha = check_alpha(alpha)
     check_choice("pd_policy", pd_policy, ("repair", "raise"))
     check_choice("reward_policy", reward_policy, ("raise", "clip"))
+    check_tree(variant, tree)
     consts = (
         check_instance("constants", constants, ProblemConstants)
         if constants is not None
@@ -243,7 +250,7 @@ def gap_setup(
         calibration=calibration,
         target_rho_min=target_rho_min,
     )
-    return GapSetup(n, d, num_arms, alpha, consts, marks.astype(np.int64), noise, bounds)
+    return GapSetup(n, d, num_arms, alpha, consts, marks.astype(np.int64), noise, bounds, tree)
 
 
 def run_gap_batch(
@@ -268,10 +275,12 @@ def run_gap_batch(
     progress: bool = False,
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
+    tree: TreeMode = "dyadic",
 ) -> BatchResult:
     """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
 
-    Arguments as in :func:`reference.shariff_sheffet.simulation.run_gap_experiment`, plus
+    Arguments as in :func:`reference.shariff_sheffet.simulation.run_gap_experiment` (``tree``
+    too: ``"pan_private"`` runs :class:`~reference.engine.tree.BatchedPanPrivateNoise`), plus
     ``checkpoints`` (rounds at which to record the cumulative regret; default
     :func:`default_checkpoints`), ``trace`` (keep per-round actions and ``β_t``), the regularizer
     options of :func:`~reference.shariff_sheffet.regularizers.make_regularizer`, and
@@ -294,6 +303,7 @@ def run_gap_batch(
         reward_policy=reward_policy,
         calibration=calibration,
         target_rho_min=target_rho_min,
+        tree=tree,
     )
     n, d, num_arms = setup.n, setup.d, setup.num_arms
     if variant == "factorized":
@@ -319,16 +329,15 @@ def run_gap_batch(
         LinearGapEnvironment(d, num_arms, gap, s["environment"], reward_model=reward_model)
         for s in streams
     ]
-    tree = (
-        None
-        if noise is None
-        else BatchedTreeNoise(
-            n, noise, [s["mechanism"] for s in streams], block_rounds=block_rounds
-        )
-    )
+    mechanisms = [s["mechanism"] for s in streams]
+    batched: BatchedTreeNoise | BatchedPanPrivateNoise | None = None
+    if noise is not None and setup.tree == "pan_private":
+        batched = BatchedPanPrivateNoise(n, noise, mechanisms, block_rounds=block_rounds)
+    elif noise is not None:
+        batched = BatchedTreeNoise(n, noise, mechanisms, block_rounds=block_rounds)
     return _run(
         envs,
-        tree,
+        batched,
         bounds,
         consts,
         n,
@@ -344,7 +353,7 @@ def run_gap_batch(
 
 def _run(
     envs: list[LinearGapEnvironment],
-    tree: BatchedTreeNoise | None,
+    tree: BatchedTreeNoise | BatchedPanPrivateNoise | None,
     bounds: RegularizerBounds,
     consts: ProblemConstants,
     n: int,

@@ -21,6 +21,7 @@ from reference.engine.compiled import run_gap_compiled
 from reference.engine.linucb import BatchResult, run_gap_batch
 from reference.shariff_sheffet.environments import RewardModel
 from reference.shariff_sheffet.regularizers import Calibration, PrivacyParameters, Variant
+from reference.tree import TreeMode
 from reference.validation import check_choice
 
 __all__ = ["GapBatchTask"]
@@ -33,7 +34,10 @@ class GapBatchTask:
     ``engine="compiled"`` runs the block with
     :func:`reference.engine.compiled.run_gap_compiled` (replicates on every core's thread),
     ``"numpy"`` with :func:`run_gap_batch`; both make the reference's decisions on the same seeds,
-    and their regrets agree to rounding.  Returns ``{"cumulative_regret": (B, C), "repairs": (B,),
+    and their regrets agree to rounding.  ``tree`` is the tree releasing the prefix sums
+    (``"dyadic"``, the paper's, or ``"pan_private"``, the authors' code's: see
+    :func:`~reference.shariff_sheffet.regularizers.make_regularizer`); like every field it is part
+    of the task's description in a block folder's manifest.  Returns ``{"cumulative_regret": (B, C), "repairs": (B,),
     "checkpoints": (B, C)}``.
     """
 
@@ -50,6 +54,7 @@ class GapBatchTask:
     calibration: Calibration = "paper"
     target_rho_min: float | None = None
     engine: Literal["compiled", "numpy"] = "compiled"
+    tree: TreeMode = "dyadic"
 
     def __call__(self, seeds: Sequence[np.random.SeedSequence]) -> dict[str, FloatArray]:
         check_choice("engine", self.engine, ("compiled", "numpy"))
@@ -74,6 +79,7 @@ class GapBatchTask:
             reward_model=self.reward_model,
             calibration=self.calibration,
             target_rho_min=self.target_rho_min,
+            tree=self.tree,
         )
         B = len(seeds)
         return {

@@ -4,7 +4,9 @@
 :class:`reference.tree.TreeAggregator` (Shariff & Sheffet Sec. 4, App. A.2) in lock-step; replicate
 ``r`` consumes exactly the primitive draws of ``TreeAggregator(n, noise, rngs[r], pad=pad)`` with
 ``release()`` before every ``insert()``, so releases agree to rounding
-(``tests/reference/test_engine.py``).  Only the noise is tracked: callers keep the exact prefix sum.
+(``tests/reference/test_engine.py``).  :class:`BatchedPanPrivateNoise` does the same for
+:class:`reference.tree.PanPrivateTree` (the tree of the authors' code).  Only the noise is tracked:
+callers keep the exact prefix sum.
 
 Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 """
@@ -32,7 +34,7 @@ from reference.rng import NoiseStreams, SeedLike, as_generator
 from reference.tree import PadMode, dyadic_decomposition, tree_depth
 from reference.validation import check_choice, check_instance, check_int_array, check_int_at_least
 
-__all__ = ["BatchedTreeNoise", "draw_noise_sums"]
+__all__ = ["BatchedPanPrivateNoise", "BatchedTreeNoise", "draw_noise_sums"]
 
 
 def draw_noise_sums(
@@ -183,3 +185,98 @@ class BatchedTreeNoise:
             self._node_noise[:, level] = self._block[:, index]
         self.count += 1
         self._released = None
+
+
+def _pan_private_steps(c: int, m: int) -> tuple[int, int]:
+    """``(leafpos, newaccum)``, 0-based, of an insertion at count ``c`` of a
+    :class:`~reference.tree.PanPrivateTree` of depth ``m``: it makes ``newaccum − leafpos + 1``
+    draws."""
+    leafpos = c.bit_count()
+    return leafpos, leafpos + ((c & -c).bit_length() - 1 if c else m - 1)
+
+
+class BatchedPanPrivateNoise:
+    """The release noise of ``R`` independent :class:`~reference.tree.PanPrivateTree` s.
+
+    The protocol of :class:`BatchedTreeNoise`: :meth:`release_noise`, then :meth:`insert`,
+    alternately.  Replicate ``r`` makes exactly the draws of ``PanPrivateTree(n, noise, rngs[r])``
+    (its ``m`` initial draws here, at construction) with the same additions in the same order;
+    the draws of ``block_rounds`` insertions are made at once (any value gives the same draws), and
+    an insertion costs ``tz(c) + 1`` (2 on average) array additions.
+
+    Args:
+        n: horizon (``≥ 1``), fixes ``m = 1 + ⌈log₂ n⌉``.
+        noise: the law of each draw (as :class:`BatchedTreeNoise`).
+        rngs: one generator per replicate -- the generator the reference tree of that replicate
+            would receive.
+        block_rounds: insertions whose draws are made at once (memory ``O(R · 2 block · item)``).
+    """
+
+    def __init__(
+        self,
+        n: int,
+        noise: NodeNoise,
+        rngs: Sequence[np.random.Generator | SeedLike],
+        *,
+        block_rounds: int = 256,
+    ) -> None:
+        self.n = check_int_at_least("n", n, 1)
+        check_instance("noise", noise, NodeNoise)
+        if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
+            raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
+        if len(rngs) == 0:
+            raise ValueError("rngs must hold at least one generator (one per replicate)")
+        self.block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
+        self.m = tree_depth(n)
+        self.noise = noise
+        self.replicates = len(rngs)
+        self._streams = [
+            NoiseStreams.split(as_generator(rng, f"rngs[{i}]")) for i, rng in enumerate(rngs)
+        ]
+        self._shape = tuple(noise.shape)
+        self._mask = (1 << (self.m - 1)) - 1
+        self.count = 0
+        self._noise = np.zeros((self.replicates, self.m, *self._shape))  # N[0..m-1]
+        self._released = False
+        self._block: FloatArray = np.zeros((self.replicates, 0, *self._shape))
+        self._plan: dict[int, int] = {}  # count s -> index of the first draw of insertion s + 1
+        self._accumulate(0, draw_noise_sums(self.noise, self._streams, np.ones(self.m, np.int64)))
+
+    def _accumulate(self, c: int, draws: FloatArray) -> None:
+        """The noise part of an insertion at count ``c`` (:class:`~reference.tree.PanPrivateTree`),
+        from its draws ``draws[:, 0..]`` in order."""
+        leafpos, newaccum = _pan_private_steps(c, self.m)
+        self._noise[:, newaccum] = self._noise[:, newaccum] + draws[:, 0]
+        for k, i in enumerate(range(newaccum - 1, leafpos - 1, -1), start=1):
+            self._noise[:, i] = self._noise[:, i + 1] + draws[:, k]
+
+    def _draw_block(self, first: int) -> None:
+        """Draw the noise of the insertions after releases ``first .. first + block − 1``."""
+        plan: dict[int, int] = {}
+        total = 0
+        for s in range(first, min(first + self.block_rounds, self.n)):
+            plan[s] = total
+            leafpos, newaccum = _pan_private_steps((s + 1) & self._mask, self.m)
+            total += newaccum - leafpos + 1
+        self._block = draw_noise_sums(self.noise, self._streams, np.ones(total, np.int64))
+        self._plan = plan
+
+    def release_noise(self) -> FloatArray:
+        """Noise of the release of the current count ``s``, shape ``(R, *item shape)``."""
+        s = self.count
+        if s >= self.n:
+            raise ValueError(f"all n={self.n} releases have been made")
+        self._released = True
+        return np.array(self._noise[:, (s & self._mask).bit_count()])
+
+    def insert(self) -> None:
+        """Leaf ``s + 1`` arrives: the draws of its insertion (count ``(s + 1) mod 2^{m−1}``)."""
+        if not self._released:
+            raise RuntimeError("release_noise() must be called before every insert()")
+        s = self.count
+        if s not in self._plan:
+            self._draw_block(s)
+        start = self._plan[s]
+        self._accumulate((s + 1) & self._mask, self._block[:, start:])
+        self.count += 1
+        self._released = False

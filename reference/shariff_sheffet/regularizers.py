@@ -53,7 +53,14 @@ from reference.shariff_sheffet.tight import (
     wishart_tight_bounds,
     wishart_tight_degrees_of_freedom,
 )
-from reference.tree import PadMode, TreeAggregator, tree_depth
+from reference.tree import (
+    PadMode,
+    PanPrivateTree,
+    TreeAggregator,
+    TreeMode,
+    check_tree_mode,
+    tree_depth,
+)
 from reference.validation import (
     check_alpha,
     check_array,
@@ -80,6 +87,7 @@ __all__ = [
     "Regularizer",
     "TreeStatistics",
     "Variant",
+    "check_tree",
     "default_alpha",
     "gaussian_node_noise",
     "make_factorized_regularizer",
@@ -275,7 +283,8 @@ class TreeStatistics(_PrivateGramSource):
 
     Args:
         constants: the problem constants (``d``, ``L``, ``B̃``).
-        tree: a :class:`~reference.tree.TreeAggregator` over ``(d+1)×(d+1)`` items.
+        tree: a :class:`~reference.tree.TreeAggregator` (the paper's tree) or a
+            :class:`~reference.tree.PanPrivateTree` (the authors' code) over ``(d+1)×(d+1)`` items.
         bounds: the accuracy bounds of this noise law and shift (they include the shift).
         reward_policy: ``"raise"`` or ``"clip"``, see above.
     """
@@ -283,13 +292,13 @@ class TreeStatistics(_PrivateGramSource):
     def __init__(
         self,
         constants: ProblemConstants,
-        tree: TreeAggregator,
+        tree: TreeAggregator | PanPrivateTree,
         bounds: RegularizerBounds,
         *,
         reward_policy: RewardPolicy = "raise",
     ) -> None:
         check_instance("constants", constants, ProblemConstants)
-        check_instance("tree", tree, TreeAggregator)
+        check_instance("tree", tree, (TreeAggregator, PanPrivateTree))
         check_instance("bounds", bounds, RegularizerBounds)
         p = constants.d + 1
         if tree.shape != (p, p):
@@ -432,6 +441,7 @@ def make_regularizer(
     reward_policy: RewardPolicy = "raise",
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
+    tree: TreeMode = "dyadic",
 ) -> Regularizer:
     """Build one of the paper's four regularizer sources (App. D.2), or the factorized one.
 
@@ -460,8 +470,14 @@ def make_regularizer(
             (:func:`~reference.shariff_sheffet.bounds.reshifted_bounds`).
         pad: tree padding; the Wishart variants require ``"fresh"`` (R-PAD).
         reward_policy: what the private variants do with ``|y| > B̃``.
+        tree: ``"dyadic"`` (default; :class:`~reference.tree.TreeAggregator`, the paper's tree)
+            or ``"pan_private"`` (:class:`~reference.tree.PanPrivateTree`, the tree of the
+            authors' code: exactly ``m`` draws in every release, so it needs ``pad="fresh"``,
+            the default; ``pad`` is otherwise unused).  The factorized source has no tree
+            (``"dyadic"`` only); ``"nonprivate"`` checks and ignores it.
     """
     rng = as_generator(rng)
+    check_tree(variant, tree, pad)
     noise, bounds = regularizer_spec(
         variant,
         constants,
@@ -482,8 +498,25 @@ def make_regularizer(
         return FactorizedStatistics(
             constants, blt, noise.sigma, bounds, rng, n=n, reward_policy=reward_policy
         )
-    tree = TreeAggregator(n, noise, rng, pad=pad)
-    return TreeStatistics(constants, tree, bounds, reward_policy=reward_policy)
+    aggregator: TreeAggregator | PanPrivateTree = (
+        PanPrivateTree(n, noise, rng)
+        if tree == "pan_private"
+        else TreeAggregator(n, noise, rng, pad=pad)
+    )
+    return TreeStatistics(constants, aggregator, bounds, reward_policy=reward_policy)
+
+
+def check_tree(variant: Variant, tree: TreeMode, pad: PadMode = "fresh") -> TreeMode:
+    """:func:`~reference.tree.check_tree_mode`, and ``"dyadic"`` for the factorized source (it has
+    no tree); return ``tree``."""
+    check_choice("variant", variant, SOURCES)
+    check_tree_mode(tree, pad)
+    if tree != "dyadic" and variant == "factorized":
+        raise ValueError(
+            "tree must be 'dyadic' for variant 'factorized' (its noise comes from a "
+            f"factorization, not a tree), got tree={tree!r}"
+        )
+    return tree
 
 
 def regularizer_spec(

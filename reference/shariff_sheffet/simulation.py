@@ -23,6 +23,7 @@ from reference.shariff_sheffet.regularizers import (
     default_alpha,
     make_regularizer,
 )
+from reference.tree import TreeMode
 from reference.validation import (
     check_alpha,
     check_bool,
@@ -71,8 +72,10 @@ def make_policy(
     pd_policy: PDPolicy = "repair",
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
+    tree: TreeMode = "dyadic",
 ) -> LinUCB:
-    """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`)."""
+    """Algorithm 1 with the named regularizer source (see :func:`make_regularizer`, which also
+    documents ``tree``)."""
     rng = as_generator(rng)
     regularizer = make_regularizer(
         variant,
@@ -85,6 +88,7 @@ def make_policy(
         gamma_mode=gamma_mode,
         calibration=calibration,
         target_rho_min=target_rho_min,
+        tree=tree,
     )
     return LinUCB(regularizer, constants, alpha, pd_policy=pd_policy)
 
@@ -127,13 +131,15 @@ def run_gap_experiment(
     progress: bool = False,
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
+    tree: TreeMode = "dyadic",
 ) -> EpisodeResult:
     """One run of App. D: ``θ*``, arms and rewards from the ``"environment"`` stream of ``seed``,
     mechanism noise from its ``"mechanism"`` stream (so every variant sees the same environment).
 
     ``alpha`` defaults to the paper's ``1/n`` (the authors' ``1/(2n)`` for a private variant under
     ``calibration="authors_code"``, :func:`~reference.shariff_sheffet.regularizers.default_alpha`);
-    ``constants`` to ``L = S = B = σ = B̃ = 1``.
+    ``constants`` to ``L = S = B = σ = B̃ = 1``; ``tree`` as in
+    :func:`~reference.shariff_sheffet.regularizers.make_regularizer`.
     """
     n = check_size("n", n, 1, item_bytes=_ROUND_BYTES, what="a round's regret, action and beta")
     d = check_int_at_least("d", d, 2)
@@ -159,5 +165,6 @@ def run_gap_experiment(
         privacy,
         calibration=calibration,
         target_rho_min=target_rho_min,
+        tree=tree,
     )
     return run_episode(policy, env, n, progress=progress)

@@ -23,10 +23,14 @@ import numpy as np
 from reference._typing import FloatArray, IntArray
 from reference.engine.compiled._parallel import compiled, inlined, resolve_workers, run_chunked
 from reference.engine.compiled.tree import (
+    _DYADIC,
     _GAUSSIAN,
     _NONE,
+    _PAN_PRIVATE,
     _WISHART,
     _insert_leaf,
+    _pan_private_insert,
+    _pan_private_release,
     _release_noise,
 )
 from reference.engine.linucb import BatchResult, gap_setup
@@ -54,7 +58,7 @@ from reference.shariff_sheffet.regularizers import (
     Variant,
 )
 from reference.shariff_sheffet.simulation import STREAMS
-from reference.tree import tree_depth
+from reference.tree import TreeMode, tree_depth
 from reference.validation import (
     check_bool,
     check_size,
@@ -245,6 +249,7 @@ def _statistics(
     count: int,
     d: int,
     kind: int,
+    tree_mode: int,
     m: int,
     noise_scale: float,
     dof: float,
@@ -261,8 +266,9 @@ def _statistics(
     u: FloatArray,
 ) -> None:
     """Lines 4-5 of Algorithm 1: ``released`` ← the release of the prefix ``s = count`` (the nodes
-    of its dyadic decomposition, highest level first, then the fresh pad; or the BLT stream's
-    total; or nothing, non-private), ``V`` ← its top-left block ``+ shift·I``, ``u`` ← ``ũ_t``."""
+    of its dyadic decomposition, highest level first, then the fresh pad; or the pan-private
+    tree's ``N[leafpos]``; or the BLT stream's total; or nothing, non-private), ``V`` ← its
+    top-left block ``+ shift·I``, ``u`` ← ``ũ_t``."""
     p = d + 1
     if kind == _NONE:
         for a in range(p):
@@ -274,8 +280,11 @@ def _statistics(
             for b in range(p):
                 released[a, b] = gram[a, b] + partial[k, a, b]
     else:
-        _release_noise(count, m, kind, p, noise_scale, dof, True, normal, gamma, partial,
-                       pad, scratch, released)  # fmt: skip
+        if tree_mode == _PAN_PRIVATE:
+            _pan_private_release(count, m, p, partial, released)
+        else:
+            _release_noise(count, m, kind, p, noise_scale, dof, True, normal, gamma, partial,
+                           pad, scratch, released)  # fmt: skip
         for a in range(p):
             for b in range(p):
                 released[a, b] = gram[a, b] + released[a, b]
@@ -346,6 +355,7 @@ def _enter_row(
     reward: float,
     d: int,
     kind: int,
+    tree_mode: int,
     m: int,
     noise_scale: float,
     dof: float,
@@ -366,7 +376,8 @@ def _enter_row(
     state: IntArray,
 ) -> bool:
     """Lines 8-9 of Algorithm 1: the row ``v = (x, y)`` of arm ``index`` enters the prefix and
-    (private) the tree stores its completed nodes or the BLT stream advances; ``False``, with the
+    (private) the tree stores its completed nodes (the pan-private tree: the draws of insertion
+    ``(count + 1) mod 2^{m−1}``) or the BLT stream advances; ``False``, with the
     status set, when a reward outside ``[−B̃, B̃]`` is refused."""
     p = d + 1
     for i in range(d):
@@ -389,6 +400,9 @@ def _enter_row(
                 v[i] = v[i] * (l_tilde / norm)
         if kind == _BLT:
             _blt_advance(p, noise_scale, blt_theta, blt_omega, normal, partial, node)
+        elif tree_mode == _PAN_PRIVATE:
+            _pan_private_insert((count + 1) & ((1 << (m - 1)) - 1), m, kind, p, noise_scale,
+                                dof, normal, gamma, partial, node, scratch)  # fmt: skip
         else:
             _insert_leaf(count + 1, m, kind, p, noise_scale, dof, normal, gamma, partial,
                          node, scratch)  # fmt: skip
@@ -413,6 +427,7 @@ def _run_rounds(
     position: np.random.Generator,
     reward_stream: np.random.Generator,
     kind: int,
+    tree_mode: int,
     noise_scale: float,
     dof: float,
     normal: np.random.Generator,
@@ -446,7 +461,8 @@ def _run_rounds(
 
     Every piece of state lives in the arrays passed in, so consecutive calls continue one run:
     ``gram`` the exact prefix of ``v vᵀ``; ``partial[j]``, for each set bit ``j`` of the current
-    count, the sum of its dyadic nodes of levels ``≥ j`` (highest first); ``regret`` is
+    count, the sum of its dyadic nodes of levels ``≥ j`` (highest first), or the pan-private
+    tree's ``N[1..m]`` (its ``m`` initial draws made in round 1 only); ``regret`` is
     ``[R̂_t, last reward outside [−B̃, B̃]]``; ``state`` the integer counters above."""
     p = d + 1
     g = np.empty(d)
@@ -484,8 +500,12 @@ def _run_rounds(
             best_mean = max(best_mean, means[k])
         # line 4-5: the release of the prefix s = t − 1, and V_t, ũ_t
         count = t - 1
-        _statistics(count, d, kind, m, noise_scale, dof, normal, gamma, blt_theta, shift, gram,
-                    partial, pad, scratch, released, V, u)  # fmt: skip
+        if t == 1 and tree_mode == _PAN_PRIVATE and kind != _NONE:  # (never the BLT: gap_setup)
+            # the pan-private tree's empty noisy leaf: its m draws, once (a later chunk has t > 1)
+            _pan_private_insert(0, m, kind, p, noise_scale, dof, normal, gamma, partial, node,
+                                scratch)  # fmt: skip
+        _statistics(count, d, kind, tree_mode, m, noise_scale, dof, normal, gamma, blt_theta,
+                    shift, gram, partial, pad, scratch, released, V, u)  # fmt: skip
         # the PD guard of LinUCB: repair (or refuse) a V_t outside the accuracy event
         guard = _guarded_cholesky(V, d, rho_min, repair, L)
         if guard < 0:
@@ -506,9 +526,9 @@ def _run_rounds(
         reward = rewards[index]
         regret[0] += best_mean - means[index]
         # line 8-9: the new row v = (x, y) enters the prefix
-        if not _enter_row(t, count, index, reward, d, kind, m, noise_scale, dof, normal, gamma,
-                          blt_theta, blt_omega, b_tilde, l_tilde, clip, arms, v, gram, partial,
-                          node, scratch, regret, state):  # fmt: skip
+        if not _enter_row(t, count, index, reward, d, kind, tree_mode, m, noise_scale, dof,
+                          normal, gamma, blt_theta, blt_omega, b_tilde, l_tilde, clip, arms, v,
+                          gram, partial, node, scratch, regret, state):  # fmt: skip
             return
         if trace:
             actions[t - 1] = index
@@ -612,10 +632,12 @@ def run_gap_compiled(
     calibration: Calibration = "paper",
     target_rho_min: float | None = None,
     workers: int | None = None,
+    tree: TreeMode = "dyadic",
 ) -> BatchResult:
     """``R = len(seeds)`` runs of App. D, replicate ``r`` equal to ``run_gap_experiment(seed=seeds[r])``.
 
-    Arguments as in :func:`reference.engine.run_gap_batch` (``block_rounds`` has no meaning here),
+    Arguments as in :func:`reference.engine.run_gap_batch` (``block_rounds`` has no meaning here;
+    ``tree="pan_private"`` runs :class:`~reference.tree.PanPrivateTree` in the loop),
     plus ``workers``: threads running replicates at once (default: the cores this process may use).
     Memory is ``O(d² log n + K d)`` per replicate, independent of ``n`` unless ``trace=True``.
     The first call in a process compiles the loop (or loads it from numba's on-disk cache).
@@ -641,6 +663,7 @@ def run_gap_compiled(
         reward_policy=reward_policy,
         calibration=calibration,
         target_rho_min=target_rho_min,
+        tree=tree,
     )
     trace = check_bool("trace", trace)
     progress = check_bool("progress", progress)
@@ -667,6 +690,7 @@ def run_gap_compiled(
         kind, noise_scale, dof = _GAUSSIAN, noise.sigma, 0.0
     else:  # pragma: no cover - regularizer_spec gives only these laws
         raise TypeError(f"no compiled sampler for {type(noise).__name__}")
+    tree_mode = _PAN_PRIVATE if setup.tree == "pan_private" else _DYADIC
     marks = setup.checkpoints
     R, C, m = len(seeds), int(marks.size), tree_depth(n)
     envs, mechanisms = [], []
@@ -694,7 +718,7 @@ def run_gap_compiled(
         env, mech, band = envs[r], mechanisms[r], envs[r]._band
         _run_rounds(first, last, d, K, band.low, band.high, env.rotation,
                     env.reward_model == "gaussian", band._candidates, env._optimal,
-                    env._position, env._rewards, kind, noise_scale, dof, mech.normal,
+                    env._position, env._rewards, kind, tree_mode, noise_scale, dof, mech.normal,
                     mech.gamma, m, theta, omega, bounds.shift, bounds.rho_min,
                     pd_policy == "repair", *constants_of_beta, consts.L, consts.B_tilde, consts.L_tilde,
                     reward_policy == "clip", marks, trace, grams[r], partials[r], values[r],

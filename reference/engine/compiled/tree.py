@@ -6,7 +6,9 @@ chosen counts) of ``R`` independent trees with Wishart or symmetric Gaussian nod
 ``r`` draws from ``NoiseStreams.split(rngs[r])`` in the order of
 ``TreeAggregator(n, noise, rngs[r], pad=pad)`` with ``release()`` before every ``insert()``, and
 sums the nodes as :class:`~reference.engine.tree.BatchedTreeNoise` does (highest level first, then
-the pad), each round doing only the work of the nodes that change.
+the pad), each round doing only the work of the nodes that change.  With ``tree="pan_private"`` it
+is :class:`~reference.tree.PanPrivateTree` (the tree of the authors' code) instead, as
+:class:`~reference.engine.tree.BatchedPanPrivateNoise` computes it.
 
 Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 """
@@ -22,7 +24,7 @@ from reference._typing import FloatArray, IntArray
 from reference.engine.compiled._parallel import compiled, resolve_workers, run_chunked
 from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.rng import NoiseStreams, SeedLike, as_generator
-from reference.tree import PadMode, tree_depth
+from reference.tree import PadMode, TreeMode, check_tree_mode, tree_depth
 from reference.validation import (
     check_bool,
     check_choice,
@@ -38,6 +40,7 @@ CHUNK_ROUNDS = 1 << 14
 
 
 _NONE, _WISHART, _GAUSSIAN = 0, 1, 2  # node-noise laws
+_DYADIC, _PAN_PRIVATE = 0, 1  # trees (reference.tree.TREE_MODES)
 
 
 @compiled
@@ -151,6 +154,57 @@ def _insert_leaf(
 
 
 @compiled
+def _pan_private_insert(
+    c: int,
+    m: int,
+    kind: int,
+    p: int,
+    scale: float,
+    dof: float,
+    normal: np.random.Generator,
+    gamma: np.random.Generator,
+    partial: FloatArray,
+    node: FloatArray,
+    scratch: FloatArray,
+) -> None:
+    """The noise part of an insertion at count ``c`` of :class:`~reference.tree.PanPrivateTree`,
+    ``partial[0..m−1]`` holding its ``N[1..m]``: with ``leafpos = popcount(c)`` and ``newaccum =
+    leafpos + tz(c)`` (``m − 1`` when ``c = 0``), 0-based, ``N[newaccum]`` += one draw, then
+    ``N[i] = N[i+1] +`` one draw for ``i = newaccum − 1`` down to ``leafpos``."""
+    leafpos = 0
+    for level in range(m):
+        leafpos += (c >> level) & 1
+    newaccum = m - 1
+    if c > 0:
+        newaccum = leafpos
+        while not (c >> (newaccum - leafpos)) & 1:
+            newaccum += 1
+    _node_noise_sum(kind, p, 1, scale, dof, normal, gamma, node, scratch)
+    for a in range(p):
+        for b in range(p):
+            partial[newaccum, a, b] = partial[newaccum, a, b] + node[a, b]
+    for i in range(newaccum - 1, leafpos - 1, -1):
+        _node_noise_sum(kind, p, 1, scale, dof, normal, gamma, node, scratch)
+        for a in range(p):
+            for b in range(p):
+                partial[i, a, b] = partial[i + 1, a, b] + node[a, b]
+
+
+@compiled
+def _pan_private_release(
+    count: int, m: int, p: int, partial: FloatArray, released: FloatArray
+) -> None:
+    """``released`` ← the noise of the release of ``count`` of
+    :class:`~reference.tree.PanPrivateTree`: ``N[popcount(count mod 2^{m−1})]`` (0-based)."""
+    leafpos = 0
+    for level in range(m - 1):
+        leafpos += (count >> level) & 1
+    for a in range(p):
+        for b in range(p):
+            released[a, b] = partial[leafpos, a, b]
+
+
+@compiled
 def _tree_rounds(
     first: int,
     last: int,
@@ -161,6 +215,7 @@ def _tree_rounds(
     scale: float,
     dof: float,
     pad_fresh: bool,
+    tree_mode: int,
     normal: np.random.Generator,
     gamma: np.random.Generator,
     partial: FloatArray,
@@ -169,23 +224,36 @@ def _tree_rounds(
     out: FloatArray,
 ) -> None:
     """Releases of counts ``first − 1 .. last − 1`` of one tree (round ``t`` releases ``s = t − 1``,
-    then inserts leaf ``t`` unless ``t = n``).  ``partial[j]``, for each set bit ``j`` of the count,
-    holds the sum of its dyadic nodes of levels ``≥ j``, highest first; the release is
-    ``partial[lowest set bit]`` plus a fresh pad of ``m − popcount(s)`` terms.  Counts listed in
-    ``marks`` (ascending) are copied to ``out[cursor[0]]``, ``cursor`` advancing."""
+    then inserts leaf ``t`` unless ``t = n``).  Dyadic tree: ``partial[j]``, for each set bit ``j``
+    of the count, holds the sum of its dyadic nodes of levels ``≥ j``, highest first; the release
+    is ``partial[lowest set bit]`` plus a fresh pad of ``m − popcount(s)`` terms.  Pan-private
+    tree: ``partial`` holds ``N[1..m]`` (:func:`_pan_private_insert`; its ``m`` initial draws
+    at ``t = 1``).  Counts listed in ``marks`` (ascending) are copied to ``out[cursor[0]]``,
+    ``cursor`` advancing."""
     released = np.zeros((p, p))
     pad = np.empty((p, p))
     node = np.empty((p, p))
     scratch = np.empty((p, p))
+    mask = (1 << (m - 1)) - 1
     for t in range(first, last + 1):
         count = t - 1
-        _release_noise(count, m, kind, p, scale, dof, pad_fresh, normal, gamma, partial, pad,
-                       scratch, released)  # fmt: skip
+        if tree_mode == _PAN_PRIVATE:
+            if t == 1:  # the empty noisy leaf
+                _pan_private_insert(0, m, kind, p, scale, dof, normal, gamma, partial, node,
+                                    scratch)  # fmt: skip
+            _pan_private_release(count, m, p, partial, released)
+        else:
+            _release_noise(count, m, kind, p, scale, dof, pad_fresh, normal, gamma, partial, pad,
+                           scratch, released)  # fmt: skip
         while cursor[0] < marks.size and marks[cursor[0]] == count:
             out[cursor[0]] = released
             cursor[0] += 1
         if t < n:
-            _insert_leaf(t, m, kind, p, scale, dof, normal, gamma, partial, node, scratch)
+            if tree_mode == _PAN_PRIVATE:
+                _pan_private_insert(t & mask, m, kind, p, scale, dof, normal, gamma, partial,
+                                    node, scratch)  # fmt: skip
+            else:
+                _insert_leaf(t, m, kind, p, scale, dof, normal, gamma, partial, node, scratch)
 
 
 def tree_noise_compiled(
@@ -197,6 +265,7 @@ def tree_noise_compiled(
     counts: Sequence[int] | IntArray | None = None,
     workers: int | None = None,
     progress: bool = False,
+    tree: TreeMode = "dyadic",
 ) -> FloatArray:
     """Release noise of ``R = len(rngs)`` tree mechanisms over ``n`` rounds, shape
     ``(R, len(counts), p, p)``.
@@ -220,6 +289,9 @@ def tree_noise_compiled(
         counts: ascending distinct counts in ``[0, n − 1]`` to return (default: all ``n``).
         workers: threads (default: the cores this process may use).
         progress: show a progress bar of replicate-rounds.
+        tree: ``"dyadic"`` (default) or ``"pan_private"``: replicate ``r`` is then
+            ``PanPrivateTree(n, noise, rngs[r])``, as computed by
+            :class:`~reference.engine.tree.BatchedPanPrivateNoise` (``pad`` must be ``"fresh"``).
     """
     n = check_size("n", n, 1)
     check_instance("noise", noise, NodeNoise)
@@ -233,6 +305,8 @@ def tree_noise_compiled(
             "use reference.engine.tree.BatchedTreeNoise for other laws"
         )
     check_choice("pad", pad, ("fresh", "none"))
+    check_tree_mode(tree, pad)
+    tree_mode = _PAN_PRIVATE if tree == "pan_private" else _DYADIC
     if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
         raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
     if len(rngs) == 0:
@@ -259,7 +333,7 @@ def tree_noise_compiled(
     cursor = np.zeros((R, 1), dtype=np.int64)
 
     def step(r: int, first: int, last: int) -> bool:
-        _tree_rounds(first, last, n, m, kind, p, scale, dof, pad == "fresh",
+        _tree_rounds(first, last, n, m, kind, p, scale, dof, pad == "fresh", tree_mode,
                      streams[r].normal, streams[r].gamma, partial[r], marks, cursor[r], out[r])  # fmt: skip
         return True
 
