@@ -9,9 +9,10 @@ Proof note: ``proofs_notes/audit/regret.md``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from scipy import stats
@@ -23,21 +24,33 @@ from reference._typing import FloatArray, IntArray
 from reference.engine.blocks import run_blocks
 from reference.engine.linucb import default_checkpoints
 from reference.engine.tasks import GapBatchTask
+from reference.shariff_sheffet.authors_code import (
+    AUTHORS_COMMIT,
+    AUTHORS_REPOSITORY,
+    authors_wishart_degrees_of_freedom,
+)
 from reference.shariff_sheffet.bounds import gaussian_noise_std, wishart_degrees_of_freedom
 from reference.shariff_sheffet.regularizers import (
+    OPT_VARIANTS,
     VARIANTS,
     Calibration,
+    PrivacyParameters,
     ProblemConstants,
     Variant,
+    default_alpha,
+    regularizer_spec,
 )
 from reference.shariff_sheffet.tight import (
     gaussian_tight_noise_std,
     wishart_tight_degrees_of_freedom,
 )
-from reference.tree import tree_depth
+from reference.tree import TreeMode, tree_depth
 from reference.validation import check_array, check_int_at_least
 
-__all__ = ["D2Config", "reproduce_d2"]
+__all__ = ["Compat", "D2AuthorsConfig", "D2Config", "compare_with_printed", "reproduce_d2"]
+
+Compat = Literal["paper", "authors_code"]
+"""What runs: the algorithm as the paper prints it, or as the authors' code implements it."""
 
 
 @dataclass(frozen=True)
@@ -58,12 +71,42 @@ class D2Config:
     factorized: bool = True
     """Also run the factorized source (beyond the paper: a BLT factorization of the Gram stream
     in place of the tree, :mod:`reference.shariff_sheffet.factorized`)."""
+    compat: Compat = "paper"
+    """``"authors_code"``: every private variant with the constants (``calibration=
+    "authors_code"``) and the tree (``tree="pan_private"``) of the authors' code, which made the
+    paper's figure (:mod:`reference.shariff_sheffet.authors_code`); NonPrivate is the same in both
+    (``ρ = 1``, ``α = 1/n``).  The tight and factorized cells are beyond the paper and not in the
+    authors' code: they must be off."""
+    ablation: bool = False
+    """With ``compat="authors_code"``: also Wishart and WishartUnshifted at ``Δ = 0`` with only the
+    authors' tree (printed constants) and with only the authors' constants (the paper's tree), so
+    that the outcome can be attributed to one or the other."""
 
     @classmethod
     def paper(cls) -> D2Config:
         """The paper's D.2: n = 5·10⁷; 35 runs per (variant, gap) as in the authors' code (the
         paper does not say how many)."""
         return cls(n=50_000_000, runs=35, block_size=35)
+
+
+@dataclass(frozen=True)
+class D2AuthorsConfig(D2Config):
+    """App. D.2 as the authors' code ran it (``compat="authors_code"``): the paper's four variants
+    and the code's GaussianOpt and WishartOpt, with the tree/constants ablation (reduced scale by
+    default).  Its runs share their seeds with :class:`D2Config`'s, so each cell is paired with
+    the printed algorithm's cell of the same variant."""
+
+    variants: tuple[Variant, ...] = (*VARIANTS, *OPT_VARIANTS)
+    tight_gaussian: bool = False
+    tight_wishart: bool = False
+    factorized: bool = False
+    compat: Compat = "authors_code"
+    ablation: bool = True
+
+    @classmethod
+    def paper(cls) -> D2AuthorsConfig:
+        """n = 5·10⁷ and 5 runs per cell, the printed algorithm's committed run (the authors ran 35)."""
+        return cls(n=50_000_000, runs=5, block_size=5)
 
 
 def _paired_ratio(numerator: FloatArray, denominator: FloatArray) -> tuple[float, float, float]:
@@ -121,14 +164,7 @@ def _d2_results(
     results: dict[str, dict[str, Any]] = {}
     for gap in config.gaps:
         cell: dict[str, Any] = {}
-        cells: list[tuple[str, Variant, Calibration]] = [(v, v, "paper") for v in config.variants]
-        if config.tight_gaussian:
-            cells.append(("gaussian_tight", "gaussian", "tight"))
-        if config.tight_wishart:
-            cells.append(("wishart_tight", "wishart", "tight"))
-        if config.factorized:
-            cells.append(("factorized", "factorized", "tight"))
-        for label, variant, calibration in cells:
+        for label, variant, calibration, tree in _d2_cells(config, gap):
             private = variant != "nonprivate"
             task = GapBatchTask(
                 variant, d=config.d, num_arms=config.d**2, gap=gap, n=config.n,
@@ -136,6 +172,7 @@ def _d2_results(
                 delta=config.delta if private else None,
                 checkpoints=tuple(int(t) for t in marks),
                 calibration=calibration,
+                tree=tree,
             )  # fmt: skip
             arrays = run_blocks(
                 task,
@@ -143,7 +180,7 @@ def _d2_results(
                 replicates=config.runs,
                 block_size=config.block_size,
                 executor=executor,
-                out_dir=out / "runs" / f"d2_gap{gap}_{label}",
+                out_dir=out / "runs" / f"{_report_name(config)}_gap{gap}_{label}",
             )
             curves = arrays["cumulative_regret"]
             final = curves[:, -1]
@@ -159,12 +196,61 @@ def _d2_results(
     return results
 
 
+def _d2_cells(config: D2Config, gap: float) -> list[tuple[str, Variant, Calibration, TreeMode]]:
+    """The cells of one gap: label, variant, calibration and tree."""
+    if config.compat == "paper":
+        cells: list[tuple[str, Variant, Calibration, TreeMode]] = [
+            (v, v, "paper", "dyadic") for v in config.variants
+        ]
+        if config.tight_gaussian:
+            cells.append(("gaussian_tight", "gaussian", "tight", "dyadic"))
+        if config.tight_wishart:
+            cells.append(("wishart_tight", "wishart", "tight", "dyadic"))
+        if config.factorized:
+            cells.append(("factorized", "factorized", "tight", "dyadic"))
+        return cells
+    cells = [
+        (v, v, "paper", "dyadic") if v == "nonprivate" else (v, v, "authors_code", "pan_private")
+        for v in config.variants
+    ]
+    if config.ablation and gap == 0.0:
+        for v in ("wishart", "wishart_unshifted"):
+            cells.append((f"{v}_authors_tree", v, "paper", "pan_private"))
+            cells.append((f"{v}_authors_constants", v, "authors_code", "dyadic"))
+    return cells
+
+
+def _report_name(config: D2Config) -> str:
+    """``d2``, or ``d2_authors_code`` for the authors' code (its reports and its run folders)."""
+    return "d2_authors_code" if config.compat == "authors_code" else "d2"
+
+
+def _check_compat(config: D2Config) -> None:
+    if config.compat not in ("paper", "authors_code"):
+        raise ValueError(f"compat must be 'paper' or 'authors_code', got {config.compat!r}")
+    if config.compat == "paper":
+        if config.ablation:
+            raise ValueError("ablation needs compat='authors_code' (it ablates the authors' code)")
+        bad = [v for v in config.variants if v in OPT_VARIANTS]
+        if bad:
+            raise ValueError(
+                f"variants {bad} exist only in the authors' code: they need compat='authors_code'"
+            )
+    elif config.tight_gaussian or config.tight_wishart or config.factorized:
+        raise ValueError(
+            "compat='authors_code' runs the authors' code: tight_gaussian, tight_wishart and "
+            "factorized (beyond the paper, not in that code) must be False"
+        )
+
+
 def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
-    """Run D.2 (runs into ``out``): the report of ``d2.json``, ``.png`` and ``.md``.
+    """Run D.2 (runs into ``out``): the report of ``d2.json``, ``.png`` and ``.md`` (with
+    ``compat="authors_code"``: ``d2_authors_code``).
 
     ``config.runs`` must be at least 2: the report has standard errors.
     """
     check_int_at_least("runs", config.runs, 2)
+    _check_compat(config)
     out.mkdir(parents=True, exist_ok=True)
     marks = default_checkpoints(config.n, per_decade=10)
     results = _d2_results(config, marks, out, executor)
@@ -190,8 +276,8 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
 
     lines = _d2_lines(config, results, checks)
     return app_d_report(
-        "d2",
-        "D.2",
+        _report_name(config),
+        "D.2 (authors' code)" if config.compat == "authors_code" else "D.2",
         config,
         draw,
         lines,
@@ -210,9 +296,12 @@ def _d2_lines(
         "# D.2 reproduction: the four variants over time",
         "",
         f"n = {config.n}, d = {config.d}, K = {config.d**2}, ε = {config.epsilon}, "
-        f"δ = {config.delta}, α = 1/n, {config.runs} runs per cell (paper: n = 5·10⁷; 35 runs in "
+        f"δ = {config.delta}, α = "
+        f"{'1/n' if config.compat == 'paper' else '1/(2n) (private), 1/n (NonPrivate)'}, "
+        f"{config.runs} runs per cell (paper: n = 5·10⁷; 35 runs in "
         "the authors' code, the paper does not say).",
         "",
+        *_authors_lines(config),
         "| Δ | variant | final regret (mean ± s.e.) |",
         "|---|---|---|",
     ]
@@ -277,6 +366,105 @@ def _d2_lines(
     return lines
 
 
+def _authors_lines(config: D2Config) -> list[str]:
+    """What the authors'-code mode changes, with its constants at this configuration."""
+    if config.compat != "authors_code":
+        return []
+    n, d = config.n, config.d
+    m = tree_depth(n)
+    consts, privacy = ProblemConstants(d=d), PrivacyParameters(config.epsilon, config.delta)
+    k_code = authors_wishart_degrees_of_freedom(d, m, config.epsilon, config.delta)
+    k_paper = wishart_degrees_of_freedom(d, m, config.epsilon, config.delta)
+    rows = []
+    for v in config.variants:
+        if v == "nonprivate":
+            continue
+        alpha = default_alpha(v, n, "authors_code")
+        _, code = regularizer_spec(v, consts, n, alpha, privacy, calibration="authors_code")
+        printed = (
+            regularizer_spec(v, consts, n, 1.0 / n, privacy)[1].rho_min if v in VARIANTS else None
+        )
+        rows.append(
+            f"| {v} | {code.rho_min:.6g} | {'—' if printed is None else f'{printed:.6g}'} | "
+            f"{code.gamma:.4g} | {code.shift:.6g} |"
+        )
+    return [
+        f"**The authors' code** (`{AUTHORS_REPOSITORY}` at `{AUTHORS_COMMIT}`), not the printed "
+        "algorithm, in every private cell: its tree (each release the exact prefix plus exactly "
+        "m noise draws that persist between releases, an initial noisy empty leaf), its "
+        f"k = {k_code} (printed: {k_paper}), α = 1/(2n) in β_t with the noise bounds at "
+        "α/2^⌈log₂ n⌉ per release, the shifted Wishart's γ of Claim 20, and its GaussianOpt / "
+        "WishartOpt (the shift minimising the first line of Theorem 5's proof; not in the paper's "
+        "figure).  NonPrivate is the same in both.  The privacy is the same (ε, δ): the larger k "
+        "only adds noise; the other constants are public.  Runs share their seeds with the "
+        "printed algorithm's D.2, so cells of the same variant are paired.",
+        "",
+        "| variant | ρ_min (authors' code) | ρ_min (printed) | γ | shift |",
+        "|---|---|---|---|---|",
+        *rows,
+        "",
+        *(
+            [
+                "Ablation at Δ = 0: `<variant>_authors_tree` is the authors' tree with the "
+                "printed constants, `<variant>_authors_constants` the authors' constants on the "
+                "paper's tree.",
+                "",
+            ]
+            if config.ablation
+            else []
+        ),
+    ]
+
+
+def compare_with_printed(
+    authors: Mapping[str, Any], printed: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Per gap and variant of both reports, the paired final regret "authors' code − printed".
+
+    ``authors`` and ``printed`` are the JSON of a ``d2_authors_code`` and a ``d2`` report (as
+    :func:`json.load` gives them).  Their runs share their seeds run by run when the two
+    configurations agree in ``n``, ``d``, ``ε``, ``δ`` and ``seed`` (checked; a mismatch raises);
+    the first ``min(R_authors, R_printed)`` runs are compared.  Each row: the means, their ratio,
+    the mean paired difference and its 95% Student-t interval (:func:`audit.stats.paired_order`),
+    and whether the authors' code is significantly above, below, or not distinguished.
+    """
+    keys = ("n", "d", "epsilon", "delta", "seed")
+    a_conf, p_conf = authors["config"], printed["config"]
+    if a_conf.get("compat") != "authors_code":
+        raise ValueError("authors must be a d2_authors_code report (config.compat 'authors_code')")
+    if p_conf.get("compat", "paper") != "paper":
+        raise ValueError("printed must be a d2 report of the printed algorithm (compat 'paper')")
+    differ = [k for k in keys if a_conf[k] != p_conf[k]]
+    if differ:
+        raise ValueError(f"the two reports' runs are not paired: config {differ} differ")
+    rows: list[dict[str, Any]] = []
+    for gap, cell in authors["results"].items():
+        for variant in VARIANTS:
+            if variant not in cell or variant not in printed["results"].get(gap, {}):
+                continue
+            a = np.array(cell[variant]["final"], dtype=np.float64)
+            b = np.array(printed["results"][gap][variant]["final"], dtype=np.float64)
+            runs = min(a.size, b.size)
+            a, b = a[:runs], b[:runs]
+            order = paired_order(b, a)  # holds: authors' code above the printed algorithm
+            rows.append(
+                {
+                    "gap": gap,
+                    "variant": variant,
+                    "runs": runs,
+                    "authors_mean": float(a.mean()),
+                    "printed_mean": float(b.mean()),
+                    "ratio": float(a.mean() / b.mean()),
+                    "difference": order.difference,
+                    "ci_95": [order.ci_low, order.ci_high],
+                    "authors_code": {"holds": "above", "fails": "below"}.get(
+                        order.verdict, "not distinguished"
+                    ),
+                }
+            )
+    return rows
+
+
 def _calibration_line(config: D2Config) -> str:
     """The calibrated noise next to the paper's, for the report (``L̃ = √2``: ``‖x‖, |y| ≤ 1``)."""
     n, d, eps, dlt = config.n, config.d, config.epsilon, config.delta
@@ -293,6 +481,44 @@ def _calibration_line(config: D2Config) -> str:
 def _printed_variant(label: str) -> bool:
     """Whether a D.2 cell is one of the paper's four variants at its printed calibration."""
     return label in VARIANTS
+
+
+EQUIVALENCE_MARGIN = (0.8, 1.25)
+"""Two variants' regrets are "indistinguishable" when the ratio of their means lies in this band
+(the 80–125 % rule of average bioequivalence), judged by the 95% interval of the ratio."""
+
+
+def _indistinguishable(unshifted: list[float], shifted: list[float]) -> dict[str, Any]:
+    """D.2's "at Δ = 0.1 WishartUnshifted is indistinguishable from Wishart", as an equivalence
+    claim: holds when the paired 95% interval of ``E[unshifted]/E[shifted]``
+    (:func:`_paired_ratio`) lies inside :data:`EQUIVALENCE_MARGIN`, fails when it lies outside,
+    else needs more runs (absence of a difference is never read off a non-rejection)."""
+    low_margin, high_margin = EQUIVALENCE_MARGIN
+    ratio, low, high = _paired_ratio(np.asarray(unshifted), np.asarray(shifted))
+    if low_margin <= low and high <= high_margin:
+        verdict = "holds"
+    elif high < low_margin or low > high_margin:
+        verdict = "fails"
+    else:
+        verdict = "needs more runs"
+    order = paired_order(unshifted, shifted)
+    return {
+        "claim": "Δ = 0.1: WishartUnshifted indistinguishable from Wishart (mean ratio in "
+        f"[{low_margin}, {high_margin}])",
+        "holds": low_margin <= ratio <= high_margin,
+        "gate": False,
+        "verdict": verdict,
+        "ratio": ratio,
+        "ratio_ci_95": [low, high],
+        "differences": [
+            {
+                "smaller": "wishart_unshifted",
+                "larger": "wishart",
+                "mean": order.difference,
+                "ci_95": [order.ci_low, order.ci_high],
+            }
+        ],
+    }
 
 
 def _d2_checks(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -336,6 +562,8 @@ def _d2_checks(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 claim(text, [(f"{mech}_tight", mech)], False, final)
         if {"gaussian", "wishart"} <= final.keys():
             claim(f"Δ = {gap}: Gaussian below Wishart", [("gaussian", "wishart")], False, final)
+        if gap == "0.1" and {"wishart", "wishart_unshifted"} <= final.keys():
+            checks.append(_indistinguishable(final["wishart_unshifted"], final["wishart"]))
         if gap == "0.0" and {"wishart", "wishart_unshifted", "gaussian"} <= final.keys():
             rest = [v for v in final if v != "wishart_unshifted" and _printed_variant(v)]
             pairs = [(v, "wishart_unshifted") for v in rest]

@@ -274,8 +274,10 @@ def test_the_three_paths_agree_in_the_authors_calibration() -> None:
     from reference.shariff_sheffet.simulation import run_gap_experiment
 
     privacy = PrivacyParameters(EPS, DELTA)
-    for variant in ("wishart_opt", "gaussian"):
-        kwargs = dict(d=3, num_arms=6, gap=0.1, n=400, privacy=privacy, calibration="authors_code")
+    for variant, tree in (("wishart_opt", "pan_private"), ("gaussian", "dyadic")):
+        kwargs = dict(
+            d=3, num_arms=6, gap=0.1, n=400, privacy=privacy, calibration="authors_code", tree=tree
+        )
         ref = run_gap_experiment(variant, seed=7, **kwargs)  # type: ignore[arg-type]
         batch = run_gap_batch(variant, seeds=[7], trace=True, **kwargs)  # type: ignore[arg-type]
         fast = run_gap_compiled(variant, seeds=[7], trace=True, **kwargs)  # type: ignore[arg-type]

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 from audit.cli import main as privonline_main
+from audit.papers.shariff_sheffet.repro_d2 import compare_with_printed
 from audit.papers.shariff_sheffet.repro_d3 import _d3_no_effect_verdict
 from audit.papers.shariff_sheffet.repro_fig1 import Fig1Config, reproduce_fig1
 from audit.papers.shariff_sheffet.reproduce import (
     D1Config,
+    D2AuthorsConfig,
     D2Config,
     D3Config,
     ScalingConfig,
@@ -133,6 +135,72 @@ def test_d2_checks_and_resume(tmp_path: Path) -> None:
     assert "| paper's claim |" not in (tmp_path / "d2.md").read_text()  # no empty claims table
 
 
+def test_d2_authors_code_runs_the_authors_variants_paired_with_d2(tmp_path: Path) -> None:
+    config = dataclasses.replace(D2AuthorsConfig(), n=300, d=3, gaps=(0.0,), runs=2, block_size=2)
+    report = _written(reproduce_d2(config, tmp_path, executor="serial"), tmp_path)
+    assert report["config"]["compat"] == "authors_code"
+    cell = report["results"]["0.0"]
+    assert set(cell) == {
+        "nonprivate",
+        "gaussian",
+        "wishart",
+        "wishart_unshifted",
+        "gaussian_opt",
+        "wishart_opt",
+        "wishart_authors_tree",
+        "wishart_authors_constants",
+        "wishart_unshifted_authors_tree",
+        "wishart_unshifted_authors_constants",
+    }
+    text = (tmp_path / "d2_authors_code.md").read_text()
+    assert "roshanshariff/PrivateBandits.jl" in text and "| wishart_opt |" in text
+    # the paper's claims are judged on its four variants only (the Opt and ablation cells apart)
+    claims = {c["claim"]: c for c in report["checks"]}
+    worst = claims["Δ = 0: WishartUnshifted worst"]
+    assert {d["smaller"] for d in worst["differences"]} == {"nonprivate", "gaussian", "wishart"}
+    # NonPrivate is the same algorithm in both modes, on the same seeds: equal to d2's
+    printed = reproduce_d2(
+        D2Config(n=300, d=3, gaps=(0.0,), runs=2, block_size=2, variants=("nonprivate",),
+                 tight_gaussian=False, tight_wishart=False, factorized=False),
+        tmp_path / "printed",
+        executor="serial",
+    ).to_dict()  # fmt: skip
+    assert printed["results"]["0.0"]["nonprivate"] == cell["nonprivate"]
+
+
+def test_compare_with_printed_pairs_runs_and_refuses_unpaired_reports() -> None:
+    conf = {"n": 10, "d": 2, "epsilon": 1.0, "delta": 0.1, "seed": 3}
+    authors = {
+        "config": {**conf, "compat": "authors_code"},
+        "results": {"0.0": {"wishart": {"final": [12.0, 14.0, 13.0]}, "wishart_opt": {}}},
+    }
+    printed = {
+        "config": conf,
+        "results": {"0.0": {"wishart": {"final": [10.0, 11.0, 10.5, 99.0]}}},
+    }
+    (row,) = compare_with_printed(authors, printed)
+    assert row["runs"] == 3 and row["variant"] == "wishart"
+    assert row["difference"] == pytest.approx(2.5, abs=1e-12)
+    assert row["authors_code"] == "above"
+    assert row["ratio"] == pytest.approx(13.0 / 10.5, rel=1e-12)
+    with pytest.raises(ValueError, match=r"not paired: config \['seed'\]"):
+        compare_with_printed(authors, {**printed, "config": {**conf, "seed": 4}})
+    with pytest.raises(ValueError, match="d2_authors_code"):
+        compare_with_printed(printed, printed)
+
+
+def test_d2_compat_refuses_mixed_configurations(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="tight_gaussian, tight_wishart and factorized"):
+        reproduce_d2(dataclasses.replace(D2AuthorsConfig(), tight_gaussian=True), tmp_path)
+    with pytest.raises(ValueError, match="need compat='authors_code'"):
+        reproduce_d2(D2Config(variants=("wishart_opt",)), tmp_path)
+    with pytest.raises(ValueError, match="compat must be"):
+        reproduce_d2(D2Config(compat="authors"), tmp_path)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ablation needs"):
+        reproduce_d2(D2Config(ablation=True), tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
 def _refuse_constant(token: str) -> None:
     raise ValueError(f"non-standard JSON token {token}")
 
@@ -146,7 +214,9 @@ def test_d2_refuses_a_single_run_before_any_work(tmp_path: Path) -> None:
 
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["reproduce", "d4"]) == 2
-    assert "experiments must be among fig1, d1, d2, d3, scaling" in capsys.readouterr().err
+    assert (
+        "experiments must be among fig1, d1, d2, d2_authors, d3, scaling" in capsys.readouterr().err
+    )
     with pytest.raises(SystemExit) as exc:
         privonline_main(["reproduce", "--runs", "1"])
     assert exc.value.code == 2
