@@ -1,14 +1,12 @@
 """The tree mechanism's release noise (Shariff & Sheffet Sec. 4, App. A.2) as one compiled loop
 per replicate.
 
-:func:`tree_noise_compiled` returns the noise of the releases of counts ``0 .. n − 1`` (or of
-chosen counts) of ``R`` independent trees with Wishart or symmetric Gaussian node noise: replicate
-``r`` draws from ``NoiseStreams.split(rngs[r])`` in the order of
-``TreeAggregator(n, noise, rngs[r], pad=pad)`` with ``release()`` before every ``insert()``, and
-sums the nodes as :class:`~reference.engine.tree.BatchedTreeNoise` does (highest level first, then
-the pad), each round doing only the work of the nodes that change.  With ``tree="pan_private"`` it
-is :class:`~reference.tree.PanPrivateTree` (the tree of the authors' code) instead, as
-:class:`~reference.engine.tree.BatchedPanPrivateNoise` computes it.
+:func:`tree_noise_compiled` returns the release noise of ``R`` independent trees (Wishart or
+symmetric Gaussian node noise): replicate ``r`` makes the draws of
+``TreeAggregator(n, noise, rngs[r], pad=pad)``, or with ``tree="pan_private"`` of
+:class:`~reference.tree.PanPrivateTree`, in their order, and sums them as
+:class:`~reference.engine.tree.BatchedTreeNoise` (or ``BatchedPanPrivateNoise``) does, each round
+doing only the work of the nodes that change.
 
 Proof note: ``proofs_notes/shariff_sheffet/tree_mechanism.md``.
 """
