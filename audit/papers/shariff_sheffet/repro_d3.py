@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from scipy import stats
@@ -20,6 +20,7 @@ from audit.reproduce.report import Check, ExperimentReport
 from audit.stats import welch_order
 from reference.engine.blocks import run_blocks
 from reference.engine.tasks import GapBatchTask
+from reference.shariff_sheffet.authors_code import authors_d3_rho_grid
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
@@ -27,7 +28,7 @@ from reference.shariff_sheffet.regularizers import (
     regularizer_spec,
 )
 
-__all__ = ["D3Config", "d3_rho_grid", "reproduce_d3"]
+__all__ = ["D3AuthorsConfig", "D3Config", "d3_rho_grid", "reproduce_d3"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ class D3Config:
     delta: float = 0.1
     seed: int = 20183
     block_size: int = 4
+    compat: Literal["paper", "authors_code"] = "paper"
+    """``"authors_code"``: the authors' constants and tree in every cell, and the ``ρ_min`` grid of
+    their ``experiment3.jl`` (``lo``/``hi`` over their five mechanisms' ``ρ_min``,
+    :func:`~reference.shariff_sheffet.authors_code.authors_d3_rho_grid`)."""
 
     @classmethod
     def paper(cls) -> D3Config:
@@ -63,8 +68,37 @@ class D3Config:
         )
 
 
+@dataclass(frozen=True)
+class D3AuthorsConfig(D3Config):
+    """App. D.3 as the authors' code ran it (``compat="authors_code"``; reduced scale by default);
+    its runs share their seeds with :class:`D3Config`'s."""
+
+    compat: Literal["paper", "authors_code"] = "authors_code"
+
+    @classmethod
+    def paper(cls) -> D3AuthorsConfig:
+        """n = 5·10⁷ at the two ends of the authors' grid and Δ ∈ {0, 0.1}, 5 runs per cell: the
+        cells of the printed algorithm's committed run (the authors ran 8 × 8 cells, 30 runs)."""
+        return cls(n=50_000_000, gaps=(0.0, 0.1), grid=(-0.2, 1.2), runs=5, block_size=5)
+
+
+def _authors(config: D3Config) -> bool:
+    if config.compat not in ("paper", "authors_code"):
+        raise ValueError(f"compat must be 'paper' or 'authors_code', got {config.compat!r}")
+    return config.compat == "authors_code"
+
+
 def d3_rho_grid(config: D3Config) -> list[float]:
     """The ``ρ_min`` targets of D.3 at ``config.n`` (class docstring)."""
+    if _authors(config):
+        lo, hi = (
+            authors_d3_rho_grid(
+                config.d, config.n, ProblemConstants(d=config.d).L_tilde, config.epsilon,
+                config.delta, points=8,
+            )[i]
+            for i in (1, 6)
+        )  # fmt: skip
+        return [math.exp((1.0 - c) * math.log(lo) + c * math.log(hi)) for c in config.grid]
     constants = ProblemConstants(d=config.d)
     privacy = PrivacyParameters(config.epsilon, config.delta)
     alpha = 1.0 / config.n
@@ -76,6 +110,8 @@ def d3_rho_grid(config: D3Config) -> list[float]:
 
 def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
     """Run D.3 (runs into ``out``): the report of ``d3.json``, ``.png`` and ``.md``."""
+    authors = _authors(config)
+    name = "d3_authors_code" if authors else "d3"
     out.mkdir(parents=True, exist_ok=True)
     rhos = d3_rho_grid(config)
     results: dict[str, dict[str, list[float]]] = {}
@@ -89,6 +125,8 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
                     mechanism, d=config.d, num_arms=config.d**2, gap=gap, n=config.n,
                     epsilon=config.epsilon, delta=config.delta, checkpoints=(config.n,),
                     target_rho_min=rho,
+                    calibration="authors_code" if authors else "paper",
+                    tree="pan_private" if authors else "dyadic",
                 )  # fmt: skip
                 arrays = run_blocks(
                     task,
@@ -97,7 +135,7 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
                     block_size=config.block_size,
                     executor=executor,
                     # named by the grid point, so a run on a sub-grid reuses its cells
-                    out_dir=out / "runs" / f"d3_{mechanism}_gap{gap}_c{coord}",
+                    out_dir=out / "runs" / f"{name}_{mechanism}_gap{gap}_c{coord}",
                 )
                 means.append(float(arrays["cumulative_regret"][:, -1].mean()))
                 finals.append(arrays["cumulative_regret"][:, -1].tolist())
@@ -180,9 +218,17 @@ def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") ->
         "when the interval excludes 0; an interval containing 0 needs more runs (absence of an "
         "effect is not shown by a non-rejection).",
     ]
+    if authors:
+        lines += [
+            "",
+            "**The authors' code** (`roshanshariff/PrivateBandits.jl` at `49417f1`), not the "
+            "printed algorithm: its tree and constants in every cell, re-shifted from its own "
+            "bounds, and its ρ_min grid (the ends of `experiment3.jl`'s, from its five "
+            "mechanisms' ρ_min).",
+        ]
     return app_d_report(
-        "d3",
-        "D.3",
+        name,
+        "D.3 (authors' code)" if authors else "D.3",
         config,
         draw,
         lines,

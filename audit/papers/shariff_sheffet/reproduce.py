@@ -4,7 +4,7 @@ Each experiment follows the paper's recipe (App. D; ``K = d²``, ``α = 1/n``, `
 ``δ = 0.1``) at a documented reduced scale that runs in minutes; ``--paper-scale`` uses the paper's
 sizes.  Runs go through :func:`reference.engine.blocks.run_blocks`, one folder per cell, and
 resume.  **D.1**: regret vs ``d`` (paper: slope "roughly 2").  **D.2**: the four variants vs ``t``
-(NonPrivate smallest is the gate), and as the authors' code ran them (**d2_authors**).  **D.3**: regret vs the ``ρ_min`` of the re-shifted
+(NonPrivate smallest is the gate), and as the authors' code ran them (**d2_authors**, **d3_authors**).  **D.3**: regret vs the ``ρ_min`` of the re-shifted
 regularizer.  **scaling** (not in the paper): the theorem-form fits of
 :mod:`audit.papers.shariff_sheffet.regret` in ``ε``, ``d`` and ``n``.  One module each
 (``repro_fig1.py``, ``repro_d1.py``, ``repro_d2.py``, ``repro_d3.py``, ``repro_scaling.py``).
@@ -16,7 +16,12 @@ from __future__ import annotations
 
 from audit.papers.shariff_sheffet.repro_d1 import SLOPE_BAND, D1Config, reproduce_d1
 from audit.papers.shariff_sheffet.repro_d2 import D2AuthorsConfig, D2Config, reproduce_d2
-from audit.papers.shariff_sheffet.repro_d3 import D3Config, d3_rho_grid, reproduce_d3
+from audit.papers.shariff_sheffet.repro_d3 import (
+    D3AuthorsConfig,
+    D3Config,
+    d3_rho_grid,
+    reproduce_d3,
+)
 from audit.papers.shariff_sheffet.repro_fig1 import Fig1Config, reproduce_fig1
 from audit.papers.shariff_sheffet.repro_scaling import ScalingConfig, reproduce_scaling
 from audit.reproduce.experiment import Experiment, check_lines, failed_checks
@@ -28,6 +33,7 @@ __all__ = [
     "D1Config",
     "D2AuthorsConfig",
     "D2Config",
+    "D3AuthorsConfig",
     "D3Config",
     "ScalingConfig",
     "d3_rho_grid",
@@ -106,6 +112,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "d3",
         "App. D.3: final regret vs the ρ_min of the shifted regularizer, per gap",
         D3Config,
+        reproduce_d3,
+        check_lines,
+        horizon_field="n",
+        parallel=True,
+    ),
+    Experiment(
+        "d3_authors",
+        "App. D.3 as the authors' code ran it (its tree, constants and ρ_min grid), paired with "
+        "d3's runs",
+        D3AuthorsConfig,
         reproduce_d3,
         check_lines,
         horizon_field="n",

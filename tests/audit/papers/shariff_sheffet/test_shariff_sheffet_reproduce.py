@@ -19,6 +19,7 @@ from audit.papers.shariff_sheffet.reproduce import (
     D1Config,
     D2AuthorsConfig,
     D2Config,
+    D3AuthorsConfig,
     D3Config,
     ScalingConfig,
     d3_rho_grid,
@@ -168,6 +169,18 @@ def test_d2_authors_code_runs_the_authors_variants_paired_with_d2(tmp_path: Path
     assert printed["results"]["0.0"]["nonprivate"] == cell["nonprivate"]
 
 
+def test_d3_authors_code_uses_the_authors_grid_and_pairs_with_d3(tmp_path: Path) -> None:
+    config = D3AuthorsConfig(n=300, d=3, gaps=(0.0,), grid=(0.0, 1.0), runs=2, block_size=2)
+    report = _written(reproduce_d3(config, tmp_path, executor="serial"), tmp_path)
+    assert report["config"]["compat"] == "authors_code"
+    assert (tmp_path / "d3_authors_code.md").exists()
+    assert report["rho_min_grid"] != d3_rho_grid(dataclasses.replace(config, compat="paper"))
+    paper = d3_rho_grid(D3AuthorsConfig.paper())
+    assert [float(f"{r:.4g}") for r in paper] == [2.539e4, 3.614e7]  # experiment3.jl's ends
+    with pytest.raises(ValueError, match="compat must be"):
+        d3_rho_grid(D3Config(compat="authors"))  # type: ignore[arg-type]
+
+
 def test_compare_with_printed_pairs_runs_and_refuses_unpaired_reports() -> None:
     conf = {"n": 10, "d": 2, "epsilon": 1.0, "delta": 0.1, "seed": 3}
     authors = {
@@ -215,7 +228,8 @@ def test_d2_refuses_a_single_run_before_any_work(tmp_path: Path) -> None:
 def test_reproduce_cli_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert privonline_main(["reproduce", "d4"]) == 2
     assert (
-        "experiments must be among fig1, d1, d2, d2_authors, d3, scaling" in capsys.readouterr().err
+        "experiments must be among fig1, d1, d2, d2_authors, d3, d3_authors, scaling"
+        in capsys.readouterr().err
     )
     with pytest.raises(SystemExit) as exc:
         privonline_main(["reproduce", "--runs", "1"])
