@@ -1062,6 +1062,29 @@ def _baselines() -> dict[str, Baseline]:
         m + "cor10_regret_order": _b(**corollary, form="derived"),
         m + "cor12_regret_order": _b(**corollary),
     }
+    m = "reference.shariff_sheffet.authors_code:"
+    base = RegularizerBounds(4.0, 9.0, 1.0, 0.0)
+    d2_setting: dict[str, Any] = {"d": 2, "n": 64, "L_tilde": 1.5, "epsilon": 1.0, "delta": 0.1}
+    out |= {
+        m + "authors_alpha": _b(n=10),
+        m + "authors_release_alpha": _b(alpha=0.05, n=10),
+        m + "authors_node_privacy": _b(epsilon=1.0, delta=0.1, m=4),
+        m + "authors_wishart_degrees_of_freedom": _b(d=2, m=4, epsilon=1.0, delta=0.1),
+        m + "authors_wishart_unshifted_bounds": _b(
+            d=2, m=4, k=2000, L_tilde=1.5, alpha_release=1e-3
+        ),
+        m + "authors_wishart_shifted_bounds": _b(d=2, m=4, k=2000, L_tilde=1.5, alpha_release=1e-3),
+        m + "authors_gaussian_bounds": _b(d=2, m=4, sigma_noise=2.0, alpha_release=1e-3),
+        m + "authors_shifted": _b(base=base, target_rho_min=5.0),
+        m + "authors_base_bounds": _b(mechanism="gaussian", **d2_setting, alpha_release=1e-3),
+        m + "authors_regret_objective": _b(
+            bounds=base, n=100, d=2, alpha=0.01, L=1.0, S=1.0, sigma=1.0, B=0.75
+        ),
+        m + "authors_opt_rho_min": _b(mechanism="gaussian", **d2_setting, L=1.0, S=1.0, sigma=1.0),
+        m + "authors_d3_rho_grid": _b(**d2_setting, points=8),
+    }
+    m = "reference.shariff_sheffet.regularizers:"
+    out |= {m + "default_alpha": _b(variant="wishart", n=10, calibration="authors_code")}
     m = "reference.shariff_sheffet.environments:"
     rot = np.eye(2)
     out |= {

@@ -87,6 +87,16 @@ def draw_noise_sums(
     )
 
 
+def _replicate_streams(rngs: Sequence[np.random.Generator | SeedLike]) -> list[NoiseStreams]:
+    """One :class:`~reference.rng.NoiseStreams` per replicate, split from ``rngs`` (checked:
+    a non-empty sequence of generators or seeds)."""
+    if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
+        raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
+    if len(rngs) == 0:
+        raise ValueError("rngs must hold at least one generator (one per replicate)")
+    return [NoiseStreams.split(as_generator(rng, f"rngs[{i}]")) for i, rng in enumerate(rngs)]
+
+
 class BatchedTreeNoise:
     """The release noise of ``R`` independent tree mechanisms, round by round.
 
@@ -114,19 +124,13 @@ class BatchedTreeNoise:
     ) -> None:
         self.n = check_int_at_least("n", n, 1)
         check_instance("noise", noise, NodeNoise)
-        if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
-            raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
         check_choice("pad", pad, ("fresh", "none"))
-        if len(rngs) == 0:
-            raise ValueError("rngs must hold at least one generator (one per replicate)")
+        self._streams = _replicate_streams(rngs)
         self.block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
         self.m = tree_depth(n)
         self.noise = noise
         self.pad: PadMode = pad
         self.replicates = len(rngs)
-        self._streams = [
-            NoiseStreams.split(as_generator(rng, f"rngs[{i}]")) for i, rng in enumerate(rngs)
-        ]
         self._shape = tuple(noise.shape)
         self.count = 0
         self._node_noise = np.zeros((self.replicates, self.m, *self._shape))
@@ -222,17 +226,11 @@ class BatchedPanPrivateNoise:
     ) -> None:
         self.n = check_int_at_least("n", n, 1)
         check_instance("noise", noise, NodeNoise)
-        if isinstance(rngs, str | bytes) or not isinstance(rngs, Sequence):
-            raise ValueError(f"rngs must be a sequence of generators, got {rngs!r:.80}")
-        if len(rngs) == 0:
-            raise ValueError("rngs must hold at least one generator (one per replicate)")
+        self._streams = _replicate_streams(rngs)
         self.block_rounds = check_int_at_least("block_rounds", block_rounds, 1)
         self.m = tree_depth(n)
         self.noise = noise
         self.replicates = len(rngs)
-        self._streams = [
-            NoiseStreams.split(as_generator(rng, f"rngs[{i}]")) for i, rng in enumerate(rngs)
-        ]
         self._shape = tuple(noise.shape)
         self._mask = (1 << (self.m - 1)) - 1
         self.count = 0

@@ -28,6 +28,7 @@ from reference.validation import (
     check_instance,
     check_int_at_least,
     check_positive,
+    check_size,
 )
 
 __all__ = [
@@ -133,7 +134,7 @@ def _check_common(
     d: int, m: int, L_tilde: float, alpha_release: float
 ) -> tuple[int, int, float, float]:
     return (
-        check_int_at_least("d", d, 1),
+        check_size("d", d, 1),
         check_int_at_least("m", m, 1),
         check_positive("L_tilde", L_tilde),
         check_alpha(alpha_release, "alpha_release"),
@@ -327,7 +328,7 @@ def authors_d3_rho_grid(
     ``exp((1−c) ln lo + c ln hi)`` for ``c = (i − 2)/(points − 3)``, ``i = 1..points`` (so
     ``c = −0.2, 0, …, 1.2`` for 8 points).  At the D.2 setting: ``2.539·10⁴ … 3.614·10⁷``.
     """
-    points = check_int_at_least("points", points, 4)
+    points = check_size("points", points, 4, item_bytes=8, what="a grid point")
     n = check_int_at_least("n", n, 1)
     m = tree_depth(n)
     released = authors_release_alpha(authors_alpha(n), n)
