@@ -221,8 +221,8 @@ def _d2_cells(config: D2Config, gap: float) -> list[tuple[str, Variant, Calibrat
 
 
 def _report_name(config: D2Config) -> str:
-    """``d2``, or ``d2_authors_code`` for the authors' code (its reports and its run folders)."""
-    return "d2_authors_code" if config.compat == "authors_code" else "d2"
+    """``d2``, or ``d2_authors`` for the authors' code (its reports and its run folders)."""
+    return "d2_authors" if config.compat == "authors_code" else "d2"
 
 
 def _check_compat(config: D2Config) -> None:
@@ -245,7 +245,7 @@ def _check_compat(config: D2Config) -> None:
 
 def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
     """Run D.2 (runs into ``out``): the report of ``d2.json``, ``.png`` and ``.md`` (with
-    ``compat="authors_code"``: ``d2_authors_code``).
+    ``compat="authors_code"``: ``d2_authors``).
 
     ``config.runs`` must be at least 2: the report has standard errors.
     """
@@ -421,7 +421,7 @@ def compare_with_printed(
 ) -> list[dict[str, Any]]:
     """Per gap and variant of both reports, the paired final regret "authors' code − printed".
 
-    ``authors`` and ``printed`` are the JSON of a ``d2_authors_code`` and a ``d2`` report (as
+    ``authors`` and ``printed`` are the JSON of a ``d2_authors`` and a ``d2`` report (as
     :func:`json.load` gives them).  Their runs share their seeds run by run when the two
     configurations agree in ``n``, ``d``, ``ε``, ``δ`` and ``seed`` (checked; a mismatch raises);
     the first ``min(R_authors, R_printed)`` runs are compared.  Each row: the means, their ratio,
@@ -431,7 +431,7 @@ def compare_with_printed(
     keys = ("n", "d", "epsilon", "delta", "seed")
     a_conf, p_conf = authors["config"], printed["config"]
     if a_conf.get("compat") != "authors_code":
-        raise ValueError("authors must be a d2_authors_code report (config.compat 'authors_code')")
+        raise ValueError("authors must be a d2_authors report (config.compat 'authors_code')")
     if p_conf.get("compat", "paper") != "paper":
         raise ValueError("printed must be a d2 report of the printed algorithm (compat 'paper')")
     differ = [k for k in keys if a_conf[k] != p_conf[k]]

@@ -111,7 +111,7 @@ def d3_rho_grid(config: D3Config) -> list[float]:
 def reproduce_d3(config: D3Config, out: Path, *, executor: str = "processes") -> ExperimentReport:
     """Run D.3 (runs into ``out``): the report of ``d3.json``, ``.png`` and ``.md``."""
     authors = _authors(config)
-    name = "d3_authors_code" if authors else "d3"
+    name = "d3_authors" if authors else "d3"
     out.mkdir(parents=True, exist_ok=True)
     rhos = d3_rho_grid(config)
     results: dict[str, dict[str, list[float]]] = {}

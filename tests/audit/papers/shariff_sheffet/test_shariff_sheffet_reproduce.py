@@ -153,7 +153,7 @@ def test_d2_authors_code_runs_the_authors_variants_paired_with_d2(tmp_path: Path
         "wishart_unshifted_authors_tree",
         "wishart_unshifted_authors_constants",
     }
-    text = (tmp_path / "d2_authors_code.md").read_text()
+    text = (tmp_path / "d2_authors.md").read_text()
     assert "roshanshariff/PrivateBandits.jl" in text and "| wishart_opt |" in text
     # the paper's claims are judged on its four variants only (the Opt and ablation cells apart)
     claims = {c["claim"]: c for c in report["checks"]}
@@ -173,7 +173,7 @@ def test_d3_authors_code_uses_the_authors_grid_and_pairs_with_d3(tmp_path: Path)
     config = D3AuthorsConfig(n=300, d=3, gaps=(0.0,), grid=(0.0, 1.0), runs=2, block_size=2)
     report = _written(reproduce_d3(config, tmp_path, executor="serial"), tmp_path)
     assert report["config"]["compat"] == "authors_code"
-    assert (tmp_path / "d3_authors_code.md").exists()
+    assert (tmp_path / "d3_authors.md").exists()
     assert report["rho_min_grid"] != d3_rho_grid(dataclasses.replace(config, compat="paper"))
     paper = d3_rho_grid(D3AuthorsConfig.paper())
     assert [float(f"{r:.4g}") for r in paper] == [2.539e4, 3.614e7]  # experiment3.jl's ends
@@ -198,7 +198,7 @@ def test_compare_with_printed_pairs_runs_and_refuses_unpaired_reports() -> None:
     assert row["ratio"] == pytest.approx(13.0 / 10.5, rel=1e-12)
     with pytest.raises(ValueError, match=r"not paired: config \['seed'\]"):
         compare_with_printed(authors, {**printed, "config": {**conf, "seed": 4}})
-    with pytest.raises(ValueError, match="d2_authors_code"):
+    with pytest.raises(ValueError, match="d2_authors report"):
         compare_with_printed(printed, printed)
 
 
