@@ -214,7 +214,7 @@ def _d2_cells(config: D2Config, gap: float) -> list[tuple[str, Variant, Calibrat
         for v in config.variants
     ]
     if config.ablation and gap == 0.0:
-        for v in ("wishart", "wishart_unshifted"):
+        for v in ("wishart_unshifted", "wishart"):
             cells.append((f"{v}_authors_tree", v, "paper", "pan_private"))
             cells.append((f"{v}_authors_constants", v, "authors_code", "dyadic"))
     return cells
