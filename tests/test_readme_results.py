@@ -207,7 +207,67 @@ class Claim:
     expected: object
 
 
+def _d2a_check(d2a: Json, claim_start: str) -> str:
+    (check,) = [c for c in d2a["checks"] if str(c["claim"]).startswith(claim_start)]
+    verdict: str = check["verdict"]
+    return verdict
+
+
+def _d2a_mean(d2a: Json, gap: str, variant: str) -> str:
+    cell = d2a["results"][gap][variant]
+    return f"{cell['final_mean']:,.0f} ± {cell['final_se']:,.0f}"
+
+
+def _d2a_ratio_interval(d2a: Json) -> str:
+    (check,) = [c for c in d2a["checks"] if "indistinguishable" in str(c["claim"])]
+    low, high = check["ratio_ci_95"]
+    return f"{check['ratio']:.2f}, interval [{low:.2f}, {high:.2f}]"
+
+
 CLAIMS: tuple[Claim, ...] = (
+    # Shariff & Sheffet, App. D.2 as the authors' code ran it (d2_authors.json)
+    Claim(
+        "ss-d2a-worst",
+        README,
+        'with it "WishartUnshifted worst at Δ = 0" holds',
+        f"{SS}/d2_authors.json",
+        lambda d2a: _d2a_check(d2a, "Δ = 0: WishartUnshifted worst"),
+        "holds",
+    ),
+    Claim(
+        "ss-d2a-worst-means",
+        README,
+        "(185,622 ± 34,750 against Wishart's 94,508 ± 5,004",
+        f"{SS}/d2_authors.json",
+        lambda d2a: (_d2a_mean(d2a, "0.0", "wishart_unshifted"), _d2a_mean(d2a, "0.0", "wishart")),
+        ("185,622 ± 34,750", "94,508 ± 5,004"),
+    ),
+    Claim(
+        "ss-d2a-indistinguishable",
+        README,
+        '"indistinguishable at Δ = 0.1" needs more runs (ratio of means 0.86, interval [0.64, 1.07]',
+        f"{SS}/d2_authors.json",
+        lambda d2a: (
+            _d2a_check(d2a, "Δ = 0.1: WishartUnshifted indistinguishable"),
+            _d2a_ratio_interval(d2a),
+        ),
+        ("needs more runs", "0.86, interval [0.64, 1.07]"),
+    ),
+    Claim(
+        "ss-d2a-table",
+        README,
+        "with the authors' code, which differs in `k`, the `α` split, a pan-private tree and its "
+        'constants, "worst at Δ = 0" holds and "indistinguishable" needs more runs',
+        f"{SS}/d2_authors.json",
+        lambda d2a: (
+            _d2a_check(d2a, "Δ = 0: WishartUnshifted worst"),
+            _d2a_check(d2a, "Δ = 0.1: WishartUnshifted indistinguishable"),
+            d2a["config"]["n"],
+            d2a["config"]["runs"],
+            d2a["config"]["compat"],
+        ),
+        ("holds", "needs more runs", 50_000_000, 5, "authors_code"),
+    ),
     # Shariff & Sheffet, App. D.2: what was run, and the two WishartUnshifted statements
     Claim(
         "ss-d2-scale",
