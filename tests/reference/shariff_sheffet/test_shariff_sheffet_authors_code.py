@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.noise import SymmetricGaussianNoise, WishartNoise
+from reference.noise import NodeNoise, SymmetricGaussianNoise, WishartNoise
 from reference.shariff_sheffet.authors_code import (
     authors_alpha,
     authors_base_bounds,
@@ -39,6 +39,7 @@ from reference.shariff_sheffet.regularizers import (
     OPT_VARIANTS,
     PrivacyParameters,
     ProblemConstants,
+    Variant,
     default_alpha,
     regularizer_spec,
 )
@@ -53,6 +54,18 @@ ALPHA_RELEASE = 1.0 / (2.0 * N) / 2.0**26
 def _close(value: float, golden: float, digits: int = 6) -> bool:
     """``value`` rounds to ``golden`` at ``digits`` significant digits."""
     return float(f"{value:.{digits}g}") == float(f"{golden:.{digits}g}")
+
+
+def _authors_spec(variant: Variant) -> tuple[NodeNoise | None, RegularizerBounds]:
+    """The noise law and bounds of ``variant`` in the authors' calibration at the D.2 setting."""
+    return regularizer_spec(
+        variant,
+        ProblemConstants(d=D),
+        N,
+        authors_alpha(N),
+        PrivacyParameters(EPS, DELTA),
+        calibration="authors_code",
+    )
 
 
 def test_tree_depth_and_release_alpha_at_d2() -> None:
@@ -92,14 +105,7 @@ def test_node_privacy_composes_back_to_epsilon_delta() -> None:
 def test_bounds_at_d2_match_the_authors_values(
     name: str, rho_min: float, rho_max: float, gamma: float, shift: float
 ) -> None:
-    _, bounds = regularizer_spec(
-        name,  # type: ignore[arg-type]
-        ProblemConstants(d=D),
-        N,
-        authors_alpha(N),
-        PrivacyParameters(EPS, DELTA),
-        calibration="authors_code",
-    )
+    _, bounds = _authors_spec(name)  # type: ignore[arg-type]
     assert _close(bounds.rho_min, rho_min)
     assert _close(bounds.rho_max, rho_max)
     assert _close(bounds.gamma, gamma)
@@ -107,22 +113,8 @@ def test_bounds_at_d2_match_the_authors_values(
 
 
 def test_noise_laws_at_d2() -> None:
-    wishart, _ = regularizer_spec(
-        "wishart",
-        ProblemConstants(d=D),
-        N,
-        authors_alpha(N),
-        PrivacyParameters(EPS, DELTA),
-        calibration="authors_code",
-    )
-    gaussian, _ = regularizer_spec(
-        "gaussian_opt",
-        ProblemConstants(d=D),
-        N,
-        authors_alpha(N),
-        PrivacyParameters(EPS, DELTA),
-        calibration="authors_code",
-    )
+    wishart, _ = _authors_spec("wishart")
+    gaussian, _ = _authors_spec("gaussian_opt")
     assert isinstance(wishart, WishartNoise)
     assert isinstance(gaussian, SymmetricGaussianNoise)
     assert wishart.degrees_of_freedom == 239_278
