@@ -1082,6 +1082,7 @@ def _baselines() -> dict[str, Baseline]:
         ),
         m + "authors_opt_rho_min": _b(mechanism="gaussian", **d2_setting, L=1.0, S=1.0, sigma=1.0),
         m + "authors_d3_rho_grid": _b(**d2_setting, points=8),
+        m + "authors_rho_range": _b(**d2_setting),
     }
     m = "reference.shariff_sheffet.regularizers:"
     out |= {m + "default_alpha": _b(variant="wishart", n=10, calibration="authors_code")}

@@ -43,6 +43,7 @@ __all__ = [
     "authors_opt_rho_min",
     "authors_regret_objective",
     "authors_release_alpha",
+    "authors_rho_range",
     "authors_shifted",
     "authors_wishart_degrees_of_freedom",
     "authors_wishart_shifted_bounds",
@@ -329,6 +330,20 @@ def authors_d3_rho_grid(
     ``c = −0.2, 0, …, 1.2`` for 8 points).  At the D.2 setting: ``2.539·10⁴ … 3.614·10⁷``.
     """
     points = check_size("points", points, 4, item_bytes=8, what="a grid point")
+    low, high = authors_rho_range(d, n, L_tilde, epsilon, delta)
+    lo, hi = math.log(low), math.log(high)
+    return tuple(
+        math.exp((1.0 - c) * lo + c * hi)
+        for c in ((i - 2) / (points - 3) for i in range(1, points + 1))
+    )
+
+
+def authors_rho_range(
+    d: int, n: int, L_tilde: float, epsilon: float, delta: float
+) -> tuple[float, float]:
+    """The smallest and largest ``ρ_min`` of the authors' five mechanisms (Gaussian, GaussianOpt,
+    Wishart, WishartUnshifted, WishartOpt) at ``α = 1/(2n)``: the ``c = 0`` and ``c = 1`` ends of
+    ``experiment3.jl``'s grid (:func:`authors_d3_rho_grid`)."""
     n = check_int_at_least("n", n, 1)
     m = tree_depth(n)
     released = authors_release_alpha(authors_alpha(n), n)
@@ -341,8 +356,4 @@ def authors_d3_rho_grid(
     values += [
         authors_opt_rho_min(mech, d, n, L_tilde, epsilon, delta) for mech in ("gaussian", "wishart")
     ]
-    lo, hi = math.log(min(values)), math.log(max(values))
-    return tuple(
-        math.exp((1.0 - c) * lo + c * hi)
-        for c in ((i - 2) / (points - 3) for i in range(1, points + 1))
-    )
+    return min(values), max(values)

@@ -20,7 +20,7 @@ from audit.reproduce.report import Check, ExperimentReport
 from audit.stats import welch_order
 from reference.engine.blocks import run_blocks
 from reference.engine.tasks import GapBatchTask
-from reference.shariff_sheffet.authors_code import authors_d3_rho_grid
+from reference.shariff_sheffet.authors_code import authors_rho_range
 from reference.shariff_sheffet.regularizers import (
     PrivacyParameters,
     ProblemConstants,
@@ -91,13 +91,8 @@ def _authors(config: D3Config) -> bool:
 def d3_rho_grid(config: D3Config) -> list[float]:
     """The ``ρ_min`` targets of D.3 at ``config.n`` (class docstring)."""
     if _authors(config):
-        lo, hi = (
-            authors_d3_rho_grid(
-                config.d, config.n, ProblemConstants(d=config.d).L_tilde, config.epsilon,
-                config.delta, points=8,
-            )[i]
-            for i in (1, 6)
-        )  # fmt: skip
+        L_tilde = ProblemConstants(d=config.d).L_tilde
+        lo, hi = authors_rho_range(config.d, config.n, L_tilde, config.epsilon, config.delta)
         return [math.exp((1.0 - c) * math.log(lo) + c * math.log(hi)) for c in config.grid]
     constants = ProblemConstants(d=config.d)
     privacy = PrivacyParameters(config.epsilon, config.delta)
