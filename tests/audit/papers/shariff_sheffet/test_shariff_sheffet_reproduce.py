@@ -324,3 +324,26 @@ def test_d3_no_effect_verdict_false_alarms_and_power() -> None:
     assert np.mean(alarms) <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 20_000)
     assert all(_d3_no_effect_verdict(batch(1.6))["verdict"] == "fails" for _ in range(200))
     assert _d3_no_effect_verdict([[1.0], [1.0]])["verdict"] == "needs more runs"
+
+
+def test_d2_equivalence_claim_decides_and_keeps_its_error_rate() -> None:
+    """D.2's "indistinguishable" claim: equal means hold, a 2× gap fails, few noisy runs need more
+    runs, and at the edge of the band (true ratio 0.8) "holds" is rare: its rate, simulated with
+    fixed seeds, stays near the 2.5% the one-sided tail of the 95% interval allows."""
+    from audit.papers.shariff_sheffet.repro_d2 import _indistinguishable
+
+    rng = np.random.default_rng(20240)
+    base = 1000.0 + 50.0 * rng.standard_normal(40)
+    assert _indistinguishable(list(base * 1.01), list(base))["verdict"] == "holds"
+    assert _indistinguishable(list(base * 0.5), list(base))["verdict"] == "fails"
+    noisy = base[:3] * np.array([0.3, 1.8, 1.0])
+    assert _indistinguishable(list(noisy), list(base[:3]))["verdict"] == "needs more runs"
+    # broken variant: reading a non-rejection of "no difference" as equivalence would pass this
+    assert _indistinguishable(list(noisy), list(base[:3]))["verdict"] != "holds"
+    false_holds = 0
+    trials = 2000
+    for _ in range(trials):
+        shifted = 1000.0 + 100.0 * rng.standard_normal(5)
+        unshifted = 0.8 * shifted + 20.0 * rng.standard_normal(5)
+        false_holds += _indistinguishable(list(unshifted), list(shifted))["verdict"] == "holds"
+    assert false_holds / trials <= 0.04  # nominal 0.025; Monte-Carlo s.e. 0.0035
