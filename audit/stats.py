@@ -8,16 +8,19 @@
   under ``P`` is ``δ_{P‖Q}(ε)``; ``L = +∞`` gives 1, ``L = −∞`` gives 0.
 * :func:`paired_order` -- a paper's "A below B" on paired runs: Student-t interval of the mean
   difference (holds, fails, or needs more runs).
+* :class:`SequentialPlan` -- runs added in planned looks until a verdict is decided or a stated
+  cap is reached, each look at level ``α/L`` (Bonferroni over the ``L`` looks).
 
 Proof note: ``proofs_notes/audit/white_box_hockey_stick.md``.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from scipy import stats
@@ -29,6 +32,7 @@ __all__ = [
     "REGRET_MARGIN",
     "MeanBounds",
     "OrderVerdict",
+    "SequentialPlan",
     "all_orders",
     "clopper_pearson",
     "clopper_pearson_lower",
@@ -161,6 +165,69 @@ def paired_order(
     )
     low, high = mean - half, mean + half
     return _order_from_interval(mean, low, high, confidence)
+
+
+@dataclass(frozen=True)
+class SequentialPlan:
+    """Add runs in planned looks until a verdict is decided or the cap is reached.
+
+    ``looks`` are the cumulative run counts at which the claim is judged (strictly increasing,
+    the first ``≥ 2``); the last is the cap.  Every look uses the interval at level
+    ``1 − α/L`` (:attr:`confidence`): the probability that *some* planned look's interval misses
+    its target is at most ``L · α/L = α`` (Bonferroni), so the verdict at whichever look the
+    runs stop -- decided, or undecided at the cap -- is wrong with probability at most ``α``,
+    whatever the data made us do at earlier looks.  A plan is fixed before its second look and
+    applies to every claim it names, decided at the first look or not.
+    """
+
+    looks: tuple[int, ...]
+    alpha: float = 0.05
+
+    def __post_init__(self) -> None:
+        looks = tuple(check_int_at_least("looks", look, 2) for look in self.looks)
+        if not looks or any(b <= a for a, b in itertools.pairwise(looks)):
+            raise ValueError(
+                f"looks must be strictly increasing run counts, each >= 2, got {self.looks}"
+            )
+        if not 0.0 < self.alpha < 1.0:  # also refuses NaN
+            raise ValueError(f"alpha must be in (0, 1), got {self.alpha}")
+
+    @property
+    def cap(self) -> int:
+        """The largest number of runs the plan allows (its last look)."""
+        return self.looks[-1]
+
+    @property
+    def confidence(self) -> float:
+        """The level of every look's interval, ``1 − α/L``."""
+        return 1.0 - self.alpha / len(self.looks)
+
+    def look(self, runs: int) -> int:
+        """The 1-based index of the look at ``runs`` runs; a run count that is not a planned look
+        is refused (judging there would spend α the plan did not budget)."""
+        runs = check_int_at_least("runs", runs, 2)
+        if runs not in self.looks:
+            raise ValueError(f"runs must be one of the planned looks {self.looks}, got {runs}")
+        return self.looks.index(runs) + 1
+
+    def status(self, verdict: str, runs: int) -> dict[str, Any]:
+        """What the plan says after judging ``verdict`` at ``runs`` runs: ``"decided"``,
+        ``"more runs"`` (with ``next_runs``, the next look) or ``"undecided at the cap"``."""
+        index = self.look(runs)
+        if verdict in ("holds", "fails"):
+            state, following = "decided", None
+        elif runs == self.cap:
+            state, following = "undecided at the cap", None
+        else:
+            state, following = "more runs", self.looks[index]
+        return {
+            "rule": f"Bonferroni over {len(self.looks)} planned looks {list(self.looks)} "
+            f"(each at {self.confidence:.6g}; family α = {self.alpha}); cap {self.cap} runs",
+            "look": index,
+            "runs": runs,
+            "state": state,
+            "next_runs": following,
+        }
 
 
 def is_constant_sample(values: FloatArray) -> bool:

@@ -220,7 +220,7 @@ def _d2a_mean(d2a: Json, gap: str, variant: str) -> str:
 
 def _d2a_ratio_interval(d2a: Json) -> str:
     (check,) = [c for c in d2a["checks"] if "indistinguishable" in str(c["claim"])]
-    low, high = check["ratio_ci_95"]
+    low, high = check.get("ratio_ci", check.get("ratio_ci_95"))
     return f"{check['ratio']:.2f}, interval [{low:.2f}, {high:.2f}]"
 
 

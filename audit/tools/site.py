@@ -136,9 +136,11 @@ def _evidence(check: Mapping[str, Any]) -> str:
     elif "ci_95" in check:
         parts.append(f"95% CI {_interval(*check['ci_95'])}")
     for diff in check.get("differences", ()):
+        level = diff.get("confidence", 0.95)
         parts.append(
             f"{diff['larger']} − {diff['smaller']}: {_num(diff['mean'])} "
-            f"{_interval(*diff['ci_95'])}"
+            f"{_interval(*diff.get('ci', diff.get('ci_95')))}"
+            + (f" ({100 * level:.4g}%)" if level != 0.95 else "")
         )
     if "band" in check:
         parts.append(f"band {_interval(*check['band'])}")

@@ -3,7 +3,8 @@
 Replicate ``i`` of a run with root seed ``s`` always gets ``SeedSequence(s).spawn(R)[i]``, so the
 concatenated results are bit-identical whatever the block size and executor (``"serial"``,
 ``"processes"`` or a Dask scheduler address).  With ``out_dir`` each finished block is written
-atomically beside a ``manifest.json``; a rerun resumes, and a different task or seed is refused.
+atomically beside a ``manifest.json``; a rerun resumes (with more replicates it extends the
+run), and a different task or seed is refused.
 Pure plumbing: no paper result of its own (it runs the engines of Shariff & Sheffet Algorithm 1
 and Sajed & Sheffet Sec. 5).
 
@@ -12,6 +13,7 @@ Proof note: ``proofs_notes/shariff_sheffet/algorithm1_linucb.md``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, is_dataclass
@@ -25,6 +27,8 @@ from reference._typing import FloatArray
 from reference.files import (
     DamagedFileError,
     atomic_savez,
+    atomic_write_text,
+    dumps_json,
     load_npz,
     prepare_output_dir,
     read_json,
@@ -102,6 +106,33 @@ def _manifest_exists(path: Path) -> bool:
     return True
 
 
+def _extend_manifest(path: Path, manifest: dict[str, Any]) -> None:
+    """Let a run of the same task and seed with more (or fewer) replicates use the stored blocks.
+
+    Replicate ``i``'s seed does not depend on the total (:func:`replicate_seeds`), so when the
+    smaller of the two replicate counts is a multiple of the block size, every block of the
+    smaller run is a complete block of the larger one.  ``manifest`` then takes the larger count
+    (the stored manifest is rewritten atomically when the run grows), so that
+    :func:`~reference.files.record_or_refuse` accepts it; anything else is left to it to refuse.
+    """
+    stored = read_json(path)
+    if not isinstance(stored, dict) or stored.keys() != manifest.keys():
+        return
+    same = all(
+        json.loads(dumps_json(stored[k])) == json.loads(dumps_json(manifest[k]))
+        for k in manifest
+        if k != "replicates"
+    )
+    old, new = stored["replicates"], manifest["replicates"]
+    if not same or not isinstance(old, int) or old == new:
+        return
+    if min(old, new) % manifest["block_size"] != 0:
+        return
+    manifest["replicates"] = max(old, new)
+    if new > old:
+        atomic_write_text(path, dumps_json(manifest) + "\n")
+
+
 def run_blocks(
     task: BlockTask,
     *,
@@ -142,6 +173,7 @@ def run_blocks(
         folder = prepare_output_dir(Path(out_dir), "out_dir")
         if _manifest_exists(folder / "manifest.json"):
             # refuses another task's folder before any work; resumes this task's blocks
+            _extend_manifest(folder / "manifest.json", manifest)
             record_or_refuse(
                 folder / "manifest.json", manifest, holds="blocks", folder_name="out_dir"
             )

@@ -8,6 +8,7 @@ deterministic: fixed seeds, derandomised hypothesis.
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import Any
 
@@ -387,6 +388,30 @@ def test_blocks_resume_without_recomputing(tmp_path: Any) -> None:
     assert np.all(resumed["cumulative_regret"][4] == -1.0)  # loaded, not recomputed
     with pytest.raises(ValueError, match="holds blocks of another configuration"):
         run_blocks(TASK, seed=9, replicates=5, block_size=2, executor="serial", out_dir=out)
+
+
+def test_blocks_extend_to_more_replicates_without_recomputing(tmp_path: Any) -> None:
+    """Replicate i's seed does not depend on the total, so a run with more replicates reuses the
+    stored complete blocks (a marker in one proves it is read, not recomputed) and equals a fresh
+    run; a fewer-replicate run reads a prefix; a partial last block cannot be extended."""
+    out = tmp_path / "run"
+    run_blocks(TASK, seed=8, replicates=4, block_size=2, executor="serial", out_dir=out)
+    fresh = run_blocks(TASK, seed=8, replicates=8, block_size=2, executor="serial")
+    marker: dict[str, Any] = {key: np.full_like(value[:2], -1.0) for key, value in fresh.items()}
+    np.savez(out / "block-00001.npz", **marker)
+    extended = run_blocks(TASK, seed=8, replicates=8, block_size=2, executor="serial", out_dir=out)
+    assert np.all(extended["cumulative_regret"][2:4] == -1.0)  # loaded, not recomputed
+    np.testing.assert_array_equal(extended["cumulative_regret"][4:], fresh["cumulative_regret"][4:])
+    assert json.loads((out / "manifest.json").read_text())["replicates"] == 8
+    prefix = run_blocks(TASK, seed=8, replicates=2, block_size=2, executor="serial", out_dir=out)
+    np.testing.assert_array_equal(prefix["cumulative_regret"], fresh["cumulative_regret"][:2])
+    assert json.loads((out / "manifest.json").read_text())["replicates"] == 8
+    odd = tmp_path / "odd"
+    run_blocks(TASK, seed=8, replicates=3, block_size=2, executor="serial", out_dir=odd)
+    with pytest.raises(ValueError, match="holds blocks of another configuration"):
+        run_blocks(TASK, seed=8, replicates=6, block_size=2, executor="serial", out_dir=odd)
+    with pytest.raises(ValueError, match="holds blocks of another configuration"):
+        run_blocks(TASK, seed=9, replicates=8, block_size=2, executor="serial", out_dir=out)
 
 
 BLOCK_DAMAGE = [

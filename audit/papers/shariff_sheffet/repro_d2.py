@@ -19,7 +19,7 @@ from scipy import stats
 
 from audit.papers.shariff_sheffet.repro_common import app_d_report, panel_row
 from audit.reproduce.report import Check, ExperimentReport
-from audit.stats import all_orders, paired_order
+from audit.stats import SequentialPlan, all_orders, paired_order
 from reference._typing import FloatArray, IntArray
 from reference.engine.blocks import run_blocks
 from reference.engine.linucb import default_checkpoints
@@ -81,6 +81,13 @@ class D2Config:
     """With ``compat="authors_code"``: also Wishart and WishartUnshifted at ``Δ = 0`` with only the
     authors' tree (printed constants) and with only the authors' constants (the paper's tree), so
     that the outcome can be attributed to one or the other."""
+    equivalence_looks: tuple[int, ...] = ()
+    """The planned looks (cumulative runs, the last one the cap) of the claim "at Δ = 0.1
+    WishartUnshifted is indistinguishable from Wishart" (:class:`audit.stats.SequentialPlan`:
+    every look at level ``1 − 0.05/L``).  Empty: one look, at ``runs``, at 95%."""
+    equivalence_runs: int = 0
+    """Runs of that claim's two cells (Wishart and WishartUnshifted at Δ = 0.1): a planned look
+    ``≥ runs``; ``0``: ``runs``.  Other claims use the first ``runs`` of them (same seeds)."""
 
     @classmethod
     def paper(cls) -> D2Config:
@@ -105,13 +112,16 @@ class D2AuthorsConfig(D2Config):
 
     @classmethod
     def paper(cls) -> D2AuthorsConfig:
-        """n = 5·10⁷ and 5 runs per cell, the printed algorithm's committed run (the authors ran 35)."""
-        return cls(n=50_000_000, runs=5, block_size=5)
+        """n = 5·10⁷ and 5 runs per cell (the authors ran 35); the Δ = 0.1 equivalence claim is
+        judged at the looks 5, 10, 20, 35 runs (cap: the authors' 35)."""
+        return cls(n=50_000_000, runs=5, block_size=5, equivalence_looks=(5, 10, 20, 35))
 
 
-def _paired_ratio(numerator: FloatArray, denominator: FloatArray) -> tuple[float, float, float]:
-    """Ratio of means of paired runs and its 95% delta-method interval with the Student-t
-    quantile of :func:`audit.stats.paired_order`: ``r = mean(a)/mean(b)``,
+def _paired_ratio(
+    numerator: FloatArray, denominator: FloatArray, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Ratio of means of paired runs and its delta-method interval at ``confidence`` with the
+    Student-t quantile of :func:`audit.stats.paired_order`: ``r = mean(a)/mean(b)``,
     ``se = sd(a − r·b)/(√R · mean(b))``."""
     a = check_array("numerator", numerator, ndim=1)
     b = check_array("denominator", denominator, shape=(a.size,))
@@ -121,7 +131,7 @@ def _paired_ratio(numerator: FloatArray, denominator: FloatArray) -> tuple[float
         raise ValueError(f"denominator must have a positive mean, got {b.mean()}")
     r = float(a.mean() / b.mean())
     se = float(np.std(a - r * b, ddof=1) / (math.sqrt(a.size) * b.mean()))
-    half = float(stats.t.ppf(0.975, a.size - 1)) * se
+    half = float(stats.t.ppf(0.5 + confidence / 2.0, a.size - 1)) * se
     return r, r - half, r + half
 
 
@@ -177,7 +187,7 @@ def _d2_results(
             arrays = run_blocks(
                 task,
                 seed=config.seed + round(1000 * gap),  # every variant sees the same runs
-                replicates=config.runs,
+                replicates=_cell_runs(config, gap, label),
                 block_size=config.block_size,
                 executor=executor,
                 out_dir=out / "runs" / f"{_report_name(config)}_gap{gap}_{label}",
@@ -194,6 +204,14 @@ def _d2_results(
             }
         results[str(gap)] = cell
     return results
+
+
+def _cell_runs(config: D2Config, gap: float, label: str) -> int:
+    """Runs of one cell: ``equivalence_runs`` for the Δ = 0.1 equivalence claim's two cells
+    (when set), else ``runs``."""
+    if gap == 0.1 and label in EQUIVALENCE_CELLS and config.equivalence_runs:
+        return config.equivalence_runs
+    return config.runs
 
 
 def _d2_cells(config: D2Config, gap: float) -> list[tuple[str, Variant, Calibration, TreeMode]]:
@@ -251,10 +269,11 @@ def reproduce_d2(config: D2Config, out: Path, *, executor: str = "processes") ->
     """
     check_int_at_least("runs", config.runs, 2)
     _check_compat(config)
+    plan = equivalence_plan(config)
     out.mkdir(parents=True, exist_ok=True)
     marks = default_checkpoints(config.n, per_decade=10)
     results = _d2_results(config, marks, out, executor)
-    checks = _d2_checks(results)
+    checks = _d2_checks(results, plan)
     payload: dict[str, Any] = {
         "checkpoints": marks.tolist(),
         "results": results,
@@ -338,19 +357,28 @@ def _d2_lines(
     if checks:
         lines += [
             "",
-            "| paper's claim | on the means | 95% paired intervals over the runs | gate |",
+            "| paper's claim | on the means | paired intervals over the runs (95% unless "
+            "stated) | gate |",
             "|---|---|---|---|",
         ]
     for check in checks:
         gate = "gate" if check["gate"] else "reported"
-        intervals = "; ".join(
-            f"{d['larger']} − {d['smaller']} ∈ [{d['ci_95'][0]:.4g}, {d['ci_95'][1]:.4g}]"
-            for d in check["differences"]
-        )
+        intervals = "; ".join(_difference_text(d) for d in check["differences"])
+        if "ratio" in check:
+            low, high = check["ratio_ci"] if "ratio_ci" in check else check["ratio_ci_95"]
+            intervals += f"; ratio {check['ratio']:.3g} ∈ [{low:.3g}, {high:.3g}]"
+        if "sequential" in check:
+            seq = check["sequential"]
+            intervals += f" (look {seq['look']}, {seq['runs']} runs: {seq['state']})"
         lines.append(
             f"| {check['claim']} | {'holds' if check['holds'] else 'does not hold'} | "
             f"**{check['verdict']}**: {intervals} | {gate} |"
         )
+    lines += [
+        f"Sequential rule of the equivalence claim: {c['sequential']['rule']}."
+        for c in checks
+        if "sequential" in c
+    ]
     lines += [
         "",
         "None of the paper's claims applies to these cells (NonPrivate beside sources beyond the "
@@ -364,6 +392,13 @@ def _d2_lines(
         "reported with their verdicts.",
     ]
     return lines
+
+
+def _difference_text(d: Mapping[str, Any]) -> str:
+    """``larger − smaller ∈ [low, high]``, with the level when it is not 95%."""
+    low, high = d["ci"] if "ci" in d else d["ci_95"]
+    level = f" ({100 * d['confidence']:.4g}%)" if d.get("confidence", 0.95) != 0.95 else ""
+    return f"{d['larger']} − {d['smaller']} ∈ [{low:.4g}, {high:.4g}]{level}"
 
 
 def _authors_lines(config: D2Config) -> list[str]:
@@ -488,20 +523,45 @@ EQUIVALENCE_MARGIN = (0.8, 1.25)
 (the 80–125 % rule of average bioequivalence), judged by the 95% interval of the ratio."""
 
 
-def _indistinguishable(unshifted: list[float], shifted: list[float]) -> dict[str, Any]:
+EQUIVALENCE_CELLS = ("wishart_unshifted", "wishart")
+"""The two Δ = 0.1 cells of the equivalence claim (the runs of :attr:`D2Config.equivalence_runs`)."""
+
+
+def equivalence_plan(config: D2Config) -> SequentialPlan:
+    """The sequential plan of the Δ = 0.1 equivalence claim: the configured looks, or one look at
+    ``runs`` (95%).  The claim's runs must be one of its looks, ``≥ runs``."""
+    claim_runs = config.equivalence_runs or config.runs
+    plan = SequentialPlan(config.equivalence_looks or (claim_runs,))
+    if claim_runs < config.runs:
+        raise ValueError(
+            f"equivalence_runs must be 0 or at least runs={config.runs}, got {claim_runs}"
+        )
+    if claim_runs not in plan.looks:
+        raise ValueError(
+            f"equivalence_runs must be one of the planned equivalence_looks {plan.looks}, got "
+            f"{claim_runs}"
+        )
+    return plan
+
+
+def _indistinguishable(
+    unshifted: list[float], shifted: list[float], plan: SequentialPlan
+) -> dict[str, Any]:
     """D.2's "at Δ = 0.1 WishartUnshifted is indistinguishable from Wishart", as an equivalence
-    claim: holds when the paired 95% interval of ``E[unshifted]/E[shifted]``
-    (:func:`_paired_ratio`) lies inside :data:`EQUIVALENCE_MARGIN`, fails when it lies outside,
-    else needs more runs (absence of a difference is never read off a non-rejection)."""
+    claim: holds when the paired interval of ``E[unshifted]/E[shifted]`` (:func:`_paired_ratio`,
+    at the plan's level) lies inside :data:`EQUIVALENCE_MARGIN`, fails when it lies outside, else
+    needs more runs (absence of a difference is never read off a non-rejection); ``sequential``
+    says whether the plan decided it, asks for more runs, or reached its cap."""
     low_margin, high_margin = EQUIVALENCE_MARGIN
-    ratio, low, high = _paired_ratio(np.asarray(unshifted), np.asarray(shifted))
+    ratio, low, high = _paired_ratio(np.asarray(unshifted), np.asarray(shifted), plan.confidence)
+    verdict: str
     if low_margin <= low and high <= high_margin:
         verdict = "holds"
     elif high < low_margin or low > high_margin:
         verdict = "fails"
     else:
         verdict = "needs more runs"
-    order = paired_order(unshifted, shifted)
+    order = paired_order(unshifted, shifted, plan.confidence)
     return {
         "claim": "Δ = 0.1: WishartUnshifted indistinguishable from Wishart (mean ratio in "
         f"[{low_margin}, {high_margin}])",
@@ -509,30 +569,41 @@ def _indistinguishable(unshifted: list[float], shifted: list[float]) -> dict[str
         "gate": False,
         "verdict": verdict,
         "ratio": ratio,
-        "ratio_ci_95": [low, high],
+        "ratio_ci": [low, high],
+        "confidence": plan.confidence,
+        "sequential": plan.status(verdict, len(unshifted)),
         "differences": [
             {
                 "smaller": "wishart_unshifted",
                 "larger": "wishart",
                 "mean": order.difference,
-                "ci_95": [order.ci_low, order.ci_high],
+                "ci": [order.ci_low, order.ci_high],
+                "confidence": plan.confidence,
             }
         ],
     }
 
 
-def _d2_checks(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _d2_checks(
+    results: dict[str, dict[str, Any]], plan: SequentialPlan | None = None
+) -> list[dict[str, Any]]:
     """The paper's qualitative D.2 claims: ``holds`` on the mean final regrets, and a ``verdict``
     (holds, fails, needs more runs) from 95% paired Student-t intervals of the differences over
-    the runs, which share their environments (:func:`audit.stats.paired_order`)."""
+    the runs, which share their environments (:func:`audit.stats.paired_order`).  A pair of
+    cells with different numbers of runs is compared on its common first runs (same seeds); the
+    Δ = 0.1 equivalence claim is judged under ``plan`` (default: one look at its runs, 95%)."""
     checks: list[dict[str, Any]] = []
 
     def claim(text: str, pairs: list[tuple[str, str]], gate: bool, final: dict[str, Any]) -> None:
-        orders = [paired_order(final[a], final[b]) for a, b in pairs]
+        def paired(a: str, b: str) -> tuple[list[float], list[float]]:
+            runs = min(len(final[a]), len(final[b]))
+            return final[a][:runs], final[b][:runs]
+
+        orders = [paired_order(*paired(a, b)) for a, b in pairs]
         checks.append(
             {
                 "claim": text,
-                "holds": all(np.mean(final[a]) < np.mean(final[b]) for a, b in pairs),
+                "holds": all(np.mean(paired(a, b)[0]) < np.mean(paired(a, b)[1]) for a, b in pairs),
                 "gate": gate,
                 "verdict": all_orders(orders),
                 "differences": [
@@ -562,8 +633,10 @@ def _d2_checks(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 claim(text, [(f"{mech}_tight", mech)], False, final)
         if {"gaussian", "wishart"} <= final.keys():
             claim(f"Δ = {gap}: Gaussian below Wishart", [("gaussian", "wishart")], False, final)
-        if gap == "0.1" and {"wishart", "wishart_unshifted"} <= final.keys():
-            checks.append(_indistinguishable(final["wishart_unshifted"], final["wishart"]))
+        if gap == "0.1" and set(EQUIVALENCE_CELLS) <= final.keys():
+            unshifted, shifted = (final[v] for v in EQUIVALENCE_CELLS)
+            look = SequentialPlan((len(unshifted),)) if plan is None else plan
+            checks.append(_indistinguishable(unshifted, shifted, look))
         if gap == "0.0" and {"wishart", "wishart_unshifted", "gaussian"} <= final.keys():
             rest = [v for v in final if v != "wishart_unshifted" and _printed_variant(v)]
             pairs = [(v, "wishart_unshifted") for v in rest]
