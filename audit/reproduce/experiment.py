@@ -34,8 +34,18 @@ def failed_checks(report: ExperimentReport) -> bool:
 
 
 def check_lines(report: ExperimentReport) -> list[str]:
-    """A console line per check of ``report.checks``: its claim and whether it holds."""
-    return [f"{c.claim}: {'holds' if c.holds else 'does not hold'}" for c in report.checks]
+    """A console line per check of ``report.checks``: its claim and whether it holds; a check
+    with a statistical ``verdict`` (holds, fails, needs more runs) leads with it, and the point
+    reading ("on the means") follows, so that a close mean is never printed as a verdict."""
+    lines = []
+    for c in report.checks:
+        on_means = "holds" if c.holds else "does not hold"
+        verdict = c.details.get("verdict")
+        if isinstance(verdict, str):
+            lines.append(f"{c.claim}: {verdict} (on the means: {on_means})")
+        else:
+            lines.append(f"{c.claim}: {on_means}")
+    return lines
 
 
 @dataclass(frozen=True)

@@ -265,3 +265,26 @@ def test_set_reaches_the_config_and_its_provenance(
         assert main(toy, ["gated", *bad, "--out", str(tmp_path / "never")], "p") == 2
         assert "--set" in capsys.readouterr().err
     assert not (tmp_path / "never").exists()
+
+
+def test_console_lines_lead_with_a_checks_verdict() -> None:
+    """A check whose mean reading holds but whose interval needs more runs is printed with its
+    verdict first: a close mean is never printed as "holds"."""
+    from audit.reproduce.experiment import check_lines
+    from audit.reproduce.report import Check, Figure
+
+    report = ExperimentReport(
+        name="toy",
+        paper="toy",
+        config={},
+        figure=Figure(lambda plt: None),
+        body=(),
+        checks=(
+            Check("A below B", True, False, {"verdict": "needs more runs"}),
+            Check("C below D", False, True),
+        ),
+    )
+    assert check_lines(report) == [
+        "A below B: needs more runs (on the means: holds)",
+        "C below D: does not hold",
+    ]
