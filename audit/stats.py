@@ -1,15 +1,10 @@
 """Confidence bounds used by the audits, each with the inequality that makes it sound.
 
 * :func:`clopper_pearson` -- exact binomial bounds, one-sided at level ``β`` each.
-* :func:`empirical_bernstein_bounds` -- for the mean of i.i.d. variables in ``[0, 1]``
-  (Maurer & Pontil 2009, Theorem 4): ``E Z ≤ Z̄ + √(2 V ln(2/β) / N) + 7 ln(2/β) / (3(N − 1))``
-  with probability ``≥ 1 − β``; it adapts to the small variance of hockey-stick summands.
-* :func:`hockey_stick_summands` -- ``(1 − e^{ε − L})₊`` for privacy-loss samples ``L``, whose mean
-  under ``P`` is ``δ_{P‖Q}(ε)``; ``L = +∞`` gives 1, ``L = −∞`` gives 0.
-* :func:`paired_order` -- a paper's "A below B" on paired runs: Student-t interval of the mean
-  difference (holds, fails, or needs more runs).
-* :class:`SequentialPlan` -- runs added in planned looks until a verdict is decided or a stated
-  cap is reached, each look at level ``α/L`` (Bonferroni over the ``L`` looks).
+* :func:`empirical_bernstein_bounds` -- Maurer & Pontil (2009), Theorem 4, for means in ``[0, 1]``.
+* :func:`hockey_stick_summands` -- ``(1 − e^{ε − L})₊``, whose mean under ``P`` is ``δ_{P‖Q}(ε)``.
+* :func:`paired_order` -- "A below B" on paired runs (holds, fails, or needs more runs).
+* :class:`SequentialPlan` -- more runs at planned looks, each at ``α/L``, up to a stated cap.
 
 Proof note: ``proofs_notes/audit/white_box_hockey_stick.md``.
 """
@@ -324,7 +319,8 @@ def empirical_bernstein_bounds(values: FloatArray, beta: float) -> MeanBounds:
     """Maurer–Pontil empirical Bernstein bounds on ``E Z`` for i.i.d. ``Z ∈ [0, 1]``.
 
     Each of ``lower`` and ``upper`` fails with probability at most ``β`` (Maurer & Pontil 2009,
-    Thm 4).  Bounds are clipped to ``[0, 1]``.
+    Thm 4): ``E Z ≤ Z̄ + √(2 V ln(2/β) / N) + 7 ln(2/β) / (3(N − 1))``; it adapts to the small
+    variance of hockey-stick summands.  Bounds are clipped to ``[0, 1]``.
     """
     z = _check_unit_samples(values)
     beta = check_in_range("beta", beta, 0.0, 1.0)
