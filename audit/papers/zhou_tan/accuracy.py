@@ -182,6 +182,39 @@ def _worst_confidence_ratios(
     return ratios
 
 
+def _event_kernel() -> FloatArray:
+    """The kernel of the confidence-event audits: SE, ℓ = 0.25, on 8 grid points."""
+    X = unit_grid(8)
+    return se_kernel(X, X, 0.25)
+
+
+def _confidence_event_result(
+    name: str,
+    label: str,
+    params: LDPParams,
+    K: FloatArray,
+    entropy: list[int],
+    learner: Callable[[np.random.Generator], tuple[Policy, int, _Band]],
+    *,
+    runs: int,
+    delta: float,
+    confidence: float,
+    seed: int,
+    started: float,
+) -> RunAuditResult:
+    """A confidence-event audit: the runs' :func:`_worst_confidence_ratios` (entropy ``entropy``)
+    as a failure count against the nominal rate ``delta``."""
+    ratios = _worst_confidence_ratios(params, K, entropy, runs, learner)
+    return RunAuditResult.from_ratios(
+        name,
+        {label: ratios},
+        check_in_range("delta", delta, 0.0, 1.0),
+        confidence=confidence,
+        seed=seed,
+        started=started,
+    )
+
+
 def _approximate_band(policy: ATAGPUCB | MoMAGPUCB) -> tuple[FloatArray, FloatArray]:
     """``(μ̃, β σ̃)`` of an approximate-posterior learner, as it stands after an ``observe``."""
     return policy.mean, policy.beta * np.sqrt(np.maximum(policy.var, 0.0))
@@ -211,8 +244,7 @@ def tgp_confidence_event_audit(
     _params(params)
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
     seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds)
-    X = unit_grid(8)
-    K = se_kernel(X, X, 0.25)
+    K = _event_kernel()
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
 
     def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
@@ -236,16 +268,12 @@ def tgp_confidence_event_audit(
 
         return policy, rounds, band
 
-    ratios = _worst_confidence_ratios(params, K, [seed, 3], runs, learner)
-    name = f"tgp_confidence_event_{variant}"
-    return RunAuditResult.from_ratios(
-        name,
-        {"max_t,x |f - mu_t| / (beta_{t+1} sigma_t)": ratios},
-        check_in_range("delta", delta, 0.0, 1.0),
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+    return _confidence_event_result(
+        f"tgp_confidence_event_{variant}",
+        "max_t,x |f - mu_t| / (beta_{t+1} sigma_t)",
+        params, K, [seed, 3], learner,
+        runs=runs, delta=delta, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def ata_confidence_event_audit(
@@ -276,8 +304,7 @@ def ata_confidence_event_audit(
     _params(params)
     seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
-    X = unit_grid(8)
-    K = se_kernel(X, X, 0.25)
+    K = _event_kernel()
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
 
     def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
@@ -294,15 +321,12 @@ def ata_confidence_event_audit(
         )
         return policy, rounds, lambda _t: _approximate_band(policy)  # β_{t+1} σ̃_t
 
-    ratios = _worst_confidence_ratios(params, K, [seed, 8], runs, learner)
-    return RunAuditResult.from_ratios(
+    return _confidence_event_result(
         f"ata_confidence_event_{variant}",
-        {"max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)": ratios},
-        check_in_range("delta", delta, 0.0, 1.0),
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+        "max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)",
+        params, K, [seed, 8], learner,
+        runs=runs, delta=delta, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def _lemma10_design(seed: int) -> tuple[FloatArray, int]:
@@ -589,8 +613,7 @@ def moma_confidence_event_audit(
     _params(params)
     seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     check_choice("variant", variant, ("theory", "width_drops_radius"))
-    X = unit_grid(8)
-    K = se_kernel(X, X, 0.25)
+    K = _event_kernel()
     b_known = first_beta_approx(params.B, eps_nys)  # B(1 + 1/√(1−ε))
 
     def beta_no_radius(n: int, m: int) -> float:
@@ -613,15 +636,12 @@ def moma_confidence_event_audit(
         )
         return policy, policy.n_epochs, lambda _n: _approximate_band(policy)  # β_{n+1} σ̃_n
 
-    ratios = _worst_confidence_ratios(params, K, [seed, 11], runs, learner)
-    return RunAuditResult.from_ratios(
+    return _confidence_event_result(
         f"moma_confidence_event_{variant}",
-        {"max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)": ratios},
-        check_in_range("delta", delta, 0.0, 1.0),
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+        "max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)",
+        params, K, [seed, 11], learner,
+        runs=runs, delta=delta, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def lemma92_variance_ratio_audit(
