@@ -128,13 +128,18 @@ _Band: TypeAlias = Callable[[int], tuple[FloatArray, FloatArray]]
 """``band(t)``: the centre and half-width of a learner's confidence band after its ``t``-th step."""
 
 
+def _seed_confidence(seed: int, confidence: float) -> tuple[int, float]:
+    """The checked ``(seed, confidence)`` of an audit (the one seed rule; ``confidence`` in
+    ``(0, 1)``)."""
+    return check_seed(seed, "seed"), check_in_range("confidence", confidence, 0.0, 1.0)
+
+
 def _run_settings(
     seed: int, confidence: float, delta: float, runs: int, rounds: int, eps_nys: float | None = None
 ) -> tuple[int, float, int, int]:
     """The checked ``(seed, confidence, runs, rounds)`` of a run-based audit (``delta`` and, when
     given, ``eps_nys`` checked in ``(0, 1)``; at least 1 run of at least 2 rounds)."""
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     check_in_range("delta", delta, 0.0, 1.0)
     if eps_nys is not None:
         check_in_range("eps_nys", eps_nys, 0.0, 1.0)
@@ -358,8 +363,7 @@ def lemma10_radius_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("variant", variant, ("paper", "c_without_laplace"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     estimators = check_size("estimators", estimators, 1, item_bytes=8, what="an estimator")
     Phi, m = _lemma10_design(seed)
     n = Phi.shape[0]
@@ -428,8 +432,7 @@ def lemma11_count_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("bound", bound, ("corrected", "paper"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     k = check_size("k", k, 1, item_bytes=8, what="a term")
     p = check_in_range("p", p, 0.0, 0.25)
     _, _, errors = _lemma11_errors(
@@ -467,8 +470,7 @@ def mom_selection_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("selection", selection, ("argmin", "argmax"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     k = check_size("k", k, 2, item_bytes=8, what="a term")
     theta, V, errors = _lemma11_errors(
         params, k, check_size("runs", runs, 1, item_bytes=8, what="a run's result"), seed
