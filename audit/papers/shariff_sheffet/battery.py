@@ -59,6 +59,7 @@ from audit.papers.shariff_sheffet.theorems import (
     regularizer_run_audit,
 )
 from audit.protocols import PrivacyClaim
+from audit.reproduce.report import Table
 from audit.results import (
     SCHEMA_VERSION,
     PrivacyAuditResult,
@@ -204,65 +205,68 @@ class BatteryReport:
 
     def summary_table(self) -> str:
         """A Markdown table of the results."""
-        lines = [
-            "| test | method | claim (ε, δ) | ε lower bound | δ(ε_claim) [lower, upper] | p | Holm p | verdict |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
+        header = (
+            "test", "method", "claim (ε, δ)", "ε lower bound", "δ(ε_claim) [lower, upper]", "p",
+            "Holm p", "verdict",
+        )  # fmt: skip
+        rows = []
         for r, p_adj, rej in zip(self.results, self.holm_pvalues, self.holm_reject, strict=True):
             d = r.delta_at_claim
             dtext = (
                 f"{d.delta_estimate:.3g} [{d.delta_lower:.3g}, {d.delta_upper:.3g}]" if d else "–"
             )
-            lines.append(
-                f"| {r.name} | {r.method} | ({r.claim.epsilon:.4g}, {r.claim.delta:.3g}) "
-                f"{r.claim.label} | {r.epsilon_lower_bound:.4g} | {dtext} | {r.p_value:.3g} | "
-                f"{p_adj:.3g} | {'**VIOLATION**' if rej else 'pass'} |"
-            )
-        return "\n".join(lines)
+            rows.append((
+                r.name, r.method, f"({r.claim.epsilon:.4g}, {r.claim.delta:.3g}) {r.claim.label}",
+                f"{r.epsilon_lower_bound:.4g}", dtext, f"{r.p_value:.3g}", f"{p_adj:.3g}",
+                "**VIOLATION**" if rej else "pass",
+            ))  # fmt: skip
+        return "\n".join(Table(header, tuple(rows)).lines())
 
     def slack_markdown(self) -> str:
-        lines = [
-            "| mechanism | n | d | claimed (ε, δ) | δ | exact ε at δ |",
-            "|---|---|---|---|---|---|",
-        ]
-        for s in self.slack:
-            bound = "≤ " if s.exact_is_upper_bound and s.exact_epsilon > 0 else ""
-            lines.append(
-                f"| {s.mechanism} | {s.n:.3g} | {s.d} | ({s.claimed_epsilon:g}, {s.claimed_delta:g}) "
-                f"| {s.delta:g} | {bound}{s.exact_epsilon:.4g} |"
+        """A Markdown table of the slack rows (the exact ε at each δ next to the printed claim)."""
+        header = ("mechanism", "n", "d", "claimed (ε, δ)", "δ", "exact ε at δ")
+        rows = tuple(
+            (
+                s.mechanism, f"{s.n:.3g}", f"{s.d}", f"({s.claimed_epsilon:g}, {s.claimed_delta:g})",
+                f"{s.delta:g}",
+                f"{'≤ ' if s.exact_is_upper_bound and s.exact_epsilon > 0 else ''}{s.exact_epsilon:.4g}",
             )
-        return "\n".join(lines)
+            for s in self.slack
+        )  # fmt: skip
+        return "\n".join(Table(header, rows).lines())
 
     def accuracy_markdown(self) -> str:
         """A Markdown table of the accuracy audits (failing runs and slack quantiles)."""
-        lines = [
-            "| audit | failing runs | nominal rate | CP bounds | slack (1%, 50%, 99% of ratio to bound) | verdict |",
-            "|---|---|---|---|---|---|",
-        ]
-        for a in self.accuracy:
-            slack = "; ".join(
-                f"{k}: {q[0]:.3g}, {q[1]:.3g}, {q[2]:.3g}" for k, q in a.slack.items()
+        header = (
+            "audit", "failing runs", "nominal rate", "CP bounds",
+            "slack (1%, 50%, 99% of ratio to bound)", "verdict",
+        )  # fmt: skip
+        rows = tuple(
+            (
+                a.name, f"{a.failures}/{a.runs}", f"{a.nominal_failure_rate:.3g}",
+                f"[{a.failure_rate_lower:.3g}, {a.failure_rate_upper:.3g}]",
+                "; ".join(f"{k}: {q[0]:.3g}, {q[1]:.3g}, {q[2]:.3g}" for k, q in a.slack.items()),
+                "**VIOLATION**" if a.violation else "pass",
             )
-            lines.append(
-                f"| {a.name} | {a.failures}/{a.runs} | {a.nominal_failure_rate:.3g} | "
-                f"[{a.failure_rate_lower:.3g}, {a.failure_rate_upper:.3g}] | {slack} | "
-                f"{'**VIOLATION**' if a.violation else 'pass'} |"
-            )
-        return "\n".join(lines)
+            for a in self.accuracy
+        )  # fmt: skip
+        return "\n".join(Table(header, rows).lines())
 
     def scaling_markdown(self) -> str:
         """A Markdown table of the regret scaling fits."""
-        lines = [
-            "| fit | slope vs theorem's form (CI) | p(slope > 1) | bare power exponent | theorem's exponent | verdict |",
-            "|---|---|---|---|---|---|",
-        ]
-        for f in self.scaling:
-            lines.append(
-                f"| {f.name} | {f.slope:.3f} [{f.ci_low:.3f}, {f.ci_high:.3f}] | "
-                f"{f.pvalue_above_one:.3g} | {f.bare_power_exponent:.3f} | {f.theorem_exponent} | "
-                f"{'pass' if f.consistent else '**INCONSISTENT**'} |"
+        header = (
+            "fit", "slope vs theorem's form (CI)", "p(slope > 1)", "bare power exponent",
+            "theorem's exponent", "verdict",
+        )  # fmt: skip
+        rows = tuple(
+            (
+                f.name, f"{f.slope:.3f} [{f.ci_low:.3f}, {f.ci_high:.3f}]",
+                f"{f.pvalue_above_one:.3g}", f"{f.bare_power_exponent:.3f}", f.theorem_exponent,
+                "pass" if f.consistent else "**INCONSISTENT**",
             )
-        return "\n".join(lines)
+            for f in self.scaling
+        )  # fmt: skip
+        return "\n".join(Table(header, rows).lines())
 
     def write(self, out: Path) -> None:
         """Write ``report.json``, ``report.md`` and ``privacy_curves.png`` into ``out``."""

@@ -96,6 +96,26 @@ def _check_policy(policy: object) -> None:
         )
 
 
+def _run_seeds(seed: int, runs: int) -> list[np.random.SeedSequence]:
+    """The seeds of ``runs`` (at least 2) replicates: ``child_seeds(seed, 0, runs)``."""
+    return child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
+
+
+def _theorem_setup(
+    variant: Variant,
+    d: int,
+    n: int,
+    privacy: PrivacyParameters | None,
+    calibration: Calibration = "paper",
+) -> tuple[float, ProblemConstants, RegularizerBounds]:
+    """``(α, constants, bounds)`` of the theorems at horizon ``n``: ``α = 1/n``, the App. D
+    constants at ``d`` and ``variant``'s regularizer bounds."""
+    alpha = 1.0 / n
+    constants = ProblemConstants(d=d)
+    _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
+    return alpha, constants, bounds
+
+
 def theorem_bound(
     theorem: Theorem,
     n: int,
@@ -245,7 +265,7 @@ def regret_scaling_in_dimension(
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
     alpha = 1.0 / n
-    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
+    seeds = _run_seeds(seed, runs)
     regrets = np.empty((len(seeds), len(grid)))
     form = np.empty(len(grid))
     for j, d in enumerate(grid):
@@ -311,7 +331,7 @@ def regret_scaling_in_privacy(
         else check_callable("mechanism_epsilon", mechanism_epsilon)
     )
     alpha = 1.0 / n
-    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
+    seeds = _run_seeds(seed, runs)
     baseline = _final_regrets("nonprivate", d, num_arms, gap, n, seeds, None)
     constants = ProblemConstants(d=d)
     power = 1.0 if gap > 0 else 0.5
@@ -360,10 +380,8 @@ def regret_scaling_in_n(
     ts = regret_rounds(n, first, points)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
-    alpha = 1.0 / n
-    constants = ProblemConstants(d=d)
-    _, bounds = regularizer_spec(variant, constants, n, alpha, privacy, calibration=calibration)
-    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
+    alpha, constants, bounds = _theorem_setup(variant, d, n, privacy, calibration)
+    seeds = _run_seeds(seed, runs)
     batch = _batch(
         variant, d, num_arms, gap, n, seeds, privacy, alpha=alpha, checkpoints=ts,
         calibration=calibration,
@@ -472,10 +490,8 @@ def regret_regression_check(
     marks = regret_rounds(n, first, points)
     confidence = _confidence(confidence)
     check_choice("theorem", theorem, THEOREMS)
-    seeds = child_seeds(seed, 0, check_size("runs", runs, 2, item_bytes=8, what="a run's result"))
-    alpha = 1.0 / n
-    constants = ProblemConstants(d=d)
-    _, bounds = regularizer_spec(reference, constants, n, alpha, privacy)
+    seeds = _run_seeds(seed, runs)
+    alpha, constants, bounds = _theorem_setup(reference, d, n, privacy)
     candidate = candidate_regrets(
         policy, d=d, num_arms=num_arms, gap=gap, n=n, seeds=seeds, checkpoints=marks
     )

@@ -128,13 +128,18 @@ _Band: TypeAlias = Callable[[int], tuple[FloatArray, FloatArray]]
 """``band(t)``: the centre and half-width of a learner's confidence band after its ``t``-th step."""
 
 
+def _seed_confidence(seed: int, confidence: float) -> tuple[int, float]:
+    """The checked ``(seed, confidence)`` of an audit (the one seed rule; ``confidence`` in
+    ``(0, 1)``)."""
+    return check_seed(seed, "seed"), check_in_range("confidence", confidence, 0.0, 1.0)
+
+
 def _run_settings(
     seed: int, confidence: float, delta: float, runs: int, rounds: int, eps_nys: float | None = None
 ) -> tuple[int, float, int, int]:
     """The checked ``(seed, confidence, runs, rounds)`` of a run-based audit (``delta`` and, when
     given, ``eps_nys`` checked in ``(0, 1)``; at least 1 run of at least 2 rounds)."""
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     check_in_range("delta", delta, 0.0, 1.0)
     if eps_nys is not None:
         check_in_range("eps_nys", eps_nys, 0.0, 1.0)
@@ -182,6 +187,39 @@ def _worst_confidence_ratios(
     return ratios
 
 
+def _event_kernel() -> FloatArray:
+    """The kernel of the confidence-event audits: SE, ℓ = 0.25, on 8 grid points."""
+    X = unit_grid(8)
+    return se_kernel(X, X, 0.25)
+
+
+def _confidence_event_result(
+    name: str,
+    label: str,
+    params: LDPParams,
+    K: FloatArray,
+    entropy: list[int],
+    learner: Callable[[np.random.Generator], tuple[Policy, int, _Band]],
+    *,
+    runs: int,
+    delta: float,
+    confidence: float,
+    seed: int,
+    started: float,
+) -> RunAuditResult:
+    """A confidence-event audit: the runs' :func:`_worst_confidence_ratios` (entropy ``entropy``)
+    as a failure count against the nominal rate ``delta``."""
+    ratios = _worst_confidence_ratios(params, K, entropy, runs, learner)
+    return RunAuditResult.from_ratios(
+        name,
+        {label: ratios},
+        check_in_range("delta", delta, 0.0, 1.0),
+        confidence=confidence,
+        seed=seed,
+        started=started,
+    )
+
+
 def _approximate_band(policy: ATAGPUCB | MoMAGPUCB) -> tuple[FloatArray, FloatArray]:
     """``(μ̃, β σ̃)`` of an approximate-posterior learner, as it stands after an ``observe``."""
     return policy.mean, policy.beta * np.sqrt(np.maximum(policy.var, 0.0))
@@ -211,8 +249,7 @@ def tgp_confidence_event_audit(
     _params(params)
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
     seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds)
-    X = unit_grid(8)
-    K = se_kernel(X, X, 0.25)
+    K = _event_kernel()
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
 
     def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
@@ -236,16 +273,12 @@ def tgp_confidence_event_audit(
 
         return policy, rounds, band
 
-    ratios = _worst_confidence_ratios(params, K, [seed, 3], runs, learner)
-    name = f"tgp_confidence_event_{variant}"
-    return RunAuditResult.from_ratios(
-        name,
-        {"max_t,x |f - mu_t| / (beta_{t+1} sigma_t)": ratios},
-        check_in_range("delta", delta, 0.0, 1.0),
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+    return _confidence_event_result(
+        f"tgp_confidence_event_{variant}",
+        "max_t,x |f - mu_t| / (beta_{t+1} sigma_t)",
+        params, K, [seed, 3], learner,
+        runs=runs, delta=delta, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def ata_confidence_event_audit(
@@ -276,8 +309,7 @@ def ata_confidence_event_audit(
     _params(params)
     seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     check_choice("variant", variant, ("theory", "width_ignores_laplace"))
-    X = unit_grid(8)
-    K = se_kernel(X, X, 0.25)
+    K = _event_kernel()
     gbar = certified_gamma_upper(K, rounds + 1, 1.0)
 
     def learner(g_pol: np.random.Generator) -> tuple[Policy, int, _Band]:
@@ -294,15 +326,12 @@ def ata_confidence_event_audit(
         )
         return policy, rounds, lambda _t: _approximate_band(policy)  # β_{t+1} σ̃_t
 
-    ratios = _worst_confidence_ratios(params, K, [seed, 8], runs, learner)
-    return RunAuditResult.from_ratios(
+    return _confidence_event_result(
         f"ata_confidence_event_{variant}",
-        {"max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)": ratios},
-        check_in_range("delta", delta, 0.0, 1.0),
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+        "max_t,x |f - mu~_t| / (beta_{t+1} sigma~_t)",
+        params, K, [seed, 8], learner,
+        runs=runs, delta=delta, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def _lemma10_design(seed: int) -> tuple[FloatArray, int]:
@@ -334,8 +363,7 @@ def lemma10_radius_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("variant", variant, ("paper", "c_without_laplace"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     estimators = check_size("estimators", estimators, 1, item_bytes=8, what="an estimator")
     Phi, m = _lemma10_design(seed)
     n = Phi.shape[0]
@@ -404,8 +432,7 @@ def lemma11_count_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("bound", bound, ("corrected", "paper"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     k = check_size("k", k, 1, item_bytes=8, what="a term")
     p = check_in_range("p", p, 0.0, 0.25)
     _, _, errors = _lemma11_errors(
@@ -443,8 +470,7 @@ def mom_selection_audit(
     t0 = time.perf_counter()
     _params(params)
     check_choice("selection", selection, ("argmin", "argmax"))
-    seed = check_seed(seed, "seed")
-    confidence = check_in_range("confidence", confidence, 0.0, 1.0)
+    seed, confidence = _seed_confidence(seed, confidence)
     k = check_size("k", k, 2, item_bytes=8, what="a term")
     theta, V, errors = _lemma11_errors(
         params, k, check_size("runs", runs, 1, item_bytes=8, what="a run's result"), seed
@@ -589,8 +615,7 @@ def moma_confidence_event_audit(
     _params(params)
     seed, confidence, runs, rounds = _run_settings(seed, confidence, delta, runs, rounds, eps_nys)
     check_choice("variant", variant, ("theory", "width_drops_radius"))
-    X = unit_grid(8)
-    K = se_kernel(X, X, 0.25)
+    K = _event_kernel()
     b_known = first_beta_approx(params.B, eps_nys)  # B(1 + 1/√(1−ε))
 
     def beta_no_radius(n: int, m: int) -> float:
@@ -613,15 +638,12 @@ def moma_confidence_event_audit(
         )
         return policy, policy.n_epochs, lambda _n: _approximate_band(policy)  # β_{n+1} σ̃_n
 
-    ratios = _worst_confidence_ratios(params, K, [seed, 11], runs, learner)
-    return RunAuditResult.from_ratios(
+    return _confidence_event_result(
         f"moma_confidence_event_{variant}",
-        {"max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)": ratios},
-        check_in_range("delta", delta, 0.0, 1.0),
-        confidence=confidence,
-        seed=seed,
-        started=t0,
-    )
+        "max_n,x |f - mu~_n| / (beta_{n+1} sigma~_n)",
+        params, K, [seed, 11], learner,
+        runs=runs, delta=delta, confidence=confidence, seed=seed, started=t0,
+    )  # fmt: skip
 
 
 def lemma92_variance_ratio_audit(
