@@ -386,6 +386,36 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         (2.6, 1.6, "fails", "fails", 50_000_000, 5),
     ),
+    Claim(
+        "ss-d3a",
+        README,
+        "Across the grid the Gaussian's final\n    regret changes 18.6× at `Δ = 0` and 1.22× at "
+        "`Δ = 0.1`",
+        f"{SS}/d3_authors.json",
+        lambda d3a: (
+            round(d3a["max_over_min_regret"]["gaussian"]["0.0"], 1),
+            round(d3a["max_over_min_regret"]["gaussian"]["0.1"], 2),
+            round(d3a["max_over_min_regret"]["wishart"]["0.0"], 1),
+            round(d3a["max_over_min_regret"]["wishart"]["0.1"], 1),
+            d3a["config"]["compat"],
+            int(d3a["config"]["n"]),
+            int(d3a["config"]["runs"]),
+        ),
+        (18.6, 1.22, 2.1, 2.1, "authors_code", 50_000_000, 5),
+    ),
+    Claim(
+        "ss-d3a-verdicts",
+        README,
+        "Gaussian tree agrees with it as far as 5 runs can say, and the Wishart tree contradicts it",
+        f"{SS}/d3_authors.json",
+        lambda d3a: tuple((c["verdict"], [round(x, 2) for x in c["ci_95"]]) for c in d3a["checks"]),
+        (
+            ("holds", [2.07, 3.03]),
+            ("needs more runs", [-0.55, 0.23]),
+            ("needs more runs", [-0.69, 0.42]),
+            ("fails", [0.35, 1.31]),
+        ),
+    ),
     # Sajed & Sheffet, Sec. 5
     Claim(
         "saj-table-row",
