@@ -218,6 +218,7 @@ class SequentialPlan:
         return {
             "rule": f"Bonferroni over {len(self.looks)} planned looks {list(self.looks)} "
             f"(each at {self.confidence:.6g}; family α = {self.alpha}); cap {self.cap} runs",
+            "looks": list(self.looks),
             "look": index,
             "runs": runs,
             "state": state,
