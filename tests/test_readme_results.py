@@ -221,8 +221,7 @@ def _d2a_mean(d2a: Json, gap: str, variant: str) -> str:
 def _d2a_sequential(d2a: Json) -> tuple[object, ...]:
     (check,) = [c for c in d2a["checks"] if "indistinguishable" in str(c["claim"])]
     seq = check["sequential"]
-    looks = [int(x) for x in str(seq["rule"]).split("[")[1].split("]")[0].split(",")]
-    return (seq["look"], seq["runs"], seq["state"], looks)
+    return (seq["look"], seq["runs"], seq["state"], seq["looks"])
 
 
 def _d2a_ratio_interval(d2a: Json) -> str:
