@@ -30,12 +30,15 @@ from audit.benchmarks.policy_zoo import CASES, ROOT, ZooCase
 from audit.methods.black_box import event_audit_from_samples
 from audit.methods.designs import (
     DESIGN_SCORES,
+    AnchoredDesign,
+    anchored_features,
     choice_features,
     informative_days,
     linear_designs,
     multi_armed_designs,
     online_designs,
     point_features,
+    reused_noise_design,
 )
 from audit.methods.online import collect_points
 from audit.methods.stream import Stream, collect_transcripts, differing_day
@@ -90,9 +93,12 @@ def plugin_epsilon(a: np.ndarray, b: np.ndarray, delta: float, min_mass: float) 
     return best
 
 
-def _designs(case: ZooCase, target: Any) -> list[NeighbouringPair[Any]]:
+Design = NeighbouringPair[Any] | AnchoredDesign
+
+
+def _designs(case: ZooCase, target: Any, anchored: Sequence[int] = ()) -> list[Design]:
     if case.kind == "linear":
-        return list(linear_designs())
+        return [*linear_designs(), *(reused_noise_design(levels) for levels in anchored)]
     if case.kind == "multi_armed":
         return list(multi_armed_designs())
     stated = getattr(target, "loss_set", "box01")
@@ -100,11 +106,19 @@ def _designs(case: ZooCase, target: Any) -> list[NeighbouringPair[Any]]:
     return list(online_designs(next((k for k in kinds if k == stated), "box01")))
 
 
-def _one(case: ZooCase, pair: NeighbouringPair[Any], runs: int, seed: int) -> dict[str, Any]:
+def _one(case: ZooCase, design: Design, runs: int, seed: int) -> dict[str, Any]:
     """The bound and the plug-in estimate of one (case, design)."""
     target = load_target(case.target, [str(ROOT)])
     claim = case_claim(case)
-    if case.kind.startswith("online"):
+    score: Any = DESIGN_SCORES if not case.kind.startswith("online") else "auto"
+    pair: NeighbouringPair[Any] = design.pair if isinstance(design, AnchoredDesign) else design
+    if isinstance(design, AnchoredDesign):
+        out, out_p = collect_transcripts(target, pair.x, pair.x_prime, design.t, runs=runs,
+                                         seed=seed, earlier_days=True)  # fmt: skip
+        features = anchored_features(design)
+        plugin = plugin_epsilon(features(out), features(out_p), claim.delta, PLUGIN_MASS)
+        score = "feature"
+    elif case.kind.startswith("online"):
         t = int(np.flatnonzero(np.any(pair.x != pair.x_prime, axis=1))[0]) + 1
         out, out_p = collect_points(target, pair.x, pair.x_prime, t, runs=runs, seed=seed)
         features = point_features(np.asarray(pair.x).shape[1])
@@ -119,35 +133,55 @@ def _one(case: ZooCase, pair: NeighbouringPair[Any], runs: int, seed: int) -> di
         plugin = plugin_epsilon(first, features(out_p)[:, :PLUGIN_PREFIX], claim.delta, PLUGIN_MASS)
     result = event_audit_from_samples(
         out, out_p, claim, name=pair.description, mechanism=case.target, features=features,
-        confidence=0.95, seed=seed,
-        score=DESIGN_SCORES if not case.kind.startswith("online") else "auto",
+        confidence=0.95, seed=seed, score=score,
     )  # fmt: skip
-    return {"epsilon_lower_bound": result.epsilon_lower_bound, "plugin_epsilon": plugin}
+    counts = result.details["counts"]
+    return {
+        "epsilon_lower_bound": result.epsilon_lower_bound,
+        "plugin_epsilon": plugin,
+        "event": f"{result.details['event']} ({result.details['direction']})",
+        "event_counts": [counts.count, counts.trials, counts.count_prime, counts.trials_prime],
+        "detectable_epsilon": result.detectable_epsilon,
+    }
+
+
+def _description(design: Design) -> str:
+    return design.pair.description if isinstance(design, AnchoredDesign) else design.description
 
 
 def run_action_level(
-    cases: Sequence[ZooCase], runs: int, seed: int, out: Path, progress: bool = False
+    cases: Sequence[ZooCase],
+    runs: int,
+    seed: int,
+    out: Path,
+    progress: bool = False,
+    anchored: Sequence[int] = (),
 ) -> list[dict[str, Any]]:
-    """Every (case, design), kept in ``out/cells``; one row per case with the best design."""
+    """Every (case, design), kept in ``out/cells``; one row per case with the best design.
+    ``anchored``: tree levels of :func:`audit.methods.designs.reused_noise_design` added to the
+    linear cases' designs (``()``: only the designs the check searches)."""
     runs = check_int_at_least("runs", runs, 4)
     targets = {c.name: load_target(c.target, [str(ROOT)]) for c in cases}
-    jobs = [(c, p) for c in cases for p in _designs(c, targets[c.name])]
+    jobs = [(c, p) for c in cases for p in _designs(c, targets[c.name], anchored)]
     bar = tqdm(total=len(jobs), desc="action-level ε", unit="design", disable=not progress)
     store = CellStore(out / "cells", bar)
     rows = []
     for case in cases:
         found = {}
-        for c, pair in jobs:
+        for c, design in jobs:
             if c is not case:
                 continue
-            s = seed_for(seed, f"{case.name}/{pair.description}")
-            config = {"case": case.name, "design": pair.description, "runs": runs, "seed": s}
-            key = f"{case.name}__{pair.description}".replace(" ", "_").replace(",", "")
-            found[pair.description] = store.json(
-                key.replace("=", ""), config, functools.partial(_one, case, pair, runs, s)
-            )
+            name = _description(design)
+            s = seed_for(seed, f"{case.name}/{name}")
+            config = {"case": case.name, "design": name, "runs": runs, "seed": s}
+            key = f"{case.name}__{name}".replace(" ", "_").replace(",", "")
+            for char in "=()":
+                key = key.replace(char, "")
+            found[name] = store.json(key, config, functools.partial(_one, case, design, runs, s))
         for value in found.values():  # strict JSON keeps ±inf as strings
             value["epsilon_lower_bound"] = float(value["epsilon_lower_bound"])
+            if value.get("detectable_epsilon") is not None:
+                value["detectable_epsilon"] = float(value["detectable_epsilon"])
             if value["plugin_epsilon"] is not None:
                 value["plugin_epsilon"] = float(value["plugin_epsilon"])
         best = max(found, key=lambda k: float(found[k]["epsilon_lower_bound"]))
@@ -183,6 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026, help="root seed (default 2026)")
     parser.add_argument("--cases", default=None, help="comma-separated zoo case names")
     parser.add_argument("--out", type=Path, default=Path("results/benchmarks/action_level"))
+    parser.add_argument(
+        "--anchored", default="",
+        help="comma-separated tree levels (≥ 4) of the reused-noise anchored design to add to the "
+        "linear cases' designs (3·2^(levels−2) days each; default: none)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         known = {c.name: c for c in CASES}
@@ -192,10 +231,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"cases must name zoo cases {sorted(known)}, got {unknown}")
         out = prepare_output_dir(args.out)
         check_int_at_least("--runs", args.runs, 4)
+        anchored = [check_int_at_least("--anchored", int(v), 4)
+                    for v in args.anchored.split(",") if v.strip()]  # fmt: skip
     except ValueError as err:
         parser.error(str(err))
     rows = run_action_level([known[n] for n in names], args.runs, args.seed, out,
-                            progress=sys.stderr.isatty())  # fmt: skip
+                            progress=sys.stderr.isatty(), anchored=anchored)  # fmt: skip
     command = "python -m audit.benchmarks.action_level " + shlex.join(
         sys.argv[1:] if argv is None else list(argv)
     )
@@ -216,6 +257,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines.append(f"| {r['case']} | ({r['claim'][0]:g}, {r['claim'][1]:g}) | "
                      f"{r['bug'] or 'correct'} | {r['best_design']} | "
                      f"{_fmt(r['epsilon_lower_bound'])} | {_fmt(r['plugin_epsilon'])} |")  # fmt: skip
+    anchored_rows = [(r["case"], name, v) for r in rows for name, v in r["designs"].items()
+                     if name.startswith("reused-noise anchors")]  # fmt: skip
+    if anchored_rows:
+        lines += ["", "Anchored designs (`reused_noise_design`; the event's counts on the evaluation "
+                  "half, under x and x'):", "",
+                  "| case | design | event | counts x, x' | ε lower bound (95%) | plug-in ε |",
+                  "|---|---|---|---|---|---|"]  # fmt: skip
+        for case_name, name, v in anchored_rows:
+            c = v.get("event_counts") or [0, 0, 0, 0]
+            lines.append(f"| {case_name} | {name} | {v.get('event', '–')} | {c[0]}/{c[1]}, "
+                         f"{c[2]}/{c[3]} | {_fmt(v['epsilon_lower_bound'])} | "
+                         f"{_fmt(v['plugin_epsilon'])} |")  # fmt: skip
     atomic_write_text(out / "action_level.md", "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

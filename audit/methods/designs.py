@@ -17,6 +17,7 @@ import functools
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
 import numpy as np
@@ -45,11 +46,13 @@ __all__ = [
     "MULTI_ARMED_HORIZONS",
     "ONLINE_HORIZONS",
     "ONLINE_PATTERNS",
+    "AnchoredDesign",
     "Collector",
     "LinearRecord",
     "OnlinePattern",
     "SampleCache",
     "Samples",
+    "anchored_features",
     "choice_features",
     "design_online_audit",
     "design_stream_audit",
@@ -63,6 +66,7 @@ __all__ = [
     "online_designs",
     "online_samples",
     "point_features",
+    "reused_noise_design",
     "stream_samples",
 ]
 
@@ -151,6 +155,101 @@ def linear_designs(
     if not grid or any(not horizons for _, horizons in grid):
         raise ValueError("grid must be a non-empty sequence of (record, non-empty horizons)")
     return [linear_design(n, 1, r, d=d) for r, horizons in grid for n in dict.fromkeys(horizons)]
+
+
+@dataclass(frozen=True)
+class AnchoredDesign:
+    """A stream pair whose *anchored* day pairs read the same tree noise on both sides of ``t``.
+
+    ``anchors`` holds 1-based ``(before, after)`` days, ``before < t < after``, whose releases
+    have nodes of the same count (``popcount`` of the release index); on ``pair.x`` each pair's
+    statistics along ``w`` are equal, on ``pair.x_prime`` the later one is 2 lower.  Its transcripts
+    are the actions of every day but ``t`` (``collect_transcripts(..., earlier_days=True)``)."""
+
+    pair: NeighbouringPair[Stream]
+    t: int
+    anchors: tuple[tuple[int, int], ...]
+
+
+def _triangle(r: int, amplitude: int) -> int:
+    """``0, −1, …, −amplitude, …, −1, 0, −1, …``: a path with unit steps that returns to 0."""
+    x = r % (2 * amplitude)
+    return -(x if x <= amplitude else 2 * amplitude - x)
+
+
+def reused_noise_design(levels: int, *, d: int = 2) -> AnchoredDesign:
+    """The anchored design: catches noise reused across a tree's releases from choices alone.
+
+    A tree of ``2^levels`` leaves; the stream has ``3q`` days, ``q = 2^(levels − 2)``, so a policy
+    sizes its tree exactly as for ``2^levels``.  With 0-based release indices ``s`` (day ``s + 1``
+    reads the rows of days ``1 .. s``): the ``"reward"`` record pair on release index ``2q``;
+    release ``q + r`` (before it) and ``2q + r`` (after it) have the same ``popcount`` for
+    ``r = 1 .. q − 1``: the anchors.  Every other day offers ``+w`` and ``−w`` (``w = e₁``) with
+    rewards ``ρ`` and ``−ρ``, ``|ρ| ≤ 1``, so either choice adds ``wwᵀ`` to ``V`` and ``ρw`` to
+    ``u``; the ``ρ`` move ``⟨w, u⟩`` along a triangle path over the anchors' releases, repeated
+    one lower after the record (2 lower on ``x'``, whose record has reward −1).  A policy whose
+    releases carry one noise draw scaled by a function of ``popcount`` chooses ``sign(⟨w, u⟩ + N)``
+    with the same ``N`` on both days of an anchor: never different on ``x``, different on ``x'``
+    when ``N`` lies in a band of width 2 under the anchor's threshold."""
+    levels = check_int_at_least("levels", levels, 4)
+    d = check_int_at_least("d", d, 2)
+    q = 2 ** (levels - 2)
+    t0, amplitude = 2 * q, q // 2
+    start = amplitude / 2.0
+    target = {}
+    for r in range(1, q):
+        target[q + r] = start + _triangle(r, amplitude)
+        target[t0 + r] = start + _triangle(r, amplitude) - 1.0
+    path = 0.0  # ⟨w, u⟩ over the rows before the current release, the record's row left out
+    rewards = np.zeros(3 * q)
+    for s in range(3 * q):
+        if s == t0:
+            continue
+        goal = target.get(s + 1, target[min(k for k in target if k > s)] if s + 1 < 3 * q else path)
+        rewards[s] = min(1.0, max(-1.0, goal - path))
+        path += rewards[s]
+        if s + 1 in target and not math.isclose(path, target[s + 1], abs_tol=1e-12):
+            raise AssertionError(f"release {s + 1} missed its target")  # pragma: no cover
+    w = np.eye(d)[0]
+    sets, sets_p, tables, tables_p = [], [], [], []
+    for s in range(3 * q):
+        if s == t0:
+            sets += [np.stack([w, w])]
+            sets_p += [np.stack([w, w])]
+            tables += [np.full(2, 1.0)]
+            tables_p += [np.full(2, -1.0)]
+            continue
+        arms, table = np.stack([w, -w]), np.array([rewards[s], -rewards[s]])
+        sets += [arms]
+        sets_p += [arms]
+        tables += [table]
+        tables_p += [table]
+    pair = NeighbouringPair(
+        Stream(tuple(sets), tuple(tables)),
+        Stream(tuple(sets_p), tuple(tables_p)),
+        "t_neighbouring",
+        f"reused-noise anchors, {3 * q} days (a tree of {2**levels} leaves), d = {d}",
+    )
+    anchors = tuple((q + r + 1, t0 + r + 1) for r in range(1, q))
+    return AnchoredDesign(pair, t0 + 1, anchors)
+
+
+def anchored_features(design: AnchoredDesign) -> Callable[[FloatArray], FloatArray]:
+    """Feature of a transcript of every day but ``t``: how many anchors' two choices differ."""
+    t = design.t
+
+    def column(day: int) -> int:
+        return day - 1 if day < t else day - 2
+
+    before = np.array([column(b) for b, _ in design.anchors], dtype=np.int64)
+    after = np.array([column(a) for _, a in design.anchors], dtype=np.int64)
+
+    def features(actions: FloatArray) -> FloatArray:
+        arr = np.asarray(actions, dtype=np.float64)
+        differ = np.asarray(arr[:, before] != arr[:, after], dtype=np.float64)
+        return np.asarray(differ.sum(axis=1, keepdims=True), dtype=np.float64)
+
+    return features
 
 
 def multi_armed_design(n: int, t: int = 1, num_arms: int = 2) -> NeighbouringPair[Stream]:

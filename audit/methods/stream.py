@@ -268,7 +268,11 @@ def action_count_features(num_arms: int) -> Callable[[FloatArray], FloatArray]:
 
 
 def _transcripts(
-    policy: StreamPolicy, stream: Stream, t: int, seeds: list[np.random.SeedSequence]
+    policy: StreamPolicy,
+    stream: Stream,
+    t: int,
+    seeds: list[np.random.SeedSequence],
+    earlier_days: bool = False,
 ) -> FloatArray:
     rows = []
     for run, child in enumerate(seeds, start=1):
@@ -281,16 +285,27 @@ def _transcripts(
             stream.decision_sets,
             f"the actions {policy!r} returned on run {run}",
         )
-        rows.append(actions[t:])  # days t+1..n (0-based index t onwards)
+        # days t+1..n (0-based index t onwards), after days 1..t-1 if asked
+        rows.append(
+            np.concatenate([actions[: t - 1], actions[t:]]) if earlier_days else actions[t:]
+        )
     return np.asarray(rows, dtype=np.float64)
 
 
 def collect_transcripts(
-    policy: StreamPolicy, stream: Stream, stream_prime: Stream, t: int, *, runs: int, seed: int
+    policy: StreamPolicy,
+    stream: Stream,
+    stream_prime: Stream,
+    t: int,
+    *,
+    runs: int,
+    seed: int,
+    earlier_days: bool = False,
 ) -> tuple[FloatArray, FloatArray]:
-    """``runs`` transcripts (actions of days ``t + 1 .. n``) on each stream, mechanism seeds spawned
-    from ``seed``; checks that the streams are t-neighbours and that every run returns one valid
-    arm index per day (:func:`audit.protocols.check_actions`)."""
+    """``runs`` transcripts (actions of days ``t + 1 .. n``; with ``earlier_days`` of every day but
+    ``t``, days ``1 .. t − 1`` first, all that joint DP lets the adversary see) on each stream,
+    mechanism seeds spawned from ``seed``; checks that the streams are t-neighbours and that every
+    run returns one valid arm index per day (:func:`audit.protocols.check_actions`)."""
     runs = check_int_at_least("runs", runs, 4)
     seed = check_seed(seed)
     t = check_int_at_least("t", t, 1)
@@ -305,8 +320,8 @@ def collect_transcripts(
         ):
             raise ValueError(f"streams must be t-neighbours (t={t}) but differ on day {day + 1}")
     children = as_seed_sequence(seed).spawn(2 * runs)
-    return _transcripts(policy, stream, t, children[:runs]), _transcripts(
-        policy, stream_prime, t, children[runs:]
+    return _transcripts(policy, stream, t, children[:runs], earlier_days), _transcripts(
+        policy, stream_prime, t, children[runs:], earlier_days
     )
 
 

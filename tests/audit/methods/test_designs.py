@@ -15,6 +15,7 @@ from audit.methods.black_box import event_audit_from_samples
 from audit.methods.designs import (
     LINEAR_RECORDS,
     ONLINE_PATTERNS,
+    anchored_features,
     choice_features,
     design_online_audit,
     design_stream_audit,
@@ -26,8 +27,9 @@ from audit.methods.designs import (
     online_design,
     online_designs,
     point_features,
+    reused_noise_design,
 )
-from audit.methods.stream import differing_day
+from audit.methods.stream import collect_transcripts, differing_day
 from audit.protocols import PrivacyClaim
 from reference.agarwal_singh.sets import LossSet
 
@@ -166,6 +168,81 @@ def test_input_errors_name_the_parameter() -> None:
         online_design(4, 2, loss_set="sphere")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="grid"):
         linear_designs(())
+    with pytest.raises(ValueError, match="levels"):
+        reused_noise_design(3)
+    with pytest.raises(ValueError, match="d must"):
+        reused_noise_design(5, d=1)
+
+
+def _u_along_w(stream: object, day: int) -> float:
+    """``⟨w, u⟩`` of the release day ``day`` (1-based) reads, whichever arms were chosen: every
+    day offers ``(w, ρ)`` and ``(−w, −ρ)`` (or two copies of the record), so its row adds ``ρ``."""
+    tables = stream.reward_tables  # type: ignore[attr-defined]
+    return float(sum(tables[k][0] for k in range(day - 1)))
+
+
+@pytest.mark.parametrize("levels", [4, 5, 6, 8])
+def test_reused_noise_design_anchors_read_the_same_noise_count_and_align(levels: int) -> None:
+    """Every anchor's two releases have the same node count (``popcount``), sit on both sides of
+    the record, and read equal statistics along ``w`` on ``x`` and 2 apart on ``x'``; the rows stay
+    in the record domain and the streams differ on day ``t`` only."""
+    design = reused_noise_design(levels)
+    x, xp = design.pair.x, design.pair.x_prime
+    q = 2 ** (levels - 2)
+    assert x.n == 3 * q and len(design.anchors) == q - 1
+    assert differing_day(x, xp) == design.t
+    for before, after in design.anchors:
+        assert before < design.t < after
+        assert (before - 1).bit_count() == (after - 1).bit_count()
+        assert math.isclose(_u_along_w(x, before), _u_along_w(x, after), abs_tol=1e-12)
+        assert math.isclose(_u_along_w(xp, before) - 2.0, _u_along_w(xp, after), abs_tol=1e-12)
+    for sets, tables in zip(x.decision_sets, x.reward_tables, strict=True):
+        assert np.all(np.linalg.norm(sets, axis=1) <= 1.0 + 1e-12)
+        assert np.all(np.abs(tables) <= 1.0)
+
+
+def test_a_noise_reusing_policy_never_splits_an_anchor_on_the_aligned_stream() -> None:
+    """Known-bad, exactly: the tree that reuses one noise draw chooses the same arm on both days
+    of every anchor on ``x`` (run after run), and splits some on ``x'``; the independent tree
+    splits about half of them on both streams.  (At ε = 8 the shared noise is smaller, so the
+    splits on ``x'`` are frequent enough for 300 runs.)"""
+    design = reused_noise_design(6)
+    features = anchored_features(design)
+    pair = design.pair
+    policy = linear_zoo.NoiseReusedLinUCB(epsilon=8.0)
+    out, out_p = collect_transcripts(policy, pair.x, pair.x_prime, design.t,
+                                     runs=300, seed=5, earlier_days=True)  # fmt: skip
+    assert out.shape == (300, pair.x.n - 1)
+    assert features(out).max() == 0.0 and features(out_p).max() > 0.0
+    good, good_p = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
+                                       runs=50, seed=5, earlier_days=True)  # fmt: skip
+    half = len(design.anchors) / 2
+    assert abs(features(good).mean() - half) < 3 and abs(features(good_p).mean() - half) < 3
+
+
+def test_earlier_days_put_the_days_before_t_first() -> None:
+    """``earlier_days`` adds the actions of days ``1 .. t − 1`` before those of ``t + 1 .. n``."""
+    design = reused_noise_design(4)
+    pair = design.pair
+    late, _ = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
+                                  runs=4, seed=3)  # fmt: skip
+    every, _ = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
+                                   runs=4, seed=3, earlier_days=True)  # fmt: skip
+    assert every.shape[1] == pair.x.n - 1
+    np.testing.assert_array_equal(every[:, design.t - 1 :], late)
+
+
+@pytest.mark.slow
+def test_a_correct_tree_passes_on_the_anchored_design() -> None:
+    """Known-good: the independent Gaussian tree's anchors split alike on both streams, so the
+    anchored feature's event audit finds no violation of (1, 0.1)."""
+    design = reused_noise_design(6)
+    pair = design.pair
+    out, out_p = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
+                                     runs=600, seed=7, earlier_days=True)  # fmt: skip
+    result = event_audit_from_samples(out, out_p, APPROX, name="anchored", mechanism="good",
+                                      features=anchored_features(design), score="feature", seed=7)  # fmt: skip
+    assert not result.violation
 
 
 @pytest.mark.slow
