@@ -300,6 +300,7 @@ def run_check(
     budget: float = DEFAULT_BUDGET,
     actions_only: bool = False,
     max_stages: int = 8,
+    anchored_levels: Sequence[int] = (),
 ) -> CheckReport:
     """Run every check of ``kind`` (a name of :mod:`audit.kinds`) on ``target``.
 
@@ -321,7 +322,10 @@ def run_check(
     :attr:`~audit.kinds.base.Kind.default_horizon`; a linear policy: App. D
     environments of dimension ``d`` with ``num_arms`` arms and gap ``gap``; with a pure-ε claim
     and no ``reference``, the non-private Algorithm 1, said in
-    :attr:`~audit.check_report.CheckReport.reference_note`).  ``reward_range`` rescales a linear
+    :attr:`~audit.check_report.CheckReport.reference_note`).  ``anchored_levels`` adds to a
+    linear policy's designs the anchored design for noise reused across a tree's releases, one per
+    tree level in ``[4, 14]`` (:func:`audit.methods.designs.reused_noise_design`; long streams,
+    so slow).  ``reward_range`` rescales a linear
     policy's rewards; an online learner is audited on loss sequences in ``loss_set`` (default:
     the ``loss_set`` the target states, else ``"box01"``).  The target always runs with its
     global generators seeded (:class:`~audit.kinds.base.SeededGlobals`).
@@ -369,6 +373,7 @@ def run_check(
         budget=check_positive("budget", budget),
         actions_only=check_bool("actions_only", actions_only),
         max_stages=check_int_at_least("max_stages", max_stages, 1),
+        anchored_levels=_check_anchored_levels(anchored_levels, chosen.name),
     )
     target_kwargs = _check_target_kwargs(target_kwargs)
     check_bool("progress", progress)
@@ -548,6 +553,14 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
         "the release_mechanism() it may expose",
     )
     parser.add_argument(
+        "--anchored-levels",
+        default="",
+        metavar="L[,L...]",
+        help="add to a linear policy's designs the anchored design for noise reused across a "
+        "tree's releases, one per tree level L in [4, 14] (3·2^(L−2) days each: slow; L = 11 "
+        "shows the reused-noise LinUCB of the zoo from its actions; default: none)",
+    )
+    parser.add_argument(
         "--release-samples",
         type=int_at_least(4),
         default=20_000,
@@ -574,6 +587,36 @@ def build_parser(prog: str = "privonline check") -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", type=Path, default=Path("results/check"), help="report folder")
     return parser
+
+
+MAX_ANCHORED_LEVELS = 14
+"""Largest tree of an anchored design (``2^14`` leaves, a stream of 12288 days)."""
+
+
+def _check_anchored_levels(levels: Sequence[int], kind: str) -> tuple[int, ...]:
+    """``anchored_levels`` checked: integers in ``[4, MAX_ANCHORED_LEVELS]``, for a linear policy."""
+    if isinstance(levels, str) or not isinstance(levels, Sequence):
+        raise ValueError(f"anchored_levels must be a sequence of integers, got {levels!r:.80}")
+    out = tuple(check_int_at_least("anchored_levels", v, 4) for v in levels)
+    if any(v > MAX_ANCHORED_LEVELS for v in out):
+        raise ValueError(
+            f"anchored_levels must be integers in [4, {MAX_ANCHORED_LEVELS}], got {list(out)}"
+        )
+    if out and kind != "linear":
+        raise ValueError(
+            f"anchored_levels applies to linear policies (--kind linear), not to kind {kind!r}"
+        )
+    return out
+
+
+def _anchored_levels(text: str) -> list[int]:
+    try:
+        return [int(v) for v in text.split(",") if v.strip()]
+    except ValueError as err:
+        raise ValueError(
+            f"--anchored-levels must be comma-separated integers in [4, {MAX_ANCHORED_LEVELS}], "
+            f"got {text!r}"
+        ) from err
 
 
 def _target_kwargs(text: str | None) -> dict[str, Any] | None:
@@ -644,6 +687,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "privonline check") -> i
             budget=args.budget,
             actions_only=args.actions_only,
             max_stages=args.max_stages,
+            anchored_levels=_anchored_levels(args.anchored_levels),
         )
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -30,7 +30,7 @@ from audit.benchmarks.policy_zoo import CASES, ROOT, ZooCase
 from audit.methods.black_box import event_audit_from_samples
 from audit.methods.designs import (
     DESIGN_SCORES,
-    AnchoredDesign,
+    AnchoredPair,
     anchored_features,
     choice_features,
     informative_days,
@@ -39,6 +39,7 @@ from audit.methods.designs import (
     online_designs,
     point_features,
     reused_noise_design,
+    stream_samples,
 )
 from audit.methods.online import collect_points
 from audit.methods.stream import Stream, collect_transcripts, differing_day
@@ -93,10 +94,9 @@ def plugin_epsilon(a: np.ndarray, b: np.ndarray, delta: float, min_mass: float) 
     return best
 
 
-Design = NeighbouringPair[Any] | AnchoredDesign
-
-
-def _designs(case: ZooCase, target: Any, anchored: Sequence[int] = ()) -> list[Design]:
+def _designs(
+    case: ZooCase, target: Any, anchored: Sequence[int] = ()
+) -> list[NeighbouringPair[Any]]:
     if case.kind == "linear":
         return [*linear_designs(), *(reused_noise_design(levels) for levels in anchored)]
     if case.kind == "multi_armed":
@@ -106,16 +106,14 @@ def _designs(case: ZooCase, target: Any, anchored: Sequence[int] = ()) -> list[D
     return list(online_designs(next((k for k in kinds if k == stated), "box01")))
 
 
-def _one(case: ZooCase, design: Design, runs: int, seed: int) -> dict[str, Any]:
+def _one(case: ZooCase, pair: NeighbouringPair[Any], runs: int, seed: int) -> dict[str, Any]:
     """The bound and the plug-in estimate of one (case, design)."""
     target = load_target(case.target, [str(ROOT)])
     claim = case_claim(case)
     score: Any = DESIGN_SCORES if not case.kind.startswith("online") else "auto"
-    pair: NeighbouringPair[Any] = design.pair if isinstance(design, AnchoredDesign) else design
-    if isinstance(design, AnchoredDesign):
-        out, out_p = collect_transcripts(target, pair.x, pair.x_prime, design.t, runs=runs,
-                                         seed=seed, earlier_days=True)  # fmt: skip
-        features = anchored_features(design)
+    if isinstance(pair, AnchoredPair):
+        out, out_p = stream_samples(target, pair, runs, seed)
+        features = anchored_features(pair)
         plugin = plugin_epsilon(features(out), features(out_p), claim.delta, PLUGIN_MASS)
         score = "feature"
     elif case.kind.startswith("online"):
@@ -145,10 +143,6 @@ def _one(case: ZooCase, design: Design, runs: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _description(design: Design) -> str:
-    return design.pair.description if isinstance(design, AnchoredDesign) else design.description
-
-
 def run_action_level(
     cases: Sequence[ZooCase],
     runs: int,
@@ -171,7 +165,7 @@ def run_action_level(
         for c, design in jobs:
             if c is not case:
                 continue
-            name = _description(design)
+            name = design.description
             s = seed_for(seed, f"{case.name}/{name}")
             config = {"case": case.name, "design": name, "runs": runs, "seed": s}
             key = f"{case.name}__{name}".replace(" ", "_").replace(",", "")

@@ -78,7 +78,8 @@ class CheckSettings:
     ``max_stages`` how many may run (a budget makes the number of stages depend on the machine;
     a report records it, and the same seed with that many stages and no time limit gives the same
     report), ``actions_only`` whether a policy's releases are ignored (an outside observer's
-    view)."""
+    view), ``anchored_levels`` the tree levels of the anchored designs a linear policy's audit
+    adds (:func:`audit.methods.designs.reused_noise_design`)."""
 
     n: int
     runs: int
@@ -97,6 +98,7 @@ class CheckSettings:
     budget: float = DEFAULT_BUDGET
     actions_only: bool = False
     max_stages: int = 8
+    anchored_levels: tuple[int, ...] = ()
 
     def but(self, **changes: Any) -> CheckSettings:
         """A copy with ``changes``."""

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from audit.kinds.base import CheckSettings, StreamKind, choose
-from audit.methods.designs import linear_designs
+from audit.methods.designs import linear_designs, reused_noise_design
 from audit.papers.shariff_sheffet.regret import RegressionCheckResult, regret_regression_check
 from audit.protocols import DensityMechanism, NeighbouringPair, PrivacyClaim
 from reference.shariff_sheffet.environments import LinearGapEnvironment
@@ -151,7 +151,8 @@ class LinearKind(StreamKind):
     def candidates(self, settings: CheckSettings, seed: int) -> list[NeighbouringPair[Any]]:
         """The linear designs (:func:`audit.methods.designs.linear_designs`: day 1's record
         at the corners of the record domain, then opposite arms, 2 to 16 days)."""
-        return list(linear_designs())
+        anchored = [reused_noise_design(levels) for levels in settings.anchored_levels]
+        return [*linear_designs(), *anchored]
 
     def release_input(self, aggregator: Any, settings: CheckSettings) -> Any:
         """The aggregator, its records' rewards rescaled to ``settings.reward_range`` if given."""

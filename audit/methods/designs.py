@@ -46,7 +46,7 @@ __all__ = [
     "MULTI_ARMED_HORIZONS",
     "ONLINE_HORIZONS",
     "ONLINE_PATTERNS",
-    "AnchoredDesign",
+    "AnchoredPair",
     "Collector",
     "LinearRecord",
     "OnlinePattern",
@@ -158,17 +158,16 @@ def linear_designs(
 
 
 @dataclass(frozen=True)
-class AnchoredDesign:
-    """A stream pair whose *anchored* day pairs read the same tree noise on both sides of ``t``.
+class AnchoredPair(NeighbouringPair[Stream]):
+    """A design whose *anchored* day pairs read the same tree noise on both sides of day ``t``.
 
     ``anchors`` holds 1-based ``(before, after)`` days, ``before < t < after``, whose releases
-    have nodes of the same count (``popcount`` of the release index); on ``pair.x`` each pair's
-    statistics along ``w`` are equal, on ``pair.x_prime`` the later one is 2 lower.  Its transcripts
-    are the actions of every day but ``t`` (``collect_transcripts(..., earlier_days=True)``)."""
+    have nodes of the same count (``popcount`` of the release index); on ``x`` each pair's
+    statistics along ``w`` are equal, on ``x_prime`` the later one is 2 lower.  Its transcripts
+    are the actions of every day but ``t`` (:func:`stream_samples` draws them so)."""
 
-    pair: NeighbouringPair[Stream]
-    t: int
-    anchors: tuple[tuple[int, int], ...]
+    t: int = 0
+    anchors: tuple[tuple[int, int], ...] = ()
 
 
 def _triangle(r: int, amplitude: int) -> int:
@@ -177,7 +176,7 @@ def _triangle(r: int, amplitude: int) -> int:
     return -(x if x <= amplitude else 2 * amplitude - x)
 
 
-def reused_noise_design(levels: int, *, d: int = 2) -> AnchoredDesign:
+def reused_noise_design(levels: int, *, d: int = 2) -> AnchoredPair:
     """The anchored design: catches noise reused across a tree's releases from choices alone.
 
     A tree of ``2^levels`` leaves; the stream has ``3q`` days, ``q = 2^(levels − 2)``, so a policy
@@ -224,17 +223,17 @@ def reused_noise_design(levels: int, *, d: int = 2) -> AnchoredDesign:
         sets_p += [arms]
         tables += [table]
         tables_p += [table]
-    pair = NeighbouringPair(
+    return AnchoredPair(
         Stream(tuple(sets), tuple(tables)),
         Stream(tuple(sets_p), tuple(tables_p)),
         "t_neighbouring",
         f"reused-noise anchors, {3 * q} days (a tree of {2**levels} leaves), d = {d}",
+        t0 + 1,
+        tuple((q + r + 1, t0 + r + 1) for r in range(1, q)),
     )
-    anchors = tuple((q + r + 1, t0 + r + 1) for r in range(1, q))
-    return AnchoredDesign(pair, t0 + 1, anchors)
 
 
-def anchored_features(design: AnchoredDesign) -> Callable[[FloatArray], FloatArray]:
+def anchored_features(design: AnchoredPair) -> Callable[[FloatArray], FloatArray]:
     """Feature of a transcript of every day but ``t``: how many anchors' two choices differ."""
     t = design.t
 
@@ -404,7 +403,10 @@ def stream_samples(
     ``pair`` (:func:`audit.methods.stream.collect_transcripts`: mechanism seeds spawned from
     ``seed``, every run's actions checked)."""
     t = differing_day(pair.x, pair.x_prime)
-    return collect_transcripts(policy, pair.x, pair.x_prime, t, runs=runs, seed=seed)
+    anchored = isinstance(pair, AnchoredPair)
+    return collect_transcripts(
+        policy, pair.x, pair.x_prime, t, runs=runs, seed=seed, earlier_days=anchored
+    )
 
 
 def _audit_samples(
@@ -441,12 +443,18 @@ def design_stream_audit(
     """The event audit of ``policy`` on one design (or any t-neighbouring stream pair): ``runs``
     runs on each stream (:func:`stream_samples`, or ``collect``), the features the actions on the
     informative days of ``pair.x`` (:func:`informative_days`, :func:`choice_features`), or on
-    every later day if none is informative."""
+    every later day if none is informative; on an :class:`AnchoredPair`, the number of anchors
+    whose two choices differ (:func:`anchored_features`)."""
     t0 = time.perf_counter()
     check_in_range("confidence", confidence, 0.0, 1.0)
     check_one_day_claim(claim, "streams")
     t = differing_day(pair.x, pair.x_prime)
     samples = (collect or functools.partial(stream_samples, policy))(pair, runs, seed)
+    if isinstance(pair, AnchoredPair):
+        return _audit_samples(
+            samples, claim, features=anchored_features(pair), score="feature",
+            confidence=confidence, name=name, mechanism=repr(policy), seed=seed, started=t0,
+        )  # fmt: skip
     days = informative_days(pair.x, t)
     if days.size == 0:
         days = np.arange(t + 1, pair.x.n + 1)

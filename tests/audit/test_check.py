@@ -199,6 +199,19 @@ def test_online_learners_are_checked_on_loss_sequences_and_their_tree_releases(
     assert "split at day 1" in report["privacy"]["name"]
 
 
+def test_anchored_levels_add_the_anchored_design_to_a_linear_check(tmp_path: Path) -> None:
+    """``--anchored-levels`` adds the reused-noise anchored design to the designs searched, and
+    names it in the report; a bad list is a usage error naming the flag."""
+    argv = ["check", "examples.linear_zoo:gaussian_tree", "--path", REPO, "--epsilon", "1"]
+    argv += ["--delta", "0.1", "--actions-only", "--anchored-levels", "4", "--max-stages", "1"]
+    assert privonline_main([*argv, *FAST, "--out", str(tmp_path / "good")]) in (0, 5)
+    text = (tmp_path / "good" / "check.md").read_text()
+    assert "reused-noise anchors, 12 days (a tree of 16 leaves)" in text
+    bad = ["--anchored-levels", "four"]
+    assert privonline_main([*argv[:-4], *bad, "--out", str(tmp_path / "bad")]) == 2
+    assert not (tmp_path / "bad" / "check.json").exists()
+
+
 def test_a_tree_that_ignores_the_gram_sensitivity_is_caught_at_the_release_level(
     tmp_path: Path,
 ) -> None:

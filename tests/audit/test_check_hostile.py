@@ -350,6 +350,12 @@ def _must_not_run(*args: object, **kwargs: object) -> Any:
         ({"pair": "examples.mechanisms:pair", "kind": "linear"}, "kind"),
         ({"pair": "examples.mechanisms:pair", "reference": "gaussian"}, "reference"),
         ({"loss_set": "box01"}, "loss_set"),
+        ({"anchored_levels": [3]}, "anchored_levels"),
+        ({"anchored_levels": [15]}, "anchored_levels"),
+        ({"anchored_levels": [10**18]}, "anchored_levels"),
+        ({"anchored_levels": [5.5]}, "anchored_levels"),
+        ({"anchored_levels": "11"}, "anchored_levels"),
+        ({"anchored_levels": [5], "kind": "multi_armed"}, "anchored_levels"),
     ],
 )
 def test_run_check_refuses_bad_arguments_before_anything_runs(

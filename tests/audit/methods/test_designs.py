@@ -187,10 +187,10 @@ def test_reused_noise_design_anchors_read_the_same_noise_count_and_align(levels:
     the record, and read equal statistics along ``w`` on ``x`` and 2 apart on ``x'``; the rows stay
     in the record domain and the streams differ on day ``t`` only."""
     design = reused_noise_design(levels)
-    x, xp = design.pair.x, design.pair.x_prime
+    x, xp = design.x, design.x_prime
     q = 2 ** (levels - 2)
     assert x.n == 3 * q and len(design.anchors) == q - 1
-    assert differing_day(x, xp) == design.t
+    assert differing_day(x, xp) == design.t and design.relation == "t_neighbouring"
     for before, after in design.anchors:
         assert before < design.t < after
         assert (before - 1).bit_count() == (after - 1).bit_count()
@@ -208,7 +208,7 @@ def test_a_noise_reusing_policy_never_splits_an_anchor_on_the_aligned_stream() -
     splits on ``x'`` are frequent enough for 300 runs.)"""
     design = reused_noise_design(6)
     features = anchored_features(design)
-    pair = design.pair
+    pair = design
     policy = linear_zoo.NoiseReusedLinUCB(epsilon=8.0)
     out, out_p = collect_transcripts(policy, pair.x, pair.x_prime, design.t,
                                      runs=300, seed=5, earlier_days=True)  # fmt: skip
@@ -223,7 +223,7 @@ def test_a_noise_reusing_policy_never_splits_an_anchor_on_the_aligned_stream() -
 def test_earlier_days_put_the_days_before_t_first() -> None:
     """``earlier_days`` adds the actions of days ``1 .. t − 1`` before those of ``t + 1 .. n``."""
     design = reused_noise_design(4)
-    pair = design.pair
+    pair = design
     late, _ = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
                                   runs=4, seed=3)  # fmt: skip
     every, _ = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
@@ -236,12 +236,8 @@ def test_earlier_days_put_the_days_before_t_first() -> None:
 def test_a_correct_tree_passes_on_the_anchored_design() -> None:
     """Known-good: the independent Gaussian tree's anchors split alike on both streams, so the
     anchored feature's event audit finds no violation of (1, 0.1)."""
-    design = reused_noise_design(6)
-    pair = design.pair
-    out, out_p = collect_transcripts(linear_zoo.gaussian_tree, pair.x, pair.x_prime, design.t,
-                                     runs=600, seed=7, earlier_days=True)  # fmt: skip
-    result = event_audit_from_samples(out, out_p, APPROX, name="anchored", mechanism="good",
-                                      features=anchored_features(design), score="feature", seed=7)  # fmt: skip
+    result = design_stream_audit(linear_zoo.gaussian_tree, reused_noise_design(6), APPROX,
+                                 runs=600, seed=7, confidence=0.99, name="anchored")  # fmt: skip
     assert not result.violation
 
 
