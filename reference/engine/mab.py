@@ -35,6 +35,7 @@ from reference.validation import (
     check_choice,
     check_int_array,
     check_int_at_least,
+    check_positive,
     check_size,
 )
 
@@ -387,9 +388,11 @@ def _dpucb_setup(
     checkpoints: Sequence[int] | IntArray | None,
     trace: bool,
     rounds: int | None,
+    width_factor: float = 1.0,
 ) -> _DPUCBSetup:
     """Check the arguments of :func:`dpucb_bernoulli_batch` (its docstring) and derive ``m``, the
     node scales and ``γ`` per replicate."""
+    factor = check_positive("width_factor", width_factor)
     R = _seeds(seeds)
     mu = _means_rows(means, R)
     K = int(mu.shape[1])
@@ -422,7 +425,7 @@ def _dpucb_setup(
         [dpucb_tree_epsilon(float(e), K, c) for e, c in zip(eps, calibrations, strict=True)]
     )
     scale = m / eps_tree  # the reference's ``levels / epsilon_tree``, row by row
-    gamma = np.array([dpucb_confidence_width(K, T, float(e), bu) for e in eps_tree])
+    gamma = factor * np.array([dpucb_confidence_width(K, T, float(e), bu) for e in eps_tree])
     return _DPUCBSetup(R, K, T, stop, m, mu, marks, scale, gamma, trace)
 
 
@@ -448,6 +451,7 @@ def dpucb_bernoulli_batch(
     checkpoints: Sequence[int] | IntArray | None = None,
     trace: bool = False,
     rounds: int | None = None,
+    width_factor: float = 1.0,
 ) -> DPUCBBatchResult:
     """The DP-UCB baseline (:class:`~.bandits.DPUCB`, ``pad="none"``) for ``R = len(seeds)`` replicates.
 
@@ -470,8 +474,12 @@ def dpucb_bernoulli_batch(
         rounds: simulate only rounds ``1..rounds`` of the horizon-``T`` run (default ``T``); the
             algorithm still knows ``T`` (tree depth, ``γ``), so this is an exact prefix of the full
             run and its cumulative regret a lower bound on the full run's (regret never decreases).
+        width_factor: ``γ`` times this (``> 0``, finite; default 1), as
+            :class:`~.bandits.DPUCB`'s ``width_factor``: the width-sensitivity runs of Sec. 5.
     """
-    setup = _dpucb_setup(means, T, epsilon, seeds, calibration, beta_u, checkpoints, trace, rounds)
+    setup = _dpucb_setup(
+        means, T, epsilon, seeds, calibration, beta_u, checkpoints, trace, rounds, width_factor
+    )
     R, K, T, stop, m = setup.R, setup.K, setup.T, setup.stop, setup.m
     mu, marks, scale, gamma = setup.means, setup.checkpoints, setup.scale, setup.gamma
     trace = setup.trace

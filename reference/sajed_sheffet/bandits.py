@@ -643,6 +643,9 @@ class DPUCB:
         calibration: ``"per_tree"`` or ``"split"``.
         beta_u: failure level of ``γ`` (default ``1/T``).
         pad: padding mode of the trees (``"none"``: the bare dyadic sum, default).
+        width_factor: ``γ`` times this (finite, ``> 0``; default 1).  The paper states no width;
+            the Sec. 5 width-sensitivity runs vary it (privacy does not depend on it: ``γ`` only
+            post-processes the releases).
     """
 
     def __init__(
@@ -655,6 +658,7 @@ class DPUCB:
         calibration: Literal["per_tree", "split"] = "per_tree",
         beta_u: float | None = None,
         pad: PadMode = "none",
+        width_factor: float = 1.0,
     ) -> None:
         rng = as_generator(rng)
         self.K = check_size("K", K, 1, item_bytes=_ARM_BYTES, what="an arm's state")
@@ -664,7 +668,10 @@ class DPUCB:
         self.beta_u = check_alpha(1.0 / self.T if beta_u is None else beta_u, "beta_u")
         self.levels = tree_depth(self.T)
         self.node_scale = self.levels / self.epsilon_tree
-        self.gamma = dpucb_confidence_width(self.K, self.T, self.epsilon_tree, self.beta_u)
+        self.width_factor = check_positive("width_factor", width_factor)
+        self.gamma = self.width_factor * dpucb_confidence_width(
+            self.K, self.T, self.epsilon_tree, self.beta_u
+        )
         self.trees = [
             TreeAggregator(self.T, LaplaceNoise((1,), self.node_scale), rng, pad=pad)
             for _ in range(self.K)

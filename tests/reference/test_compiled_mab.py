@@ -187,6 +187,28 @@ def test_dpucb_equals_reference_round_by_round(calibration: str) -> None:
         np.testing.assert_array_equal(result.regret[r], run.regret)  # bit for bit
 
 
+@pytest.mark.parametrize("width_factor", [0.25, 3.0])
+def test_dpucb_width_factor_scales_gamma_and_keeps_the_paths_equal(width_factor: float) -> None:
+    """``width_factor`` multiplies ``γ``; the compiled engine, the numpy engine and the reference
+    class make the same choices with it on the same seeds."""
+    T = 2_000
+    means = np.array([section5_means("C2", 3)] * 2)
+    seeds = child_seeds(8, 0, 2)
+    kw: dict[str, Any] = {"checkpoints": np.arange(1, T + 1), "trace": True}
+    result = dpucb_bernoulli_compiled(means, T, 0.5, seeds, width_factor=width_factor, **kw)
+    _assert_dpucb_equal(
+        result, dpucb_bernoulli_batch(means, T, 0.5, seeds, width_factor=width_factor, **kw)
+    )
+    plain = dpucb_bernoulli_batch(means, T, 0.5, seeds, **kw)
+    np.testing.assert_allclose(result.gamma, width_factor * plain.gamma, rtol=1e-15)
+    assert result.arms is not None
+    for r, seed in enumerate(seeds):
+        gens = named_generators(seed, ("environment", "policy"))
+        policy = DPUCB(3, T, 0.5, gens["policy"], width_factor=width_factor)
+        run = run_policy(policy, BanditEnvironment(means[r], gens["environment"]), T)
+        np.testing.assert_array_equal(result.arms[r], run.arms)
+
+
 @pytest.mark.parametrize("instance", INSTANCES)
 def test_dpucb_equals_numpy_engine_at_fifty_arms(instance: Instance) -> None:
     T = 6_000
@@ -318,6 +340,9 @@ def test_dpse_bad_input_as_numpy_engine(kwargs: dict[str, Any]) -> None:
         {"rounds": 101},
         {"checkpoints": [60], "rounds": 50},
         {"trace": 1},
+        {"width_factor": 0.0},
+        {"width_factor": math.nan},
+        {"width_factor": "wide"},
     ],
 )
 def test_dpucb_bad_input_as_numpy_engine(kwargs: dict[str, Any]) -> None:

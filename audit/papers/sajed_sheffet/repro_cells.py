@@ -93,6 +93,9 @@ class Sec5Config:
             its first ``prefix_rounds`` rounds only, at ``(prefix_K, prefix_epsilon)`` on every
             instance.  Cumulative regret never decreases, so the prefix regret over DP-SE's final
             regret at ``dpse_paper_T`` is a lower bound on the paper-scale ratio.  ``0`` skips it.
+        width_factors: DP-UCB (``ε`` per tree) also with ``γ`` times each of these, on the
+            seeds of the main DP-UCB runs (the paper states no width: the sensitivity table of
+            the ``≥ 5×`` statement); ``()`` skips them.
         seed: root seed.
     """
 
@@ -108,6 +111,7 @@ class Sec5Config:
     prefix_runs: int = 2
     prefix_K: int = 5
     prefix_epsilon: float = 0.25
+    width_factors: tuple[float, ...] = ()
     seed: int = 2019
 
     @classmethod
@@ -187,10 +191,14 @@ class CellSpec:
     calibrations: tuple[str, ...] = ()  # DP-UCB: one block of rows per calibration
     checkpoints: bool = True
     rounds: int = 0  # DP-UCB: simulate only the first ``rounds`` rounds (0: all T)
+    width_factor: float = 1.0  # DP-UCB: γ times this
 
     def describe(self) -> dict[str, Any]:
-        """The configuration stored with the cell (compared on reuse)."""
+        """The configuration stored with the cell (compared on reuse; ``width_factor`` only when
+        it is not 1, so the cells stored before it existed are still found)."""
         described: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(self)))
+        if self.width_factor == 1.0:
+            del described["width_factor"]
         return described
 
 
@@ -231,6 +239,7 @@ def _compute_cell(spec: CellSpec | StoppingCell) -> dict[str, FloatArray]:
         calibration=cals,  # type: ignore[arg-type]
         checkpoints=marks,
         rounds=spec.rounds or None,
+        width_factor=spec.width_factor,
     )
     return {
         "final": ucb.final_regret,

@@ -354,6 +354,7 @@ def dpucb_bernoulli_compiled(
     rounds: int | None = None,
     workers: int | None = None,
     progress: bool = False,
+    width_factor: float = 1.0,
 ) -> DPUCBBatchResult:
     """The DP-UCB baseline for ``R = len(seeds)`` replicates, each one compiled loop.
 
@@ -363,7 +364,9 @@ def dpucb_bernoulli_compiled(
     ``O(K log T)`` per replicate unless ``trace=True``.  The first call in a process compiles the
     loop (or loads it from numba's on-disk cache).
     """
-    setup = _dpucb_setup(means, T, epsilon, seeds, calibration, beta_u, checkpoints, trace, rounds)
+    setup = _dpucb_setup(
+        means, T, epsilon, seeds, calibration, beta_u, checkpoints, trace, rounds, width_factor
+    )
     progress = check_bool("progress", progress)
     workers = resolve_workers(workers)
     R, K, stop, m, marks = setup.R, setup.K, setup.stop, setup.m, setup.checkpoints

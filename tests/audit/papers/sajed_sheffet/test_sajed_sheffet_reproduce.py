@@ -271,6 +271,28 @@ def test_stopping_registered_in_command_line() -> None:
     assert StoppingConfig.paper().runs == 30 and StoppingConfig().runs == 10
 
 
+def test_sec5_width_factors_add_paired_cells_and_the_sensitivity_table(tmp_path: Path) -> None:
+    """``width_factors`` add one DP-UCB cell per K and factor (ε per tree, the main runs' seeds),
+    reuse the cells stored without them, and give per ε the counts and the least factor at which
+    '≥ 5×' holds everywhere."""
+    base = reproduce_sec5(TINY_SEC5, tmp_path).to_dict()
+    config = Sec5Config(**{**TINY_SEC5.__dict__, "width_factors": (0.5, 4.0)})
+    report = _written(reproduce_sec5(config, tmp_path), tmp_path)
+    assert report["cells"] == {"computed": 2 * 2, "reused": 7}
+    assert report["settings"] == base["settings"]
+    widths = report["width_sensitivity"]
+    assert widths["factors"] == [0.5, 1.0, 4.0]
+    at_one = {(r["instance"], r["K"], r["epsilon"]): r["ratio"] for r in widths["settings"]["1"]}
+    for s in report["settings"]:
+        assert at_one[(s["instance"], s["K"], s["epsilon"])] == pytest.approx(s["ratio_per_tree"])
+    for eps in ("0.25", "1"):
+        entry = widths["by_epsilon"][eps]
+        assert all(sum(c.values()) == 2 * 2 for c in entry["counts"].values())
+        least = entry["least_factor_holding_everywhere"]
+        assert least is None or entry["counts"][f"{least:g}"]["holds"] == 4
+    assert "## Width sensitivity" in (tmp_path / "sec5.md").read_text()
+
+
 def test_sec5_verdicts_catch_a_short_ratio_and_keep_false_claims_rare() -> None:
     """Per setting, '≥ 5×' from Welch's interval of E[UCB] − 5·E[SE] (5 runs each, noise sd 3%):
     a true ratio of 8 holds and 3 fails in every one of 200 seeded batches; at exactly 5× it says
