@@ -7,6 +7,7 @@ Proof note: ``proofs_notes/audit/reproduce_sajed_sheffet.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 from typing import Any
@@ -48,34 +49,15 @@ def _sec5_specs(config: Sec5Config) -> list[CellSpec]:
         specs.append(
             CellSpec(f"dpse_K{K}", "dpse", config.T, K, settings, config.runs, config.seed, "dpse")
         )
-        specs.append(
-            CellSpec(
-                f"dpucb_K{K}",
-                "dpucb",
-                config.T,
-                K,
-                settings,
-                config.runs,
-                config.seed,
-                "dpucb",
-                calibrations=tuple(config.calibrations),
+        main = CellSpec(f"dpucb_K{K}", "dpucb", config.T, K, settings, config.runs, config.seed,
+                        "dpucb", calibrations=tuple(config.calibrations))  # fmt: skip
+        specs.append(main)
+        specs += [
+            dataclasses.replace(
+                main, name=_width_cell(K, factor), calibrations=("per_tree",), width_factor=factor
             )
-        )
-        for factor in config.width_factors:
-            specs.append(
-                CellSpec(
-                    _width_cell(K, factor),
-                    "dpucb",
-                    config.T,
-                    K,
-                    settings,
-                    config.runs,
-                    config.seed,
-                    "dpucb",
-                    calibrations=("per_tree",),
-                    width_factor=factor,
-                )
-            )
+            for factor in config.width_factors
+        ]
         if config.dpse_paper_T > 0 and config.prefix_rounds > 0 and config.prefix_K == K:
             specs.append(
                 CellSpec(
@@ -504,10 +486,12 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
         for eps, entry in widths["by_epsilon"].items():
             cells_text = " | ".join(
                 "{holds} / {fails} / {more}".format(
-                    holds=entry["counts"][f]["holds"], fails=entry["counts"][f]["fails"],
-                    more=entry["counts"][f]["needs more runs"])
+                    holds=entry["counts"][f]["holds"],
+                    fails=entry["counts"][f]["fails"],
+                    more=entry["counts"][f]["needs more runs"],
+                )
                 for f in factors
-            )  # fmt: skip
+            )
             least = entry["least_factor_holding_everywhere"]
             lines.append(f"| {eps} | {cells_text} | {'none' if least is None else f'{least:g}'} |")
     lines += [
