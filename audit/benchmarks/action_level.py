@@ -254,15 +254,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     anchored_rows = [(r["case"], name, v) for r in rows for name, v in r["designs"].items()
                      if name.startswith("reused-noise anchors")]  # fmt: skip
     if anchored_rows:
-        lines += ["", "Anchored designs (`reused_noise_design`; the event's counts on the evaluation "
-                  "half, under x and x'):", "",
-                  "| case | design | event | counts x, x' | ε lower bound (95%) | plug-in ε |",
-                  "|---|---|---|---|---|---|"]  # fmt: skip
+        lines += ["", "Anchored designs (`reused_noise_design`; the chosen event's counts on the "
+                  "evaluation half; the plug-in ε only counts events of mass ≥ 1% on both sides):",
+                  "", "| case | design | event | on x | on x' | ε lower bound (95%) | plug-in ε |",
+                  "|---|---|---|---|---|---|---|"]  # fmt: skip
         for case_name, name, v in anchored_rows:
             c = v.get("event_counts") or [0, 0, 0, 0]
-            lines.append(f"| {case_name} | {name} | {v.get('event', '–')} | {c[0]}/{c[1]}, "
-                         f"{c[2]}/{c[3]} | {_fmt(v['epsilon_lower_bound'])} | "
-                         f"{_fmt(v['plugin_epsilon'])} |")  # fmt: skip
+            on_x, on_xp = f"{c[0]}/{c[1]}", f"{c[2]}/{c[3]}"
+            if str(v.get("event", "")).endswith("(x' vs x)"):  # the counts follow the direction
+                on_x, on_xp = on_xp, on_x
+            lines.append(f"| {case_name} | {name} | {v.get('event', '–')} | {on_x} | {on_xp} | "
+                         f"{_fmt(v['epsilon_lower_bound'])} | {_fmt(v['plugin_epsilon'])} |")  # fmt: skip
     atomic_write_text(out / "action_level.md", "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
