@@ -516,7 +516,34 @@ def _benchmark_section(path: Path) -> list[str]:
     ]
 
 
+def _action_level_section(path: Path) -> list[str]:
+    """The action-level ε of zoo policies (:mod:`audit.benchmarks.action_level`): per case and
+    design, the event's counts on ``x`` and ``x'`` and the 95% lower bound."""
+    document = _read(path)
+    rows = []
+    for case in document.get("cases", ()):
+        for design, v in case.get("designs", {}).items():
+            counts = v.get("event_counts") or [0, 0, 0, 0]
+            on_x, on_xp = f"{counts[0]} / {counts[1]}", f"{counts[2]} / {counts[3]}"
+            if str(v.get("event", "")).endswith("(x' vs x)"):
+                on_x, on_xp = on_xp, on_x
+            rows.append((f"`{case['case']}`", case.get("bug") or "correct", design,
+                         on_x, on_xp, _num(v.get("epsilon_lower_bound"))))  # fmt: skip
+    return [
+        f"### `{path.name}`: {_num(document.get('runs'))} runs per stream, seed "
+        f"{document.get('seed')}",
+        "",
+        *_provenance_lines(path),
+        "What a policy's choices alone show on each design: the chosen event's counts on the "
+        "evaluation half of the runs, and the 95% lower bound on ε against the case's claim.",
+        "",
+        *_table(("case", "bug", "design", "on x", "on x'", "ε_LB (95%)"), rows),
+        "",
+    ]
+
+
 _AUDIT_RENDERERS: dict[str, Callable[[Path, Path], list[str]]] = {
+    "action_level": lambda path, notes: _action_level_section(path),
     "policy_zoo": _zoo_section,
     "policy_zoo_actions_only": _zoo_section,
     "calibration": lambda path, notes: _calibration_section(path),
@@ -550,6 +577,7 @@ def audit_page(notes: Path = NOTES) -> Page:
         "policy_zoo": "## The policy zoo: `privonline check` on third-party policies",
         "calibration": "## Calibration: false-alarm rates and power coverage",
         "classic": "## The classic DP-auditing benchmark (black box vs DP-Sniper and the oracle)",
+        "action_level": "## What a policy's choices alone show (action-level ε)",
     }
     kind_of = {p: _audit_kind(_read(p)) for p in files}
     sources: list[Path] = []
