@@ -450,17 +450,18 @@ def design_stream_audit(
     check_one_day_claim(claim, "streams")
     t = differing_day(pair.x, pair.x_prime)
     samples = (collect or functools.partial(stream_samples, policy))(pair, runs, seed)
+    features: Callable[[FloatArray], FloatArray]
+    score: ScoreKind | tuple[ScoreKind, ...]
     if isinstance(pair, AnchoredPair):
-        return _audit_samples(
-            samples, claim, features=anchored_features(pair), score="feature",
-            confidence=confidence, name=name, mechanism=repr(policy), seed=seed, started=t0,
-        )  # fmt: skip
-    days = informative_days(pair.x, t)
-    if days.size == 0:
-        days = np.arange(t + 1, pair.x.n + 1)
+        features, score = anchored_features(pair), "feature"
+    else:
+        days = informative_days(pair.x, t)
+        if days.size == 0:
+            days = np.arange(t + 1, pair.x.n + 1)
+        features, score = choice_features(days, t), DESIGN_SCORES
     return _audit_samples(
-        samples, claim, features=choice_features(days, t), score=DESIGN_SCORES,
-        confidence=confidence, name=name, mechanism=repr(policy), seed=seed, started=t0,
+        samples, claim, features=features, score=score, confidence=confidence, name=name,
+        mechanism=repr(policy), seed=seed, started=t0,
     )  # fmt: skip
 
 
