@@ -93,6 +93,10 @@ class Sec5Config:
             its first ``prefix_rounds`` rounds only, at ``(prefix_K, prefix_epsilon)`` on every
             instance.  Cumulative regret never decreases, so the prefix regret over DP-SE's final
             regret at ``dpse_paper_T`` is a lower bound on the paper-scale ratio.  ``0`` skips it.
+        looks: planned cumulative run counts (:class:`~audit.stats.SequentialPlan`; the first
+            equals ``runs``): a setting with a verdict that needs more runs gets its next look's
+            runs (both algorithms, the seeds that follow its first ones), and every look's
+            interval is at the plan's share of the family level; ``()``: one look at ``runs``.
         width_factors: DP-UCB (``ε`` per tree) also with ``γ`` times each of these, on the
             seeds of the main DP-UCB runs (the paper states no width: the sensitivity table of
             the ``≥ 5×`` statement); ``()`` skips them.
@@ -112,6 +116,7 @@ class Sec5Config:
     prefix_K: int = 5
     prefix_epsilon: float = 0.25
     width_factors: tuple[float, ...] = ()
+    looks: tuple[int, ...] = ()
     seed: int = 2019
 
     @classmethod
@@ -192,13 +197,17 @@ class CellSpec:
     checkpoints: bool = True
     rounds: int = 0  # DP-UCB: simulate only the first ``rounds`` rounds (0: all T)
     width_factor: float = 1.0  # DP-UCB: γ times this
+    first_run: int = 0  # the runs are ``first_run .. first_run + runs − 1`` of each setting
 
     def describe(self) -> dict[str, Any]:
-        """The configuration stored with the cell (compared on reuse; ``width_factor`` only when
-        it is not 1, so the cells stored before it existed are still found)."""
+        """The configuration stored with the cell (compared on reuse; ``width_factor`` and
+        ``first_run`` only when they are not 1 and 0, so the cells stored before they existed
+        are still found)."""
         described: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(self)))
         if self.width_factor == 1.0:
             del described["width_factor"]
+        if self.first_run == 0:
+            del described["first_run"]
         return described
 
 
@@ -216,8 +225,9 @@ def _compute_cell(spec: CellSpec | StoppingCell) -> dict[str, FloatArray]:
             eps += [epsilon] * spec.runs
             cals += [calibration] * spec.runs
             seeds += seeds_for(
-                spec.seed, spec.seed_algorithm, instance, spec.K, epsilon, spec.T, spec.runs
-            )
+                spec.seed, spec.seed_algorithm, instance, spec.K, epsilon, spec.T,
+                spec.first_run + spec.runs,
+            )[spec.first_run :]  # fmt: skip
     marks = regret_checkpoints(spec.T) if spec.checkpoints else None
     if spec.kind == "dpse":
         se = dpse_bernoulli_compiled(

@@ -27,7 +27,13 @@ from audit.papers.sajed_sheffet.repro_cells import (
 )
 from audit.reproduce.report import ExperimentReport
 from audit.results import to_jsonable
-from audit.stats import OrderVerdict, all_orders, is_constant_sample, welch_order
+from audit.stats import (
+    OrderVerdict,
+    SequentialPlan,
+    all_orders,
+    is_constant_sample,
+    welch_order,
+)
 from reference._typing import FloatArray, IntArray
 from reference.engine.mab import regret_checkpoints
 from reference.validation import check_int_at_least
@@ -131,12 +137,15 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
     """Run Sec. 5 (cells into ``out``): the report of ``sec5.json``, ``.png`` and ``.md``."""
     check_int_at_least("runs", config.runs, 2)
     out.mkdir(parents=True, exist_ok=True)
+    n_set = len(config.instances) * len(config.epsilons)
+    plan = _plan(config, len(config.Ks) * n_set)  # checked before anything runs
     store = SpecCellStore(out / "sec5_cells")
     cells = store.run(_sec5_specs(config), executor)
     marks = regret_checkpoints(config.T)
-    n_set = len(config.instances) * len(config.epsilons)
     settings: list[dict[str, Any]] = []
     per_setting = 1.0 - (1.0 - FAMILY_CONFIDENCE) / (len(config.Ks) * n_set)
+    if plan is not None:
+        per_setting = plan.confidence
     orders: dict[str, dict[str, list[OrderVerdict]]] = {
         cal: {"at_least_5x": [], "dpse_better": []} for cal in config.calibrations
     }
@@ -164,17 +173,24 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
             (i, e) for i in config.instances for e in config.epsilons
         ):
             entry: dict[str, Any] = {"instance": instance, "K": K, "epsilon": eps}
-            dpse_stats = _stats(blocks["dpse"]["final"][j])
+            dpse_final = blocks["dpse"]["final"][j]
+            ucb_finals: dict[str, FloatArray] = {
+                cal: blocks[f"dpucb_{cal}"]["final"][j] for cal in config.calibrations
+            }
+            if plan is not None:
+                dpse_final, ucb_finals, entry["sequential"] = _extend_setting(
+                    config, store, executor, plan, (K, instance, eps), dpse_final, ucb_finals
+                )
+                entry["runs"] = int(dpse_final.size)
+            dpse_stats = _stats(dpse_final)
             entry["dpse"] = dpse_stats
             entry["curves"] = {k: b["curve"][j].mean(axis=0).tolist() for k, b in blocks.items()}
             for cal in config.calibrations:
-                ucb_final = blocks[f"dpucb_{cal}"]["final"][j]
+                ucb_final = ucb_finals[cal]
                 ucb_stats = _stats(ucb_final)
                 entry[f"dpucb_{cal}"] = ucb_stats
                 entry[f"ratio_{cal}"] = ucb_stats["mean"] / dpse_stats["mean"]
-                entry[f"verdicts_{cal}"] = _verdicts(
-                    blocks["dpse"]["final"][j], ucb_final, per_setting
-                )
+                entry[f"verdicts_{cal}"] = _verdicts(dpse_final, ucb_final, per_setting)
                 for claim in ("at_least_5x", "dpse_better"):
                     orders[cal][claim].append(OrderVerdict(**entry[f"verdicts_{cal}"][claim]))
             if paper_T is not None:
@@ -232,6 +248,59 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
         lambda plt: _sec5_plot(plt, config, settings, marks),
         _sec5_markdown,
     )
+
+
+def _plan(config: Sec5Config, settings: int) -> SequentialPlan | None:
+    """The plan of ``config.looks`` (``None`` without looks), its family level shared by the
+    ``settings`` (Bonferroni): every look's interval is at ``1 − 0.05/(settings · looks)``."""
+    if not config.looks:
+        return None
+    plan = SequentialPlan(tuple(config.looks), (1.0 - FAMILY_CONFIDENCE) / settings)
+    if plan.looks[0] != config.runs:
+        raise ValueError(f"looks must start at runs = {config.runs}, got {list(config.looks)}")
+    return plan
+
+
+def _extend_setting(
+    config: Sec5Config,
+    store: SpecCellStore,
+    executor: str,
+    plan: SequentialPlan,
+    setting: tuple[int, str, float],
+    dpse: FloatArray,
+    ucb: dict[str, FloatArray],
+) -> tuple[FloatArray, dict[str, FloatArray], dict[str, dict[str, Any]]]:
+    """One setting's runs extended look by look while one of its verdicts needs more runs: the
+    next look's runs of both algorithms (the seeds after its first ones, cells of their own), up
+    to the plan's cap; the final samples and each verdict's :meth:`SequentialPlan.status`."""
+    K, instance, eps = setting
+    cals: tuple[str, ...] = tuple(config.calibrations)
+    ucb = dict(ucb)
+    while True:
+        runs = int(dpse.size)
+        verdicts = {cal: _verdicts(dpse, ucb[cal], plan.confidence) for cal in cals}
+        undecided = any(v["verdict"] == "needs more runs" for d in verdicts.values()
+                        for v in d.values())  # fmt: skip
+        if not undecided or runs == plan.cap:
+            break
+        more = plan.looks[plan.look(runs)] - runs
+        tag = f"K{K}_{instance}_e{eps:g}_runs{runs}to{runs + more}"
+        one = ((instance, eps),)
+        new = store.run([
+            CellSpec(f"more_dpse_{tag}", "dpse", config.T, K, one, more, config.seed, "dpse",
+                     checkpoints=False, first_run=runs),
+            CellSpec(f"more_dpucb_{tag}", "dpucb", config.T, K, one, more, config.seed, "dpucb",
+                     calibrations=cals, checkpoints=False, first_run=runs),
+        ], executor)  # fmt: skip
+        dpse = np.concatenate([dpse, new[f"more_dpse_{tag}"]["final"]])
+        for c, cal in enumerate(cals):
+            added = new[f"more_dpucb_{tag}"]["final"][c * more : (c + 1) * more]
+            ucb[cal] = np.concatenate([ucb[cal], added])
+    status = {
+        cal: {claim: plan.status(v["verdict"], runs) for claim, v in verdicts[cal].items()}
+        for cal in cals
+    }
+    return dpse, ucb, status
 
 
 def _width_sensitivity(
@@ -391,6 +460,26 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
         f"{report['summary'][cals[0]]['settings']} settings), so every verdict of a row is right "
         f"with probability ≥ {100 * first['family_confidence']:.0f}%. 'all settings' holds only if "
         "every setting holds and fails if any setting fails.",
+    ]
+    if config.looks:
+        extended = [s for s in report["settings"] if s.get("runs", config.runs) > config.runs]
+        capped = sum(
+            status["state"] == "undecided at the cap"
+            for s in report["settings"]
+            for by_claim in s.get("sequential", {}).values()
+            for status in by_claim.values()
+        )
+        lines += [
+            "",
+            f"Runs added in planned looks {list(config.looks)} (cap {config.looks[-1]}): a "
+            "setting with a verdict that needs more runs gets the next look's runs of both "
+            "algorithms, and every look's interval is at the level above, the family level "
+            "shared by the settings and the looks (Bonferroni), so the verdicts at whichever "
+            f"look each setting stopped are right together with probability ≥ "
+            f"{100 * first['family_confidence']:.0f}%. {len(extended)} settings got more runs; "
+            f"{capped} verdicts are undecided at the cap.",
+        ]
+    lines += [
         "",
         "| calibration | statement | all settings | holds | fails | needs more runs |",
         "|---|---|---|---|---|---|",

@@ -308,3 +308,30 @@ def test_sec5_verdicts_catch_a_short_ratio_and_keep_false_claims_rare() -> None:
     assert all(verdict(3.0) == "fails" for _ in range(200))
     false_holds = np.mean([verdict(5.0) == "holds" for _ in range(4000)])
     assert false_holds <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / 4000)
+
+
+def test_sec5_looks_extend_only_undecided_settings_with_the_following_seeds(tmp_path: Path) -> None:
+    """With ``looks`` a setting whose verdict needs more runs gets the next look's runs (cells of
+    their own, the seeds after its first ones: the same runs a larger first look would have had),
+    every interval is at the plan's level, and each verdict records its plan status."""
+    config = Sec5Config(**{**TINY_SEC5.__dict__, "looks": (2, 4)})
+    report = reproduce_sec5(config, tmp_path).to_dict()
+    m = len(TINY_SEC5.Ks) * len(TINY_SEC5.instances) * len(TINY_SEC5.epsilons)
+    level = report["summary"]["per_tree"]["at_least_5x"]["per_setting_confidence"]
+    assert level == pytest.approx(1 - 0.05 / (m * 2))
+    for s in report["settings"]:
+        statuses = [st for by in s["sequential"].values() for st in by.values()]
+        assert s["runs"] in (2, 4) and all(st["runs"] == s["runs"] for st in statuses)
+        if s["runs"] == 2:  # stopped at the first look: every verdict decided there
+            assert all(st["state"] == "decided" for st in statuses)
+    extended = [s for s in report["settings"] if s["runs"] == 4]
+    assert extended, "the tiny grid must have a setting that needs more runs"
+    s = extended[0]
+    wide = Sec5Config(**{**TINY_SEC5.__dict__, "runs": 4, "instances": (s["instance"],),
+                         "Ks": (s["K"],), "epsilons": (s["epsilon"],)})  # fmt: skip
+    direct = reproduce_sec5(wide, tmp_path / "wide").to_dict()["settings"][0]
+    assert direct["dpse"]["mean"] == pytest.approx(s["dpse"]["mean"], rel=1e-12)
+    assert direct["dpucb_per_tree"]["mean"] == pytest.approx(s["dpucb_per_tree"]["mean"], rel=1e-12)
+    with pytest.raises(ValueError, match="looks must start at runs"):
+        reproduce_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "looks": (3, 6)}), tmp_path / "bad")
+    assert not (tmp_path / "bad" / "sec5_cells").exists()
