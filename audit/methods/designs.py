@@ -204,7 +204,8 @@ def reused_noise_design(levels: int, *, d: int = 2) -> AnchoredPair:
     for s in range(3 * q):
         if s == t0:
             continue
-        goal = target.get(s + 1, target[min(k for k in target if k > s)] if s + 1 < 3 * q else path)
+        upcoming = [k for k in target if k > s]  # head for the next release with a target
+        goal = target[min(upcoming)] if upcoming else path
         rewards[s] = min(1.0, max(-1.0, goal - path))
         path += rewards[s]
         if s + 1 in target and not math.isclose(path, target[s + 1], abs_tol=1e-12):
