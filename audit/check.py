@@ -602,6 +602,8 @@ def _check_anchored_levels(levels: Sequence[int], kind: str) -> tuple[int, ...]:
         raise ValueError(
             f"anchored_levels must be integers in [4, {MAX_ANCHORED_LEVELS}], got {list(out)}"
         )
+    if len(set(out)) != len(out):
+        raise ValueError(f"anchored_levels must not repeat a level, got {list(out)}")
     if out and kind != "linear":
         raise ValueError(
             f"anchored_levels applies to linear policies (--kind linear), not to kind {kind!r}"

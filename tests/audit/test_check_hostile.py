@@ -356,6 +356,7 @@ def _must_not_run(*args: object, **kwargs: object) -> Any:
         ({"anchored_levels": [5.5]}, "anchored_levels"),
         ({"anchored_levels": "11"}, "anchored_levels"),
         ({"anchored_levels": [5], "kind": "multi_armed"}, "anchored_levels"),
+        ({"anchored_levels": [5, 5]}, "anchored_levels"),
     ],
 )
 def test_run_check_refuses_bad_arguments_before_anything_runs(
