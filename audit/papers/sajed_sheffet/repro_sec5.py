@@ -36,7 +36,7 @@ from audit.stats import (
 )
 from reference._typing import FloatArray, IntArray
 from reference.engine.mab import regret_checkpoints
-from reference.validation import check_int_at_least
+from reference.validation import check_int_at_least, check_positive
 
 __all__ = [
     "reproduce_sec5",
@@ -63,6 +63,7 @@ def _sec5_specs(config: Sec5Config) -> list[CellSpec]:
                 main, name=_width_cell(K, factor), calibrations=("per_tree",), width_factor=factor
             )
             for factor in config.width_factors
+            if factor != 1.0  # the main cell
         ]
         if config.dpse_paper_T > 0 and config.prefix_rounds > 0 and config.prefix_K == K:
             specs.append(
@@ -139,6 +140,8 @@ def reproduce_sec5(config: Sec5Config, out: Path, *, executor: str = "serial") -
     out.mkdir(parents=True, exist_ok=True)
     n_set = len(config.instances) * len(config.epsilons)
     plan = _plan(config, len(config.Ks) * n_set)  # checked before anything runs
+    for factor in config.width_factors:
+        check_positive("width_factors", factor)
     store = SpecCellStore(out / "sec5_cells")
     cells = store.run(_sec5_specs(config), executor)
     marks = regret_checkpoints(config.T)

@@ -291,6 +291,8 @@ def test_sec5_width_factors_add_paired_cells_and_the_sensitivity_table(tmp_path:
         least = entry["least_factor_holding_everywhere"]
         assert least is None or entry["counts"][f"{least:g}"]["holds"] == 4
     assert "## Width sensitivity" in (tmp_path / "sec5.md").read_text()
+    with pytest.raises(ValueError, match="width_factors"):
+        reproduce_sec5(Sec5Config(**{**TINY_SEC5.__dict__, "width_factors": (0.0,)}), tmp_path)
 
 
 def test_sec5_verdicts_catch_a_short_ratio_and_keep_false_claims_rare() -> None:
