@@ -217,7 +217,7 @@ class SequentialPlan:
             state, following = "more runs", self.looks[index]
         return {
             "rule": f"Bonferroni over {len(self.looks)} planned looks {list(self.looks)} "
-            f"(each at {self.confidence:.6g}; family α = {self.alpha}); cap {self.cap} runs",
+            f"(each at {self.confidence:.6g}; family α = {self.alpha:.6g}); cap {self.cap} runs",
             "looks": list(self.looks),
             "look": index,
             "runs": runs,

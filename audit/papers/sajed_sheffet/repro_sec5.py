@@ -313,8 +313,9 @@ def _width_sensitivity(
     per_setting: float,
 ) -> dict[str, Any]:
     """'≥ 5×' against DP-UCB (``ε`` per tree) with ``γ`` times each width factor (1 included,
-    from the main cells), setting by setting at the table's Bonferroni level, and per ``ε`` the
-    least factor of the grid at which it holds in every setting (``None``: at none)."""
+    from the main cells), setting by setting at the table's Bonferroni level on the first look's
+    runs (``config.runs``; the width cells get no added runs), and per ``ε`` the least factor of
+    the grid at which it holds in every setting (``None``: at none)."""
     n_set = len(config.instances) * len(config.epsilons)
     factors = sorted({1.0, *config.width_factors})
     per_factor: dict[float, list[dict[str, Any]]] = {f: [] for f in factors}
@@ -569,8 +570,10 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
             "K·T releases). Every column reruns DP-UCB on the main runs' seeds with γ times c "
             "(privacy does not depend on c: γ only post-processes the releases); each cell "
             "counts the settings at that ε where '≥ 5×' holds / fails / needs more runs, at the "
-            "table's Bonferroni level. Last column: the least c of this grid at which it holds "
-            "in every setting.",
+            "table's Bonferroni level, on the first look's runs for every c (so with `looks` "
+            "the c = 1 column can differ from the table above, whose undecided settings got "
+            "more runs). Last column: the least c of this grid at which it holds in every "
+            "setting.",
             "",
             "| ε | " + " | ".join(f"c = {f}" for f in factors) + " | least c, all hold |",
             "|---|" + "---|" * len(factors) + "---|",
