@@ -52,7 +52,7 @@ from reference.files import atomic_write_text, prepare_output_dir, write_json
 from reference.rng import seed_for
 from reference.validation import check_int_at_least
 
-__all__ = ["case_claim", "main", "plugin_epsilon", "run_action_level"]
+__all__ = ["case_claim", "counts_by_side", "main", "plugin_epsilon", "run_action_level"]
 
 PLUGIN_PREFIX = 4
 """Informative days the plug-in estimate looks at (more days: more distinct transcripts than runs
@@ -195,6 +195,15 @@ def run_action_level(
     return rows
 
 
+def counts_by_side(design: dict[str, Any]) -> tuple[str, str]:
+    """``("k/n on x", "k/n on x'")`` of one design's stored event counts (they follow the
+    event's direction, ``"(x' vs x)"`` putting ``x'`` first)."""
+    c = design.get("event_counts") or [0, 0, 0, 0]
+    first, second = f"{c[0]}/{c[1]}", f"{c[2]}/{c[3]}"
+    swapped = str(design.get("event", "")).endswith("(x' vs x)")
+    return (second, first) if swapped else (first, second)
+
+
 def _fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.3g}"
 
@@ -259,10 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "", "| case | design | event | on x | on x' | ε lower bound (95%) | plug-in ε |",
                   "|---|---|---|---|---|---|---|"]  # fmt: skip
         for case_name, name, v in anchored_rows:
-            c = v.get("event_counts") or [0, 0, 0, 0]
-            on_x, on_xp = f"{c[0]}/{c[1]}", f"{c[2]}/{c[3]}"
-            if str(v.get("event", "")).endswith("(x' vs x)"):  # the counts follow the direction
-                on_x, on_xp = on_xp, on_x
+            on_x, on_xp = counts_by_side(v)
             lines.append(f"| {case_name} | {name} | {v.get('event', '–')} | {on_x} | {on_xp} | "
                          f"{_fmt(v['epsilon_lower_bound'])} | {_fmt(v['plugin_epsilon'])} |")  # fmt: skip
     atomic_write_text(out / "action_level.md", "\n".join(lines) + "\n")

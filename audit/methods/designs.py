@@ -177,7 +177,9 @@ def _triangle(r: int, amplitude: int) -> int:
 
 
 def reused_noise_design(levels: int, *, d: int = 2) -> AnchoredPair:
-    """The anchored design: catches noise reused across a tree's releases from choices alone.
+    """The anchored design: catches noise reused across a tree's releases from choices alone
+    (Shariff & Sheffet Sec. 4's tree mechanism draws every node's noise independently; a policy
+    that reuses one draw breaks Definition 1 in a way its choices can show).
 
     A tree of ``2^levels`` leaves; the stream has ``3q`` days, ``q = 2^(levels − 2)``, so a policy
     sizes its tree exactly as for ``2^levels``.  With 0-based release indices ``s`` (day ``s + 1``

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from audit.benchmarks.action_level import counts_by_side
+
 __all__ = [
     "NOTES",
     "Page",
@@ -523,10 +525,7 @@ def _action_level_section(path: Path) -> list[str]:
     rows = []
     for case in document.get("cases", ()):
         for design, v in case.get("designs", {}).items():
-            counts = v.get("event_counts") or [0, 0, 0, 0]
-            on_x, on_xp = f"{counts[0]} / {counts[1]}", f"{counts[2]} / {counts[3]}"
-            if str(v.get("event", "")).endswith("(x' vs x)"):
-                on_x, on_xp = on_xp, on_x
+            on_x, on_xp = counts_by_side(v)
             rows.append((f"`{case['case']}`", case.get("bug") or "correct", design,
                          on_x, on_xp, _num(v.get("epsilon_lower_bound"))))  # fmt: skip
     return [

@@ -419,6 +419,42 @@ def _sec5_plot(
     return fig
 
 
+def _width_markdown(widths: dict[str, Any]) -> list[str]:
+    """The width-sensitivity section of ``sec5.md`` (none without width factors)."""
+    if not widths:
+        return []
+    lines: list[str] = []
+    factors = [f"{f:g}" for f in widths["factors"]]
+    lines += [
+        "",
+        "## Width sensitivity: '≥ 5×' against DP-UCB (ε per tree) with γ times c",
+        "",
+        "The paper states no DP-UCB width; γ here is a reconstruction (a union bound over the "
+        "K·T releases). Every column reruns DP-UCB on the main runs' seeds with γ times c "
+        "(privacy does not depend on c: γ only post-processes the releases); each cell "
+        "counts the settings at that ε where '≥ 5×' holds / fails / needs more runs, at the "
+        "table's Bonferroni level, on the first look's runs for every c (so with `looks` "
+        "the c = 1 column can differ from the table above, whose undecided settings got "
+        "more runs). Last column: the least c of this grid at which it holds in every "
+        "setting.",
+        "",
+        "| ε | " + " | ".join(f"c = {f}" for f in factors) + " | least c, all hold |",
+        "|---|" + "---|" * len(factors) + "---|",
+    ]
+    for eps, entry in widths["by_epsilon"].items():
+        cells_text = " | ".join(
+            "{holds} / {fails} / {more}".format(
+                holds=entry["counts"][f]["holds"],
+                fails=entry["counts"][f]["fails"],
+                more=entry["counts"][f]["needs more runs"],
+            )
+            for f in factors
+        )
+        least = entry["least_factor_holding_everywhere"]
+        lines.append(f"| {eps} | {cells_text} | {'none' if least is None else f'{least:g}'} |")
+    return lines
+
+
 def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...]:
     cals = config.calibrations
     lines = [
@@ -559,36 +595,7 @@ def _sec5_markdown(config: Sec5Config, report: dict[str, Any]) -> tuple[str, ...
                     f"{b[f'ratio_lower_bound_{c}']:.2f} |"
                 )
             lines.append(row)
-    widths = report.get("width_sensitivity") or {}
-    if widths:
-        factors = [f"{f:g}" for f in widths["factors"]]
-        lines += [
-            "",
-            "## Width sensitivity: '≥ 5×' against DP-UCB (ε per tree) with γ times c",
-            "",
-            "The paper states no DP-UCB width; γ here is a reconstruction (a union bound over the "
-            "K·T releases). Every column reruns DP-UCB on the main runs' seeds with γ times c "
-            "(privacy does not depend on c: γ only post-processes the releases); each cell "
-            "counts the settings at that ε where '≥ 5×' holds / fails / needs more runs, at the "
-            "table's Bonferroni level, on the first look's runs for every c (so with `looks` "
-            "the c = 1 column can differ from the table above, whose undecided settings got "
-            "more runs). Last column: the least c of this grid at which it holds in every "
-            "setting.",
-            "",
-            "| ε | " + " | ".join(f"c = {f}" for f in factors) + " | least c, all hold |",
-            "|---|" + "---|" * len(factors) + "---|",
-        ]
-        for eps, entry in widths["by_epsilon"].items():
-            cells_text = " | ".join(
-                "{holds} / {fails} / {more}".format(
-                    holds=entry["counts"][f]["holds"],
-                    fails=entry["counts"][f]["fails"],
-                    more=entry["counts"][f]["needs more runs"],
-                )
-                for f in factors
-            )
-            least = entry["least_factor_holding_everywhere"]
-            lines.append(f"| {eps} | {cells_text} | {'none' if least is None else f'{least:g}'} |")
+    lines += _width_markdown(report.get("width_sensitivity") or {})
     lines += [
         "",
         "Curve shapes (paper Sec. 5): DP-SE's regret is piecewise linear (flat once every "
